@@ -1,0 +1,193 @@
+# sm-preflight - plain GNU make (CONVENTIONS.md 20-22)
+#
+#   make run     build, then check the bundled examples/
+#   make test    build, then run every test (unit, golden, fuzz replay)
+#   make asan    the same tests under ASan+UBSan; fails on any report
+#   make lint    clang-tidy, cppcheck, format check, header checks, nm
+#   make format  clang-format every C file in place
+
+SHELL = /bin/bash
+PREFIX ?= /usr/local
+CC ?= cc
+BUILD ?= build
+SHARED ?= ../shared
+
+PKGS = yaml-0.1 libcjson libcurl
+TEST_PKGS = criterion
+APT_PKGS = libyaml-dev libcjson-dev libcurl4-openssl-dev libcriterion-dev pkg-config
+
+WARN = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wwrite-strings -Wcast-qual -Wformat=2 -Wvla \
+	-Wundef -fno-common -Werror
+CFLAGS ?= -O2 -g
+DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+DEP_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
+TEST_LIBS = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
+ALL_CFLAGS = $(WARN) -D_POSIX_C_SOURCE=200809L -Ilib -I$(BUILD)/gen \
+	$(DEP_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+
+LIB_SRC = $(sort $(wildcard lib/*.c))
+LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/embedded_data.o
+CLI_SRC = $(sort $(wildcard cmd/sm-preflight/*.c))
+CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC = $(sort $(wildcard tests/unit/*.c))
+UNIT_OBJ = $(UNIT_SRC:%.c=$(BUILD)/%.o)
+FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/replay_%)
+EMBED = $(sort $(wildcard instance-data/*.json)) \
+	$(sort $(wildcard schemas/*.schema.json))
+
+LIBA = $(BUILD)/libsmpreflight.a
+CLI = $(BUILD)/sm-preflight
+UNIT = $(BUILD)/unit-tests
+
+.PHONY: all run test check-all deps asan lint format clean fuzz docs docs-check
+
+all: $(LIBA) $(CLI)
+
+# Install missing build dependencies when root; otherwise say how.
+deps:
+	@missing=""; \
+	for p in $(PKGS) $(TEST_PKGS); do \
+		pkg-config --exists $$p 2>/dev/null || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing:$(APT_PKGS)"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+				apt-get install -y -qq $(APT_PKGS) >/dev/null; \
+		else \
+			echo "missing:$$missing; run: sudo apt-get install $(APT_PKGS)"; \
+			exit 1; \
+		fi; \
+	fi
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	@echo "== sm-preflight check examples/"
+	@$(CLI) check examples/; rc=$$?; \
+	echo "== exit status $$rc (1 = findings at or above --fail-on)"; \
+	[ $$rc -le 1 ]
+
+test: deps
+	@$(MAKE) --no-print-directory check-all
+
+check-all: all $(UNIT) $(FUZZ_REPLAY)
+	@echo "== unit tests"
+	SMP_SHARED_DIR=$(SHARED) $(UNIT) --jobs 2
+	@echo "== golden CLI cases"
+	sh tests/cases/run.sh $(CLI)
+	@echo "== fuzz corpus replay"
+	@for r in $(FUZZ_REPLAY); do \
+		n=$${r##*/replay_fuzz_}; \
+		$$r tests/fuzz/corpus/$$n || exit 1; \
+	done
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/gen/embedded_data.c: lib/embed.sh $(EMBED)
+	@mkdir -p $(@D)
+	sh lib/embed.sh $@ $(EMBED)
+
+$(BUILD)/gen/embedded_data.o: $(BUILD)/gen/embedded_data.c
+	$(CC) $(ALL_CFLAGS) -Wno-overlength-strings -c -o $@ $<
+
+$(LIBA): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(CLI): $(CLI_OBJ) $(LIBA)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(DEP_LIBS) -lm -lpthread
+
+$(BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(UNIT): $(UNIT_OBJ) $(LIBA)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIBA) $(DEP_LIBS) $(TEST_LIBS) -lm -lpthread
+
+$(BUILD)/fuzz/replay_%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/replay.o $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(DEP_LIBS) -lm -lpthread
+
+# ASan+UBSan in its own build folder; Criterion lets leaking tests pass,
+# so the log is searched for any sanitizer report (CONVENTIONS.md 18).
+ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all
+asan: deps
+	@mkdir -p $(BUILD)/asan
+	@set -o pipefail 2>/dev/null; \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/asan \
+		CFLAGS="$(ASAN_FLAGS)" CPPFLAGS="-DSMP_ARENA_DEBUG" \
+		LDFLAGS="-fsanitize=address,undefined" check-all \
+		> $(BUILD)/asan/log 2>&1; rc=$$?; \
+	tail -n 20 $(BUILD)/asan/log; \
+	if grep -nE 'ERROR: [A-Za-z]*Sanitizer|LeakSanitizer|runtime error:' $(BUILD)/asan/log; then \
+		echo "asan: sanitizer reports above (full log: $(BUILD)/asan/log)"; exit 1; \
+	fi; \
+	[ $$rc -eq 0 ] || { echo "asan: tests failed (log: $(BUILD)/asan/log)"; exit 1; }; \
+	echo "asan: clean"
+
+# libFuzzer builds (CONVENTIONS.md 19): each tests/fuzz/fuzz_<name>.c with
+# the library sources, instrumented, into $(BUILD)/fuzz/fuzz_<name>; arena
+# allocations are separate blocks so ASan sees overflows. Run one with its
+# seeds and dictionary, new inputs going to a scratch folder, e.g.
+#   mkdir -p build/fuzz/new-json && build/fuzz/fuzz_json \
+#     -dict=tests/fuzz/json.dict -max_total_time=60 build/fuzz/new-json \
+#     tests/fuzz/corpus/json
+fuzz: $(BUILD)/gen/embedded_data.c
+	@mkdir -p $(BUILD)/fuzz
+	@for src in $(FUZZ_SRC); do \
+		n=$${src##*/}; n=$${n%.c}; \
+		echo "clang -fsanitize=fuzzer,address,undefined -o $(BUILD)/fuzz/$$n"; \
+		clang $(filter-out -Werror,$(WARN)) -Wno-overlength-strings \
+			-D_POSIX_C_SOURCE=200809L -DSMP_ARENA_DEBUG -Ilib \
+			-I$(BUILD)/gen $(DEP_CFLAGS) -g -O1 -fno-omit-frame-pointer \
+			-fsanitize=fuzzer,address,undefined \
+			-fno-sanitize-recover=all -o $(BUILD)/fuzz/$$n $$src \
+			$(LIB_SRC) $(BUILD)/gen/embedded_data.c $(DEP_LIBS) \
+			-lm -lpthread || exit 1; \
+	done
+
+C_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find cmd lib tests -name '*.[ch]')
+
+format:
+	clang-format -i $(C_FILES)
+
+lint: all
+	@echo "== clang-format"
+	clang-format --dry-run -Werror $(C_FILES)
+	@echo "== public header alone, as C11 and as C++"
+	echo '#include "smpreflight.h"' | $(CC) -std=c11 -Wall -Wextra -Werror -pedantic -Ilib -x c -fsyntax-only -
+	echo '#include "smpreflight.h"' | c++ -Wall -Wextra -Werror -Ilib -x c++ -fsyntax-only -
+	@echo "== cppcheck"
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
+		--inline-suppr --suppress=missingIncludeSystem -Ilib -I$(BUILD)/gen \
+		-D__GNUC__ lib cmd
+	@echo "== clang-tidy"
+	clang-tidy --quiet --warnings-as-errors='*' $(LIB_SRC) $(CLI_SRC) -- \
+		$(ALL_CFLAGS) 2>&1 | grep -v 'warnings generated' ; \
+		test $${PIPESTATUS[0]:-0} -eq 0
+	@echo "== exported symbols"
+	@bad=$$(nm -g --defined-only $(LIBA) | awk 'NF==3 {print $$3}' | grep -v '^smp_' || true); \
+	if [ -n "$$bad" ]; then echo "symbols without smp_ prefix:"; echo "$$bad"; exit 1; fi
+
+# docs/rules.md is generated from the rule table (CONVENTIONS.md 24);
+# docs-check (also part of tests/cases/run.sh) fails when it is stale.
+docs: $(CLI)
+	@mkdir -p docs
+	$(CLI) rules --markdown > docs/rules.md.tmp
+	mv docs/rules.md.tmp docs/rules.md
+
+docs-check: $(CLI)
+	@$(CLI) rules --markdown | cmp -s - docs/rules.md || \
+		{ echo "docs/rules.md is out of date; run 'make docs'"; exit 1; }
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

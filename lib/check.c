@@ -1,0 +1,159 @@
+/*
+ * check.c - the pipeline for one buffer: load, then for every document
+ * detect the dialect, check its structure against the dialect's schema,
+ * normalize it into the job model and run the rule groups.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "context.h"
+#include "load.h"
+#include "read_file.h"
+
+typedef void (*rule_group_fn)(const struct smp_check *c);
+
+/* Order matters only for readability of code; output is sorted. */
+static const rule_group_fn rule_groups[] = {
+        smp__rules_compiler,        smp__rules_instance,
+        smp__rules_distribution,    smp__rules_versions,
+        smp__rules_gpu_num_devices,
+};
+
+static enum smp_dialect
+detect_dialect(const struct smp_context *ctx, const struct smp_node *root)
+{
+	(void)root;
+	if (ctx->dialect != SMP_DIALECT_AUTO)
+		return ctx->dialect;
+	return SMP_DIALECT_ESTIMATOR;
+}
+
+static int
+check_document(const struct smp_context *ctx, const struct smp_doc *doc,
+               struct smp_report *rep)
+{
+	struct smp_job job;
+	struct smp_check c;
+	enum smp_dialect dialect;
+	size_t i;
+	int rc;
+
+	if (!doc->root)
+		return 0; /* an empty YAML document holds no job */
+	rep->root = doc->root;
+	if (doc->root->kind != SMP_NODE_MAPPING) {
+		smp__report_node(rep, SMP_RULE_WRONG_TYPE, doc->root,
+		                 "a job spec must be a mapping of its "
+		                 "arguments, found %s",
+		                 smp__node_type_name(doc->root));
+		return 0;
+	}
+	dialect = detect_dialect(ctx, doc->root);
+	if (ctx->schema[dialect]) {
+		rc = smp__schema_check(ctx->schema[dialect], doc->root, rep);
+		if (rc)
+			return rc;
+	}
+	memset(&job, 0, sizeof(job));
+	job.dialect = dialect;
+	smp__normalize_estimator(&job, doc->root);
+	c.job = &job;
+	c.cat = &ctx->catalog;
+	c.rep = rep;
+	c.instance = job.instance_type
+	                     ? smp__catalog_instance(
+	                               c.cat, smp__node_text(job.instance_type))
+	                     : NULL;
+	for (i = 0; i < sizeof(rule_groups) / sizeof(rule_groups[0]); i++)
+		rule_groups[i](&c);
+	return 0;
+}
+
+int
+smp_check_buffer(struct smp_report **out, const struct smp_context *ctx,
+                 const char *name, const char *buf, size_t len,
+                 struct smp_error *err)
+{
+	struct smp_report *rep;
+	struct smp_docs docs;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	if (!ctx || !name || (!buf && len)) {
+		if (err) {
+			memset(err, 0, sizeof(*err));
+			err->code = SMP_EINVAL;
+			strcpy(err->message, "invalid argument");
+		}
+		return SMP_EINVAL;
+	}
+	rc = smp__report_new(&rep, &ctx->alloc, name, ctx->severity);
+	if (rc)
+		goto oom;
+	rep->buf = buf ? buf : "";
+	rep->len = len;
+	smp__docs_init(&docs, &ctx->alloc);
+	rc = smp__load(&docs, name, rep->buf, len, &ctx->limits, rep);
+	for (i = 0; rc == 0 && i < docs.count; i++)
+		rc = check_document(ctx, &docs.items[i], rep);
+	smp__docs_release(&docs);
+	rep->buf = NULL;
+	rep->len = 0;
+	rep->root = NULL;
+	if (rc == 0 && rep->failed)
+		rc = SMP_ENOMEM;
+	if (rc) {
+		smp_report_free(rep);
+		goto oom;
+	}
+	smp__report_sort(rep);
+	*out = rep;
+	return 0;
+oom:
+	if (err) {
+		memset(err, 0, sizeof(*err));
+		err->code = rc;
+		strncpy(err->source, name, sizeof(err->source) - 1);
+		strcpy(err->message, smp_strerror(rc));
+	}
+	return rc;
+}
+
+int
+smp_check_file(struct smp_report **out, const struct smp_context *ctx,
+               const char *path, struct smp_error *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	*out = NULL;
+	if (!ctx || !path)
+		return SMP_EINVAL;
+	rc = smp__read_file(&buf, &len, &ctx->alloc, path,
+	                    ctx->limits.max_file_size, err);
+	if (rc == SMP_ELIMIT) {
+		struct smp_report *rep;
+		struct smp_pos at = {1, 1, 0};
+
+		/* too big to read: a finding, so other files go on */
+		rc = smp__report_new(&rep, &ctx->alloc, path, ctx->severity);
+		if (rc)
+			return rc;
+		smp__report_add(rep, SMP_RULE_INPUT_LIMIT, &at, NULL,
+		                "file is larger than the limit of %zu bytes",
+		                ctx->limits.max_file_size);
+		if (rep->failed) {
+			smp_report_free(rep);
+			return SMP_ENOMEM;
+		}
+		*out = rep;
+		return 0;
+	}
+	if (rc)
+		return rc;
+	rc = smp_check_buffer(out, ctx, path, buf, len, err);
+	smp__free(&ctx->alloc, buf);
+	return rc;
+}

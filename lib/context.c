@@ -1,0 +1,207 @@
+/*
+ * context.c - creating the immutable context: options, severities, the
+ * catalog (embedded or from a folder) and the dialect schemas.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "context.h"
+#include "embedded.h"
+#include "load.h"
+#include "read_file.h"
+
+static void
+set_error(struct smp_error *err, int code, const char *source, const char *msg)
+{
+	if (!err)
+		return;
+	memset(err, 0, sizeof(*err));
+	err->code = code;
+	snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
+	snprintf(err->message, sizeof(err->message), "%s", msg);
+}
+
+static const char *const data_names[3] = {
+        "instances.json", "tested-models.json", "frameworks.json"};
+
+/* Loads the catalog from a folder; buffers are freed before returning. */
+static int
+load_catalog_dir(struct smp_context *ctx, const char *dir,
+                 struct smp_error *err)
+{
+	struct smp_data_buffer b[3];
+	char *bufs[3] = {NULL, NULL, NULL};
+	char paths[3][4096];
+	int rc = 0, i;
+
+	for (i = 0; i < 3; i++) {
+		size_t len = 0;
+
+		snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir,
+		         data_names[i]);
+		rc = smp__read_file(&bufs[i], &len, &ctx->alloc, paths[i],
+		                    ctx->limits.max_file_size, err);
+		if (rc)
+			goto out;
+		b[i].name = paths[i];
+		b[i].buf = bufs[i];
+		b[i].len = len;
+	}
+	rc = smp__catalog_load(&ctx->catalog, &ctx->alloc, &b[0], &b[1], &b[2],
+	                       err);
+out:
+	for (i = 0; i < 3; i++)
+		smp__free(&ctx->alloc, bufs[i]);
+	return rc;
+}
+
+static int
+load_catalog_embedded(struct smp_context *ctx, struct smp_error *err)
+{
+	struct smp_data_buffer b[3];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		const struct smp_embedded_file *f =
+		        smp__embedded_find(data_names[i]);
+
+		if (!f) {
+			set_error(err, SMP_EINTERNAL, data_names[i],
+			          "embedded instance data is missing");
+			return SMP_EINTERNAL;
+		}
+		b[i].name = f->name;
+		b[i].buf = (const char *)f->data;
+		b[i].len = f->len;
+	}
+	return smp__catalog_load(&ctx->catalog, &ctx->alloc, &b[0], &b[1],
+	                         &b[2], err);
+}
+
+static const char *const schema_names[] = {
+        [SMP_DIALECT_ESTIMATOR] = "estimator.schema.json",
+        [SMP_DIALECT_MODEL_TRAINER] = "model-trainer.schema.json",
+        [SMP_DIALECT_CREATE_TRAINING_JOB] = "create-training-job.schema.json",
+};
+
+static int
+load_schemas(struct smp_context *ctx, struct smp_error *err)
+{
+	size_t d;
+
+	for (d = SMP_DIALECT_ESTIMATOR; d <= SMP_DIALECT_CREATE_TRAINING_JOB;
+	     d++) {
+		const struct smp_embedded_file *f =
+		        smp__embedded_find(schema_names[d]);
+		int rc;
+
+		if (!f)
+			continue; /* dialect without a schema yet */
+		rc = smp__schema_load(&ctx->schema[d], &ctx->alloc, f->name,
+		                      (const char *)f->data, f->len, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+apply_overrides(struct smp_context *ctx, const struct smp_options *o,
+                struct smp_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < SMP_RULE_COUNT; i++)
+		ctx->severity[i] = smp__rule_default_severity(i);
+	for (i = 0; i < o->override_count; i++) {
+		const struct smp_rule_override *ov = &o->overrides[i];
+		enum smp_rule_id r;
+
+		if (!ov->rule || smp__rule_lookup(&r, ov->rule) ||
+		    (unsigned)ov->severity > SMP_SEVERITY_ERROR) {
+			char msg[300];
+
+			snprintf(msg, sizeof(msg), "unknown rule '%s'",
+			         ov->rule ? ov->rule : "(null)");
+			set_error(err, SMP_EINVAL, "options", msg);
+			return SMP_EINVAL;
+		}
+		ctx->severity[r] = ov->severity;
+	}
+	return 0;
+}
+
+int
+smp_context_new(struct smp_context **out, const struct smp_options *opts,
+                struct smp_error *err)
+{
+	struct smp_options defaults = SMP_OPTIONS_INIT;
+	struct smp_allocator a;
+	struct smp_context *ctx;
+	int rc;
+
+	*out = NULL;
+	if (!opts)
+		opts = &defaults;
+	if (opts->version == 0 || opts->version > SMP_OPTIONS_VERSION) {
+		set_error(err, SMP_EINVAL, "options",
+		          "unsupported smp_options version");
+		return SMP_EINVAL;
+	}
+	smp__allocator_resolve(&a, opts->allocator);
+	ctx = smp__calloc(&a, 1, sizeof(*ctx));
+	if (!ctx) {
+		set_error(err, SMP_ENOMEM, "context", "out of memory");
+		return SMP_ENOMEM;
+	}
+	ctx->alloc = a;
+	smp__limits_resolve(&ctx->limits, &opts->limits);
+	ctx->dialect = opts->dialect;
+	if ((unsigned)ctx->dialect > SMP_DIALECT_CREATE_TRAINING_JOB) {
+		set_error(err, SMP_EINVAL, "options", "unknown dialect");
+		rc = SMP_EINVAL;
+		goto fail;
+	}
+	rc = apply_overrides(ctx, opts, err);
+	if (rc)
+		goto fail;
+	rc = opts->instance_data_dir
+	             ? load_catalog_dir(ctx, opts->instance_data_dir, err)
+	             : load_catalog_embedded(ctx, err);
+	if (rc)
+		goto fail;
+	rc = load_schemas(ctx, err);
+	if (rc)
+		goto fail;
+	*out = ctx;
+	return 0;
+fail:
+	smp_context_free(ctx);
+	return rc;
+}
+
+void
+smp_context_free(struct smp_context *ctx)
+{
+	size_t d;
+
+	if (!ctx)
+		return;
+	for (d = 0; d <= SMP_DIALECT_CREATE_TRAINING_JOB; d++)
+		smp__schema_free(ctx->schema[d]);
+	smp__catalog_release(&ctx->catalog);
+	smp__free(&ctx->alloc, ctx);
+}
+
+const char *
+smp_context_data_version(const struct smp_context *ctx)
+{
+	return ctx->catalog.data_version;
+}
+
+const char *
+smp_context_data_date(const struct smp_context *ctx)
+{
+	return ctx->catalog.generated;
+}

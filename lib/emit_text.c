@@ -1,0 +1,406 @@
+/*
+ * emit_text.c - findings as text for a terminal (DESIGN.md section 5):
+ *
+ *   jobs/bert.yaml:14:20: error: GPU_NUM_DEVICES is "8" but ... [rule]
+ *      14 |   GPU_NUM_DEVICES: "8"
+ *         |                    ^~~
+ *         = fix: set GPU_NUM_DEVICES to "4"
+ *
+ * Output goes through a small stack buffer to the caller's sink; nothing
+ * is allocated. Text that came from the spec (file names, messages, the
+ * excerpt) is made safe for a terminal: control characters, invalid UTF-8
+ * and bidirectional overrides never reach it as such.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "report.h"
+
+#define TAB_STOP 8
+
+#define ANSI_RESET "\033[0m"
+#define ANSI_BOLD "\033[1m"
+#define ANSI_DIM "\033[2m"
+#define ANSI_RED "\033[1;31m"
+#define ANSI_YELLOW "\033[1;33m"
+#define ANSI_CYAN "\033[1;36m"
+#define ANSI_GREEN "\033[1;32m"
+
+struct out {
+	smp_write_fn write;
+	void *ud;
+	int failed;
+	size_t len;
+	char buf[1024];
+};
+
+static void
+out_flush(struct out *o)
+{
+	if (o->len && !o->failed && o->write(o->ud, o->buf, o->len))
+		o->failed = 1;
+	o->len = 0;
+}
+
+static void
+out_mem(struct out *o, const char *s, size_t n)
+{
+	while (n && !o->failed) {
+		size_t room = sizeof(o->buf) - o->len;
+		size_t k = n < room ? n : room;
+
+		memcpy(o->buf + o->len, s, k);
+		o->len += k;
+		s += k;
+		n -= k;
+		if (o->len == sizeof(o->buf))
+			out_flush(o);
+	}
+}
+
+static void
+out_str(struct out *o, const char *s)
+{
+	out_mem(o, s, strlen(s));
+}
+
+static void
+out_repeat(struct out *o, char c, size_t times)
+{
+	while (times--)
+		out_mem(o, &c, 1);
+}
+
+static void
+out_uint(struct out *o, uint32_t v)
+{
+	char tmp[16];
+	size_t i = sizeof(tmp);
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	out_mem(o, tmp + i, sizeof(tmp) - i);
+}
+
+/* Writes a colour escape only when colour is on. */
+static void
+out_color(struct out *o, int color, const char *code)
+{
+	if (color)
+		out_str(o, code);
+}
+
+/*
+ * Decodes the character at s[0..n). Returns its length in bytes (at least
+ * 1) and sets *cp, or -1 for a byte that does not start valid UTF-8. The
+ * checks match smp__utf8_valid().
+ */
+static size_t
+decode(const unsigned char *s, size_t n, long *cp)
+{
+	unsigned c = s[0], k, len;
+	unsigned long v, min;
+
+	if (c < 0x80) {
+		*cp = (long)c;
+		return 1;
+	} else if (c >= 0xC2 && c <= 0xDF) {
+		len = 2, v = c & 0x1F, min = 0x80;
+	} else if (c >= 0xE0 && c <= 0xEF) {
+		len = 3, v = c & 0x0F, min = 0x800;
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		len = 4, v = c & 0x07, min = 0x10000;
+	} else {
+		*cp = -1;
+		return 1;
+	}
+	if (n < len) {
+		*cp = -1;
+		return 1;
+	}
+	for (k = 1; k < len; k++) {
+		if ((s[k] & 0xC0) != 0x80) {
+			*cp = -1;
+			return 1;
+		}
+		v = (v << 6) | (s[k] & 0x3F);
+	}
+	if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
+		*cp = -1;
+		return 1;
+	}
+	*cp = (long)v;
+	return len;
+}
+
+/*
+ * Cells a code point takes in a terminal: 0 for combining marks, 2 for
+ * East Asian wide and fullwidth ranges, else 1. A small table instead of
+ * wcwidth(), which depends on the process locale.
+ */
+static unsigned
+cp_width(long cp)
+{
+	static const long wide[][2] = {
+	        {0x1100, 0x115F},   {0x2E80, 0x303E},   {0x3041, 0x33FF},
+	        {0x3400, 0x4DBF},   {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},
+	        {0xAC00, 0xD7A3},   {0xF900, 0xFAFF},   {0xFE30, 0xFE4F},
+	        {0xFF00, 0xFF60},   {0xFFE0, 0xFFE6},   {0x1F300, 0x1F64F},
+	        {0x1F900, 0x1F9FF}, {0x20000, 0x3FFFD},
+	};
+	size_t i;
+
+	if ((cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x200B && cp <= 0x200D))
+		return 0;
+	for (i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
+		if (cp >= wide[i][0] && cp <= wide[i][1])
+			return 2;
+	return 1;
+}
+
+/*
+ * Writes one character safely: C0 controls and DEL as their Unicode
+ * control pictures (like rustc), C1 controls, bidirectional overrides and
+ * invalid bytes as U+FFFD. Returns the cells used.
+ */
+static unsigned
+out_char(struct out *o, const char *s, size_t len, long cp)
+{
+	static const char replacement[] = "\xEF\xBF\xBD";
+	char pic[3];
+
+	if (cp >= 0 && (cp < 0x20 || cp == 0x7F)) {
+		unsigned v = cp == 0x7F ? 0x2421 : 0x2400 + (unsigned)cp;
+
+		pic[0] = (char)(0xE0 | (v >> 12));
+		pic[1] = (char)(0x80 | ((v >> 6) & 0x3F));
+		pic[2] = (char)(0x80 | (v & 0x3F));
+		out_mem(o, pic, 3);
+		return 1;
+	}
+	if (cp < 0 || (cp >= 0x80 && cp <= 0x9F) ||
+	    (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069)) {
+		out_mem(o, replacement, 3);
+		return 1;
+	}
+	out_mem(o, s, len);
+	return cp_width(cp);
+}
+
+/* Text from a finding on the message line: tabs become spaces. */
+static void
+out_safe(struct out *o, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0;
+
+	while (i < n) {
+		size_t start = i, k;
+		long cp;
+
+		/* runs of plain printable ASCII go out in one piece */
+		while (i < n && u[i] >= 0x20 && u[i] < 0x7F)
+			i++;
+		out_mem(o, s + start, i - start);
+		if (i == n)
+			break;
+		if (u[i] == '\t') {
+			out_mem(o, " ", 1);
+			i++;
+			continue;
+		}
+		k = decode(u + i, n - i, &cp);
+		out_char(o, s + i, k, cp);
+		i += k;
+	}
+}
+
+/* Where the underline goes, in terminal cells from the excerpt's start. */
+struct span {
+	size_t start;
+	size_t end; /* exclusive; > start */
+};
+
+/*
+ * Writes the source line (tabs expanded to TAB_STOP) and measures where
+ * the characters `column` up to `end_column` (exclusive) start. Columns
+ * count as smp__pos_at() does: every byte that is not a UTF-8
+ * continuation byte starts a character.
+ */
+static struct span
+out_excerpt(struct out *o, const struct smp_finding *f)
+{
+	const char *s = f->source_line;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0, cells = 0;
+	uint32_t col = 1, end = 0;
+	struct span sp = {0, 0};
+	int have_start = 0, have_end = 0;
+
+	if (f->end_line == f->line && f->end_column > f->column)
+		end = f->end_column;
+	while (i < n) {
+		size_t k, w;
+		long cp;
+
+		if ((u[i] & 0xC0) == 0x80) {
+			/* a stray continuation byte: no column of its own */
+			k = 1;
+			while (i + k < n && (u[i + k] & 0xC0) == 0x80)
+				k++;
+			cells += out_char(o, s + i, k, -1);
+			i += k;
+			continue;
+		}
+		if (col == f->column) {
+			sp.start = cells;
+			have_start = 1;
+		}
+		if (end && col == end) {
+			sp.end = cells;
+			have_end = 1;
+		}
+		if (u[i] == '\t') {
+			w = TAB_STOP - cells % TAB_STOP;
+			out_repeat(o, ' ', w);
+			k = 1;
+		} else {
+			k = decode(u + i, n - i, &cp);
+			if (cp < 0) {
+				/* an invalid sequence shows as one character */
+				while (i + k < n && (u[i + k] & 0xC0) == 0x80)
+					k++;
+			}
+			w = out_char(o, s + i, k, cp);
+		}
+		cells += w;
+		i += k;
+		col++;
+	}
+	/* a position past the end of the line: one cell per character */
+	if (!have_start && f->column >= col)
+		sp.start = cells + (f->column - col);
+	if (!have_end) {
+		if (end >= col)
+			sp.end = cells + (end - col);
+		else if (f->end_line > f->line)
+			sp.end = cells; /* a multi-line range: to the end */
+	}
+	if (sp.end <= sp.start)
+		sp.end = sp.start + 1;
+	return sp;
+}
+
+static size_t
+digits(uint32_t v)
+{
+	size_t n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+static const char *
+severity_color(enum smp_severity sev)
+{
+	switch (sev) {
+	case SMP_SEVERITY_ERROR:
+		return ANSI_RED;
+	case SMP_SEVERITY_WARNING:
+		return ANSI_YELLOW;
+	default:
+		return ANSI_CYAN;
+	}
+}
+
+static void
+emit_finding(struct out *o, const struct smp_finding *f, int color)
+{
+	size_t width = digits(f->line);
+
+	/* file:line:col: severity: message [rule] */
+	out_color(o, color, ANSI_BOLD);
+	out_safe(o, f->file ? f->file : "<input>");
+	if (f->line) {
+		out_mem(o, ":", 1);
+		out_uint(o, f->line);
+		if (f->column) {
+			out_mem(o, ":", 1);
+			out_uint(o, f->column);
+		}
+	}
+	out_mem(o, ":", 1);
+	out_color(o, color, ANSI_RESET);
+	out_mem(o, " ", 1);
+	out_color(o, color, severity_color(f->severity));
+	out_str(o, smp_severity_name(f->severity));
+	out_color(o, color, ANSI_RESET);
+	out_mem(o, ": ", 2);
+	out_safe(o, f->message ? f->message : "");
+	out_mem(o, " ", 1);
+	out_color(o, color, ANSI_DIM);
+	out_mem(o, "[", 1);
+	out_safe(o, f->rule ? f->rule : "?");
+	out_mem(o, "]", 1);
+	out_color(o, color, ANSI_RESET);
+	out_mem(o, "\n", 1);
+
+	if (f->line && f->source_line) {
+		struct span sp;
+
+		out_repeat(o, ' ', 3);
+		out_uint(o, f->line);
+		out_mem(o, " |", 2);
+		if (f->source_line[0])
+			out_mem(o, " ", 1);
+		sp = out_excerpt(o, f);
+		out_mem(o, "\n", 1);
+		if (f->column) {
+			out_repeat(o, ' ', 3 + width);
+			out_mem(o, " | ", 3);
+			out_repeat(o, ' ', sp.start);
+			out_color(o, color, ANSI_GREEN);
+			out_mem(o, "^", 1);
+			out_repeat(o, '~', sp.end - sp.start - 1);
+			out_color(o, color, ANSI_RESET);
+			out_mem(o, "\n", 1);
+		}
+	}
+	if (f->fix) {
+		out_repeat(o, ' ', 3 + width);
+		out_mem(o, " = fix: ", 8);
+		out_safe(o, f->fix);
+		out_mem(o, "\n", 1);
+	}
+}
+
+/* See smpreflight.h. */
+int
+smp_emit_text(const struct smp_report *report, enum smp_severity min_severity,
+              unsigned int flags, smp_write_fn write, void *ud)
+{
+	struct out o;
+	size_t i;
+
+	if (!report || !write)
+		return SMP_EINVAL;
+	o.write = write;
+	o.ud = ud;
+	o.failed = 0;
+	o.len = 0;
+	for (i = 0; i < report->count && !o.failed; i++) {
+		const struct smp_finding *f = &report->items[i];
+
+		if (f->severity == SMP_SEVERITY_OFF ||
+		    f->severity < min_severity)
+			continue;
+		emit_finding(&o, f, (flags & SMP_TEXT_COLOR) != 0);
+	}
+	out_flush(&o);
+	return o.failed ? SMP_EIO : 0;
+}

@@ -1,0 +1,79 @@
+/*
+ * job.h - the job model: what a spec says, whichever dialect wrote it.
+ * Every field keeps the node it came from (NULL when absent) so that each
+ * finding has a position. Rules read only this struct and the catalog.
+ */
+#ifndef SMP_JOB_H
+#define SMP_JOB_H
+
+#include "smpreflight.h"
+#include "doc.h"
+
+enum smp_estimator {
+	SMP_EST_UNKNOWN = 0,
+	SMP_EST_HUGGINGFACE,
+	SMP_EST_PYTORCH,
+	SMP_EST_TENSORFLOW
+};
+
+/* A dotted version such as "1.11.0"; parts beyond 4 are ignored. */
+struct smp_version {
+	int part[4];
+	int count; /* number of parts given; 0 when unparsable */
+};
+
+struct smp_job {
+	enum smp_dialect dialect;
+	const struct smp_node *root;
+
+	enum smp_estimator estimator;
+	const struct smp_node *estimator_node;
+
+	const struct smp_node *instance_type;  /* string scalar or NULL */
+	const struct smp_node *instance_count; /* int scalar or NULL */
+	long long count;                       /* instance_count, default 1 */
+	const struct smp_node *instance_groups;
+
+	/* framework versions: pytorch_version/tensorflow_version (HF) or
+	 * framework_version (PyTorch, TensorFlow) */
+	const struct smp_node *transformers_version;
+	const struct smp_node *framework_version;
+	const char *base_framework; /* "pytorch", "tensorflow" or NULL */
+	const struct smp_node *py_version;
+	const struct smp_node *image_uri;
+
+	/* compiler: present when compiler_config is given at all (R23) */
+	const struct smp_node *compiler_config;
+	int compiler;         /* 1 when the compiler is selected */
+	int compiler_enabled; /* compiler_config.enabled, default true */
+	const struct smp_node *compiler_debug; /* the debug value node */
+
+	const struct smp_node *distribution; /* mapping or NULL */
+	const struct smp_node *pytorchxla;   /* the pytorchxla value node */
+	int pytorchxla_enabled;
+	const struct smp_node
+	        *launcher_script; /* hyperparameter training_script */
+
+	const struct smp_node *environment;
+	const struct smp_node *hyperparameters;
+	const struct smp_node *gpu_num_devices; /* environment value */
+	const struct smp_node *n_gpus;          /* hyperparameter n_gpus */
+
+	const struct smp_node *entry_point;
+	const struct smp_node *source_dir;
+
+	const struct smp_node *debugger_hook_config;
+	const struct smp_node *disable_profiler;
+	const struct smp_node *profiler_config;
+};
+
+/* Parses "1.11.0" / "1.11"; returns 0 or -1 when not dotted digits. */
+int smp__version_parse(struct smp_version *out, const char *s);
+
+/* Compares a and b part by part, missing parts as 0 (1.11 == 1.11.0). */
+int smp__version_cmp(const struct smp_version *a, const struct smp_version *b);
+
+/* The text of a string/number scalar, else NULL (for messages). */
+const char *smp__node_text(const struct smp_node *n);
+
+#endif

@@ -1,0 +1,17 @@
+/* read_file.h - reading a whole file through the context's allocator */
+#ifndef SMP_READ_FILE_H
+#define SMP_READ_FILE_H
+
+#include <stddef.h>
+
+#include "smpreflight.h"
+
+/*
+ * Reads path into a NUL-terminated buffer (*out, *len). Returns SMP_EIO
+ * (err filled with the system's reason), SMP_ELIMIT when the file is
+ * larger than max bytes (nothing allocated), or SMP_ENOMEM.
+ */
+int smp__read_file(char **out, size_t *len, const struct smp_allocator *a,
+                   const char *path, size_t max, struct smp_error *err);
+
+#endif

@@ -1,0 +1,169 @@
+/* text.c - UTF-8 validation, offsets to line:column, did-you-mean */
+#include <ctype.h>
+#include <string.h>
+
+#include "text.h"
+
+int
+smp__utf8_valid(const char *buf, size_t len, size_t *bad)
+{
+	const unsigned char *s = (const unsigned char *)buf;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned c = s[i];
+		size_t n, k;
+		unsigned cp, min;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		} else if (c >= 0xC2 && c <= 0xDF) {
+			n = 1, cp = c & 0x1F, min = 0x80;
+		} else if (c >= 0xE0 && c <= 0xEF) {
+			n = 2, cp = c & 0x0F, min = 0x800;
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			n = 3, cp = c & 0x07, min = 0x10000;
+		} else {
+			*bad = i;
+			return 0;
+		}
+		if (len - i <= n) {
+			*bad = i;
+			return 0;
+		}
+		for (k = 1; k <= n; k++) {
+			if ((s[i + k] & 0xC0) != 0x80) {
+				*bad = i;
+				return 0;
+			}
+			cp = (cp << 6) | (s[i + k] & 0x3F);
+		}
+		if (cp < min || cp > 0x10FFFF ||
+		    (cp >= 0xD800 && cp <= 0xDFFF)) {
+			*bad = i;
+			return 0;
+		}
+		i += n + 1;
+	}
+	return 1;
+}
+
+struct smp_pos
+smp__pos_at(const char *buf, size_t len, size_t offset)
+{
+	struct smp_pos p = {1, 1, offset};
+	size_t i;
+
+	if (offset > len)
+		offset = len;
+	p.offset = offset;
+	for (i = 0; i < offset; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if (c == '\n') {
+			p.line++;
+			p.column = 1;
+		} else if (c == '\r') {
+			/* a lone CR ends a line too; CRLF counts once */
+			if (i + 1 < len && buf[i + 1] == '\n')
+				continue;
+			p.line++;
+			p.column = 1;
+		} else if ((c & 0xC0) != 0x80) {
+			p.column++;
+		}
+	}
+	return p;
+}
+
+size_t
+smp__line_len(const char *buf, size_t len, size_t start)
+{
+	size_t i = start;
+
+	while (i < len && buf[i] != '\n' && buf[i] != '\r')
+		i++;
+	return i - start;
+}
+
+size_t
+smp__line_start(const char *buf, size_t len, unsigned line)
+{
+	size_t i = 0;
+	unsigned cur = 1;
+
+	while (cur < line && i < len) {
+		if (buf[i] == '\n' ||
+		    (buf[i] == '\r' && !(i + 1 < len && buf[i + 1] == '\n')))
+			cur++;
+		i++;
+	}
+	return cur == line ? i : len;
+}
+
+size_t
+smp__edit_distance(const char *a, const char *b, size_t limit)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t row0[65], row1[65], row2[65];
+	size_t *pp = row0, *prev = row1, *cur = row2, *t;
+
+	if (la > 64 || lb > 64)
+		return limit + 1;
+	if ((la > lb ? la - lb : lb - la) > limit)
+		return limit + 1;
+	for (j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t best;
+
+		cur[0] = i;
+		best = i;
+		for (j = 1; j <= lb; j++) {
+			int ca = tolower((unsigned char)a[i - 1]);
+			int cb = tolower((unsigned char)b[j - 1]);
+			size_t cost = ca != cb, v;
+
+			v = prev[j] + 1;
+			if (cur[j - 1] + 1 < v)
+				v = cur[j - 1] + 1;
+			if (prev[j - 1] + cost < v)
+				v = prev[j - 1] + cost;
+			if (i > 1 && j > 1 &&
+			    ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb &&
+			    pp[j - 2] + 1 < v)
+				v = pp[j - 2] + 1;
+			cur[j] = v;
+			if (v < best)
+				best = v;
+		}
+		if (best > limit)
+			return limit + 1;
+		t = pp;
+		pp = prev;
+		prev = cur;
+		cur = t;
+	}
+	return prev[lb];
+}
+
+const char *
+smp__did_you_mean(const char *word, const char *const *candidates, size_t count)
+{
+	size_t wl = strlen(word), limit, i, best_d;
+	const char *best = NULL;
+
+	limit = wl < 4 ? 1 : wl < 8 ? 2 : 3;
+	best_d = limit + 1;
+	for (i = 0; i < count; i++) {
+		size_t d = smp__edit_distance(word, candidates[i], limit);
+
+		if (d < best_d) {
+			best_d = d;
+			best = candidates[i];
+		}
+	}
+	return best;
+}

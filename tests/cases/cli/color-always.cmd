@@ -1,0 +1,1 @@
+check --color always cli/error.yaml

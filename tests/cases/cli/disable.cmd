@@ -1,0 +1,1 @@
+check --color never --disable gpu-num-devices-mismatch cli/warn.yaml cli/error.yaml

@@ -1,0 +1,1 @@
+explain gpu-num-devices-mismatch

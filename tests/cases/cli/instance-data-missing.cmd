@@ -1,0 +1,1 @@
+check --instance-data cli/no-such-dir cli/good.yaml

@@ -1,0 +1,1 @@
+check --color never cli/warn.yaml cli/missing.yaml cli/error.yaml

@@ -1,0 +1,1 @@
+check cli/warn.yaml --color=never --fail-on warning

@@ -1,0 +1,1 @@
+check --color never -q cli/error.yaml cli/syntax.yaml

@@ -1,0 +1,1 @@
+check --color never --severity=gpu-num-devices-mismatch=error --disable gpu-num-devices-mismatch cli/error.yaml

@@ -1,0 +1,1 @@
+check --color never --severity gpu-num-devices-mismatch=info cli/error.yaml

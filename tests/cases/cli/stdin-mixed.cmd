@@ -1,0 +1,1 @@
+check --color never cli/error.yaml - < cli/warn.yaml

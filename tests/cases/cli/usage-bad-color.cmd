@@ -1,0 +1,1 @@
+check --color sometimes cli/good.yaml

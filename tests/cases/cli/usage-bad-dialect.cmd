@@ -1,0 +1,1 @@
+check --dialect estimater cli/good.yaml

@@ -1,0 +1,1 @@
+check --fail-on=warn cli/good.yaml

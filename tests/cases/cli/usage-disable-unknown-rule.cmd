@@ -1,0 +1,1 @@
+check --disable compiler-debg cli/warn.yaml

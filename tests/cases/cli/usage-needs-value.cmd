@@ -1,0 +1,1 @@
+check cli/good.yaml --fail-on

@@ -1,0 +1,1 @@
+check --severity gpu-num-devices-mismatch=fatal cli/warn.yaml

@@ -1,0 +1,1 @@
+check --severity gpu-num-device-mismatch=info cli/warn.yaml

@@ -1,0 +1,1 @@
+check --quiet=yes cli/good.yaml

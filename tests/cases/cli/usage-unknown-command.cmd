@@ -1,0 +1,1 @@
+chek cli/good.yaml

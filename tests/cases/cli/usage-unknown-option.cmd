@@ -1,0 +1,1 @@
+--fail cli/good.yaml

@@ -1,0 +1,856 @@
+/*
+ * test_catalog.c - the catalog as loaded from the embedded data (real
+ * values), malformed data (exact file:line:column), model keys and
+ * allocation failure at every step.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "embedded.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+/* Fails allocation number fail_at (0-based); counts live blocks. */
+struct counting {
+	long calls;
+	long fail_at; /* -1: never */
+	long live;
+	int failed;
+};
+
+static int
+should_fail(struct counting *c)
+{
+	if (c->calls++ == c->fail_at) {
+		c->failed = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static void *
+c_malloc(void *ud, size_t size)
+{
+	struct counting *c = ud;
+	void *p;
+
+	if (should_fail(c))
+		return NULL;
+	p = malloc(size);
+	if (p)
+		c->live++;
+	return p;
+}
+
+static void *
+c_realloc(void *ud, void *ptr, size_t size)
+{
+	struct counting *c = ud;
+	void *p;
+
+	if (should_fail(c))
+		return NULL;
+	p = realloc(ptr, size);
+	if (p && !ptr)
+		c->live++;
+	return p;
+}
+
+static void
+c_free(void *ud, void *ptr)
+{
+	struct counting *c = ud;
+
+	if (ptr)
+		c->live--;
+	free(ptr);
+}
+
+static struct smp_allocator
+counting_allocator(struct counting *c, long fail_at)
+{
+	struct smp_allocator a = {c_malloc, c_realloc, c_free, c};
+
+	memset(c, 0, sizeof(*c));
+	c->fail_at = fail_at;
+	return a;
+}
+
+static struct smp_data_buffer
+embedded(const char *name)
+{
+	const struct smp_embedded_file *f = smp__embedded_find(name);
+	struct smp_data_buffer b = {name, NULL, 0};
+
+	cr_assert_not_null(f, "%s is not embedded", name);
+	b.buf = (const char *)f->data;
+	b.len = f->len;
+	return b;
+}
+
+static int
+load_embedded(struct smp_catalog *cat, const struct smp_allocator *a,
+              struct smp_error *err)
+{
+	struct smp_data_buffer i = embedded("instances.json");
+	struct smp_data_buffer t = embedded("tested-models.json");
+	struct smp_data_buffer f = embedded("frameworks.json");
+
+	return smp__catalog_load(cat, a, &i, &t, &f, err);
+}
+
+static struct smp_allocator *
+plain_allocator(void)
+{
+	static struct smp_allocator a;
+
+	smp__allocator_resolve(&a, NULL);
+	return &a;
+}
+
+static int
+has_string(const char *const *list, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(list[i], s) == 0)
+			return 1;
+	return 0;
+}
+
+static const struct smp_tested_model *
+find_tested(const struct smp_catalog *cat, const char *framework_version,
+            const char *model, const char *instance, int instance_count)
+{
+	size_t i;
+
+	for (i = 0; i < cat->tested_count; i++) {
+		const struct smp_tested_model *m = &cat->tested[i];
+
+		if (strcmp(m->framework_version, framework_version) == 0 &&
+		    strcmp(m->model, model) == 0 &&
+		    strcmp(m->instance_type, instance) == 0 &&
+		    m->instance_count == instance_count)
+			return m;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------ the real data */
+
+Test(catalog, embedded_instances)
+{
+	struct smp_catalog cat;
+	struct smp_error err;
+	const struct smp_instance *in;
+
+	memset(&cat, 0, sizeof(cat));
+	cr_assert_eq(load_embedded(&cat, plain_allocator(), &err), 0, "%s",
+	             err.message);
+	cr_assert_str_eq(cat.data_version, "2026.11.30");
+	cr_assert_str_eq(cat.generated, "2026-11-30");
+	cr_assert_eq(cat.instance_count, 33);
+
+	in = smp__catalog_instance(&cat, "ml.p3.8xlarge");
+	cr_assert_not_null(in);
+	cr_assert_str_eq(in->family, "p3");
+	cr_assert_eq(in->vcpus, 32);
+	cr_assert_float_eq(in->memory_gib, 244.0, 1e-9);
+	cr_assert_eq(in->gpus, 4);
+	cr_assert_str_eq(in->gpu_model, "V100");
+	cr_assert_float_eq(in->gpu_memory_gib, 16.0, 1e-9);
+	cr_assert_eq(in->efa, 0);
+	cr_assert_float_eq(in->network_gbps, 10.0, 1e-9);
+	cr_assert_eq(in->compiler_supported, 1);
+
+	in = smp__catalog_instance(&cat, "ml.p4de.24xlarge");
+	cr_assert_not_null(in);
+	cr_assert_eq(in->compiler_supported, 0);
+	cr_assert_eq(in->gpus, 8);
+	cr_assert_float_eq(in->gpu_memory_gib, 80.0, 1e-9);
+
+	in = smp__catalog_instance(&cat, "ml.g5.48xlarge");
+	cr_assert_not_null(in);
+	cr_assert_eq(in->gpus, 8);
+	cr_assert_str_eq(in->gpu_model, "A10G");
+	cr_assert_float_eq(in->gpu_memory_gib, 24.0, 1e-9);
+	cr_assert_eq(in->efa, 1);
+
+	/* null cells: no GPU, unknown network */
+	in = smp__catalog_instance(&cat, "ml.trn1.32xlarge");
+	cr_assert_not_null(in);
+	cr_assert_eq(in->gpus, 0);
+	cr_assert_null(in->gpu_model);
+	cr_assert_float_eq(in->gpu_memory_gib, 0.0, 1e-9);
+	in = smp__catalog_instance(&cat, "ml.p5.4xlarge");
+	cr_assert_not_null(in);
+	cr_assert_float_eq(in->network_gbps, 0.0, 1e-9);
+
+	cr_assert_null(smp__catalog_instance(&cat, "ml.p3.4xlarge"));
+	cr_assert_null(smp__catalog_instance(&cat, "p3.8xlarge"));
+	cr_assert_null(smp__catalog_instance(&cat, NULL));
+	smp__catalog_release(&cat);
+	cr_assert_null(cat.instances);
+	cr_assert_eq(cat.instance_count, 0);
+}
+
+Test(catalog, supported_classes_match_instances)
+{
+	struct smp_catalog cat;
+	struct smp_error err;
+	size_t i;
+
+	memset(&cat, 0, sizeof(cat));
+	cr_assert_eq(load_embedded(&cat, plain_allocator(), &err), 0, "%s",
+	             err.message);
+	cr_assert_eq(cat.supported_class_count, 5);
+	cr_assert(has_string(cat.supported_classes, 5, "p3dn"));
+	cr_assert(has_string(cat.supported_classes, 5, "p4d"));
+	cr_assert_not(has_string(cat.supported_classes, 5, "p4de"));
+	cr_assert_eq(cat.sdk_efa_type_count, 5);
+	cr_assert(has_string(cat.sdk_efa_types, 5, "ml.g4dn.8xlarge"));
+	cr_assert_not(has_string(cat.sdk_efa_types, 5, "ml.g5.12xlarge"));
+	cr_assert_str_eq(cat.pytorchxla_min_huggingface, "1.11");
+	cr_assert_str_eq(cat.pytorchxla_min_pytorch, "1.12");
+	/* compiler_supported is exactly "family is a supported class" (R1) */
+	for (i = 0; i < cat.instance_count; i++)
+		cr_assert_eq(cat.instances[i].compiler_supported,
+		             has_string(cat.supported_classes, 5,
+		                        cat.instances[i].family),
+		             "%s", cat.instances[i].type);
+	smp__catalog_release(&cat);
+}
+
+Test(catalog, embedded_tested_models)
+{
+	struct smp_catalog cat;
+	struct smp_error err;
+	const struct smp_tested_model *m;
+	size_t i, pt = 0, tf = 0, lower = 0;
+
+	memset(&cat, 0, sizeof(cat));
+	cr_assert_eq(load_embedded(&cat, plain_allocator(), &err), 0, "%s",
+	             err.message);
+	cr_assert_eq(cat.tested_count, 318);
+	for (i = 0; i < cat.tested_count; i++) {
+		pt += strcmp(cat.tested[i].framework, "pytorch") == 0;
+		tf += strcmp(cat.tested[i].framework, "tensorflow") == 0;
+		lower += cat.tested[i].batch_size_is_lower_bound;
+	}
+	cr_assert_eq(pt, 143);
+	cr_assert_eq(tf, 175);
+	cr_assert_eq(lower, 6);
+
+	m = find_tested(&cat, "1.13.1", "albert-base-v2", "ml.g5.4xlarge", 0);
+	cr_assert_not_null(m);
+	cr_assert_eq(m->native_batch_size, 128);
+	cr_assert_eq(m->compiler_batch_size, 332);
+	cr_assert_eq(m->sequence_length, 128);
+	cr_assert_str_eq(m->precision, "float16");
+	cr_assert_null(m->transformers_version);
+	cr_assert_str_eq(m->dataset, "wikitext-2-raw-v1");
+
+	/* the instance-count column keeps these rows apart */
+	m = find_tested(&cat, "1.11.0", "bert-base-uncased", "ml.p4d.24xlarge",
+	                16);
+	cr_assert_not_null(m);
+	cr_assert_str_eq(m->transformers_version, "4.21.1");
+	cr_assert_eq(m->native_batch_size, 32);
+	cr_assert_eq(m->compiler_batch_size, 64);
+	cr_assert_null(m->precision);
+
+	/* blank native batch size on the page */
+	m = find_tested(&cat, "1.12.0", "gpt2", "ml.p4d.24xlarge", 0);
+	cr_assert_not_null(m);
+	cr_assert_eq(m->native_batch_size, 0);
+	cr_assert_eq(m->compiler_batch_size, 25);
+
+	/* '*' on the page: the largest batch tested, not a maximum */
+	m = find_tested(&cat, "2.9.1", "ResNet50", "ml.g4dn.2xlarge", 0);
+	cr_assert_not_null(m);
+	cr_assert_eq(m->batch_size_is_lower_bound, 1);
+	cr_assert_eq(m->compiler_batch_size, 256);
+	cr_assert_eq(m->sequence_length, 0);
+	smp__catalog_release(&cat);
+}
+
+Test(catalog, model_keys_join_spellings)
+{
+	struct smp_catalog cat;
+	struct smp_error err;
+	const struct smp_tested_model *slash, *underscore;
+
+	memset(&cat, 0, sizeof(cat));
+	cr_assert_eq(load_embedded(&cat, plain_allocator(), &err), 0, "%s",
+	             err.message);
+	slash = find_tested(&cat, "2.11.0",
+	                    "google/electra-small-discriminator",
+	                    "ml.g5.48xlarge", 0);
+	underscore = find_tested(&cat, "2.10.0",
+	                         "google_electra-small-discriminator",
+	                         "ml.p3.2xlarge", 0);
+	cr_assert_not_null(slash);
+	cr_assert_not_null(underscore);
+	cr_assert_str_eq(slash->model_key,
+	                 "google-electra-small-discriminator");
+	cr_assert_str_eq(slash->model_key, underscore->model_key);
+	smp__catalog_release(&cat);
+}
+
+Test(catalog, model_key_normalization)
+{
+	char out[64];
+
+	smp__model_key(out, sizeof(out), "google/electra-small-discriminator");
+	cr_assert_str_eq(out, "google-electra-small-discriminator");
+	smp__model_key(out, sizeof(out), "google_electra-small-discriminator");
+	cr_assert_str_eq(out, "google-electra-small-discriminator");
+	smp__model_key(out, sizeof(out), "VisionTransformer");
+	cr_assert_str_eq(out, "visiontransformer");
+	smp__model_key(out, sizeof(out), "jplu/TF_XLM-RoBERTa-base");
+	cr_assert_str_eq(out, "jplu-tf-xlm-roberta-base");
+	smp__model_key(out, sizeof(out), "");
+	cr_assert_str_eq(out, "");
+	/* truncates to the buffer, always terminated */
+	smp__model_key(out, 5, "ABCDEFGH");
+	cr_assert_str_eq(out, "abcd");
+	out[0] = 'x';
+	smp__model_key(out, 0, "abc");
+	cr_assert_eq(out[0], 'x');
+}
+
+static const struct smp_image *
+find_image(const struct smp_catalog *cat, const char *estimator,
+           const char *framework_version)
+{
+	size_t i;
+
+	for (i = 0; i < cat->image_count; i++)
+		if (strcmp(cat->images[i].estimator, estimator) == 0 &&
+		    strcmp(cat->images[i].framework_version,
+		           framework_version) == 0)
+			return &cat->images[i];
+	return NULL;
+}
+
+Test(catalog, embedded_images)
+{
+	struct smp_catalog cat;
+	struct smp_error err;
+	const struct smp_image *im;
+	size_t i, n421 = 0;
+
+	memset(&cat, 0, sizeof(cat));
+	cr_assert_eq(load_embedded(&cat, plain_allocator(), &err), 0, "%s",
+	             err.message);
+	cr_assert_eq(cat.image_count, 10);
+	for (i = 0; i < cat.image_count; i++)
+		if (cat.images[i].transformers_version &&
+		    strcmp(cat.images[i].transformers_version, "4.21.1") == 0)
+			n421++;
+	cr_assert_eq(n421, 1, "HF 4.21.1 has a PyTorch image only");
+
+	im = find_image(&cat, "huggingface", "1.11.0");
+	cr_assert_not_null(im);
+	cr_assert_str_eq(im->framework, "pytorch");
+	cr_assert_str_eq(im->transformers_version, "4.21.1");
+	cr_assert_eq(im->framework_alias_count, 1);
+	cr_assert_str_eq(im->framework_aliases[0], "1.11");
+	cr_assert_eq(im->transformers_alias_count, 1);
+	cr_assert_str_eq(im->transformers_aliases[0], "4.21");
+	cr_assert_eq(im->py_version_count, 1);
+	cr_assert_str_eq(im->py_versions[0], "py38");
+	cr_assert_str_eq(im->repository, "huggingface-pytorch-trcomp-training");
+
+	im = find_image(&cat, "huggingface", "2.5.1");
+	cr_assert_not_null(im);
+	cr_assert_str_eq(im->py_versions[0], "py37");
+	cr_assert_str_eq(im->transformers_version, "4.11.0");
+
+	/* the page swaps the PyTorch URIs; the tags and the SDK agree */
+	im = find_image(&cat, "pytorch", "1.13.1");
+	cr_assert_not_null(im);
+	cr_assert_str_eq(im->py_versions[0], "py39");
+	cr_assert_null(im->transformers_version);
+	cr_assert_eq(im->transformers_alias_count, 0);
+	im = find_image(&cat, "pytorch", "1.12.0");
+	cr_assert_not_null(im);
+	cr_assert_str_eq(im->py_versions[0], "py38");
+
+	/* TF: the SDK's 2.9.2 plus the guide's 2.9.1 and the alias 2.9 */
+	im = find_image(&cat, "tensorflow", "2.9.2");
+	cr_assert_not_null(im);
+	cr_assert_str_eq(im->repository, "tensorflow-training");
+	cr_assert_eq(im->framework_alias_count, 2);
+	cr_assert(has_string(im->framework_aliases, 2, "2.9"));
+	cr_assert(has_string(im->framework_aliases, 2, "2.9.1"));
+	im = find_image(&cat, "tensorflow", "2.10.1");
+	cr_assert_not_null(im);
+	cr_assert(has_string(im->framework_aliases, im->framework_alias_count,
+	                     "2.10.0"));
+	cr_assert_null(find_image(&cat, "tensorflow", "2.12.0"));
+	smp__catalog_release(&cat);
+}
+
+/* --------------------------------------------------------- bad data */
+
+/*
+ * A small valid trio. Positions in the tests below refer to these lines:
+ * instances line 12 is the "gpus" member of the only row (value at
+ * column 15), the row's '{' is at 7:5.
+ */
+static const char small_instances[] =
+        "{\n"
+        "  \"schema_version\": 1,\n"
+        "  \"data_version\": \"2026.11.30\",\n"
+        "  \"generated\": \"2026-11-30\",\n"
+        "  \"sources\": [{\"key\": \"K\", \"description\": \"d\"}],\n"
+        "  \"instances\": [\n"
+        "    {\n"
+        "      \"type\": \"ml.p3.8xlarge\",\n"
+        "      \"family\": \"p3\",\n"
+        "      \"vcpus\": 32,\n"
+        "      \"memory_gib\": 244,\n"
+        "      \"gpus\": 4,\n"
+        "      \"gpu_model\": \"V100\",\n"
+        "      \"gpu_memory_gib\": 16,\n"
+        "      \"efa\": false,\n"
+        "      \"network_gbps\": 10,\n"
+        "      \"compiler_supported\": true,\n"
+        "      \"source\": \"K\"\n"
+        "    }\n"
+        "  ]\n"
+        "}\n";
+
+static const char small_tested[] =
+        "{\n"
+        "  \"schema_version\": 1,\n"
+        "  \"data_version\": \"2026.11.30\",\n"
+        "  \"generated\": \"2026-11-30\",\n"
+        "  \"sources\": [],\n"
+        "  \"models\": [\n"
+        "    {\n"
+        "      \"framework\": \"pytorch\",\n"
+        "      \"framework_version\": \"1.11.0\",\n"
+        "      \"transformers_version\": \"4.21.1\",\n"
+        "      \"model\": \"Google/Electra_Small\",\n"
+        "      \"dataset\": null,\n"
+        "      \"instance_type\": \"ml.p3.8xlarge\",\n"
+        "      \"precision\": null,\n"
+        "      \"sequence_length\": 512,\n"
+        "      \"scope\": null,\n"
+        "      \"native_batch_size\": null,\n"
+        "      \"compiler_batch_size\": 24,\n"
+        "      \"batch_size_is_lower_bound\": false,\n"
+        "      \"instance_count\": 2,\n"
+        "      \"source\": \"x\"\n"
+        "    }\n"
+        "  ]\n"
+        "}\n";
+
+static const char small_frameworks[] =
+        "{\n"
+        "  \"schema_version\": 1,\n"
+        "  \"data_version\": \"2026.11.30\",\n"
+        "  \"generated\": \"2026-11-30\",\n"
+        "  \"sources\": [],\n"
+        "  \"supported_instance_classes\": [\"p3\", \"g5\"],\n"
+        "  \"sdk_efa_instance_types\": [],\n"
+        "  \"pytorchxla_min_version\": {\"huggingface\": \"1.11\", "
+        "\"pytorch\": \"1.12\"},\n"
+        "  \"images\": [\n"
+        "    {\n"
+        "      \"estimator\": \"huggingface\",\n"
+        "      \"framework\": \"pytorch\",\n"
+        "      \"framework_version\": \"1.11.0\",\n"
+        "      \"framework_aliases\": [\"1.11\"],\n"
+        "      \"transformers_version\": \"4.21.1\",\n"
+        "      \"transformers_aliases\": [\"4.21\"],\n"
+        "      \"py_versions\": [\"py38\"],\n"
+        "      \"repository\": \"r\",\n"
+        "      \"source\": \"s\"\n"
+        "    }\n"
+        "  ]\n"
+        "}\n";
+
+/* text with the first occurrence of from replaced by to (caller frees) */
+static char *
+replace(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	size_t n;
+	char *out;
+
+	cr_assert_not_null(at, "'%s' not in the template", from);
+	n = strlen(text) - strlen(from) + strlen(to);
+	out = malloc(n + 1);
+	cr_assert_not_null(out);
+	memcpy(out, text, (size_t)(at - text));
+	strcpy(out + (at - text), to);
+	strcat(out, at + strlen(from));
+	return out;
+}
+
+/* text up to the end of marker, then tail (caller frees) */
+static char *
+with_tail(const char *text, const char *marker, const char *tail)
+{
+	const char *at = strstr(text, marker);
+	size_t head;
+	char *out;
+
+	cr_assert_not_null(at, "'%s' not in the template", marker);
+	head = (size_t)(at - text) + strlen(marker);
+	out = malloc(head + strlen(tail) + 1);
+	cr_assert_not_null(out);
+	memcpy(out, text, head);
+	strcpy(out + head, tail);
+	return out;
+}
+
+/* Loads the trio with one document swapped for text (which = 0, 1, 2). */
+static int
+load_with(int which, const char *text, struct smp_error *err,
+          struct smp_catalog *cat)
+{
+	struct smp_data_buffer b[3] = {
+	        {"instance-data/instances.json", small_instances,
+	         sizeof(small_instances) - 1},
+	        {"instance-data/tested-models.json", small_tested,
+	         sizeof(small_tested) - 1},
+	        {"instance-data/frameworks.json", small_frameworks,
+	         sizeof(small_frameworks) - 1},
+	};
+
+	if (text) {
+		b[which].buf = text;
+		b[which].len = strlen(text);
+	}
+	memset(err, 0, sizeof(*err));
+	return smp__catalog_load(cat, plain_allocator(), &b[0], &b[1], &b[2],
+	                         err);
+}
+
+/* Expects SMP_EPARSE at file:line:column with exactly that message. */
+static void
+expect_error(int which, const char *text, const char *file, unsigned line,
+             unsigned column, const char *message)
+{
+	struct smp_catalog cat;
+	struct smp_error err;
+	int rc;
+
+	memset(&cat, 0, sizeof(cat));
+	rc = load_with(which, text, &err, &cat);
+	cr_assert_eq(rc, SMP_EPARSE, "rc %d: %s", rc, err.message);
+	cr_assert_eq(err.code, SMP_EPARSE);
+	cr_assert_str_eq(err.source, file);
+	cr_expect_eq(err.line, line, "%s:%u:%u: %s", err.source, err.line,
+	             err.column, err.message);
+	cr_expect_eq(err.column, column, "%s:%u:%u: %s", err.source, err.line,
+	             err.column, err.message);
+	if (message)
+		cr_expect_str_eq(err.message, message);
+	/* a failed load leaves the catalog untouched */
+	cr_assert_null(cat.instances);
+	cr_assert_null(cat.arena.head);
+}
+
+Test(catalog, small_trio_loads)
+{
+	struct smp_catalog cat;
+	struct smp_error err;
+	const struct smp_tested_model *m;
+
+	memset(&cat, 0, sizeof(cat));
+	cr_assert_eq(load_with(0, NULL, &err, &cat), 0, "%s", err.message);
+	cr_assert_eq(cat.instance_count, 1);
+	cr_assert_eq(cat.tested_count, 1);
+	m = &cat.tested[0];
+	cr_assert_str_eq(m->model_key, "google-electra-small");
+	cr_assert_null(m->dataset);
+	cr_assert_eq(m->native_batch_size, 0);
+	cr_assert_eq(m->instance_count, 2);
+	cr_assert_eq(cat.image_count, 1);
+	cr_assert_eq(cat.sdk_efa_type_count, 0);
+	cr_assert_eq(cat.supported_class_count, 2);
+	smp__catalog_release(&cat);
+}
+
+Test(catalog, wrong_type_has_position)
+{
+	char *t = replace(small_instances, "\"gpus\": 4", "\"gpus\": \"4\"");
+
+	expect_error(0, t, "instance-data/instances.json", 12, 15,
+	             "'gpus' must be an integer, found a string");
+	free(t);
+}
+
+Test(catalog, wrong_types_of_each_kind)
+{
+	char *t;
+
+	t = replace(small_instances, "\"memory_gib\": 244",
+	            "\"memory_gib\": true");
+	expect_error(0, t, "instance-data/instances.json", 11, 21,
+	             "'memory_gib' must be a number, found a boolean");
+	free(t);
+	t = replace(small_instances, "\"efa\": false", "\"efa\": 0");
+	expect_error(0, t, "instance-data/instances.json", 15, 14,
+	             "'efa' must be a boolean, found an integer");
+	free(t);
+	t = replace(small_instances, "\"gpu_model\": \"V100\"",
+	            "\"gpu_model\": 100");
+	expect_error(0, t, "instance-data/instances.json", 13, 20,
+	             "'gpu_model' must be a string or null, found an integer");
+	free(t);
+	t = replace(small_instances, "\"vcpus\": 32", "\"vcpus\": -32");
+	expect_error(0, t, "instance-data/instances.json", 10, 16,
+	             "'vcpus' must not be negative");
+	free(t);
+	t = replace(small_instances, "\"vcpus\": 32", "\"vcpus\": 32.5");
+	expect_error(0, t, "instance-data/instances.json", 10, 16,
+	             "'vcpus' must be an integer, found a number");
+	free(t);
+	t = replace(small_instances, "\"vcpus\": 32", "\"vcpus\": 99999999999");
+	expect_error(0, t, "instance-data/instances.json", 10, 16,
+	             "'vcpus' is out of range");
+	free(t);
+	t = with_tail(small_instances, "\"instances\": ", "[[1]]\n}\n");
+	expect_error(0, t, "instance-data/instances.json", 6, 17,
+	             "each entry of 'instances' must be a mapping, found a "
+	             "list");
+	free(t);
+	t = replace(small_frameworks, "\"py_versions\": [\"py38\"]",
+	            "\"py_versions\": [38]");
+	expect_error(2, t, "instance-data/frameworks.json", 17, 23,
+	             "each entry of 'py_versions' must be a string, found an "
+	             "integer");
+	free(t);
+	t = replace(small_frameworks, "\"sdk_efa_instance_types\": []",
+	            "\"sdk_efa_instance_types\": {}");
+	expect_error(2, t, "instance-data/frameworks.json", 7, 29,
+	             "'sdk_efa_instance_types' must be a list of strings, "
+	             "found a mapping");
+	free(t);
+}
+
+Test(catalog, missing_key_points_at_its_mapping)
+{
+	char *t = replace(small_instances, "      \"efa\": false,\n", "");
+
+	expect_error(0, t, "instance-data/instances.json", 7, 5,
+	             "missing required key 'efa' in each entry of 'instances'");
+	free(t);
+	t = replace(small_tested, "  \"models\": [\n    {\n",
+	            "  \"rows\": [\n    {\n");
+	expect_error(1, t, "instance-data/tested-models.json", 6, 3,
+	             "unknown key 'rows' in the document");
+	free(t);
+}
+
+Test(catalog, unknown_key)
+{
+	char *t = replace(small_instances, "\"gpus\": 4,",
+	                  "\"gpus\": 4, \"tpus\": 0,");
+
+	expect_error(0, t, "instance-data/instances.json", 12, 18,
+	             "unknown key 'tpus' in each entry of 'instances'");
+	free(t);
+}
+
+Test(catalog, schema_version)
+{
+	char *t = replace(small_instances, "\"schema_version\": 1",
+	                  "\"schema_version\": 2");
+
+	expect_error(0, t, "instance-data/instances.json", 2, 21,
+	             "unsupported schema_version 2: this build reads "
+	             "version 1");
+	free(t);
+	t = replace(small_frameworks, "\"schema_version\": 1",
+	            "\"schema_version\": \"1\"");
+	expect_error(2, t, "instance-data/frameworks.json", 2, 21,
+	             "'schema_version' must be an integer, found a string");
+	free(t);
+	t = replace(small_tested, "  \"schema_version\": 1,\n", "");
+	expect_error(1, t, "instance-data/tested-models.json", 1, 1,
+	             "missing required key 'schema_version'");
+	free(t);
+}
+
+Test(catalog, syntax_error_has_position)
+{
+	/* a missing comma: the error is at the next member's quote */
+	char *t = replace(small_instances, "\"family\": \"p3\",",
+	                  "\"family\": \"p3\"");
+
+	expect_error(0, t, "instance-data/instances.json", 10, 7, NULL);
+	free(t);
+	expect_error(1, "[1, 2", "instance-data/tested-models.json", 1, 6,
+	             NULL);
+	expect_error(2, "", "instance-data/frameworks.json", 1, 1, NULL);
+	expect_error(0, "[]", "instance-data/instances.json", 1, 1,
+	             "the document must be a mapping, found a list");
+}
+
+Test(catalog, invalid_utf8)
+{
+	char *t = replace(small_instances, "\"family\": \"p3\"",
+	                  "\"family\": \"p\xff\"");
+
+	/* the loader reports it, at the offending byte */
+	expect_error(0, t, "instance-data/instances.json", 9, 19, NULL);
+	free(t);
+}
+
+Test(catalog, enums_and_semantics)
+{
+	char *t = replace(small_tested, "\"framework\": \"pytorch\"",
+	                  "\"framework\": \"mxnet\"");
+
+	expect_error(1, t, "instance-data/tested-models.json", 8, 20,
+	             "'framework' must be one of 'pytorch', 'tensorflow', "
+	             "found 'mxnet'");
+	free(t);
+	t = replace(small_frameworks, "\"transformers_version\": \"4.21.1\"",
+	            "\"transformers_version\": null");
+	expect_error(2, t, "instance-data/frameworks.json", 15, 31,
+	             "'transformers_version' must be set for a huggingface "
+	             "image");
+	free(t);
+	t = replace(small_frameworks, "\"py_versions\": [\"py38\"]",
+	            "\"py_versions\": []");
+	expect_error(2, t, "instance-data/frameworks.json", 17, 22,
+	             "'py_versions' must not be empty");
+	free(t);
+	t = replace(small_tested, "\"data_version\": \"2026.11.30\"",
+	            "\"data_version\": \"2026.12.01\"");
+	expect_error(1, t, "instance-data/tested-models.json", 3, 19,
+	             "'data_version' is '2026.12.01' but the instance types "
+	             "have '2026.11.30': the files must come from one release");
+	free(t);
+	t = replace(small_instances, "\"generated\": \"2026-11-30\"",
+	            "\"generated\": \"30/11/2026\"");
+	expect_error(0, t, "instance-data/instances.json", 4, 16,
+	             "'generated' must look like YYYY-MM-DD, found "
+	             "'30/11/2026'");
+	free(t);
+	t = with_tail(small_frameworks, "\"images\": ", "[]\n}\n");
+	expect_error(2, t, "instance-data/frameworks.json", 9, 13,
+	             "'images' must not be empty");
+	free(t);
+}
+
+Test(catalog, duplicate_type)
+{
+	const char *row = strstr(small_instances, "    {\n");
+	const char *end = strstr(row, "    }\n") + strlen("    }");
+	char *second, *t;
+	size_t n;
+
+	/* the only row twice: the second starts on line 20 */
+	n = (size_t)(end - row);
+	second = malloc(n + 16);
+	cr_assert_not_null(second);
+	memcpy(second, "    },\n", 7);
+	memcpy(second + 7, row, n);
+	strcpy(second + 7 + n, "\n  ]");
+	t = replace(small_instances, "    }\n  ]", second);
+	free(second);
+	expect_error(0, t, "instance-data/instances.json", 21, 15,
+	             "instance type 'ml.p3.8xlarge' is listed twice");
+	free(t);
+}
+
+Test(catalog, failed_load_keeps_last_good_data)
+{
+	struct smp_catalog cat;
+	struct smp_error err;
+	char *t = replace(small_instances, "\"gpus\": 4", "\"gpus\": null");
+
+	memset(&cat, 0, sizeof(cat));
+	cr_assert_eq(load_embedded(&cat, plain_allocator(), &err), 0);
+	cr_assert_eq(load_with(0, t, &err, &cat), SMP_EPARSE);
+	free(t);
+	cr_assert_str_eq(err.message, "'gpus' must be an integer, found null");
+	cr_assert_eq(cat.instance_count, 33);
+	cr_assert_not_null(smp__catalog_instance(&cat, "ml.p3.8xlarge"));
+	smp__catalog_release(&cat);
+}
+
+/* ------------------------------------------------ allocation failure */
+
+/*
+ * Fails allocation n for n = 0, 1, 2, ... until a load succeeds: every
+ * failure must be SMP_ENOMEM with nothing left allocated.
+ */
+Test(catalog, allocation_failure_small)
+{
+	struct smp_data_buffer b[3] = {
+	        {"i", small_instances, sizeof(small_instances) - 1},
+	        {"t", small_tested, sizeof(small_tested) - 1},
+	        {"f", small_frameworks, sizeof(small_frameworks) - 1},
+	};
+	struct counting c;
+	long n;
+
+	for (n = 0;; n++) {
+		struct smp_allocator a = counting_allocator(&c, n);
+		struct smp_catalog cat;
+		struct smp_error err;
+		int rc;
+
+		memset(&cat, 0, sizeof(cat));
+		rc = smp__catalog_load(&cat, &a, &b[0], &b[1], &b[2], &err);
+		if (!c.failed) {
+			cr_assert_eq(rc, 0, "%s", err.message);
+			cr_assert_eq(cat.tested_count, 1);
+			smp__catalog_release(&cat);
+			cr_assert_eq(c.live, 0);
+			break;
+		}
+		cr_assert_eq(rc, SMP_ENOMEM, "n=%ld rc=%d %s", n, rc,
+		             err.message);
+		cr_assert_eq(err.code, SMP_ENOMEM);
+		cr_assert_eq(c.live, 0, "n=%ld leaks %ld blocks", n, c.live);
+		cr_assert_null(cat.arena.head);
+	}
+	cr_assert_gt(n, 3);
+}
+
+/*
+ * The same on the real data, sampled: each of the first 64 allocations,
+ * then about 200 points spread over the whole load.
+ */
+Test(catalog, allocation_failure_embedded)
+{
+	struct counting c;
+	struct smp_allocator a = counting_allocator(&c, -1);
+	struct smp_catalog cat;
+	struct smp_error err;
+	long total, n, step;
+
+	memset(&cat, 0, sizeof(cat));
+	cr_assert_eq(load_embedded(&cat, &a, &err), 0);
+	total = c.calls;
+	smp__catalog_release(&cat);
+	cr_assert_eq(c.live, 0);
+	step = total / 200 + 1;
+	for (n = 0; n < total; n += n < 64 ? 1 : step) {
+		int rc;
+
+		a = counting_allocator(&c, n);
+		memset(&cat, 0, sizeof(cat));
+		rc = load_embedded(&cat, &a, &err);
+		cr_assert_eq(rc, SMP_ENOMEM, "n=%ld of %ld: rc=%d", n, total,
+		             rc);
+		cr_assert_eq(c.live, 0, "n=%ld leaks %ld blocks", n, c.live);
+	}
+	a = counting_allocator(&c, total - 1);
+	cr_assert_eq(load_embedded(&cat, &a, &err), SMP_ENOMEM);
+	cr_assert_eq(c.live, 0);
+}
