@@ -27,7 +27,7 @@ default_free(void *ud, void *ptr)
 
 void
 smp__allocator_resolve(struct smp_allocator *out,
-                       const struct smp_allocator *in)
+		       const struct smp_allocator *in)
 {
 	if (in && in->malloc_fn && in->realloc_fn && in->free_fn) {
 		*out = *in;
@@ -85,7 +85,7 @@ smp__strndup(const struct smp_allocator *a, const char *s, size_t n)
 
 int
 smp__grow(const struct smp_allocator *a, void **items, size_t *cap, size_t need,
-          size_t elem_size)
+	  size_t elem_size)
 {
 	size_t ncap;
 	void *p;

@@ -6,7 +6,7 @@
 
 /* Resolves NULL to the malloc family; copied by value into the context. */
 void smp__allocator_resolve(struct smp_allocator *out,
-                            const struct smp_allocator *in);
+			    const struct smp_allocator *in);
 
 void *smp__malloc(const struct smp_allocator *a, size_t size);
 void *smp__calloc(const struct smp_allocator *a, size_t n, size_t size);
@@ -19,6 +19,6 @@ char *smp__strndup(const struct smp_allocator *a, const char *s, size_t n);
  * holds at least need elements. Returns 0 or SMP_ENOMEM (array unchanged).
  */
 int smp__grow(const struct smp_allocator *a, void **items, size_t *cap,
-              size_t need, size_t elem_size);
+	      size_t need, size_t elem_size);
 
 #endif

@@ -59,7 +59,7 @@ smp_severity_parse(enum smp_severity *out, const char *name)
 }
 
 static const char *const dialect_names[] = {
-        "auto", "estimator", "model_trainer", "create_training_job"};
+	"auto", "estimator", "model_trainer", "create_training_job"};
 
 const char *
 smp_dialect_name(enum smp_dialect dialect)

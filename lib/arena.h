@@ -35,6 +35,6 @@ char *smp__arena_strndup(struct smp_arena *arena, const char *s, size_t n);
 
 /* printf into the arena. */
 char *smp__arena_printf(struct smp_arena *arena, const char *fmt, ...)
-        __attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));
 
 #endif

@@ -67,7 +67,7 @@ struct loader {
 
 static const char *const frameworks_enum[] = {"pytorch", "tensorflow", NULL};
 static const char *const estimators_enum[] = {"huggingface", "pytorch",
-                                              "tensorflow", NULL};
+					      "tensorflow", NULL};
 
 #define TOP(k, kind, m)                                                        \
 	{                                                                      \
@@ -75,34 +75,34 @@ static const char *const estimators_enum[] = {"huggingface", "pytorch",
 	}
 #define TOP_COMMON                                                             \
 	{"schema_version", K_SKIP, NOT_KEPT, 0, NULL},                         \
-	        TOP("data_version", K_NODE_STR, data_version),                 \
-	        TOP("generated", K_NODE_STR, generated),                       \
-	        TOP("sources", K_NODE_SEQ, sources)
+		TOP("data_version", K_NODE_STR, data_version),                 \
+		TOP("generated", K_NODE_STR, generated),                       \
+		TOP("sources", K_NODE_SEQ, sources)
 
 static const struct field instances_top[] = {
-        TOP_COMMON,
-        TOP("instances", K_NODE_SEQ, rows),
+	TOP_COMMON,
+	TOP("instances", K_NODE_SEQ, rows),
 };
 
 static const struct field tested_top[] = {
-        TOP_COMMON,
-        TOP("models", K_NODE_SEQ, rows),
+	TOP_COMMON,
+	TOP("models", K_NODE_SEQ, rows),
 };
 
 static const struct field frameworks_top[] = {
-        TOP_COMMON,
-        {"supported_instance_classes", K_STR_LIST,
-         offsetof(struct top, classes), offsetof(struct top, class_count),
-         NULL},
-        {"sdk_efa_instance_types", K_STR_LIST, offsetof(struct top, efa),
-         offsetof(struct top, efa_count), NULL},
-        TOP("pytorchxla_min_version", K_NODE_MAP, pytorchxla),
-        TOP("images", K_NODE_SEQ, rows),
+	TOP_COMMON,
+	{"supported_instance_classes", K_STR_LIST,
+	 offsetof(struct top, classes), offsetof(struct top, class_count),
+	 NULL},
+	{"sdk_efa_instance_types", K_STR_LIST, offsetof(struct top, efa),
+	 offsetof(struct top, efa_count), NULL},
+	TOP("pytorchxla_min_version", K_NODE_MAP, pytorchxla),
+	TOP("images", K_NODE_SEQ, rows),
 };
 
 static const struct field source_fields[] = {
-        {"key", K_NODE_STR, NOT_KEPT, 0, NULL},
-        {"description", K_NODE_STR, NOT_KEPT, 0, NULL},
+	{"key", K_NODE_STR, NOT_KEPT, 0, NULL},
+	{"description", K_NODE_STR, NOT_KEPT, 0, NULL},
 };
 
 #define INST(k, kind, m)                                                       \
@@ -110,17 +110,17 @@ static const struct field source_fields[] = {
 		k, kind, offsetof(struct smp_instance, m), 0, NULL             \
 	}
 static const struct field instance_fields[] = {
-        INST("type", K_STR, type),
-        INST("family", K_STR, family),
-        INST("vcpus", K_INT, vcpus),
-        INST("memory_gib", K_NUM, memory_gib),
-        INST("gpus", K_INT, gpus),
-        INST("gpu_model", K_OPT_STR, gpu_model),
-        INST("gpu_memory_gib", K_OPT_NUM, gpu_memory_gib),
-        INST("efa", K_BOOL, efa),
-        INST("network_gbps", K_OPT_NUM, network_gbps),
-        INST("compiler_supported", K_BOOL, compiler_supported),
-        {"source", K_NODE_STR, NOT_KEPT, 0, NULL},
+	INST("type", K_STR, type),
+	INST("family", K_STR, family),
+	INST("vcpus", K_INT, vcpus),
+	INST("memory_gib", K_NUM, memory_gib),
+	INST("gpus", K_INT, gpus),
+	INST("gpu_model", K_OPT_STR, gpu_model),
+	INST("gpu_memory_gib", K_OPT_NUM, gpu_memory_gib),
+	INST("efa", K_BOOL, efa),
+	INST("network_gbps", K_OPT_NUM, network_gbps),
+	INST("compiler_supported", K_BOOL, compiler_supported),
+	{"source", K_NODE_STR, NOT_KEPT, 0, NULL},
 };
 
 #define TM(k, kind, m)                                                         \
@@ -128,21 +128,21 @@ static const struct field instance_fields[] = {
 		k, kind, offsetof(struct smp_tested_model, m), 0, NULL         \
 	}
 static const struct field tested_fields[] = {
-        {"framework", K_STR, offsetof(struct smp_tested_model, framework), 0,
-         frameworks_enum},
-        TM("framework_version", K_STR, framework_version),
-        TM("transformers_version", K_OPT_STR, transformers_version),
-        TM("model", K_STR, model),
-        TM("dataset", K_OPT_STR, dataset),
-        TM("instance_type", K_STR, instance_type),
-        TM("precision", K_OPT_STR, precision),
-        TM("sequence_length", K_OPT_INT, sequence_length),
-        TM("scope", K_OPT_STR, scope),
-        TM("native_batch_size", K_OPT_INT, native_batch_size),
-        TM("compiler_batch_size", K_INT, compiler_batch_size),
-        TM("batch_size_is_lower_bound", K_BOOL, batch_size_is_lower_bound),
-        TM("instance_count", K_OPT_INT, instance_count),
-        {"source", K_NODE_STR, NOT_KEPT, 0, NULL},
+	{"framework", K_STR, offsetof(struct smp_tested_model, framework), 0,
+	 frameworks_enum},
+	TM("framework_version", K_STR, framework_version),
+	TM("transformers_version", K_OPT_STR, transformers_version),
+	TM("model", K_STR, model),
+	TM("dataset", K_OPT_STR, dataset),
+	TM("instance_type", K_STR, instance_type),
+	TM("precision", K_OPT_STR, precision),
+	TM("sequence_length", K_OPT_INT, sequence_length),
+	TM("scope", K_OPT_STR, scope),
+	TM("native_batch_size", K_OPT_INT, native_batch_size),
+	TM("compiler_batch_size", K_INT, compiler_batch_size),
+	TM("batch_size_is_lower_bound", K_BOOL, batch_size_is_lower_bound),
+	TM("instance_count", K_OPT_INT, instance_count),
+	{"source", K_NODE_STR, NOT_KEPT, 0, NULL},
 };
 
 #define IMG(k, kind, m)                                                        \
@@ -152,37 +152,37 @@ static const struct field tested_fields[] = {
 #define IMG_LIST(k, m, c)                                                      \
 	{                                                                      \
 		k, K_STR_LIST, offsetof(struct smp_image, m),                  \
-		        offsetof(struct smp_image, c), NULL                    \
+			offsetof(struct smp_image, c), NULL                    \
 	}
 static const struct field image_fields[] = {
-        {"estimator", K_STR, offsetof(struct smp_image, estimator), 0,
-         estimators_enum},
-        {"framework", K_STR, offsetof(struct smp_image, framework), 0,
-         frameworks_enum},
-        IMG("framework_version", K_STR, framework_version),
-        IMG_LIST("framework_aliases", framework_aliases, framework_alias_count),
-        IMG("transformers_version", K_OPT_STR, transformers_version),
-        IMG_LIST("transformers_aliases", transformers_aliases,
-                 transformers_alias_count),
-        IMG_LIST("py_versions", py_versions, py_version_count),
-        IMG("repository", K_STR, repository),
-        {"source", K_NODE_STR, NOT_KEPT, 0, NULL},
+	{"estimator", K_STR, offsetof(struct smp_image, estimator), 0,
+	 estimators_enum},
+	{"framework", K_STR, offsetof(struct smp_image, framework), 0,
+	 frameworks_enum},
+	IMG("framework_version", K_STR, framework_version),
+	IMG_LIST("framework_aliases", framework_aliases, framework_alias_count),
+	IMG("transformers_version", K_OPT_STR, transformers_version),
+	IMG_LIST("transformers_aliases", transformers_aliases,
+		 transformers_alias_count),
+	IMG_LIST("py_versions", py_versions, py_version_count),
+	IMG("repository", K_STR, repository),
+	{"source", K_NODE_STR, NOT_KEPT, 0, NULL},
 };
 
 static const struct field pytorchxla_fields[] = {
-        {"huggingface", K_STR,
-         offsetof(struct smp_catalog, pytorchxla_min_huggingface), 0, NULL},
-        {"pytorch", K_STR, offsetof(struct smp_catalog, pytorchxla_min_pytorch),
-         0, NULL},
+	{"huggingface", K_STR,
+	 offsetof(struct smp_catalog, pytorchxla_min_huggingface), 0, NULL},
+	{"pytorch", K_STR, offsetof(struct smp_catalog, pytorchxla_min_pytorch),
+	 0, NULL},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_FIELDS 16 /* read_object's bound on a field table */
 _Static_assert(COUNT(tested_fields) <= MAX_FIELDS &&
-                       COUNT(instance_fields) <= MAX_FIELDS &&
-                       COUNT(image_fields) <= MAX_FIELDS &&
-                       COUNT(frameworks_top) <= MAX_FIELDS,
-               "a field table is longer than MAX_FIELDS");
+		       COUNT(instance_fields) <= MAX_FIELDS &&
+		       COUNT(image_fields) <= MAX_FIELDS &&
+		       COUNT(frameworks_top) <= MAX_FIELDS,
+	       "a field table is longer than MAX_FIELDS");
 
 /* Byte offset of a 1-based line:column in buf (columns in code points). */
 static size_t
@@ -212,7 +212,7 @@ failv(struct loader *L, int code, uint32_t line, uint32_t column, size_t offset,
 	memset(err, 0, sizeof(*err));
 	err->code = code;
 	snprintf(err->source, sizeof(err->source), "%s",
-	         L->in && L->in->name ? L->in->name : "instance data");
+		 L->in && L->in->name ? L->in->name : "instance data");
 	err->line = line;
 	err->column = column;
 	err->offset = offset;
@@ -223,7 +223,7 @@ failv(struct loader *L, int code, uint32_t line, uint32_t column, size_t offset,
 /* SMP_EPARSE from a loader finding. */
 static void
 fail_finding(struct loader *L, const struct smp_finding *f,
-             const struct smp_data_buffer *in)
+	     const struct smp_data_buffer *in)
 {
 	struct smp_error *err = L->err;
 
@@ -232,17 +232,17 @@ fail_finding(struct loader *L, const struct smp_finding *f,
 	memset(err, 0, sizeof(*err));
 	err->code = SMP_EPARSE;
 	snprintf(err->source, sizeof(err->source), "%s",
-	         in->name ? in->name : "instance data");
+		 in->name ? in->name : "instance data");
 	err->line = f->line;
 	err->column = f->column;
 	if (f->line)
 		err->offset = offset_of(in->buf ? in->buf : "", in->len,
-		                        f->line, f->column);
+					f->line, f->column);
 	snprintf(err->message, sizeof(err->message), "%s", f->message);
 }
 
 static int fail_at(struct loader *L, const struct smp_node *n, const char *fmt,
-                   ...) __attribute__((format(printf, 3, 4)));
+		   ...) __attribute__((format(printf, 3, 4)));
 
 /* SMP_EPARSE at node n (the start of the offending value or key). */
 static int
@@ -253,13 +253,13 @@ fail_at(struct loader *L, const struct smp_node *n, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	rc = failv(L, SMP_EPARSE, n ? n->start.line : 0,
-	           n ? n->start.column : 0, n ? n->start.offset : 0, fmt, ap);
+		   n ? n->start.column : 0, n ? n->start.offset : 0, fmt, ap);
 	va_end(ap);
 	return rc;
 }
 
 static int fail_code(struct loader *L, int code, const char *fmt, ...)
-        __attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4)));
 
 /* An error without a position (out of memory, no buffer). */
 static int
@@ -278,7 +278,7 @@ static int
 fail_nomem(struct loader *L)
 {
 	return fail_code(L, SMP_ENOMEM,
-	                 "out of memory while loading instance data");
+			 "out of memory while loading instance data");
 }
 
 static int
@@ -298,15 +298,15 @@ is_null(const struct smp_node *n)
 /* A string node's text copied into the catalog's arena. */
 static int
 copy_string(struct loader *L, const char *key, const struct smp_node *n,
-            const char **out)
+	    const char **out)
 {
 	if (strlen(n->u.scalar.value) != n->u.scalar.len)
 		return fail_at(L, n, "'%s' must not contain a NUL character",
-		               key);
+			       key);
 	if (!out)
 		return 0; /* checked, not kept */
 	*out = smp__arena_strndup(&L->cat->arena, n->u.scalar.value,
-	                          n->u.scalar.len);
+				  n->u.scalar.len);
 	return *out ? 0 : fail_nomem(L);
 }
 
@@ -322,14 +322,14 @@ check_enum(struct loader *L, const struct field *f, const struct smp_node *n)
 	list[0] = '\0';
 	for (i = 0; f->allowed[i]; i++) {
 		int w = snprintf(list + used, sizeof(list) - used, "%s'%s'",
-		                 i ? ", " : "", f->allowed[i]);
+				 i ? ", " : "", f->allowed[i]);
 
 		if (w < 0 || (size_t)w >= sizeof(list) - used)
 			break;
 		used += (size_t)w;
 	}
 	return fail_at(L, n, "'%s' must be one of %s, found '%s'", f->key, list,
-	               n->u.scalar.value);
+		       n->u.scalar.value);
 }
 
 static int
@@ -339,7 +339,7 @@ read_int(struct loader *L, const char *key, const struct smp_node *n, int *out)
 
 	if (n->kind != SMP_NODE_SCALAR || smp__scalar_type(n) != SMP_SCALAR_INT)
 		return fail_at(L, n, "'%s' must be an integer, found %s", key,
-		               smp__node_type_name(n));
+			       smp__node_type_name(n));
 	if (smp__scalar_int(n, &v) || v > INT_MAX)
 		return fail_at(L, n, "'%s' is out of range", key);
 	if (v < 0)
@@ -350,13 +350,13 @@ read_int(struct loader *L, const char *key, const struct smp_node *n, int *out)
 
 static int
 read_num(struct loader *L, const char *key, const struct smp_node *n,
-         double *out)
+	 double *out)
 {
 	double v;
 
 	if (smp__scalar_number(n, &v))
 		return fail_at(L, n, "'%s' must be a number, found %s", key,
-		               smp__node_type_name(n));
+			       smp__node_type_name(n));
 	if (!isfinite(v))
 		return fail_at(L, n, "'%s' is out of range", key);
 	if (v < 0)
@@ -367,7 +367,7 @@ read_num(struct loader *L, const char *key, const struct smp_node *n,
 
 static int
 read_str_list(struct loader *L, const char *key, const struct smp_node *n,
-              const char *const **out, size_t *count)
+	      const char *const **out, size_t *count)
 {
 	const char **items;
 	size_t i, len;
@@ -375,10 +375,10 @@ read_str_list(struct loader *L, const char *key, const struct smp_node *n,
 
 	if (n->kind != SMP_NODE_SEQUENCE)
 		return fail_at(L, n, "'%s' must be a list of strings, found %s",
-		               key, smp__node_type_name(n));
+			       key, smp__node_type_name(n));
 	len = n->u.sequence.count;
 	items = smp__arena_zalloc(&L->cat->arena,
-	                          (len ? len : 1) * sizeof(*items));
+				  (len ? len : 1) * sizeof(*items));
 	if (!items)
 		return fail_nomem(L);
 	for (i = 0; i < len; i++) {
@@ -386,9 +386,9 @@ read_str_list(struct loader *L, const char *key, const struct smp_node *n,
 
 		if (!is_string(e))
 			return fail_at(L, e,
-			               "each entry of '%s' must be a string, "
-			               "found %s",
-			               key, smp__node_type_name(e));
+				       "each entry of '%s' must be a string, "
+				       "found %s",
+				       key, smp__node_type_name(e));
 		rc = copy_string(L, key, e, &items[i]);
 		if (rc)
 			return rc;
@@ -405,7 +405,7 @@ read_str_list(struct loader *L, const char *key, const struct smp_node *n,
  */
 static int
 read_field(struct loader *L, const struct field *f, const struct smp_node *v,
-           void *dst)
+	   void *dst)
 {
 	char *p = f->off == NOT_KEPT || !dst ? NULL : (char *)dst + f->off;
 	const char *name = f->key, *str = NULL;
@@ -423,9 +423,9 @@ read_field(struct loader *L, const struct field *f, const struct smp_node *v,
 			break;
 		if (!is_string(v))
 			return fail_at(
-			        L, v, "'%s' must be a string%s, found %s", name,
-			        f->kind == K_OPT_STR ? " or null" : "",
-			        smp__node_type_name(v));
+				L, v, "'%s' must be a string%s, found %s", name,
+				f->kind == K_OPT_STR ? " or null" : "",
+				smp__node_type_name(v));
 		rc = f->allowed ? check_enum(L, f, v) : 0;
 		if (!rc)
 			rc = copy_string(L, name, v, p ? &str : NULL);
@@ -444,7 +444,7 @@ read_field(struct loader *L, const struct field *f, const struct smp_node *v,
 		i = smp__scalar_bool(v);
 		if (i < 0)
 			return fail_at(L, v, "'%s' must be a boolean, found %s",
-			               name, smp__node_type_name(v));
+				       name, smp__node_type_name(v));
 		break;
 	case K_STR_LIST:
 		rc = read_str_list(L, name, v, &list, &count);
@@ -452,17 +452,17 @@ read_field(struct loader *L, const struct field *f, const struct smp_node *v,
 	case K_NODE_STR:
 		if (!is_string(v))
 			return fail_at(L, v, "'%s' must be a string, found %s",
-			               name, smp__node_type_name(v));
+				       name, smp__node_type_name(v));
 		break;
 	case K_NODE_SEQ:
 		if (v->kind != SMP_NODE_SEQUENCE)
 			return fail_at(L, v, "'%s' must be a list, found %s",
-			               name, smp__node_type_name(v));
+				       name, smp__node_type_name(v));
 		break;
 	case K_NODE_MAP:
 		if (v->kind != SMP_NODE_MAPPING)
 			return fail_at(L, v, "'%s' must be a mapping, found %s",
-			               name, smp__node_type_name(v));
+				       name, smp__node_type_name(v));
 		break;
 	}
 	if (rc || !p)
@@ -503,8 +503,8 @@ read_field(struct loader *L, const struct field *f, const struct smp_node *v,
  */
 static int
 read_object(struct loader *L, const struct smp_node *n,
-            const struct field *fields, size_t nfields, void *dst,
-            const char *what)
+	    const struct field *fields, size_t nfields, void *dst,
+	    const char *what)
 {
 	const struct smp_node *vals[MAX_FIELDS];
 	size_t i, j;
@@ -514,7 +514,7 @@ read_object(struct loader *L, const struct smp_node *n,
 		return fail_code(L, SMP_EINTERNAL, "no node for %s", what);
 	if (n->kind != SMP_NODE_MAPPING)
 		return fail_at(L, n, "%s must be a mapping, found %s", what,
-		               smp__node_type_name(n));
+			       smp__node_type_name(n));
 	/* one pass over the members; the loader rejected duplicate keys */
 	memset(vals, 0, sizeof(vals));
 	for (i = 0; i < n->u.mapping.count; i++) {
@@ -525,16 +525,16 @@ read_object(struct loader *L, const struct smp_node *n,
 				break;
 		if (j == nfields)
 			return fail_at(L, pr->key, "unknown key '%s' in %s",
-			               pr->key->kind == SMP_NODE_SCALAR
-			                       ? pr->key->u.scalar.value
-			                       : "?",
-			               what);
+				       pr->key->kind == SMP_NODE_SCALAR
+					       ? pr->key->u.scalar.value
+					       : "?",
+				       what);
 		vals[j] = pr->value;
 	}
 	for (j = 0; j < nfields; j++) {
 		if (!vals[j])
 			return fail_at(L, n, "missing required key '%s' in %s",
-			               fields[j].key, what);
+				       fields[j].key, what);
 		rc = read_field(L, &fields[j], vals[j], dst);
 		if (rc)
 			return rc;
@@ -570,7 +570,7 @@ is_date(const struct smp_node *n, char sep)
  */
 static int
 read_top(struct loader *L, const struct smp_node *root,
-         const struct field *fields, size_t nfields, struct top *t)
+	 const struct field *fields, size_t nfields, struct top *t)
 {
 	const struct smp_node *sv;
 	struct smp_catalog *cat = L->cat;
@@ -581,22 +581,22 @@ read_top(struct loader *L, const struct smp_node *root,
 	memset(t, 0, sizeof(*t));
 	if (root->kind != SMP_NODE_MAPPING)
 		return fail_at(L, root,
-		               "the document must be a mapping, found %s",
-		               smp__node_type_name(root));
+			       "the document must be a mapping, found %s",
+			       smp__node_type_name(root));
 	sv = smp__map_get(root, "schema_version");
 	if (!sv)
 		return fail_at(L, root,
-		               "missing required key 'schema_version'");
+			       "missing required key 'schema_version'");
 	if (sv->kind != SMP_NODE_SCALAR ||
 	    smp__scalar_type(sv) != SMP_SCALAR_INT)
 		return fail_at(L, sv,
-		               "'schema_version' must be an integer, found %s",
-		               smp__node_type_name(sv));
+			       "'schema_version' must be an integer, found %s",
+			       smp__node_type_name(sv));
 	if (smp__scalar_int(sv, &v) || v != SCHEMA_VERSION)
 		return fail_at(L, sv,
-		               "unsupported schema_version %s: this build "
-		               "reads version %d",
-		               sv->u.scalar.value, SCHEMA_VERSION);
+			       "unsupported schema_version %s: this build "
+			       "reads version %d",
+			       sv->u.scalar.value, SCHEMA_VERSION);
 	rc = read_object(L, root, fields, nfields, t, "the document");
 	if (rc)
 		return rc;
@@ -605,48 +605,48 @@ read_top(struct loader *L, const struct smp_node *root,
 		return fail_at(L, root, "the document is incomplete");
 	if (!is_date(t->data_version, '.'))
 		return fail_at(L, t->data_version,
-		               "'data_version' must look like YYYY.MM.DD, "
-		               "found '%s'",
-		               t->data_version->u.scalar.value);
+			       "'data_version' must look like YYYY.MM.DD, "
+			       "found '%s'",
+			       t->data_version->u.scalar.value);
 	if (!is_date(t->generated, '-'))
 		return fail_at(L, t->generated,
-		               "'generated' must look like YYYY-MM-DD, found "
-		               "'%s'",
-		               t->generated->u.scalar.value);
+			       "'generated' must look like YYYY-MM-DD, found "
+			       "'%s'",
+			       t->generated->u.scalar.value);
 	if (!cat->data_version) {
 		rc = copy_string(L, "data_version", t->data_version,
-		                 &cat->data_version);
+				 &cat->data_version);
 		if (!rc)
 			rc = copy_string(L, "generated", t->generated,
-			                 &cat->generated);
+					 &cat->generated);
 		if (rc)
 			return rc;
 	} else if (strcmp(cat->data_version, t->data_version->u.scalar.value) !=
-	           0) {
+		   0) {
 		return fail_at(L, t->data_version,
-		               "'data_version' is '%s' but the instance types "
-		               "have '%s': the files must come from one "
-		               "release",
-		               t->data_version->u.scalar.value,
-		               cat->data_version);
+			       "'data_version' is '%s' but the instance types "
+			       "have '%s': the files must come from one "
+			       "release",
+			       t->data_version->u.scalar.value,
+			       cat->data_version);
 	} else if (strcmp(cat->generated, t->generated->u.scalar.value) != 0) {
 		return fail_at(L, t->generated,
-		               "'generated' is '%s' but the instance types "
-		               "have '%s': the files must come from one "
-		               "release",
-		               t->generated->u.scalar.value, cat->generated);
+			       "'generated' is '%s' but the instance types "
+			       "have '%s': the files must come from one "
+			       "release",
+			       t->generated->u.scalar.value, cat->generated);
 	}
 	for (i = 0; i < t->sources->u.sequence.count; i++) {
 		rc = read_object(L, t->sources->u.sequence.items[i],
-		                 source_fields, COUNT(source_fields), NULL,
-		                 "each entry of 'sources'");
+				 source_fields, COUNT(source_fields), NULL,
+				 "each entry of 'sources'");
 		if (rc)
 			return rc;
 	}
 	for (i = 0; !t->rows->u.sequence.count && i < nfields; i++)
 		if (fields[i].off == offsetof(struct top, rows))
 			return fail_at(L, t->rows, "'%s' must not be empty",
-			               fields[i].key);
+				       fields[i].key);
 	return 0;
 }
 
@@ -656,8 +656,8 @@ read_top(struct loader *L, const struct smp_node *root,
  */
 static int
 read_rows(struct loader *L, const struct smp_node *seq,
-          const struct field *fields, size_t nfields, size_t elem_size,
-          void **out, size_t *count, const char *what)
+	  const struct field *fields, size_t nfields, size_t elem_size,
+	  void **out, size_t *count, const char *what)
 {
 	size_t i, n;
 	char *items;
@@ -674,7 +674,7 @@ read_rows(struct loader *L, const struct smp_node *seq,
 		return fail_nomem(L);
 	for (i = 0; i < n; i++) {
 		rc = read_object(L, seq->u.sequence.items[i], fields, nfields,
-		                 items + i * elem_size, what);
+				 items + i * elem_size, what);
 		if (rc)
 			return rc;
 	}
@@ -698,8 +698,8 @@ read_instances(struct loader *L, const struct smp_node *root)
 		return rc;
 	seq = t.rows;
 	rc = read_rows(L, seq, instance_fields, COUNT(instance_fields),
-	               sizeof(struct smp_instance), &rows, &cat->instance_count,
-	               "each entry of 'instances'");
+		       sizeof(struct smp_instance), &rows, &cat->instance_count,
+		       "each entry of 'instances'");
 	if (rc)
 		return rc;
 	cat->instances = rows;
@@ -711,11 +711,11 @@ read_instances(struct loader *L, const struct smp_node *root)
 			if (cat->instances[j].type &&
 			    strcmp(type, cat->instances[j].type) == 0)
 				return fail_at(
-				        L,
-				        smp__map_get(seq->u.sequence.items[i],
-				                     "type"),
-				        "instance type '%s' is listed twice",
-				        type);
+					L,
+					smp__map_get(seq->u.sequence.items[i],
+						     "type"),
+					"instance type '%s' is listed twice",
+					type);
 	}
 	return 0;
 }
@@ -733,8 +733,8 @@ read_tested(struct loader *L, const struct smp_node *root)
 	if (rc)
 		return rc;
 	rc = read_rows(L, t.rows, tested_fields, COUNT(tested_fields),
-	               sizeof(struct smp_tested_model), &rows,
-	               &cat->tested_count, "each entry of 'models'");
+		       sizeof(struct smp_tested_model), &rows,
+		       &cat->tested_count, "each entry of 'models'");
 	if (rc)
 		return rc;
 	cat->tested = rows;
@@ -768,13 +768,13 @@ read_frameworks(struct loader *L, const struct smp_node *root)
 	cat->sdk_efa_types = t.efa;
 	cat->sdk_efa_type_count = t.efa_count;
 	rc = read_object(L, t.pytorchxla, pytorchxla_fields,
-	                 COUNT(pytorchxla_fields), cat,
-	                 "'pytorchxla_min_version'");
+			 COUNT(pytorchxla_fields), cat,
+			 "'pytorchxla_min_version'");
 	if (rc)
 		return rc;
 	rc = read_rows(L, t.rows, image_fields, COUNT(image_fields),
-	               sizeof(struct smp_image), &rows, &cat->image_count,
-	               "each entry of 'images'");
+		       sizeof(struct smp_image), &rows, &cat->image_count,
+		       "each entry of 'images'");
 	if (rc)
 		return rc;
 	cat->images = rows;
@@ -782,22 +782,22 @@ read_frameworks(struct loader *L, const struct smp_node *root)
 	for (i = 0; rows && i < cat->image_count; i++) {
 		const struct smp_image *im = &cat->images[i];
 		int hf = im->estimator &&
-		         strcmp(im->estimator, "huggingface") == 0;
+			 strcmp(im->estimator, "huggingface") == 0;
 
 		if (hf != (im->transformers_version != NULL))
 			return fail_at(
-			        L,
-			        smp__map_get(t.rows->u.sequence.items[i],
-			                     "transformers_version"),
-			        hf ? "'transformers_version' must be set for "
-			             "a huggingface image"
-			           : "'transformers_version' must be null "
-			             "unless the estimator is huggingface");
+				L,
+				smp__map_get(t.rows->u.sequence.items[i],
+					     "transformers_version"),
+				hf ? "'transformers_version' must be set for "
+				     "a huggingface image"
+				   : "'transformers_version' must be null "
+				     "unless the estimator is huggingface");
 		if (!im->py_version_count)
 			return fail_at(L,
-			               smp__map_get(t.rows->u.sequence.items[i],
-			                            "py_versions"),
-			               "'py_versions' must not be empty");
+				       smp__map_get(t.rows->u.sequence.items[i],
+						    "py_versions"),
+				       "'py_versions' must not be empty");
 	}
 	return 0;
 }
@@ -820,10 +820,10 @@ parse(struct loader *L, struct smp_docs *docs, const struct smp_allocator *a,
 		return fail_code(L, SMP_EINVAL, "no instance data buffer");
 	smp__limits_resolve(&limits, &defaults);
 	if (smp__report_new(&rep, a, in->name ? in->name : "instance data",
-	                    NULL))
+			    NULL))
 		return fail_nomem(L);
 	rc = smp__load_json(docs, in->buf ? in->buf : "", in->len, &limits,
-	                    rep);
+			    rep);
 	if (rc || rep->failed) {
 		smp_report_free(rep);
 		return fail_nomem(L);
@@ -853,7 +853,7 @@ typedef int (*reader_fn)(struct loader *, const struct smp_node *);
 /* Parses, checks and copies one file; its documents are released here. */
 static int
 load_one(struct loader *L, const struct smp_allocator *a,
-         const struct smp_data_buffer *in, reader_fn read)
+	 const struct smp_data_buffer *in, reader_fn read)
 {
 	struct smp_docs docs;
 	int rc;
@@ -873,10 +873,10 @@ load_one(struct loader *L, const struct smp_allocator *a,
  */
 int
 smp__catalog_load(struct smp_catalog *cat, const struct smp_allocator *a,
-                  const struct smp_data_buffer *instances,
-                  const struct smp_data_buffer *tested,
-                  const struct smp_data_buffer *frameworks,
-                  struct smp_error *err)
+		  const struct smp_data_buffer *instances,
+		  const struct smp_data_buffer *tested,
+		  const struct smp_data_buffer *frameworks,
+		  struct smp_error *err)
 {
 	struct smp_catalog tmp;
 	struct loader L;

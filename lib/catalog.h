@@ -90,15 +90,15 @@ struct smp_data_buffer {
 };
 
 int smp__catalog_load(struct smp_catalog *cat, const struct smp_allocator *a,
-                      const struct smp_data_buffer *instances,
-                      const struct smp_data_buffer *tested,
-                      const struct smp_data_buffer *frameworks,
-                      struct smp_error *err);
+		      const struct smp_data_buffer *instances,
+		      const struct smp_data_buffer *tested,
+		      const struct smp_data_buffer *frameworks,
+		      struct smp_error *err);
 
 void smp__catalog_release(struct smp_catalog *cat);
 
 const struct smp_instance *smp__catalog_instance(const struct smp_catalog *cat,
-                                                 const char *type);
+						 const char *type);
 
 /* Normalizes a model name: lower case, '/' and '_' become '-'. */
 void smp__model_key(char *out, size_t outsz, const char *model);

@@ -14,9 +14,9 @@ typedef void (*rule_group_fn)(const struct smp_check *c);
 
 /* Order matters only for readability of code; output is sorted. */
 static const rule_group_fn rule_groups[] = {
-        smp__rules_compiler,        smp__rules_instance,
-        smp__rules_distribution,    smp__rules_versions,
-        smp__rules_gpu_num_devices,
+	smp__rules_compiler,        smp__rules_instance,
+	smp__rules_distribution,    smp__rules_versions,
+	smp__rules_gpu_num_devices,
 };
 
 static enum smp_dialect
@@ -30,7 +30,7 @@ detect_dialect(const struct smp_context *ctx, const struct smp_node *root)
 
 static int
 check_document(const struct smp_context *ctx, const struct smp_doc *doc,
-               struct smp_report *rep)
+	       struct smp_report *rep)
 {
 	struct smp_job job;
 	struct smp_check c;
@@ -43,9 +43,9 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 	rep->root = doc->root;
 	if (doc->root->kind != SMP_NODE_MAPPING) {
 		smp__report_node(rep, SMP_RULE_WRONG_TYPE, doc->root,
-		                 "a job spec must be a mapping of its "
-		                 "arguments, found %s",
-		                 smp__node_type_name(doc->root));
+				 "a job spec must be a mapping of its "
+				 "arguments, found %s",
+				 smp__node_type_name(doc->root));
 		return 0;
 	}
 	dialect = detect_dialect(ctx, doc->root);
@@ -61,9 +61,9 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 	c.cat = &ctx->catalog;
 	c.rep = rep;
 	c.instance = job.instance_type
-	                     ? smp__catalog_instance(
-	                               c.cat, smp__node_text(job.instance_type))
-	                     : NULL;
+			     ? smp__catalog_instance(
+				       c.cat, smp__node_text(job.instance_type))
+			     : NULL;
 	for (i = 0; i < sizeof(rule_groups) / sizeof(rule_groups[0]); i++)
 		rule_groups[i](&c);
 	return 0;
@@ -71,8 +71,8 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 
 int
 smp_check_buffer(struct smp_report **out, const struct smp_context *ctx,
-                 const char *name, const char *buf, size_t len,
-                 struct smp_error *err)
+		 const char *name, const char *buf, size_t len,
+		 struct smp_error *err)
 {
 	struct smp_report *rep;
 	struct smp_docs docs;
@@ -122,7 +122,7 @@ oom:
 
 int
 smp_check_file(struct smp_report **out, const struct smp_context *ctx,
-               const char *path, struct smp_error *err)
+	       const char *path, struct smp_error *err)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -132,7 +132,7 @@ smp_check_file(struct smp_report **out, const struct smp_context *ctx,
 	if (!ctx || !path)
 		return SMP_EINVAL;
 	rc = smp__read_file(&buf, &len, &ctx->alloc, path,
-	                    ctx->limits.max_file_size, err);
+			    ctx->limits.max_file_size, err);
 	if (rc == SMP_ELIMIT) {
 		struct smp_report *rep;
 		struct smp_pos at = {1, 1, 0};
@@ -142,8 +142,8 @@ smp_check_file(struct smp_report **out, const struct smp_context *ctx,
 		if (rc)
 			return rc;
 		smp__report_add(rep, SMP_RULE_INPUT_LIMIT, &at, NULL,
-		                "file is larger than the limit of %zu bytes",
-		                ctx->limits.max_file_size);
+				"file is larger than the limit of %zu bytes",
+				ctx->limits.max_file_size);
 		if (rep->failed) {
 			smp_report_free(rep);
 			return SMP_ENOMEM;

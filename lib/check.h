@@ -34,7 +34,7 @@ int smp__job_is_pytorch(const struct smp_job *job);
  * PyTorch >= 1.11, PyTorch >= 1.12); 0 when older; -1 when unknown.
  */
 int smp__job_has_pytorchxla_version(const struct smp_job *job,
-                                    const struct smp_catalog *cat);
+				    const struct smp_catalog *cat);
 
 /* 1 for torchxla, pytorch_xla, PyTorchXLA ...: pytorchxla misspelled. */
 int smp__is_xla_misspelling(const struct smp_node *key);

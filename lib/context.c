@@ -23,12 +23,12 @@ set_error(struct smp_error *err, int code, const char *source, const char *msg)
 }
 
 static const char *const data_names[3] = {
-        "instances.json", "tested-models.json", "frameworks.json"};
+	"instances.json", "tested-models.json", "frameworks.json"};
 
 /* Loads the catalog from a folder; buffers are freed before returning. */
 static int
 load_catalog_dir(struct smp_context *ctx, const char *dir,
-                 struct smp_error *err)
+		 struct smp_error *err)
 {
 	struct smp_data_buffer b[3];
 	char *bufs[3] = {NULL, NULL, NULL};
@@ -39,9 +39,9 @@ load_catalog_dir(struct smp_context *ctx, const char *dir,
 		size_t len = 0;
 
 		snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir,
-		         data_names[i]);
+			 data_names[i]);
 		rc = smp__read_file(&bufs[i], &len, &ctx->alloc, paths[i],
-		                    ctx->limits.max_file_size, err);
+				    ctx->limits.max_file_size, err);
 		if (rc)
 			goto out;
 		b[i].name = paths[i];
@@ -49,7 +49,7 @@ load_catalog_dir(struct smp_context *ctx, const char *dir,
 		b[i].len = len;
 	}
 	rc = smp__catalog_load(&ctx->catalog, &ctx->alloc, &b[0], &b[1], &b[2],
-	                       err);
+			       err);
 out:
 	for (i = 0; i < 3; i++)
 		smp__free(&ctx->alloc, bufs[i]);
@@ -64,11 +64,11 @@ load_catalog_embedded(struct smp_context *ctx, struct smp_error *err)
 
 	for (i = 0; i < 3; i++) {
 		const struct smp_embedded_file *f =
-		        smp__embedded_find(data_names[i]);
+			smp__embedded_find(data_names[i]);
 
 		if (!f) {
 			set_error(err, SMP_EINTERNAL, data_names[i],
-			          "embedded instance data is missing");
+				  "embedded instance data is missing");
 			return SMP_EINTERNAL;
 		}
 		b[i].name = f->name;
@@ -76,13 +76,13 @@ load_catalog_embedded(struct smp_context *ctx, struct smp_error *err)
 		b[i].len = f->len;
 	}
 	return smp__catalog_load(&ctx->catalog, &ctx->alloc, &b[0], &b[1],
-	                         &b[2], err);
+				 &b[2], err);
 }
 
 static const char *const schema_names[] = {
-        [SMP_DIALECT_ESTIMATOR] = "estimator.schema.json",
-        [SMP_DIALECT_MODEL_TRAINER] = "model-trainer.schema.json",
-        [SMP_DIALECT_CREATE_TRAINING_JOB] = "create-training-job.schema.json",
+	[SMP_DIALECT_ESTIMATOR] = "estimator.schema.json",
+	[SMP_DIALECT_MODEL_TRAINER] = "model-trainer.schema.json",
+	[SMP_DIALECT_CREATE_TRAINING_JOB] = "create-training-job.schema.json",
 };
 
 static int
@@ -93,13 +93,13 @@ load_schemas(struct smp_context *ctx, struct smp_error *err)
 	for (d = SMP_DIALECT_ESTIMATOR; d <= SMP_DIALECT_CREATE_TRAINING_JOB;
 	     d++) {
 		const struct smp_embedded_file *f =
-		        smp__embedded_find(schema_names[d]);
+			smp__embedded_find(schema_names[d]);
 		int rc;
 
 		if (!f)
 			continue; /* dialect without a schema yet */
 		rc = smp__schema_load(&ctx->schema[d], &ctx->alloc, f->name,
-		                      (const char *)f->data, f->len, err);
+				      (const char *)f->data, f->len, err);
 		if (rc)
 			return rc;
 	}
@@ -108,7 +108,7 @@ load_schemas(struct smp_context *ctx, struct smp_error *err)
 
 static int
 apply_overrides(struct smp_context *ctx, const struct smp_options *o,
-                struct smp_error *err)
+		struct smp_error *err)
 {
 	size_t i;
 
@@ -123,7 +123,7 @@ apply_overrides(struct smp_context *ctx, const struct smp_options *o,
 			char msg[300];
 
 			snprintf(msg, sizeof(msg), "unknown rule '%s'",
-			         ov->rule ? ov->rule : "(null)");
+				 ov->rule ? ov->rule : "(null)");
 			set_error(err, SMP_EINVAL, "options", msg);
 			return SMP_EINVAL;
 		}
@@ -134,7 +134,7 @@ apply_overrides(struct smp_context *ctx, const struct smp_options *o,
 
 int
 smp_context_new(struct smp_context **out, const struct smp_options *opts,
-                struct smp_error *err)
+		struct smp_error *err)
 {
 	struct smp_options defaults = SMP_OPTIONS_INIT;
 	struct smp_allocator a;
@@ -146,7 +146,7 @@ smp_context_new(struct smp_context **out, const struct smp_options *opts,
 		opts = &defaults;
 	if (opts->version == 0 || opts->version > SMP_OPTIONS_VERSION) {
 		set_error(err, SMP_EINVAL, "options",
-		          "unsupported smp_options version");
+			  "unsupported smp_options version");
 		return SMP_EINVAL;
 	}
 	smp__allocator_resolve(&a, opts->allocator);
@@ -167,8 +167,8 @@ smp_context_new(struct smp_context **out, const struct smp_options *opts,
 	if (rc)
 		goto fail;
 	rc = opts->instance_data_dir
-	             ? load_catalog_dir(ctx, opts->instance_data_dir, err)
-	             : load_catalog_embedded(ctx, err);
+		     ? load_catalog_dir(ctx, opts->instance_data_dir, err)
+		     : load_catalog_embedded(ctx, err);
 	if (rc)
 		goto fail;
 	rc = load_schemas(ctx, err);

@@ -29,7 +29,7 @@ smp__docs_push(struct smp_docs *docs)
 	struct smp_doc *d;
 
 	if (smp__grow(docs->arena.alloc, &items, &docs->cap, docs->count + 1,
-	              sizeof(*docs->items)))
+		      sizeof(*docs->items)))
 		return NULL;
 	docs->items = items;
 	d = &docs->items[docs->count++];
@@ -50,8 +50,8 @@ static const char *const null_words[] = {"null", "Null", "NULL", "~", NULL};
 static const char *const true_words[] = {"true", "True", "TRUE", NULL};
 static const char *const false_words[] = {"false", "False", "FALSE", NULL};
 static const char *const float_words[] = {
-        ".inf",  ".Inf",  ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
-        "-.Inf", "-.INF", ".nan", ".NaN",  ".NAN",  NULL};
+	".inf",  ".Inf",  ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
+	"-.Inf", "-.INF", ".nan", ".NaN",  ".NAN",  NULL};
 
 static int
 all_digits(const char *s, const char *set)
@@ -191,6 +191,14 @@ smp__map_get(const struct smp_node *m, const char *key)
 	const struct smp_pair *p = smp__map_pair(m, key);
 
 	return p ? p->value : NULL;
+}
+
+const struct smp_node *
+smp__map_key(const struct smp_node *m, const char *key)
+{
+	const struct smp_pair *p = smp__map_pair(m, key);
+
+	return p ? p->key : NULL;
 }
 
 int

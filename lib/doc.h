@@ -50,7 +50,7 @@ struct smp_node {
 	struct smp_pos start;
 	struct smp_pos end;
 	const char *tag; /* explicit YAML tag, resolved
-	                    ("tag:yaml.org,2002:str"), or NULL */
+			    ("tag:yaml.org,2002:str"), or NULL */
 	union {
 		struct {
 			const char *value; /* NUL-terminated, may hold NULs */
@@ -100,6 +100,9 @@ const char *smp__node_type_name(const struct smp_node *n);
 
 /* The value of key (exact, case-sensitive) in mapping m, or NULL. */
 const struct smp_node *smp__map_get(const struct smp_node *m, const char *key);
+
+/* The key node of key in mapping m (to anchor findings), or NULL. */
+const struct smp_node *smp__map_key(const struct smp_node *m, const char *key);
 
 /* The pair holding key, or NULL. */
 const struct smp_pair *smp__map_pair(const struct smp_node *m, const char *key);

@@ -17,6 +17,9 @@
 #include "report.h"
 
 #define TAB_STOP 8
+/* Source lines wider than this many cells are cut around the caret. */
+#define EXCERPT_MAX 100
+#define EXCERPT_BEFORE 40
 
 #define ANSI_RESET "\033[0m"
 #define ANSI_BOLD "\033[1m"
@@ -144,11 +147,11 @@ static unsigned
 cp_width(long cp)
 {
 	static const long wide[][2] = {
-	        {0x1100, 0x115F},   {0x2E80, 0x303E},   {0x3041, 0x33FF},
-	        {0x3400, 0x4DBF},   {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},
-	        {0xAC00, 0xD7A3},   {0xF900, 0xFAFF},   {0xFE30, 0xFE4F},
-	        {0xFF00, 0xFF60},   {0xFFE0, 0xFFE6},   {0x1F300, 0x1F64F},
-	        {0x1F900, 0x1F9FF}, {0x20000, 0x3FFFD},
+		{0x1100, 0x115F},   {0x2E80, 0x303E},   {0x3041, 0x33FF},
+		{0x3400, 0x4DBF},   {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},
+		{0xAC00, 0xD7A3},   {0xF900, 0xFAFF},   {0xFE30, 0xFE4F},
+		{0xFF00, 0xFF60},   {0xFFE0, 0xFFE6},   {0x1F300, 0x1F64F},
+		{0x1F900, 0x1F9FF}, {0x20000, 0x3FFFD},
 	};
 	size_t i;
 
@@ -160,12 +163,27 @@ cp_width(long cp)
 	return 1;
 }
 
+/* 1 for a character out_char() writes as a replacement or picture. */
+static int
+is_replaced(long cp)
+{
+	return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) ||
+	       (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* Terminal cells out_char() uses for cp. */
+static size_t
+char_cells(long cp)
+{
+	return is_replaced(cp) ? 1 : cp_width(cp);
+}
+
 /*
  * Writes one character safely: C0 controls and DEL as their Unicode
  * control pictures (like rustc), C1 controls, bidirectional overrides and
- * invalid bytes as U+FFFD. Returns the cells used.
+ * invalid bytes (cp < 0) as U+FFFD.
  */
-static unsigned
+static void
 out_char(struct out *o, const char *s, size_t len, long cp)
 {
 	static const char replacement[] = "\xEF\xBF\xBD";
@@ -178,15 +196,11 @@ out_char(struct out *o, const char *s, size_t len, long cp)
 		pic[1] = (char)(0x80 | ((v >> 6) & 0x3F));
 		pic[2] = (char)(0x80 | (v & 0x3F));
 		out_mem(o, pic, 3);
-		return 1;
-	}
-	if (cp < 0 || (cp >= 0x80 && cp <= 0x9F) ||
-	    (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069)) {
+	} else if (is_replaced(cp)) {
 		out_mem(o, replacement, 3);
-		return 1;
+	} else {
+		out_mem(o, s, len);
 	}
-	out_mem(o, s, len);
-	return cp_width(cp);
 }
 
 /* Text from a finding on the message line: tabs become spaces. */
@@ -217,20 +231,52 @@ out_safe(struct out *o, const char *s)
 	}
 }
 
-/* Where the underline goes, in terminal cells from the excerpt's start. */
+/* Where the underline goes, in terminal cells from the line's start. */
 struct span {
 	size_t start;
 	size_t end; /* exclusive; > start */
 };
 
 /*
- * Writes the source line (tabs expanded to TAB_STOP) and measures where
- * the characters `column` up to `end_column` (exclusive) start. Columns
- * count as smp__pos_at() does: every byte that is not a UTF-8
- * continuation byte starts a character.
+ * The cells of the source line that are shown: a character is written
+ * when it lies wholly inside [from, to). A long line (minified JSON, a
+ * binary file) is cut to a window around the caret.
+ */
+struct window {
+	size_t from;
+	size_t to;
+	size_t first; /* where the first written character starts */
+	size_t total; /* cells of the whole line */
+};
+
+/* One character of the excerpt, written when inside the window. */
+static size_t
+excerpt_char(struct out *o, struct window *win, size_t cells, const char *s,
+	     size_t len, long cp)
+{
+	int tab = len == 1 && s[0] == '\t';
+	size_t w = tab ? TAB_STOP - cells % TAB_STOP : char_cells(cp);
+
+	if (o && cells >= win->from && cells + w <= win->to) {
+		if (win->first == (size_t)-1)
+			win->first = cells;
+		if (tab)
+			out_repeat(o, ' ', w);
+		else
+			out_char(o, s, len, cp);
+	}
+	return w;
+}
+
+/*
+ * Writes the source line (tabs expanded to TAB_STOP) inside the window,
+ * or only measures it when o is NULL, and finds where the characters
+ * `column` up to `end_column` (exclusive) start. Columns count as
+ * smp__pos_at() does: every byte that is not a UTF-8 continuation byte
+ * starts a character.
  */
 static struct span
-out_excerpt(struct out *o, const struct smp_finding *f)
+excerpt(struct out *o, const struct smp_finding *f, struct window *win)
 {
 	const char *s = f->source_line;
 	const unsigned char *u = (const unsigned char *)s;
@@ -241,8 +287,9 @@ out_excerpt(struct out *o, const struct smp_finding *f)
 
 	if (f->end_line == f->line && f->end_column > f->column)
 		end = f->end_column;
+	win->first = (size_t)-1;
 	while (i < n) {
-		size_t k, w;
+		size_t k;
 		long cp;
 
 		if ((u[i] & 0xC0) == 0x80) {
@@ -250,7 +297,7 @@ out_excerpt(struct out *o, const struct smp_finding *f)
 			k = 1;
 			while (i + k < n && (u[i + k] & 0xC0) == 0x80)
 				k++;
-			cells += out_char(o, s + i, k, -1);
+			cells += excerpt_char(o, win, cells, s + i, k, -1);
 			i += k;
 			continue;
 		}
@@ -262,23 +309,19 @@ out_excerpt(struct out *o, const struct smp_finding *f)
 			sp.end = cells;
 			have_end = 1;
 		}
-		if (u[i] == '\t') {
-			w = TAB_STOP - cells % TAB_STOP;
-			out_repeat(o, ' ', w);
-			k = 1;
-		} else {
-			k = decode(u + i, n - i, &cp);
-			if (cp < 0) {
-				/* an invalid sequence shows as one character */
-				while (i + k < n && (u[i + k] & 0xC0) == 0x80)
-					k++;
-			}
-			w = out_char(o, s + i, k, cp);
+		k = decode(u + i, n - i, &cp);
+		if (cp < 0) {
+			/* an invalid sequence shows as one character */
+			while (i + k < n && (u[i + k] & 0xC0) == 0x80)
+				k++;
 		}
-		cells += w;
+		cells += excerpt_char(o, win, cells, s + i, k, cp);
 		i += k;
 		col++;
 	}
+	win->total = cells;
+	if (win->first == (size_t)-1)
+		win->first = cells < win->from ? win->from : cells;
 	/* a position past the end of the line: one cell per character */
 	if (!have_start && f->column >= col)
 		sp.start = cells + (f->column - col);
@@ -351,22 +394,39 @@ emit_finding(struct out *o, const struct smp_finding *f, int color)
 	out_mem(o, "\n", 1);
 
 	if (f->line && f->source_line) {
-		struct span sp;
+		struct window win = {0, (size_t)-1, 0, 0};
+		struct span sp = excerpt(NULL, f, &win);
+		size_t lead = 0;
 
+		if (win.total > EXCERPT_MAX) {
+			win.from = sp.start > EXCERPT_BEFORE
+					   ? sp.start - EXCERPT_BEFORE
+					   : 0;
+			win.to = win.from + EXCERPT_MAX;
+		}
 		out_repeat(o, ' ', 3);
 		out_uint(o, f->line);
 		out_mem(o, " |", 2);
 		if (f->source_line[0])
 			out_mem(o, " ", 1);
-		sp = out_excerpt(o, f);
+		if (win.from > 0) {
+			out_mem(o, "...", 3);
+			lead = 3;
+		}
+		sp = excerpt(o, f, &win);
+		if (win.to < win.total)
+			out_mem(o, "...", 3);
 		out_mem(o, "\n", 1);
 		if (f->column) {
+			size_t end = sp.end < win.to ? sp.end : win.to;
+
 			out_repeat(o, ' ', 3 + width);
 			out_mem(o, " | ", 3);
-			out_repeat(o, ' ', sp.start);
+			out_repeat(o, ' ', lead + (sp.start - win.first));
 			out_color(o, color, ANSI_GREEN);
 			out_mem(o, "^", 1);
-			out_repeat(o, '~', sp.end - sp.start - 1);
+			if (end > sp.start + 1)
+				out_repeat(o, '~', end - sp.start - 1);
 			out_color(o, color, ANSI_RESET);
 			out_mem(o, "\n", 1);
 		}
@@ -382,7 +442,7 @@ emit_finding(struct out *o, const struct smp_finding *f, int color)
 /* See smpreflight.h. */
 int
 smp_emit_text(const struct smp_report *report, enum smp_severity min_severity,
-              unsigned int flags, smp_write_fn write, void *ud)
+	      unsigned int flags, smp_write_fn write, void *ud)
 {
 	struct out o;
 	size_t i;

@@ -13,7 +13,7 @@ smp__job_is_pytorch(const struct smp_job *job)
 
 int
 smp__job_has_pytorchxla_version(const struct smp_job *job,
-                                const struct smp_catalog *cat)
+				const struct smp_catalog *cat)
 {
 	struct smp_version have, min;
 	const char *min_s;
@@ -21,8 +21,8 @@ smp__job_has_pytorchxla_version(const struct smp_job *job,
 	if (!smp__job_is_pytorch(job) || !job->framework_version)
 		return -1;
 	min_s = job->estimator == SMP_EST_HUGGINGFACE
-	                ? cat->pytorchxla_min_huggingface
-	                : cat->pytorchxla_min_pytorch;
+			? cat->pytorchxla_min_huggingface
+			: cat->pytorchxla_min_pytorch;
 	if (!min_s || smp__version_parse(&min, min_s) ||
 	    smp__version_parse(&have, smp__node_text(job->framework_version)))
 		return -1;

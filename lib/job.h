@@ -48,11 +48,12 @@ struct smp_job {
 	int compiler_enabled; /* compiler_config.enabled, default true */
 	const struct smp_node *compiler_debug; /* the debug value node */
 
-	const struct smp_node *distribution; /* mapping or NULL */
-	const struct smp_node *pytorchxla;   /* the pytorchxla value node */
+	const struct smp_node *distribution;   /* mapping or NULL */
+	const struct smp_node *pytorchxla;     /* the pytorchxla value node */
+	const struct smp_node *pytorchxla_key; /* its key, for positions */
 	int pytorchxla_enabled;
 	const struct smp_node
-	        *launcher_script; /* hyperparameter training_script */
+		*launcher_script; /* hyperparameter training_script */
 
 	const struct smp_node *environment;
 	const struct smp_node *hyperparameters;

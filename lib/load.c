@@ -84,7 +84,7 @@ is_json(const char *name, const char *buf, size_t len, size_t start)
  */
 int
 smp__load(struct smp_docs *docs, const char *name, const char *buf, size_t len,
-          const struct smp_limits *limits, struct smp_report *rep)
+	  const struct smp_limits *limits, struct smp_report *rep)
 {
 	struct smp_limits lim;
 	size_t start = 0, bad = 0;
@@ -94,9 +94,9 @@ smp__load(struct smp_docs *docs, const char *name, const char *buf, size_t len,
 		struct smp_pos pos = {1, 1, 0};
 
 		smp__report_add(rep, SMP_RULE_INPUT_LIMIT, &pos, NULL,
-		                "file is %zu bytes, larger than the limit of "
-		                "%zu bytes",
-		                len, lim.max_file_size);
+				"file is %zu bytes, larger than the limit of "
+				"%zu bytes",
+				len, lim.max_file_size);
 		return rep->failed ? SMP_ENOMEM : 0;
 	}
 	if (len >= 3 && memcmp(buf, bom, 3) == 0)
@@ -107,10 +107,10 @@ smp__load(struct smp_docs *docs, const char *name, const char *buf, size_t len,
 		if (start && pos.line == 1)
 			pos.column--; /* the BOM is not a column */
 		smp__report_add(
-		        rep, SMP_RULE_INPUT_LIMIT, &pos, NULL,
-		        "invalid UTF-8 byte 0x%02x at offset %zu; specs "
-		        "must be UTF-8",
-		        (unsigned char)buf[bad], bad);
+			rep, SMP_RULE_INPUT_LIMIT, &pos, NULL,
+			"invalid UTF-8 byte 0x%02x at offset %zu; specs "
+			"must be UTF-8",
+			(unsigned char)buf[bad], bad);
 		return rep->failed ? SMP_ENOMEM : 0;
 	}
 	if (is_json(name, buf, len, start))

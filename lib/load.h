@@ -18,14 +18,14 @@ void smp__limits_resolve(struct smp_limits *out, const struct smp_limits *in);
  * document is dropped (docs->count stays 0) and a finding is added.
  */
 int smp__load_json(struct smp_docs *docs, const char *buf, size_t len,
-                   const struct smp_limits *limits, struct smp_report *rep);
+		   const struct smp_limits *limits, struct smp_report *rep);
 
 /*
  * YAML (libyaml events) into docs, one per document of the stream. On a
  * syntax error the documents completed before it are kept.
  */
 int smp__load_yaml(struct smp_docs *docs, const char *buf, size_t len,
-                   const struct smp_limits *limits, struct smp_report *rep);
+		   const struct smp_limits *limits, struct smp_report *rep);
 
 /*
  * Chooses the loader: JSON when the name ends in ".json", or when the
@@ -33,7 +33,7 @@ int smp__load_yaml(struct smp_docs *docs, const char *buf, size_t len,
  * size limit and UTF-8 validity first.
  */
 int smp__load(struct smp_docs *docs, const char *name, const char *buf,
-              size_t len, const struct smp_limits *limits,
-              struct smp_report *rep);
+	      size_t len, const struct smp_limits *limits,
+	      struct smp_report *rep);
 
 #endif

@@ -202,8 +202,8 @@ describe(const struct parser *p, size_t off, char *out, size_t cap)
 		return "end of input";
 	if (w > 0) {
 		snprintf(out, cap, "'%.*s%s'",
-		         (int)(w > WORD_MAX ? WORD_MAX : w), (const char *)s,
-		         w > WORD_MAX ? "..." : "");
+			 (int)(w > WORD_MAX ? WORD_MAX : w), (const char *)s,
+			 w > WORD_MAX ? "..." : "");
 	} else if (s[0] == '\'') {
 		snprintf(out, cap, "\"'\"");
 	} else if (s[0] == ' ') {
@@ -214,7 +214,7 @@ describe(const struct parser *p, size_t off, char *out, size_t cap)
 		snprintf(out, cap, "U+%04X", s[0]);
 	} else if ((n = utf8_seq(s, p->len - off, &cp)) != 0) {
 		snprintf(out, cap, "'%.*s' (U+%04X)", (int)n, (const char *)s,
-		         (unsigned)cp);
+			 (unsigned)cp);
 	} else {
 		snprintf(out, cap, "invalid UTF-8 byte 0x%02x", s[0]);
 	}
@@ -275,8 +275,8 @@ hint(const struct parser *p, size_t off, int want_key)
 
 /* Adds the one syntax finding at pos; returns STOP (or SMP_ENOMEM). */
 static int syntax_at(struct parser *p, const struct smp_pos *pos,
-                     const char *fmt, ...)
-        __attribute__((format(printf, 3, 4)));
+		     const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 static int
 syntax_at(struct parser *p, const struct smp_pos *pos, const char *fmt, ...)
@@ -303,23 +303,23 @@ limit_at(struct parser *p, const struct smp_pos *pos, enum limit which)
 	switch (which) {
 	case LIMIT_NODES:
 		smp__report_add(r, SMP_RULE_INPUT_LIMIT, pos, NULL,
-		                "document has more than %zu nodes",
-		                l->max_nodes);
+				"document has more than %zu nodes",
+				l->max_nodes);
 		break;
 	case LIMIT_DEPTH:
 		smp__report_add(r, SMP_RULE_INPUT_LIMIT, pos, NULL,
-		                "document nests deeper than %zu levels",
-		                l->max_depth);
+				"document nests deeper than %zu levels",
+				l->max_depth);
 		break;
 	case LIMIT_STRING:
 		smp__report_add(r, SMP_RULE_INPUT_LIMIT, pos, NULL,
-		                "string is longer than the limit of %zu bytes",
-		                l->max_scalar_len);
+				"string is longer than the limit of %zu bytes",
+				l->max_scalar_len);
 		break;
 	case LIMIT_NUMBER:
 		smp__report_add(r, SMP_RULE_INPUT_LIMIT, pos, NULL,
-		                "number is longer than the limit of %zu bytes",
-		                l->max_scalar_len);
+				"number is longer than the limit of %zu bytes",
+				l->max_scalar_len);
 		break;
 	}
 	return r->failed ? SMP_ENOMEM : STOP;
@@ -333,10 +333,10 @@ eof_in_container(struct parser *p)
 	const struct smp_node *c = p->frames[p->depth - 1].node;
 
 	return syntax_at(p, &pos,
-	                 "unexpected end of input inside %s (opened at line "
-	                 "%u column %u)",
-	                 c->kind == SMP_NODE_MAPPING ? "an object" : "an array",
-	                 (unsigned)c->start.line, (unsigned)c->start.column);
+			 "unexpected end of input inside %s (opened at line "
+			 "%u column %u)",
+			 c->kind == SMP_NODE_MAPPING ? "an object" : "an array",
+			 (unsigned)c->start.line, (unsigned)c->start.column);
 }
 
 /*
@@ -345,7 +345,7 @@ eof_in_container(struct parser *p)
  */
 static struct smp_node *
 new_node(struct parser *p, enum smp_node_kind kind, const struct smp_pos *start,
-         size_t extra)
+	 size_t extra)
 {
 	struct smp_node *n = smp__arena_alloc(p->arena, sizeof(*n) + extra);
 
@@ -380,7 +380,7 @@ push(struct parser *p, struct smp_node *n)
 
 	if (p->nstack == p->capstack) {
 		if (smp__grow(p->alloc, &items, &p->capstack, p->nstack + 1,
-		              sizeof(*p->stack)))
+			      sizeof(*p->stack)))
 			return SMP_ENOMEM;
 		p->stack = items;
 	}
@@ -510,9 +510,9 @@ string_eof(struct parser *p, const struct smp_pos *start)
 	struct smp_pos pos = pos_on_line(p, p->len);
 
 	return syntax_at(p, &pos,
-	                 "unexpected end of input inside a string (opened at "
-	                 "line %u column %u)",
-	                 (unsigned)start->line, (unsigned)start->column);
+			 "unexpected end of input inside a string (opened at "
+			 "line %u column %u)",
+			 (unsigned)start->line, (unsigned)start->column);
 }
 
 /*
@@ -522,7 +522,7 @@ string_eof(struct parser *p, const struct smp_pos *start)
  */
 static size_t
 scan_escape(struct parser *p, size_t off, const struct smp_pos *start,
-            size_t *dlen, int *rc)
+	    size_t *dlen, int *rc)
 {
 	char e, d[WORD_MAX + 16];
 	size_t bad = 0;
@@ -551,15 +551,15 @@ scan_escape(struct parser *p, size_t off, const struct smp_pos *start,
 		pos = pos_on_line(p, off);
 		if (e > 0x20 && e < 0x7F && e != '\'')
 			*rc = syntax_at(p, &pos,
-			                "invalid escape '\\%c' in a string; "
-			                "JSON knows \\\" \\\\ \\/ \\b \\f \\n "
-			                "\\r \\t and \\uXXXX",
-			                e);
+					"invalid escape '\\%c' in a string; "
+					"JSON knows \\\" \\\\ \\/ \\b \\f \\n "
+					"\\r \\t and \\uXXXX",
+					e);
 		else
 			*rc = syntax_at(p, &pos,
-			                "invalid escape: '\\' followed by %s "
-			                "in a string",
-			                describe(p, off + 1, d, sizeof(d)));
+					"invalid escape: '\\' followed by %s "
+					"in a string",
+					describe(p, off + 1, d, sizeof(d)));
 		return 0;
 	}
 	cp = hex4(p, off + 2, &bad);
@@ -570,17 +570,17 @@ scan_escape(struct parser *p, size_t off, const struct smp_pos *start,
 		}
 		pos = pos_on_line(p, bad);
 		*rc = syntax_at(p, &pos,
-		                "expected 4 hex digits after '\\u', found %s",
-		                describe(p, bad, d, sizeof(d)));
+				"expected 4 hex digits after '\\u', found %s",
+				describe(p, bad, d, sizeof(d)));
 		return 0;
 	}
 	if (cp >= 0xDC00 && cp <= 0xDFFF) {
 		pos = pos_on_line(p, off);
 		*rc = syntax_at(p, &pos,
-		                "lone surrogate '\\u%.4s' in a string: a low "
-		                "surrogate must follow a high one "
-		                "(\\uD800-\\uDBFF)",
-		                p->buf + off + 2);
+				"lone surrogate '\\u%.4s' in a string: a low "
+				"surrogate must follow a high one "
+				"(\\uD800-\\uDBFF)",
+				p->buf + off + 2);
 		return 0;
 	}
 	if (cp < 0xD800 || cp > 0xDBFF) {
@@ -594,10 +594,10 @@ scan_escape(struct parser *p, size_t off, const struct smp_pos *start,
 	if (lo < 0xDC00 || lo > 0xDFFF) {
 		pos = pos_on_line(p, off);
 		*rc = syntax_at(p, &pos,
-		                "lone surrogate '\\u%.4s' in a string: a high "
-		                "surrogate must be followed by a low one "
-		                "(\\uDC00-\\uDFFF)",
-		                p->buf + off + 2);
+				"lone surrogate '\\u%.4s' in a string: a high "
+				"surrogate must be followed by a low one "
+				"(\\uDC00-\\uDFFF)",
+				p->buf + off + 2);
 		return 0;
 	}
 	*dlen = 4;
@@ -648,18 +648,18 @@ parse_string(struct parser *p, struct smp_node **out)
 		} else if (c < 0x20) {
 			pos = pos_on_line(p, i);
 			return syntax_at(p, &pos,
-			                 "control character U+%04X must be "
-			                 "escaped in a string",
-			                 c);
+					 "control character U+%04X must be "
+					 "escaped in a string",
+					 c);
 		} else if (c >= 0x80) {
 			size_t k = utf8_seq(b + i, n - i, &cp);
 
 			if (!k) {
 				pos = pos_on_line(p, i);
 				return syntax_at(p, &pos,
-				                 "invalid UTF-8 byte 0x%02x in "
-				                 "a string",
-				                 c);
+						 "invalid UTF-8 byte 0x%02x in "
+						 "a string",
+						 c);
 			}
 			cont += k - 1;
 			dlen += k;
@@ -717,8 +717,8 @@ parse_number(struct parser *p, struct smp_node **out)
 			p->i = i;
 			pos = here(p);
 			return syntax_at(p, &pos,
-			                 "leading zeros are not allowed in a "
-			                 "number");
+					 "leading zeros are not allowed in a "
+					 "number");
 		}
 		i++;
 	} else {
@@ -745,8 +745,8 @@ parse_number(struct parser *p, struct smp_node **out)
 		p->i = i;
 		pos = here(p);
 		return syntax_at(p, &pos, "expected a digit %s, found %s%s",
-		                 what, describe(p, i, d, sizeof(d)),
-		                 hint(p, i, 0));
+				 what, describe(p, i, d, sizeof(d)),
+				 hint(p, i, 0));
 	}
 	if (i - s > p->lim.max_scalar_len)
 		return limit_at(p, &start, LIMIT_NUMBER);
@@ -766,10 +766,10 @@ parse_number(struct parser *p, struct smp_node **out)
 }
 
 static const char *const expect_text[] = {
-        [EXPECT_TOP] = "expected a JSON value",
-        [EXPECT_FIRST_ELEMENT] = "expected a JSON value or ']'",
-        [EXPECT_NEXT_ELEMENT] = "expected a JSON value after ','",
-        [EXPECT_MEMBER_VALUE] = "expected a JSON value after ':'",
+	[EXPECT_TOP] = "expected a JSON value",
+	[EXPECT_FIRST_ELEMENT] = "expected a JSON value or ']'",
+	[EXPECT_NEXT_ELEMENT] = "expected a JSON value after ','",
+	[EXPECT_MEMBER_VALUE] = "expected a JSON value after ':'",
 };
 
 /* true, false or null at p->i; anything else is the "expected" error. */
@@ -793,8 +793,8 @@ parse_literal(struct parser *p, struct smp_node **out, enum expect ex)
 		    p->buf[p->i] == ']')
 			extra = "; trailing commas are not allowed";
 		return syntax_at(p, &start, "%s, found %s%s%s", expect_text[ex],
-		                 describe(p, p->i, d, sizeof(d)),
-		                 hint(p, p->i, 0), extra);
+				 describe(p, p->i, d, sizeof(d)),
+				 hint(p, p->i, 0), extra);
 	}
 	if ((rc = count_node(p, &start)) != 0)
 		return rc;
@@ -828,7 +828,7 @@ open_container(struct parser *p, enum smp_node_kind kind)
 	if (!node)
 		return SMP_ENOMEM;
 	if (smp__grow(p->alloc, &items, &p->capframes, p->depth + 1,
-	              sizeof(*p->frames)))
+		      sizeof(*p->frames)))
 		return SMP_ENOMEM;
 	p->frames = items;
 	f = &p->frames[p->depth++];
@@ -852,14 +852,14 @@ close_container(struct parser *p, struct smp_node **out)
 
 	if (c->kind == SMP_NODE_SEQUENCE && n) {
 		c->u.sequence.items =
-		        smp__arena_alloc(p->arena, n * sizeof(*kids));
+			smp__arena_alloc(p->arena, n * sizeof(*kids));
 		if (!c->u.sequence.items)
 			return SMP_ENOMEM;
 		memcpy(c->u.sequence.items, kids, n * sizeof(*kids));
 		c->u.sequence.count = n;
 	} else if (c->kind == SMP_NODE_MAPPING && n) {
 		struct smp_pair *pairs =
-		        smp__arena_alloc(p->arena, n / 2 * sizeof(*pairs));
+			smp__arena_alloc(p->arena, n / 2 * sizeof(*pairs));
 
 		if (!pairs)
 			return SMP_ENOMEM;
@@ -963,8 +963,8 @@ pointer_seg(char *out, size_t cap, size_t *len, const char *s, size_t n)
 	out[(*len)++] = '/';
 	for (k = 0; k < n && *len < cap; k++) {
 		const char *esc = s[k] == '~'   ? "~0"
-		                  : s[k] == '/' ? "~1"
-		                                : NULL;
+				  : s[k] == '/' ? "~1"
+						: NULL;
 
 		if (esc && *len + 2 < cap) {
 			out[(*len)++] = esc[0];
@@ -992,10 +992,10 @@ set_pointer(struct parser *p, struct smp_finding *f, const struct smp_node *k)
 			const struct smp_node *key = p->stack[end - 1];
 
 			pointer_seg(ptr, sizeof(ptr), &len, key->u.scalar.value,
-			            key->u.scalar.len);
+				    key->u.scalar.len);
 		} else {
 			int w = snprintf(num, sizeof(num), "%zu",
-			                 end - fr->base);
+					 end - fr->base);
 
 			pointer_seg(ptr, sizeof(ptr), &len, num, (size_t)w);
 		}
@@ -1027,7 +1027,7 @@ quote_key(char *out, size_t cap, const struct smp_node *k)
 		}
 		if (s[i] < 0x20 || s[i] == 0x7F) {
 			o += (size_t)snprintf(out + o, cap - o, "\\u%04X",
-			                      s[i]);
+					      s[i]);
 		} else {
 			memcpy(out + o, s + i, w);
 			o += w;
@@ -1055,7 +1055,7 @@ check_duplicate(struct parser *p, const struct smp_node *k)
 	} else {
 		for (j = 0; !f->hashed && j < nkeys; j++) {
 			dup_find_or_add(p, f->id, p->stack[f->base + 2 * j],
-			                &rc);
+					&rc);
 			if (rc)
 				return rc;
 		}
@@ -1068,10 +1068,10 @@ check_duplicate(struct parser *p, const struct smp_node *k)
 		return 0;
 	quote_key(name, sizeof(name), k);
 	fd = smp__report_add(p->rep, SMP_RULE_DUPLICATE_KEY, &k->start, &k->end,
-	                     "duplicate key '%s' (first at line %u column "
-	                     "%u); parsers keep the last value silently",
-	                     name, (unsigned)first->start.line,
-	                     (unsigned)first->start.column);
+			     "duplicate key '%s' (first at line %u column "
+			     "%u); parsers keep the last value silently",
+			     name, (unsigned)first->start.line,
+			     (unsigned)first->start.column);
 	if (fd)
 		set_pointer(p, fd, k);
 	return p->rep->failed ? SMP_ENOMEM : 0;
@@ -1091,12 +1091,12 @@ parse_key(struct parser *p, int after_comma)
 	if (p->buf[p->i] != '"') {
 		pos = here(p);
 		return syntax_at(
-		        p, &pos, "expected a string key %s, found %s%s%s",
-		        after_comma ? "after ','" : "or '}'",
-		        describe(p, p->i, d, sizeof(d)), hint(p, p->i, 1),
-		        after_comma && p->buf[p->i] == '}'
-		                ? "; trailing commas are not allowed"
-		                : "");
+			p, &pos, "expected a string key %s, found %s%s%s",
+			after_comma ? "after ','" : "or '}'",
+			describe(p, p->i, d, sizeof(d)), hint(p, p->i, 1),
+			after_comma && p->buf[p->i] == '}'
+				? "; trailing commas are not allowed"
+				: "");
 	}
 	if ((rc = parse_string(p, &k)) != 0)
 		return rc;
@@ -1110,8 +1110,8 @@ parse_key(struct parser *p, int after_comma)
 	if (p->buf[p->i] != ':') {
 		pos = here(p);
 		return syntax_at(
-		        p, &pos, "expected ':' after an object key, found %s%s",
-		        describe(p, p->i, d, sizeof(d)), hint(p, p->i, 0));
+			p, &pos, "expected ':' after an object key, found %s%s",
+			describe(p, p->i, d, sizeof(d)), hint(p, p->i, 0));
 	}
 	p->i++;
 	skip_ws(p);
@@ -1136,8 +1136,8 @@ parse(struct parser *p, struct smp_node **root)
 				return eof_in_container(p);
 			pos = here(p);
 			return syntax_at(p, &pos,
-			                 "unexpected end of input, "
-			                 "expected a JSON value");
+					 "unexpected end of input, "
+					 "expected a JSON value");
 		}
 		switch (p->buf[p->i]) {
 		case '[':
@@ -1196,10 +1196,10 @@ parse(struct parser *p, struct smp_node **root)
 					return 0;
 				pos = here(p);
 				return syntax_at(
-				        p, &pos,
-				        "unexpected %s after the JSON "
-				        "value",
-				        describe(p, p->i, d, sizeof(d)));
+					p, &pos,
+					"unexpected %s after the JSON "
+					"value",
+					describe(p, p->i, d, sizeof(d)));
 			}
 			if ((rc = push(p, v)) != 0)
 				return rc;
@@ -1216,18 +1216,18 @@ parse(struct parser *p, struct smp_node **root)
 			pos = here(p);
 			if (c != ',' && f->node->kind == SMP_NODE_SEQUENCE)
 				return syntax_at(
-				        p, &pos,
-				        "expected ',' or ']' after an "
-				        "array element, found %s%s",
-				        describe(p, p->i, d, sizeof(d)),
-				        hint(p, p->i, 0));
+					p, &pos,
+					"expected ',' or ']' after an "
+					"array element, found %s%s",
+					describe(p, p->i, d, sizeof(d)),
+					hint(p, p->i, 0));
 			if (c != ',')
 				return syntax_at(
-				        p, &pos,
-				        "expected ',' or '}' after an "
-				        "object member, found %s%s",
-				        describe(p, p->i, d, sizeof(d)),
-				        hint(p, p->i, 0));
+					p, &pos,
+					"expected ',' or '}' after an "
+					"object member, found %s%s",
+					describe(p, p->i, d, sizeof(d)),
+					hint(p, p->i, 0));
 			p->i++;
 			skip_ws(p);
 			if (f->node->kind == SMP_NODE_MAPPING) {
@@ -1248,7 +1248,7 @@ parse(struct parser *p, struct smp_node **root)
  */
 int
 smp__load_json(struct smp_docs *docs, const char *buf, size_t len,
-               const struct smp_limits *limits, struct smp_report *rep)
+	       const struct smp_limits *limits, struct smp_report *rep)
 {
 	struct parser p;
 	struct smp_node *root = NULL;

@@ -18,7 +18,7 @@
 #define DUP_PAIRWISE_MAX 16
 
 /* The longest key text quoted in a duplicate-key message. */
-#define KEY_QUOTE_MAX 60
+#define KEY_QUOTE_MAX 64
 
 /* An anchor of the current document; the entry lives in the arena. */
 struct anchor {
@@ -64,16 +64,16 @@ struct loader {
 
 /* Tags that come up often point at these instead of an arena copy. */
 static const char *const common_tags[] = {
-        "!",
-        "tag:yaml.org,2002:str",
-        "tag:yaml.org,2002:int",
-        "tag:yaml.org,2002:float",
-        "tag:yaml.org,2002:bool",
-        "tag:yaml.org,2002:null",
-        "tag:yaml.org,2002:map",
-        "tag:yaml.org,2002:seq",
-        "tag:yaml.org,2002:binary",
-        "tag:yaml.org,2002:timestamp",
+	"!",
+	"tag:yaml.org,2002:str",
+	"tag:yaml.org,2002:int",
+	"tag:yaml.org,2002:float",
+	"tag:yaml.org,2002:bool",
+	"tag:yaml.org,2002:null",
+	"tag:yaml.org,2002:map",
+	"tag:yaml.org,2002:seq",
+	"tag:yaml.org,2002:binary",
+	"tag:yaml.org,2002:timestamp",
 };
 
 static size_t
@@ -122,7 +122,7 @@ mark_pos(struct loader *ld, const yaml_mark_t *m)
 
 	p.line = m->line < UINT32_MAX ? (uint32_t)m->line + 1 : UINT32_MAX;
 	p.column =
-	        m->column < UINT32_MAX ? (uint32_t)m->column + 1 : UINT32_MAX;
+		m->column < UINT32_MAX ? (uint32_t)m->column + 1 : UINT32_MAX;
 	p.offset = byte_offset(ld, m->index);
 	return p;
 }
@@ -193,7 +193,7 @@ anchors_grow(struct loader *ld)
 /* Defines (or redefines: the latest wins) an anchor for node. */
 static int
 anchor_put(struct loader *ld, struct anchor **out, const char *name,
-           struct smp_node *node, size_t size)
+	   struct smp_node *node, size_t size)
 {
 	struct anchor *a = anchor_find(ld, name);
 
@@ -243,13 +243,13 @@ count_nodes(struct loader *ld, size_t n, const yaml_mark_t *at, int alias)
 	p = mark_pos(ld, at);
 	if (alias)
 		smp__report_add(ld->rep, SMP_RULE_INPUT_LIMIT, &p, NULL,
-		                "document expands to more than %zu nodes "
-		                "through aliases (billion laughs?)",
-		                ld->max_nodes);
+				"document expands to more than %zu nodes "
+				"through aliases (billion laughs?)",
+				ld->max_nodes);
 	else
 		smp__report_add(ld->rep, SMP_RULE_INPUT_LIMIT, &p, NULL,
-		                "document has more than %zu nodes",
-		                ld->max_nodes);
+				"document has more than %zu nodes",
+				ld->max_nodes);
 	return STOP;
 }
 
@@ -265,7 +265,7 @@ attach(struct loader *ld, struct smp_node *node, size_t size)
 	}
 	items = ld->items;
 	if (smp__grow(ld->alloc, &items, &ld->cap_items, ld->nitems + 1,
-	              sizeof(*ld->items)))
+		      sizeof(*ld->items)))
 		return SMP_ENOMEM;
 	ld->items = items;
 	ld->items[ld->nitems++] = node;
@@ -292,7 +292,7 @@ copy_tag(struct loader *ld, const yaml_char_t *tag, int *oom)
 
 static struct smp_node *
 new_node(struct loader *ld, enum smp_node_kind kind, const yaml_event_t *ev,
-         const yaml_char_t *tag)
+	 const yaml_char_t *tag)
 {
 	struct smp_node *n = smp__arena_zalloc(ld->arena, sizeof(*n));
 	int oom;
@@ -337,9 +337,9 @@ on_scalar(struct loader *ld, const yaml_event_t *ev)
 		struct smp_pos p = mark_pos(ld, &ev->start_mark);
 
 		smp__report_add(ld->rep, SMP_RULE_INPUT_LIMIT, &p, NULL,
-		                "scalar of %zu bytes is longer than the limit "
-		                "of %zu bytes",
-		                len, ld->max_scalar);
+				"scalar of %zu bytes is longer than the limit "
+				"of %zu bytes",
+				len, ld->max_scalar);
 		return STOP;
 	}
 	rc = count_nodes(ld, 1, &ev->start_mark, 0);
@@ -349,7 +349,7 @@ on_scalar(struct loader *ld, const yaml_event_t *ev)
 	if (!n)
 		return SMP_ENOMEM;
 	v = smp__arena_strndup(ld->arena, (const char *)ev->data.scalar.value,
-	                       len);
+			       len);
 	if (!v)
 		return SMP_ENOMEM;
 	n->u.scalar.value = v;
@@ -366,9 +366,9 @@ on_start(struct loader *ld, const yaml_event_t *ev)
 {
 	int is_map = ev->type == YAML_MAPPING_START_EVENT;
 	const yaml_char_t *tag = is_map ? ev->data.mapping_start.tag
-	                                : ev->data.sequence_start.tag;
+					: ev->data.sequence_start.tag;
 	const yaml_char_t *anchor = is_map ? ev->data.mapping_start.anchor
-	                                   : ev->data.sequence_start.anchor;
+					   : ev->data.sequence_start.anchor;
 	struct frame *f;
 	struct smp_node *n;
 	void *frames;
@@ -378,20 +378,20 @@ on_start(struct loader *ld, const yaml_event_t *ev)
 		struct smp_pos p = mark_pos(ld, &ev->start_mark);
 
 		smp__report_add(ld->rep, SMP_RULE_INPUT_LIMIT, &p, NULL,
-		                "document nests deeper than %zu levels",
-		                ld->max_depth);
+				"document nests deeper than %zu levels",
+				ld->max_depth);
 		return STOP;
 	}
 	rc = count_nodes(ld, 1, &ev->start_mark, 0);
 	if (rc)
 		return rc;
 	n = new_node(ld, is_map ? SMP_NODE_MAPPING : SMP_NODE_SEQUENCE, ev,
-	             tag);
+		     tag);
 	if (!n)
 		return SMP_ENOMEM;
 	frames = ld->frames;
 	if (smp__grow(ld->alloc, &frames, &ld->cap_frames, ld->nframes + 1,
-	              sizeof(*ld->frames)))
+		      sizeof(*ld->frames)))
 		return SMP_ENOMEM;
 	ld->frames = frames;
 	f = &ld->frames[ld->nframes++];
@@ -411,7 +411,7 @@ key_equal(const struct smp_node *a, const struct smp_node *b)
 	return a->kind == SMP_NODE_SCALAR && b->kind == SMP_NODE_SCALAR &&
 	       a->u.scalar.len == b->u.scalar.len &&
 	       memcmp(a->u.scalar.value, b->u.scalar.value, a->u.scalar.len) ==
-	               0;
+		       0;
 }
 
 /* Appends "/" and seg (RFC 6901 escaped) to ptr; sets *len past cap on
@@ -442,7 +442,7 @@ pointer_seg(char *ptr, size_t cap, size_t *len, const char *seg, size_t n)
  */
 static void
 set_dup_pointer(struct loader *ld, struct smp_finding *f, size_t end,
-                const struct smp_node *key)
+		const struct smp_node *key)
 {
 	char ptr[1024], num[32];
 	size_t len = 0, d;
@@ -450,7 +450,7 @@ set_dup_pointer(struct loader *ld, struct smp_finding *f, size_t end,
 	for (d = 0; d < ld->nframes && len < sizeof(ptr); d++) {
 		const struct frame *fr = &ld->frames[d];
 		size_t stop =
-		        d + 1 < ld->nframes ? ld->frames[d + 1].base : end;
+			d + 1 < ld->nframes ? ld->frames[d + 1].base : end;
 		size_t r = stop - fr->base;
 
 		if (fr->node->kind == SMP_NODE_MAPPING) {
@@ -463,7 +463,7 @@ set_dup_pointer(struct loader *ld, struct smp_finding *f, size_t end,
 			if (k->kind != SMP_NODE_SCALAR)
 				return;
 			pointer_seg(ptr, sizeof(ptr), &len, k->u.scalar.value,
-			            k->u.scalar.len);
+				    k->u.scalar.len);
 		} else {
 			int w = snprintf(num, sizeof(num), "%zu", r);
 
@@ -471,42 +471,58 @@ set_dup_pointer(struct loader *ld, struct smp_finding *f, size_t end,
 		}
 	}
 	pointer_seg(ptr, sizeof(ptr), &len, key->u.scalar.value,
-	            key->u.scalar.len);
+		    key->u.scalar.len);
 	if (len >= sizeof(ptr) || memchr(ptr, '\0', len))
 		return;
 	ptr[len] = '\0';
 	smp__finding_pointer(ld->rep, f, ptr);
 }
 
+/*
+ * A key for a message, worded as in the JSON loader: at most
+ * KEY_QUOTE_MAX bytes, whole characters, control characters escaped.
+ */
+static void
+quote_key(char *out, size_t cap, const struct smp_node *k)
+{
+	const unsigned char *s = (const unsigned char *)k->u.scalar.value;
+	size_t n = k->u.scalar.len, i = 0, o = 0, w;
+
+	while (i < n && o + 8 < cap) {
+		if (i >= KEY_QUOTE_MAX) {
+			memcpy(out + o, "...", 3);
+			o += 3;
+			break;
+		}
+		w = utf8_width(s[i]);
+		if (w > n - i)
+			w = n - i;
+		if (s[i] < 0x20 || s[i] == 0x7F) {
+			o += (size_t)snprintf(out + o, cap - o, "\\u%04X",
+					      s[i]);
+		} else {
+			memcpy(out + o, s + i, w);
+			o += w;
+		}
+		i += w;
+	}
+	out[o] = '\0';
+}
+
 static void
 report_duplicate(struct loader *ld, size_t end, const struct smp_node *key,
-                 const struct smp_node *first)
+		 const struct smp_node *first)
 {
+	char q[KEY_QUOTE_MAX * 6 + 16];
 	struct smp_finding *f;
 
-	char q[KEY_QUOTE_MAX * 4 + 4];
-	size_t i, n = 0, len = key->u.scalar.len;
-	const unsigned char *s = (const unsigned char *)key->u.scalar.value;
-
-	for (i = 0; i < len && i < KEY_QUOTE_MAX; i++) {
-		unsigned char c = s[i];
-
-		q[n++] = c < 0x20 || c == 0x7F ? '?' : (char)c;
-	}
-	if (i < len) {
-		/* do not cut a UTF-8 sequence in half */
-		while (n > 0 && (s[n] & 0xC0) == 0x80)
-			n--;
-		memcpy(q + n, "...", 3);
-		n += 3;
-	}
-	q[n] = '\0';
+	quote_key(q, sizeof(q), key);
 	f = smp__report_add(ld->rep, SMP_RULE_DUPLICATE_KEY, &key->start,
-	                    same_line_end(key),
-	                    "duplicate key '%s' (first at line %u column %u); "
-	                    "parsers keep the last value silently",
-	                    q, (unsigned)first->start.line,
-	                    (unsigned)first->start.column);
+			    same_line_end(key),
+			    "duplicate key '%s' (first at line %u column %u); "
+			    "parsers keep the last value silently",
+			    q, (unsigned)first->start.line,
+			    (unsigned)first->start.column);
 	if (f)
 		set_dup_pointer(ld, f, end, key);
 }
@@ -528,7 +544,7 @@ check_duplicates(struct loader *ld, const struct smp_node *m, size_t end)
 			for (j = 0; j < i; j++)
 				if (key_equal(items[i].key, items[j].key)) {
 					report_duplicate(ld, end, items[i].key,
-					                 items[j].key);
+							 items[j].key);
 					break;
 				}
 		return 0;
@@ -618,16 +634,16 @@ on_alias(struct loader *ld, const yaml_event_t *ev)
 		p = mark_pos(ld, &ev->start_mark);
 		if (!a)
 			smp__report_add(
-			        ld->rep, SMP_RULE_SYNTAX, &p, NULL,
-			        "unknown alias '*%s': define the anchor "
-			        "'&%s' before using it",
-			        name, name);
+				ld->rep, SMP_RULE_SYNTAX, &p, NULL,
+				"unknown alias '*%s': define the anchor "
+				"'&%s' before using it",
+				name, name);
 		else
 			smp__report_add(ld->rep, SMP_RULE_INPUT_LIMIT, &p, NULL,
-			                "alias '*%s' refers to a node that "
-			                "contains it: the document would "
-			                "expand forever",
-			                name);
+					"alias '*%s' refers to a node that "
+					"contains it: the document would "
+					"expand forever",
+					name);
 		return STOP;
 	}
 	rc = count_nodes(ld, a->size, &ev->start_mark, 1);
@@ -646,8 +662,8 @@ on_document(struct loader *ld, const yaml_event_t *ev)
 			struct smp_pos p = mark_pos(ld, &ev->start_mark);
 
 			smp__report_add(ld->rep, SMP_RULE_INPUT_LIMIT, &p, NULL,
-			                "stream has more than %zu documents",
-			                ld->max_docs);
+					"stream has more than %zu documents",
+					ld->max_docs);
 			return STOP;
 		}
 		doc_begin(ld, ev);
@@ -685,31 +701,33 @@ syntax_error(struct loader *ld, const yaml_parser_t *p)
 	if (p->error == YAML_READER_ERROR) {
 		/* problem_offset counts bytes, unlike the marks */
 		at = smp__pos_at(ld->buf, ld->len, p->problem_offset);
+		if (ld->base_off && at.line == 1 && at.column > 1)
+			at.column--; /* as in marks, the BOM is no column */
 		if (p->problem_value < 0)
 			snprintf(msg, sizeof(msg), "%s", problem);
 		else if (strstr(problem, "octet"))
 			snprintf(msg, sizeof(msg), "%s (byte 0x%02X)", problem,
-			         (unsigned)p->problem_value);
+				 (unsigned)p->problem_value);
 		else
 			snprintf(msg, sizeof(msg), "%s (U+%04X)", problem,
-			         (unsigned)p->problem_value);
+				 (unsigned)p->problem_value);
 	} else {
 		at = mark_pos(ld, &p->problem_mark);
 		if (!p->context) {
 			snprintf(msg, sizeof(msg), "%s", problem);
 		} else if (p->context_mark.index == p->problem_mark.index ||
-		           at.offset >= ld->len) {
+			   at.offset >= ld->len) {
 			/* at the end of the stream, the start of what was
 			 * left open says better where to look */
 			at = mark_pos(ld, &p->context_mark);
 			snprintf(msg, sizeof(msg), "%s %s", problem,
-			         p->context);
+				 p->context);
 		} else {
 			ctx = mark_pos(ld, &p->context_mark);
 			snprintf(msg, sizeof(msg),
-			         "%s %s (started at line %u column %u)",
-			         problem, p->context, (unsigned)ctx.line,
-			         (unsigned)ctx.column);
+				 "%s %s (started at line %u column %u)",
+				 problem, p->context, (unsigned)ctx.line,
+				 (unsigned)ctx.column);
 		}
 	}
 	tidy_message(msg);
@@ -761,7 +779,7 @@ parse_stream(struct loader *ld, yaml_parser_t *parser)
 
 int
 smp__load_yaml(struct smp_docs *docs, const char *buf, size_t len,
-               const struct smp_limits *limits, struct smp_report *rep)
+	       const struct smp_limits *limits, struct smp_report *rep)
 {
 	struct smp_limits lim;
 	struct loader ld;
@@ -786,11 +804,11 @@ smp__load_yaml(struct smp_docs *docs, const char *buf, size_t len,
 	if (!yaml_parser_initialize(&parser))
 		return SMP_ENOMEM;
 	yaml_parser_set_input_string(&parser, (const unsigned char *)ld.buf,
-	                             ld.len);
+				     ld.len);
 	/* specs are UTF-8: a UTF-16 byte order mark is a reader error at
 	 * byte 0 rather than a decoding that the byte offsets cannot follow */
 	if (ld.len >= 2 && ((unsigned char)ld.buf[0] == 0xFF ||
-	                    (unsigned char)ld.buf[0] == 0xFE))
+			    (unsigned char)ld.buf[0] == 0xFE))
 		yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
 	rc = parse_stream(&ld, &parser);
 	yaml_parser_delete(&parser);

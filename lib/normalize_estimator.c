@@ -22,9 +22,9 @@ static const struct smp_node *
 string_or_null(const struct smp_node *n)
 {
 	return n && n->kind == SMP_NODE_SCALAR &&
-	                       smp__scalar_type(n) == SMP_SCALAR_STRING
-	               ? n
-	               : NULL;
+			       smp__scalar_type(n) == SMP_SCALAR_STRING
+		       ? n
+		       : NULL;
 }
 
 static const struct smp_node *
@@ -64,7 +64,7 @@ infer_class(const struct smp_node *root)
 	    smp__map_get(root, "tensorflow_version"))
 		return SMP_EST_HUGGINGFACE;
 	fv = smp__node_text(
-	        string_or_null(smp__map_get(root, "framework_version")));
+		string_or_null(smp__map_get(root, "framework_version")));
 	if (fv && fv[0] == '1' && fv[1] == '.')
 		return SMP_EST_PYTORCH;
 	if (fv && fv[0] == '2' && fv[1] == '.')
@@ -79,7 +79,7 @@ take_versions(struct smp_job *job, const struct smp_node *root)
 
 	if (job->estimator == SMP_EST_HUGGINGFACE) {
 		job->transformers_version = string_or_null(
-		        smp__map_get(root, "transformers_version"));
+			smp__map_get(root, "transformers_version"));
 		pt = string_or_null(smp__map_get(root, "pytorch_version"));
 		tf = string_or_null(smp__map_get(root, "tensorflow_version"));
 		/* both set is framework-version-missing's business */
@@ -92,7 +92,7 @@ take_versions(struct smp_job *job, const struct smp_node *root)
 		}
 	} else {
 		job->framework_version =
-		        string_or_null(smp__map_get(root, "framework_version"));
+			string_or_null(smp__map_get(root, "framework_version"));
 		if (job->estimator == SMP_EST_PYTORCH)
 			job->base_framework = "pytorch";
 		else if (job->estimator == SMP_EST_TENSORFLOW)
@@ -109,7 +109,7 @@ take_compiler(struct smp_job *job, const struct smp_node *root)
 
 	/* null (None) means no compiler; any other value selects it (R23) */
 	if (!cc || (cc->kind == SMP_NODE_SCALAR &&
-	            smp__scalar_type(cc) == SMP_SCALAR_NULL))
+		    smp__scalar_type(cc) == SMP_SCALAR_NULL))
 		return;
 	job->compiler_config = cc;
 	job->compiler = 1;
@@ -127,16 +127,17 @@ static void
 take_distribution(struct smp_job *job, const struct smp_node *root)
 {
 	const struct smp_node *d =
-	        mapping_or_null(get2(root, "distribution", "distributions"));
+		mapping_or_null(get2(root, "distribution", "distributions"));
 	const struct smp_node *x;
 
 	job->distribution = d;
 	x = smp__map_get(d, "pytorchxla");
 	job->pytorchxla = x;
+	job->pytorchxla_key = smp__map_key(d, "pytorchxla");
 	/* a missing 'enabled' means false (R30) */
 	if (x && x->kind == SMP_NODE_MAPPING)
 		job->pytorchxla_enabled =
-		        smp__scalar_bool(smp__map_get(x, "enabled")) == 1;
+			smp__scalar_bool(smp__map_get(x, "enabled")) == 1;
 }
 
 void
@@ -152,7 +153,7 @@ smp__normalize_estimator(struct smp_job *job, const struct smp_node *root)
 		job->estimator = infer_class(root);
 
 	job->instance_type = string_or_null(
-	        get2(root, "instance_type", "train_instance_type"));
+		get2(root, "instance_type", "train_instance_type"));
 	n = get2(root, "instance_count", "train_instance_count");
 	job->count = 1;
 	if (smp__scalar_int(n, &count) == 0 && count >= 1) {
@@ -167,12 +168,12 @@ smp__normalize_estimator(struct smp_job *job, const struct smp_node *root)
 
 	job->environment = mapping_or_null(smp__map_get(root, "environment"));
 	job->hyperparameters =
-	        mapping_or_null(smp__map_get(root, "hyperparameters"));
+		mapping_or_null(smp__map_get(root, "hyperparameters"));
 	job->gpu_num_devices =
-	        smp__map_get(job->environment, "GPU_NUM_DEVICES");
+		smp__map_get(job->environment, "GPU_NUM_DEVICES");
 	job->n_gpus = smp__map_get(job->hyperparameters, "n_gpus");
 	job->launcher_script =
-	        smp__map_get(job->hyperparameters, "training_script");
+		smp__map_get(job->hyperparameters, "training_script");
 
 	job->entry_point = string_or_null(smp__map_get(root, "entry_point"));
 	job->source_dir = string_or_null(smp__map_get(root, "source_dir"));

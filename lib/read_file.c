@@ -20,7 +20,7 @@ io_error(struct smp_error *err, const char *path, int code, const char *why)
 
 int
 smp__read_file(char **out, size_t *len, const struct smp_allocator *a,
-               const char *path, size_t max, struct smp_error *err)
+	       const char *path, size_t max, struct smp_error *err)
 {
 	FILE *f;
 	char *buf = NULL, *p;
@@ -42,7 +42,7 @@ smp__read_file(char **out, size_t *len, const struct smp_allocator *a,
 				smp__free(a, buf);
 				fclose(f);
 				return io_error(err, path, SMP_ENOMEM,
-				                "out of memory");
+						"out of memory");
 			}
 			buf = p;
 			cap = ncap;
@@ -58,7 +58,7 @@ smp__read_file(char **out, size_t *len, const struct smp_allocator *a,
 				smp__free(a, buf);
 				fclose(f);
 				return io_error(err, path, SMP_EIO,
-				                e ? strerror(e) : "read error");
+						e ? strerror(e) : "read error");
 			}
 			break;
 		}
@@ -67,7 +67,7 @@ smp__read_file(char **out, size_t *len, const struct smp_allocator *a,
 	if (n > max) {
 		smp__free(a, buf);
 		return io_error(err, path, SMP_ELIMIT,
-		                "file is larger than the size limit");
+				"file is larger than the size limit");
 	}
 	buf[n] = '\0';
 	*out = buf;

@@ -12,6 +12,6 @@
  * larger than max bytes (nothing allocated), or SMP_ENOMEM.
  */
 int smp__read_file(char **out, size_t *len, const struct smp_allocator *a,
-                   const char *path, size_t max, struct smp_error *err);
+		   const char *path, size_t max, struct smp_error *err);
 
 #endif

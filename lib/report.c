@@ -9,7 +9,7 @@
 
 int
 smp__report_new(struct smp_report **out, const struct smp_allocator *a,
-                const char *file, const enum smp_severity *severity)
+		const char *file, const enum smp_severity *severity)
 {
 	struct smp_report *r;
 
@@ -68,7 +68,7 @@ add_va(struct smp_report *r, enum smp_rule_id rule, const struct smp_pos *start,
        const struct smp_pos *end, const char *fmt, va_list ap)
 {
 	enum smp_severity sev = r->severity ? r->severity[rule]
-	                                    : smp__rule_default_severity(rule);
+					    : smp__rule_default_severity(rule);
 	struct smp_finding *f;
 	void *items = r->items;
 	char msg[1024];
@@ -76,7 +76,7 @@ add_va(struct smp_report *r, enum smp_rule_id rule, const struct smp_pos *start,
 	if (sev == SMP_SEVERITY_OFF || r->failed)
 		return NULL;
 	if (smp__grow(r->alloc, &items, &r->cap, r->count + 1,
-	              sizeof(*r->items))) {
+		      sizeof(*r->items))) {
 		r->failed = 1;
 		return NULL;
 	}
@@ -107,7 +107,7 @@ add_va(struct smp_report *r, enum smp_rule_id rule, const struct smp_pos *start,
 			size_t n = smp__line_len(r->buf, r->len, s);
 
 			f->source_line =
-			        smp__arena_strndup(&r->arena, r->buf + s, n);
+				smp__arena_strndup(&r->arena, r->buf + s, n);
 			if (!f->source_line) {
 				r->failed = 1;
 				return NULL;
@@ -120,8 +120,8 @@ add_va(struct smp_report *r, enum smp_rule_id rule, const struct smp_pos *start,
 
 struct smp_finding *
 smp__report_add(struct smp_report *r, enum smp_rule_id rule,
-                const struct smp_pos *start, const struct smp_pos *end,
-                const char *fmt, ...)
+		const struct smp_pos *start, const struct smp_pos *end,
+		const char *fmt, ...)
 {
 	struct smp_finding *f;
 	va_list ap;
@@ -134,7 +134,7 @@ smp__report_add(struct smp_report *r, enum smp_rule_id rule,
 
 struct smp_finding *
 smp__report_node(struct smp_report *r, enum smp_rule_id rule,
-                 const struct smp_node *node, const char *fmt, ...)
+		 const struct smp_node *node, const char *fmt, ...)
 {
 	struct smp_finding *f;
 	const struct smp_pos *end = NULL;
@@ -153,7 +153,7 @@ smp__report_node(struct smp_report *r, enum smp_rule_id rule,
 
 void
 smp__finding_fix(struct smp_report *r, struct smp_finding *f, const char *fmt,
-                 ...)
+		 ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -170,7 +170,7 @@ smp__finding_fix(struct smp_report *r, struct smp_finding *f, const char *fmt,
 
 void
 smp__finding_suggest(struct smp_report *r, struct smp_finding *f,
-                     const char *value)
+		     const char *value)
 {
 	if (!f)
 		return;
@@ -181,7 +181,7 @@ smp__finding_suggest(struct smp_report *r, struct smp_finding *f,
 
 void
 smp__finding_pointer(struct smp_report *r, struct smp_finding *f,
-                     const char *pointer)
+		     const char *pointer)
 {
 	if (!f)
 		return;
@@ -247,8 +247,8 @@ path_push(struct path *p, const struct smp_node *seg, size_t index)
 		p->buf[p->len++] = '/';
 	for (i = 0; i < n; i++) {
 		const char *esc = s[i] == '~'   ? "~0"
-		                  : s[i] == '/' ? "~1"
-		                                : NULL;
+				  : s[i] == '/' ? "~1"
+						: NULL;
 		size_t k, el = esc ? 2 : 1;
 
 		if (p->len + el >= sizeof(p->buf)) {
@@ -264,7 +264,7 @@ path_push(struct path *p, const struct smp_node *seg, size_t index)
 /* Depth-first search; bounded by the document's node limit. */
 static int
 find_path(struct path *p, const struct smp_node *cur,
-          const struct smp_node *target, unsigned depth)
+	  const struct smp_node *target, unsigned depth)
 {
 	size_t i, mark;
 
@@ -286,7 +286,7 @@ find_path(struct path *p, const struct smp_node *cur,
 		for (i = 0; i < cur->u.sequence.count; i++) {
 			mark = path_push(p, NULL, i);
 			if (find_path(p, cur->u.sequence.items[i], target,
-			              depth + 1))
+				      depth + 1))
 				return 1;
 			p->len = mark;
 		}
@@ -296,7 +296,7 @@ find_path(struct path *p, const struct smp_node *cur,
 
 const char *
 smp__report_pointer_of(struct smp_report *r, const struct smp_node *root,
-                       const struct smp_node *node)
+		       const struct smp_node *node)
 {
 	struct path p;
 	const char *s;

@@ -29,7 +29,7 @@ struct smp_report {
 
 /* Allocates an empty report for file; the report copies the name. */
 int smp__report_new(struct smp_report **out, const struct smp_allocator *a,
-                    const char *file, const enum smp_severity *severity);
+		    const char *file, const enum smp_severity *severity);
 
 /*
  * Adds a finding at [start, end) (end may be NULL). Returns the finding
@@ -37,28 +37,28 @@ int smp__report_new(struct smp_report **out, const struct smp_allocator *a,
  * allocation failed (then r->failed is set).
  */
 struct smp_finding *smp__report_add(struct smp_report *r, enum smp_rule_id rule,
-                                    const struct smp_pos *start,
-                                    const struct smp_pos *end, const char *fmt,
-                                    ...) __attribute__((format(printf, 5, 6)));
+				    const struct smp_pos *start,
+				    const struct smp_pos *end, const char *fmt,
+				    ...) __attribute__((format(printf, 5, 6)));
 
 /* The same at a node, with its JSON Pointer looked up from r->root. */
 struct smp_finding *
 smp__report_node(struct smp_report *r, enum smp_rule_id rule,
-                 const struct smp_node *node, const char *fmt, ...)
-        __attribute__((format(printf, 4, 5)));
+		 const struct smp_node *node, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* Sets the fix text of f (NULL f is ignored). */
 void smp__finding_fix(struct smp_report *r, struct smp_finding *f,
-                      const char *fmt, ...)
-        __attribute__((format(printf, 3, 4)));
+		      const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Sets the suggested value of f (NULL f is ignored). */
 void smp__finding_suggest(struct smp_report *r, struct smp_finding *f,
-                          const char *value);
+			  const char *value);
 
 /* Sets the JSON Pointer of f explicitly (e.g. for a key that is absent). */
 void smp__finding_pointer(struct smp_report *r, struct smp_finding *f,
-                          const char *pointer);
+			  const char *pointer);
 
 /* 1 when the report already has a finding of rule. */
 int smp__report_has(const struct smp_report *r, enum smp_rule_id rule);
@@ -71,7 +71,7 @@ void smp__report_sort(struct smp_report *r);
  * when not found. Written into the report's arena.
  */
 const char *smp__report_pointer_of(struct smp_report *r,
-                                   const struct smp_node *root,
-                                   const struct smp_node *node);
+				   const struct smp_node *root,
+				   const struct smp_node *node);
 
 #endif

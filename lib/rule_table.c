@@ -20,193 +20,193 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 #include "rules.def"
 #undef X
 
-        [SMP_RULE_SYNTAX].summary = "the spec is not valid YAML or JSON",
-        "The file could not be parsed. Nothing else in the document "
-        "is checked until the syntax error is fixed. JSON is read "
-        "strictly (RFC 8259): no comments, trailing commas or "
-        "leading zeros.",
-        "YAML 1.2 / RFC 8259",
-        [SMP_RULE_DUPLICATE_KEY].summary =
-                "the same key appears twice in one mapping",
-        "YAML and JSON parsers keep the last value of a repeated key "
-        "without a word, so the first one is silently ignored. The "
-        "SageMaker SDK would receive only the last value.",
-        "YAML 1.2 (keys must be unique); RFC 8259 (names SHOULD be "
-        "unique)",
-        [SMP_RULE_INPUT_LIMIT].summary =
-                "the input exceeds a size, depth, node or encoding limit",
-        "Specs are small. A file over 4 MiB, nesting deeper than 64, "
-        "more than 100,000 nodes (aliases counted as expanded, so a "
-        "'billion laughs' document stops early), a scalar over 64 KiB, "
-        "more than 1,000 documents or invalid UTF-8 is refused at "
-        "the offending position instead of exhausting memory.",
-        "DESIGN.md section 8",
-        [SMP_RULE_UNKNOWN_KEY].summary = "a key the dialect does not have",
-        "The SageMaker Python SDK estimators take **kwargs and silently "
-        "ignore unknown keyword arguments, so a typo such as "
-        "'compiler_confg' turns the compiler off without any error. "
-        "sm-preflight knows the exact argument list of each estimator "
-        "class and suggests the nearest valid key.",
-        "SDK R29 (unknown kwargs swallowed)",
-        [SMP_RULE_WRONG_TYPE].summary = "a value has the wrong type",
-        "For example 'instance_count: \"two\"', 'compiler_config: true' "
-        "or 'pytorchxla: true' (the SDK crashes with AttributeError "
-        "on a non-mapping), or an unquoted version such as 1.10 that "
-        "YAML reads as the number 1.1.",
-        "SDK R22, R30",
-        [SMP_RULE_VALUE_NOT_STRING].summary =
-                "an environment value or API hyperparameter is not a string",
-        "Environment variables (and hyperparameters in a "
-        "CreateTrainingJob request) are string-to-string maps. A "
-        "number or boolean there is rejected by the API or converted "
-        "in a way the script does not expect. Quote the value.",
-        "CreateTrainingJob API (Environment, HyperParameters)",
-        [SMP_RULE_INSTANCE_UNKNOWN].summary =
-                "the instance type is malformed or not in the instance data",
-        "An instance type is written 'ml.<class>.<size>'. A value not "
-        "shaped like that is an error; a well-formed type that the "
-        "bundled instance data does not know is a warning (the data "
-        "may be older than the type: run 'sm-preflight update-data').",
-        "SDK instance type parsing; instance-data/instances.json",
-        [SMP_RULE_INSTANCE_UNSUPPORTED].summary =
-                "Training Compiler does not support this instance class",
-        "The SDK accepts only the classes p3, p3dn, g4dn, p4d and g5, "
-        "compared exactly: p4de, p5, g6, trn1 and CPU classes are "
-        "rejected when the estimator is created.",
-        "SDK R1; best practices: use a supported instance type",
-        [SMP_RULE_LOCAL_MODE].summary =
-                "Training Compiler does not run in local mode",
-        "The SDK rejects instance_type 'local' but lets 'local_gpu' "
-        "through although its own message says local mode is not "
-        "supported; the job then fails in the container.",
-        "SDK R2, D5",
-        [SMP_RULE_INSTANCE_GROUPS].summary =
-                "heterogeneous clusters are not supported with the compiler",
-        "Training Compiler supports only homogeneous clusters: use "
-        "instance_type and instance_count instead of instance_groups.",
-        "SDK R5",
-        [SMP_RULE_EFA_RECOMMENDED].summary =
-                "multi-node training on an instance type without EFA",
-        "Distributed training across instances is bound by the "
-        "network. The best-practice guide asks for EFA instances such "
-        "as ml.p3dn.24xlarge and ml.p4d.24xlarge, which shorten "
-        "training time.",
-        "best practices for PyTorch (EFA); SDK R11, R16",
-        [SMP_RULE_PREFER_MULTI_GPU_INSTANCE].summary =
-                "several single-GPU instances where one multi-GPU instance "
-                "fits",
-        "One ml.p3dn.24xlarge trains faster than 8 x ml.p3.2xlarge: "
-        "GPUs in one instance talk over NVLink instead of the network. "
-        "The finding names an instance with the same GPU count.",
-        "best practices for PyTorch (multi-GPU instances); SDK D6",
-        [SMP_RULE_DISTRIBUTION_UNKNOWN_KEY].summary =
-                "a distribution key the SDK does not know",
-        "The SDK knows exactly 'pytorchxla'. The troubleshooting page "
-        "prints 'torchxla' and the enable page says 'pytorch_xla': "
-        "both are ignored on HuggingFace PyTorch < 1.11 and without a "
-        "compiler, so workers silently train alone.",
-        "troubleshooting (missing PyTorch/XLA configuration); SDK R30, "
-        "D2",
-        [SMP_RULE_DISTRIBUTION_INCOMPATIBLE].summary =
-                "a distribution mechanism that cannot run with the compiler",
-        "SageMaker distributed (smdistributed, and pytorchddp which "
-        "the PyTorch estimator rewrites into it) and TensorFlow's "
-        "multi_worker_mirrored_strategy are incompatible with Training "
-        "Compiler; from HuggingFace PyTorch 1.11 / PyTorch 1.12 on, "
-        "'pytorchxla' is the only mechanism allowed.",
-        "SDK R3, R12, R17, R20",
-        [SMP_RULE_PYTORCHXLA_MISSING].summary =
-                "a multi-GPU PyTorch compiler job without 'pytorchxla'",
-        "Without the pytorchxla distribution each process trains its "
-        "own copy of the model (several instances) or only one GPU is "
-        "used (one multi-GPU instance). On versions before HuggingFace "
-        "PyTorch 1.11 / PyTorch 1.12 the documented route is a "
-        "launcher entry point with the real script in a "
-        "'training_script' hyperparameter.",
-        "SDK R13, R18, D10; troubleshooting (distributed training)",
-        [SMP_RULE_PYTORCHXLA_VERSION].summary =
-                "'pytorchxla' on a framework version that does not have it",
-        "The pytorchxla distribution exists for HuggingFace PyTorch "
-        ">= 1.11 and PyTorch >= 1.12 only, never for TensorFlow.",
-        "SDK R10, R15",
-        [SMP_RULE_PYTORCHXLA_WITHOUT_COMPILER].summary =
-                "'pytorchxla' without compiler_config",
-        "Distributed training through PyTorch/XLA is only supported "
-        "when Training Compiler is enabled.",
-        "SDK R21",
-        [SMP_RULE_COMPILER_NOT_ENABLED].summary =
-                "the spec does not enable Training Compiler",
-        "No compiler_config, Training Compiler image or "
-        "sagemaker_training_compiler_enabled hyperparameter: only the "
-        "generic checks apply. Add compiler_config to compile.",
-        "DESIGN.md section 6",
-        [SMP_RULE_COMPILER_DEBUG].summary = "the compiler's debug mode is on",
-        "debug: true dumps detailed compilation logs, which adds "
-        "overhead. Use it for debugging runs only.",
-        "best practices (debug flag); SDK R6",
-        [SMP_RULE_DEBUGGER_PROFILER_OVERHEAD].summary =
-                "Debugger or Profiler left on in a compiler job",
-        "The SDK attaches a default Debugger hook at fit() and the "
-        "profiler runs unless disabled; both can trigger "
-        "recompilation and slow training. Set debugger_hook_config: "
-        "false and disable_profiler: true (in a CreateTrainingJob "
-        "request: no DebugHookConfig, ProfilerConfig.DisableProfiler "
-        "true).",
-        "SDK R4; best practices (avoid logging and profiling tensors)",
-        [SMP_RULE_IMAGE_URI_OVERRIDE].summary =
-                "image_uri cannot be combined with the compiler",
-        "HuggingFace and PyTorch compiler jobs must let the SDK pick "
-        "the Training Compiler container from the framework versions; "
-        "an image_uri is rejected.",
-        "SDK R9, R14",
-        [SMP_RULE_FRAMEWORK_VERSION].summary =
-                "no Training Compiler container for this framework version",
-        "Supported: HuggingFace transformers 4.11/4.17/4.21 with their "
-        "PyTorch 1.9/1.10/1.11 or TensorFlow 2.5/2.6 bases, PyTorch "
-        "1.12/1.13, TensorFlow 2.9-2.11 (the SDK misses TF > 2.11, "
-        "which then trains without the compiler). Every spelling a "
-        "supported SDK release resolves is accepted.",
-        "SDK R8, R19, R24; supported frameworks table",
-        [SMP_RULE_PY_VERSION].summary =
-                "py_version is not the container's Python",
-        "Each Training Compiler container has one Python version "
-        "(py37, py38 or py39); any other value, including 'py3' used "
-        "in some AWS examples, fails at fit().",
-        "SDK R25",
-        [SMP_RULE_FRAMEWORK_VERSION_MISSING].summary =
-                "a required framework or Python version is missing",
-        "HuggingFace needs transformers_version and exactly one of "
-        "pytorch_version / tensorflow_version; PyTorch and TensorFlow "
-        "need framework_version and py_version (unless image_uri is "
-        "given).",
-        "SDK R26, R28",
-        [SMP_RULE_VERSION_SHAPE].summary =
-                "transformers and base framework versions differ in shape",
-        "The SDK requires transformers_version and the base framework "
-        "version to have the same number of parts: '4.21' with "
-        "'1.11', or '4.21.1' with '1.11.0'.",
-        "SDK R27",
-        [SMP_RULE_GPU_NUM_DEVICES_MISMATCH].summary =
-                "GPU_NUM_DEVICES differs from the instance's GPU count",
-        "GPU_NUM_DEVICES must equal the number of GPUs per instance, "
-        "whether set in environment or through an n_gpus "
-        "hyperparameter. With pytorchxla the container overwrites it, "
-        "so a wrong value is only ignored (warning).",
-        "troubleshooting (missing PyTorch/XLA configuration); SDK "
-        "R32, D1",
-        [SMP_RULE_GPU_NUM_DEVICES_MISSING].summary =
-                "a multi-GPU PyTorch job that never sets GPU_NUM_DEVICES",
-        "Without pytorchxla or the launcher route, the container "
-        "defaults GPU_NUM_DEVICES to 1 and the other GPUs sit idle. "
-        "Set it in environment (or through an n_gpus hyperparameter "
-        "that the script reads).",
-        "troubleshooting (missing PyTorch/XLA configuration); SDK "
-        "R32",
-        [SMP_RULE_GPU_NUM_DEVICES_INVALID].summary =
-                "GPU_NUM_DEVICES is not a positive whole number as a string",
-        "Environment values must be strings; a count written as "
-        "\"four\" or as the number 4 is rejected or misread.",
-        "troubleshooting (missing PyTorch/XLA configuration)",
+	[SMP_RULE_SYNTAX].summary = "the spec is not valid YAML or JSON",
+	"The file could not be parsed. Nothing else in the document "
+	"is checked until the syntax error is fixed. JSON is read "
+	"strictly (RFC 8259): no comments, trailing commas or "
+	"leading zeros.",
+	"YAML 1.2 / RFC 8259",
+	[SMP_RULE_DUPLICATE_KEY].summary =
+		"the same key appears twice in one mapping",
+	"YAML and JSON parsers keep the last value of a repeated key "
+	"without a word, so the first one is silently ignored. The "
+	"SageMaker SDK would receive only the last value.",
+	"YAML 1.2 (keys must be unique); RFC 8259 (names SHOULD be "
+	"unique)",
+	[SMP_RULE_INPUT_LIMIT].summary =
+		"the input exceeds a size, depth, node or encoding limit",
+	"Specs are small. A file over 4 MiB, nesting deeper than 64, "
+	"more than 100,000 nodes (aliases counted as expanded, so a "
+	"'billion laughs' document stops early), a scalar over 64 KiB, "
+	"more than 1,000 documents or invalid UTF-8 is refused at "
+	"the offending position instead of exhausting memory.",
+	"DESIGN.md section 8",
+	[SMP_RULE_UNKNOWN_KEY].summary = "a key the dialect does not have",
+	"The SageMaker Python SDK estimators take **kwargs and silently "
+	"ignore unknown keyword arguments, so a typo such as "
+	"'compiler_confg' turns the compiler off without any error. "
+	"sm-preflight knows the exact argument list of each estimator "
+	"class and suggests the nearest valid key.",
+	"SDK R29 (unknown kwargs swallowed)",
+	[SMP_RULE_WRONG_TYPE].summary = "a value has the wrong type",
+	"For example 'instance_count: \"two\"', 'compiler_config: true' "
+	"or 'pytorchxla: true' (the SDK crashes with AttributeError "
+	"on a non-mapping), or an unquoted version such as 1.10 that "
+	"YAML reads as the number 1.1.",
+	"SDK R22, R30",
+	[SMP_RULE_VALUE_NOT_STRING].summary =
+		"an environment value or API hyperparameter is not a string",
+	"Environment variables (and hyperparameters in a "
+	"CreateTrainingJob request) are string-to-string maps. A "
+	"number or boolean there is rejected by the API or converted "
+	"in a way the script does not expect. Quote the value.",
+	"CreateTrainingJob API (Environment, HyperParameters)",
+	[SMP_RULE_INSTANCE_UNKNOWN].summary =
+		"the instance type is malformed or not in the instance data",
+	"An instance type is written 'ml.<class>.<size>'. A value not "
+	"shaped like that is an error; a well-formed type that the "
+	"bundled instance data does not know is a warning (the data "
+	"may be older than the type: run 'sm-preflight update-data').",
+	"SDK instance type parsing; instance-data/instances.json",
+	[SMP_RULE_INSTANCE_UNSUPPORTED].summary =
+		"Training Compiler does not support this instance class",
+	"The SDK accepts only the classes p3, p3dn, g4dn, p4d and g5, "
+	"compared exactly: p4de, p5, g6, trn1 and CPU classes are "
+	"rejected when the estimator is created.",
+	"SDK R1; best practices: use a supported instance type",
+	[SMP_RULE_LOCAL_MODE].summary =
+		"Training Compiler does not run in local mode",
+	"The SDK rejects instance_type 'local' but lets 'local_gpu' "
+	"through although its own message says local mode is not "
+	"supported; the job then fails in the container.",
+	"SDK R2, D5",
+	[SMP_RULE_INSTANCE_GROUPS].summary =
+		"heterogeneous clusters are not supported with the compiler",
+	"Training Compiler supports only homogeneous clusters: use "
+	"instance_type and instance_count instead of instance_groups.",
+	"SDK R5",
+	[SMP_RULE_EFA_RECOMMENDED].summary =
+		"multi-node training on an instance type without EFA",
+	"Distributed training across instances is bound by the "
+	"network. The best-practice guide asks for EFA instances such "
+	"as ml.p3dn.24xlarge and ml.p4d.24xlarge, which shorten "
+	"training time.",
+	"best practices for PyTorch (EFA); SDK R11, R16",
+	[SMP_RULE_PREFER_MULTI_GPU_INSTANCE].summary =
+		"several single-GPU instances where one multi-GPU instance "
+		"fits",
+	"One ml.p3dn.24xlarge trains faster than 8 x ml.p3.2xlarge: "
+	"GPUs in one instance talk over NVLink instead of the network. "
+	"The finding names an instance with the same GPU count.",
+	"best practices for PyTorch (multi-GPU instances); SDK D6",
+	[SMP_RULE_DISTRIBUTION_UNKNOWN_KEY].summary =
+		"a distribution key the SDK does not know",
+	"The SDK knows exactly 'pytorchxla'. The troubleshooting page "
+	"prints 'torchxla' and the enable page says 'pytorch_xla': "
+	"both are ignored on HuggingFace PyTorch < 1.11 and without a "
+	"compiler, so workers silently train alone.",
+	"troubleshooting (missing PyTorch/XLA configuration); SDK R30, "
+	"D2",
+	[SMP_RULE_DISTRIBUTION_INCOMPATIBLE].summary =
+		"a distribution mechanism that cannot run with the compiler",
+	"SageMaker distributed (smdistributed, and pytorchddp which "
+	"the PyTorch estimator rewrites into it) and TensorFlow's "
+	"multi_worker_mirrored_strategy are incompatible with Training "
+	"Compiler; from HuggingFace PyTorch 1.11 / PyTorch 1.12 on, "
+	"'pytorchxla' is the only mechanism allowed.",
+	"SDK R3, R12, R17, R20",
+	[SMP_RULE_PYTORCHXLA_MISSING].summary =
+		"a multi-GPU PyTorch compiler job without 'pytorchxla'",
+	"Without the pytorchxla distribution each process trains its "
+	"own copy of the model (several instances) or only one GPU is "
+	"used (one multi-GPU instance). On versions before HuggingFace "
+	"PyTorch 1.11 / PyTorch 1.12 the documented route is a "
+	"launcher entry point with the real script in a "
+	"'training_script' hyperparameter.",
+	"SDK R13, R18, D10; troubleshooting (distributed training)",
+	[SMP_RULE_PYTORCHXLA_VERSION].summary =
+		"'pytorchxla' on a framework version that does not have it",
+	"The pytorchxla distribution exists for HuggingFace PyTorch "
+	">= 1.11 and PyTorch >= 1.12 only, never for TensorFlow.",
+	"SDK R10, R15",
+	[SMP_RULE_PYTORCHXLA_WITHOUT_COMPILER].summary =
+		"'pytorchxla' without compiler_config",
+	"Distributed training through PyTorch/XLA is only supported "
+	"when Training Compiler is enabled.",
+	"SDK R21",
+	[SMP_RULE_COMPILER_NOT_ENABLED].summary =
+		"the spec does not enable Training Compiler",
+	"No compiler_config, Training Compiler image or "
+	"sagemaker_training_compiler_enabled hyperparameter: only the "
+	"generic checks apply. Add compiler_config to compile.",
+	"DESIGN.md section 6",
+	[SMP_RULE_COMPILER_DEBUG].summary = "the compiler's debug mode is on",
+	"debug: true dumps detailed compilation logs, which adds "
+	"overhead. Use it for debugging runs only.",
+	"best practices (debug flag); SDK R6",
+	[SMP_RULE_DEBUGGER_PROFILER_OVERHEAD].summary =
+		"Debugger or Profiler left on in a compiler job",
+	"The SDK attaches a default Debugger hook at fit() and the "
+	"profiler runs unless disabled; both can trigger "
+	"recompilation and slow training. Set debugger_hook_config: "
+	"false and disable_profiler: true (in a CreateTrainingJob "
+	"request: no DebugHookConfig, ProfilerConfig.DisableProfiler "
+	"true).",
+	"SDK R4; best practices (avoid logging and profiling tensors)",
+	[SMP_RULE_IMAGE_URI_OVERRIDE].summary =
+		"image_uri cannot be combined with the compiler",
+	"HuggingFace and PyTorch compiler jobs must let the SDK pick "
+	"the Training Compiler container from the framework versions; "
+	"an image_uri is rejected.",
+	"SDK R9, R14",
+	[SMP_RULE_FRAMEWORK_VERSION].summary =
+		"no Training Compiler container for this framework version",
+	"Supported: HuggingFace transformers 4.11/4.17/4.21 with their "
+	"PyTorch 1.9/1.10/1.11 or TensorFlow 2.5/2.6 bases, PyTorch "
+	"1.12/1.13, TensorFlow 2.9-2.11 (the SDK misses TF > 2.11, "
+	"which then trains without the compiler). Every spelling a "
+	"supported SDK release resolves is accepted.",
+	"SDK R8, R19, R24; supported frameworks table",
+	[SMP_RULE_PY_VERSION].summary =
+		"py_version is not the container's Python",
+	"Each Training Compiler container has one Python version "
+	"(py37, py38 or py39); any other value, including 'py3' used "
+	"in some AWS examples, fails at fit().",
+	"SDK R25",
+	[SMP_RULE_FRAMEWORK_VERSION_MISSING].summary =
+		"a required framework or Python version is missing",
+	"HuggingFace needs transformers_version and exactly one of "
+	"pytorch_version / tensorflow_version; PyTorch and TensorFlow "
+	"need framework_version and py_version (unless image_uri is "
+	"given).",
+	"SDK R26, R28",
+	[SMP_RULE_VERSION_SHAPE].summary =
+		"transformers and base framework versions differ in shape",
+	"The SDK requires transformers_version and the base framework "
+	"version to have the same number of parts: '4.21' with "
+	"'1.11', or '4.21.1' with '1.11.0'.",
+	"SDK R27",
+	[SMP_RULE_GPU_NUM_DEVICES_MISMATCH].summary =
+		"GPU_NUM_DEVICES differs from the instance's GPU count",
+	"GPU_NUM_DEVICES must equal the number of GPUs per instance, "
+	"whether set in environment or through an n_gpus "
+	"hyperparameter. With pytorchxla the container overwrites it, "
+	"so a wrong value is only ignored (warning).",
+	"troubleshooting (missing PyTorch/XLA configuration); SDK "
+	"R32, D1",
+	[SMP_RULE_GPU_NUM_DEVICES_MISSING].summary =
+		"a multi-GPU PyTorch job that never sets GPU_NUM_DEVICES",
+	"Without pytorchxla or the launcher route, the container "
+	"defaults GPU_NUM_DEVICES to 1 and the other GPUs sit idle. "
+	"Set it in environment (or through an n_gpus hyperparameter "
+	"that the script reads).",
+	"troubleshooting (missing PyTorch/XLA configuration); SDK "
+	"R32",
+	[SMP_RULE_GPU_NUM_DEVICES_INVALID].summary =
+		"GPU_NUM_DEVICES is not a positive whole number as a string",
+	"Environment values must be strings; a count written as "
+	"\"four\" or as the number 4 is rejected or misread.",
+	"troubleshooting (missing PyTorch/XLA configuration)",
 };
 
 const char *

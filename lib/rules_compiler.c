@@ -24,10 +24,10 @@ check_debug(const struct smp_check *c)
 	    smp__scalar_bool(job->compiler_debug) != 1)
 		return;
 	f = smp__report_node(c->rep, SMP_RULE_COMPILER_DEBUG,
-	                     job->compiler_debug,
-	                     "the compiler's debug mode is on; its detailed "
-	                     "logs slow training down, so use it for "
-	                     "debugging runs only");
+			     job->compiler_debug,
+			     "the compiler's debug mode is on; its detailed "
+			     "logs slow training down, so use it for "
+			     "debugging runs only");
 	smp__finding_fix(c->rep, f, "set 'debug: false' (or remove it)");
 	smp__finding_suggest(c->rep, f, "false");
 }
@@ -51,34 +51,36 @@ check_debugger_profiler(const struct smp_check *c)
 	if (!hook_on && !prof_on)
 		return;
 	if (hook_on && hook)
-		at = hook;
+		at = hook->kind == SMP_NODE_SCALAR
+			     ? hook
+			     : smp__map_key(job->root, "debugger_hook_config");
 	else if (prof_on && prof)
 		at = prof;
 	else
 		at = compiler_anchor(job);
 	if (hook_on && prof_on)
 		f = smp__report_node(
-		        c->rep, SMP_RULE_DEBUGGER_PROFILER_OVERHEAD, at,
-		        "SageMaker Debugger and Profiler are on for a "
-		        "compiler job; they can trigger recompilation and "
-		        "slow training down");
+			c->rep, SMP_RULE_DEBUGGER_PROFILER_OVERHEAD, at,
+			"SageMaker Debugger and Profiler are on for a "
+			"compiler job; they can trigger recompilation and "
+			"slow training down");
 	else if (hook_on)
 		f = smp__report_node(
-		        c->rep, SMP_RULE_DEBUGGER_PROFILER_OVERHEAD, at,
-		        "SageMaker Debugger is on for a compiler job (%s); its "
-		        "hook can trigger recompilation",
-		        hook ? "'debugger_hook_config' is not false"
-		             : "the SDK attaches a default hook at fit()");
+			c->rep, SMP_RULE_DEBUGGER_PROFILER_OVERHEAD, at,
+			"SageMaker Debugger is on for a compiler job (%s); its "
+			"hook can trigger recompilation",
+			hook ? "'debugger_hook_config' is not false"
+			     : "the SDK attaches a default hook at fit()");
 	else
 		f = smp__report_node(
-		        c->rep, SMP_RULE_DEBUGGER_PROFILER_OVERHEAD, at,
-		        "the SageMaker Profiler is on for a compiler job "
-		        "('disable_profiler' is not true); it can trigger "
-		        "recompilation");
+			c->rep, SMP_RULE_DEBUGGER_PROFILER_OVERHEAD, at,
+			"the SageMaker Profiler is on for a compiler job "
+			"('disable_profiler' is not true); it can trigger "
+			"recompilation");
 	smp__finding_fix(c->rep, f, "%s%s%s",
-	                 hook_on ? "set 'debugger_hook_config: false'" : "",
-	                 hook_on && prof_on ? " and " : "",
-	                 prof_on ? "set 'disable_profiler: true'" : "");
+			 hook_on ? "set 'debugger_hook_config: false'" : "",
+			 hook_on && prof_on ? " and " : "",
+			 prof_on ? "set 'disable_profiler: true'" : "");
 }
 
 /* HuggingFace and PyTorch compiler jobs must not set image_uri (R9/R14). */
@@ -94,14 +96,14 @@ check_image_uri(const struct smp_check *c)
 	    job->image_uri->u.scalar.len == 0)
 		return;
 	f = smp__report_node(
-	        c->rep, SMP_RULE_IMAGE_URI_OVERRIDE, job->image_uri,
-	        "'image_uri' cannot be set for a %s compiler job; "
-	        "the SDK picks the Training Compiler container "
-	        "from the framework versions",
-	        job->estimator == SMP_EST_PYTORCH ? "PyTorch" : "HuggingFace");
+		c->rep, SMP_RULE_IMAGE_URI_OVERRIDE, job->image_uri,
+		"'image_uri' cannot be set for a %s compiler job; "
+		"the SDK picks the Training Compiler container "
+		"from the framework versions",
+		job->estimator == SMP_EST_PYTORCH ? "PyTorch" : "HuggingFace");
 	smp__finding_fix(c->rep, f,
-	                 "remove 'image_uri' and set the framework versions "
-	                 "and 'compiler_config'");
+			 "remove 'image_uri' and set the framework versions "
+			 "and 'compiler_config'");
 }
 
 void
@@ -112,13 +114,13 @@ smp__rules_compiler(const struct smp_check *c)
 
 	if (!job->compiler) {
 		f = smp__report_node(c->rep, SMP_RULE_COMPILER_NOT_ENABLED,
-		                     smp__job_anchor(job),
-		                     "Training Compiler is not enabled in "
-		                     "this spec; only the generic checks "
-		                     "apply");
+				     smp__job_anchor(job),
+				     "Training Compiler is not enabled in "
+				     "this spec; only the generic checks "
+				     "apply");
 		smp__finding_fix(c->rep, f,
-		                 "add 'compiler_config: {enabled: true}' to "
-		                 "compile the model");
+				 "add 'compiler_config: {enabled: true}' to "
+				 "compile the model");
 		return;
 	}
 	check_debug(c);

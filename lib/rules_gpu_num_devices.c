@@ -43,13 +43,13 @@ check_value(const struct smp_check *c, const struct smp_node *n)
 		/* environment values are the schema's business */
 		if (n == job->n_gpus) {
 			f = smp__report_node(
-			        c->rep, SMP_RULE_GPU_NUM_DEVICES_INVALID, n,
-			        "hyperparameter 'n_gpus' is '%s'; it must be "
-			        "a positive whole number",
-			        smp__node_text(n) ? smp__node_text(n) : "?");
+				c->rep, SMP_RULE_GPU_NUM_DEVICES_INVALID, n,
+				"hyperparameter 'n_gpus' is '%s'; it must be "
+				"a positive whole number",
+				smp__node_text(n) ? smp__node_text(n) : "?");
 			if (c->instance && c->instance->gpus > 0)
 				smp__finding_fix(c->rep, f, "set it to %d",
-				                 c->instance->gpus);
+						 c->instance->gpus);
 		}
 		return;
 	}
@@ -58,28 +58,30 @@ check_value(const struct smp_check *c, const struct smp_node *n)
 	snprintf(want, sizeof(want), "%d", c->instance->gpus);
 	if (n == job->n_gpus)
 		snprintf(what, sizeof(what),
-		         "hyperparameter 'n_gpus' (read into GPU_NUM_DEVICES) "
-		         "is %lld",
-		         v);
+			 "hyperparameter 'n_gpus' (read into GPU_NUM_DEVICES) "
+			 "is %lld",
+			 v);
 	else
 		snprintf(what, sizeof(what), "GPU_NUM_DEVICES is \"%lld\"", v);
 	if (job->pytorchxla && job->pytorchxla_enabled) {
-		f = smp__report_node(
-		        c->rep, SMP_RULE_GPU_NUM_DEVICES_MISMATCH, n,
-		        "%s but '%s' has %d GPUs; with "
-		        "'pytorchxla' the container overwrites "
-		        "it, so the value is ignored",
-		        what, c->instance->type, c->instance->gpus);
+		f = smp__report_node(c->rep, SMP_RULE_GPU_NUM_DEVICES_MISMATCH,
+				     n,
+				     "%s but '%s' has %d GPU%s; with "
+				     "'pytorchxla' the container overwrites "
+				     "it, so the value is ignored",
+				     what, c->instance->type, c->instance->gpus,
+				     c->instance->gpus == 1 ? "" : "s");
 		smp__finding_cap_severity(f, SMP_SEVERITY_WARNING);
 		smp__finding_fix(c->rep, f, "remove it, or set it to \"%s\"",
-		                 want);
+				 want);
 	} else {
 		f = smp__report_node(c->rep, SMP_RULE_GPU_NUM_DEVICES_MISMATCH,
-		                     n, "%s but '%s' has %d GPUs", what,
-		                     c->instance->type, c->instance->gpus);
+				     n, "%s but '%s' has %d GPU%s", what,
+				     c->instance->type, c->instance->gpus,
+				     c->instance->gpus == 1 ? "" : "s");
 		smp__finding_fix(c->rep, f, "set it to %s%s%s",
-		                 n == job->n_gpus ? "" : "\"", want,
-		                 n == job->n_gpus ? "" : "\"");
+				 n == job->n_gpus ? "" : "\"", want,
+				 n == job->n_gpus ? "" : "\"");
 	}
 	smp__finding_suggest(c->rep, f, want);
 }
@@ -93,22 +95,26 @@ check_missing(const struct smp_check *c)
 	if (!job->compiler || !smp__job_is_pytorch(job) || !c->instance ||
 	    c->instance->gpus < 2)
 		return;
-	if ((job->pytorchxla && job->pytorchxla_enabled) ||
-	    job->launcher_script || job->gpu_num_devices || job->n_gpus)
+	if ((job->pytorchxla && (job->pytorchxla_enabled ||
+				 job->pytorchxla->kind != SMP_NODE_MAPPING)) ||
+	    job->launcher_script || job->gpu_num_devices || job->n_gpus ||
+	    smp__report_has(c->rep, SMP_RULE_DISTRIBUTION_INCOMPATIBLE))
 		return;
 	/* pytorchxla-missing or distribution-unknown-key says it better */
 	if (smp__report_has(c->rep, SMP_RULE_PYTORCHXLA_MISSING) ||
 	    smp__job_xla_misspelled(job))
 		return;
 	f = smp__report_node(
-	        c->rep, SMP_RULE_GPU_NUM_DEVICES_MISSING, job->instance_type,
-	        "'%s' has %d GPUs but GPU_NUM_DEVICES is not set; "
-	        "the container defaults it to 1, so %d GPUs "
-	        "sit idle",
-	        c->instance->type, c->instance->gpus, c->instance->gpus - 1);
+		c->rep, SMP_RULE_GPU_NUM_DEVICES_MISSING, job->instance_type,
+		"'%s' has %d GPUs but GPU_NUM_DEVICES is not set; "
+		"the container defaults it to 1, so %d GPUs "
+		"sit idle",
+		c->instance->type, c->instance->gpus, c->instance->gpus - 1);
 	smp__finding_fix(c->rep, f,
-	                 "add 'environment: {GPU_NUM_DEVICES: \"%d\"}'",
-	                 c->instance->gpus);
+			 "add 'environment: {GPU_NUM_DEVICES: \"%d\"}', or "
+			 "launch through torch_xla.distributed.sm_dist with "
+			 "the script in a 'training_script' hyperparameter",
+			 c->instance->gpus);
 }
 
 void

@@ -64,7 +64,7 @@ class_supported(const struct smp_catalog *cat, const char *cls)
  */
 static const struct smp_instance *
 supported_with_gpus(const struct smp_catalog *cat, int gpus,
-                    const struct smp_instance *like, int want_efa)
+		    const struct smp_instance *like, int want_efa)
 {
 	const struct smp_instance *best = NULL;
 	double best_score = 0;
@@ -77,7 +77,7 @@ supported_with_gpus(const struct smp_catalog *cat, int gpus,
 		if (!it->compiler_supported || it->gpus != gpus)
 			continue;
 		score = like ? fabs(it->gpu_memory_gib - like->gpu_memory_gib)
-		             : it->gpu_memory_gib;
+			     : it->gpu_memory_gib;
 		if (want_efa && !it->efa)
 			score += 1000;
 		score += it->vcpus / 1000.0;
@@ -95,22 +95,22 @@ check_local(const struct smp_check *c, const char *type)
 	struct smp_finding *f;
 
 	f = smp__report_node(c->rep, SMP_RULE_LOCAL_MODE, c->job->instance_type,
-	                     "Training Compiler does not run in local mode "
-	                     "('%s')%s",
-	                     type,
-	                     strcmp(type, "local_gpu") == 0
-	                             ? "; the SDK lets 'local_gpu' through, "
-	                               "so the job fails later"
-	                             : "");
+			     "Training Compiler does not run in local mode "
+			     "('%s')%s",
+			     type,
+			     strcmp(type, "local_gpu") == 0
+				     ? "; the SDK lets 'local_gpu' through, "
+				       "so the job fails later"
+				     : "");
 	smp__finding_fix(c->rep, f,
-	                 "use a supported GPU instance such as "
-	                 "'ml.p3.2xlarge' or 'ml.g5.xlarge'");
+			 "use a supported GPU instance such as "
+			 "'ml.p3.2xlarge' or 'ml.g5.xlarge'");
 }
 
 /* Malformed or unknown types (generic check, compiler or not). */
 static int
 check_known(const struct smp_check *c, const char *type, char *cls,
-            size_t clssz)
+	    size_t clssz)
 {
 	const char *names[MAX_TYPES];
 	size_t n = type_names(c->cat, names, MAX_TYPES);
@@ -122,19 +122,19 @@ check_known(const struct smp_check *c, const char *type, char *cls,
 	if (!well_formed(type, cls, clssz)) {
 		/* "p3.2xlarge" and "ML.P3.2XLARGE" are common slips */
 		snprintf(fixed, sizeof(fixed), "%s%s",
-		         strncmp(type, "ml.", 3) == 0 ? "" : "ml.", type);
+			 strncmp(type, "ml.", 3) == 0 ? "" : "ml.", type);
 		for (i = 0; fixed[i]; i++)
 			if (fixed[i] >= 'A' && fixed[i] <= 'Z')
 				fixed[i] = (char)(fixed[i] - 'A' + 'a');
 		hint = smp__catalog_instance(c->cat, fixed)
-		               ? fixed
-		               : smp__did_you_mean(type, names, n);
+			       ? fixed
+			       : smp__did_you_mean(type, names, n);
 		f = smp__report_node(c->rep, SMP_RULE_INSTANCE_UNKNOWN,
-		                     c->job->instance_type,
-		                     "instance type '%s' is not of the form "
-		                     "'ml.<class>.<size>'%s%s%s",
-		                     type, hint ? "; did you mean '" : "",
-		                     hint ? hint : "", hint ? "'?" : "");
+				     c->job->instance_type,
+				     "instance type '%s' is not of the form "
+				     "'ml.<class>.<size>'%s%s%s",
+				     type, hint ? "; did you mean '" : "",
+				     hint ? hint : "", hint ? "'?" : "");
 		if (hint) {
 			smp__finding_fix(c->rep, f, "write '%s'", hint);
 			smp__finding_suggest(c->rep, f, hint);
@@ -145,25 +145,25 @@ check_known(const struct smp_check *c, const char *type, char *cls,
 		return 1;
 	hint = smp__did_you_mean(type, names, n);
 	f = smp__report_node(c->rep, SMP_RULE_INSTANCE_UNKNOWN,
-	                     c->job->instance_type,
-	                     "instance type '%s' is not in the instance data "
-	                     "(version %s of %s)%s%s%s",
-	                     type, c->cat->data_version, c->cat->generated,
-	                     hint ? "; did you mean '" : "", hint ? hint : "",
-	                     hint ? "'?" : "");
+			     c->job->instance_type,
+			     "instance type '%s' is not in the instance data "
+			     "(version %s of %s)%s%s%s",
+			     type, c->cat->data_version, c->cat->generated,
+			     hint ? "; did you mean '" : "", hint ? hint : "",
+			     hint ? "'?" : "");
 	smp__finding_cap_severity(f, SMP_SEVERITY_WARNING);
 	if (hint) {
 		smp__finding_fix(c->rep, f,
-		                 "write '%s', or refresh the data "
-		                 "with 'sm-preflight update-data' "
-		                 "if the type is new",
-		                 hint);
+				 "write '%s', or refresh the data "
+				 "with 'sm-preflight update-data' "
+				 "if the type is new",
+				 hint);
 		smp__finding_suggest(c->rep, f, hint);
 	} else {
 		smp__finding_fix(c->rep, f,
-		                 "refresh the data with "
-		                 "'sm-preflight update-data' if "
-		                 "the type is new");
+				 "refresh the data with "
+				 "'sm-preflight update-data' if "
+				 "the type is new");
 	}
 	return 1;
 }
@@ -182,24 +182,24 @@ check_supported(const struct smp_check *c, const char *type, const char *cls)
 		size_t used = strlen(list);
 
 		snprintf(list + used, sizeof(list) - used, "%s%s",
-		         i ? ", " : "", c->cat->supported_classes[i]);
+			 i ? ", " : "", c->cat->supported_classes[i]);
 	}
 	alt = c->instance
-	              ? supported_with_gpus(
-	                        c->cat,
-	                        c->instance->gpus > 0 ? c->instance->gpus : 1,
-	                        c->instance->gpus > 0 ? c->instance : NULL,
-	                        c->instance->efa)
-	              : NULL;
+		      ? supported_with_gpus(
+				c->cat,
+				c->instance->gpus > 0 ? c->instance->gpus : 1,
+				c->instance->gpus > 0 ? c->instance : NULL,
+				c->instance->efa)
+		      : NULL;
 	f = smp__report_node(c->rep, SMP_RULE_INSTANCE_UNSUPPORTED,
-	                     c->job->instance_type,
-	                     "Training Compiler does not support instance "
-	                     "class '%s' of '%s'; supported classes are %s",
-	                     cls, type, list);
+			     c->job->instance_type,
+			     "Training Compiler does not support instance "
+			     "class '%s' of '%s'; supported classes are %s",
+			     cls, type, list);
 	if (alt) {
 		smp__finding_fix(c->rep, f, "use '%s' (%d x %s, %g GiB each)",
-		                 alt->type, alt->gpus, alt->gpu_model,
-		                 alt->gpu_memory_gib);
+				 alt->type, alt->gpus, alt->gpu_model,
+				 alt->gpu_memory_gib);
 		smp__finding_suggest(c->rep, f, alt->type);
 	}
 }
@@ -214,11 +214,12 @@ check_groups(const struct smp_check *c)
 	    (g->kind == SMP_NODE_SCALAR &&
 	     smp__scalar_type(g) == SMP_SCALAR_NULL))
 		return;
-	f = smp__report_node(c->rep, SMP_RULE_INSTANCE_GROUPS, g,
-	                     "Training Compiler supports only homogeneous "
-	                     "clusters; 'instance_groups' is rejected");
+	f = smp__report_node(c->rep, SMP_RULE_INSTANCE_GROUPS,
+			     smp__map_key(c->job->root, "instance_groups"),
+			     "Training Compiler supports only homogeneous "
+			     "clusters; 'instance_groups' is rejected");
 	smp__finding_fix(c->rep, f,
-	                 "use 'instance_type' and 'instance_count' instead");
+			 "use 'instance_type' and 'instance_count' instead");
 }
 
 /*
@@ -263,16 +264,16 @@ check_efa(const struct smp_check *c)
 		return;
 	alt = efa_alternative(c->cat, it);
 	at = c->job->instance_count ? c->job->instance_count
-	                            : c->job->instance_type;
+				    : c->job->instance_type;
 	f = smp__report_node(c->rep, SMP_RULE_EFA_RECOMMENDED, at,
-	                     "%lld instances of '%s' train across the network "
-	                     "without EFA; EFA instances such as "
-	                     "'ml.p3dn.24xlarge' and 'ml.p4d.24xlarge' train "
-	                     "faster",
-	                     c->job->count, it->type);
+			     "%lld instances of '%s' train across the network "
+			     "without EFA; EFA instances such as "
+			     "'ml.p3dn.24xlarge' and 'ml.p4d.24xlarge' train "
+			     "faster",
+			     c->job->count, it->type);
 	if (alt) {
 		smp__finding_fix(c->rep, f, "use '%s' (%d x %s, EFA)",
-		                 alt->type, alt->gpus, alt->gpu_model);
+				 alt->type, alt->gpus, alt->gpu_model);
 		smp__finding_suggest(c->rep, f, alt->type);
 	}
 }
@@ -298,7 +299,7 @@ check_multi_gpu(const struct smp_check *c)
 		if (!cand->compiler_supported || cand->gpus < 2 ||
 		    cand->gpus > total || total % cand->gpus != 0 ||
 		    strcmp(cand->gpu_model ? cand->gpu_model : "",
-		           it->gpu_model ? it->gpu_model : "") != 0)
+			   it->gpu_model ? it->gpu_model : "") != 0)
 			continue;
 		/* most GPUs per instance, then EFA, then more memory */
 		if (!best || cand->gpus > best->gpus ||
@@ -311,16 +312,16 @@ check_multi_gpu(const struct smp_check *c)
 	if (!best)
 		return;
 	f = smp__report_node(c->rep, SMP_RULE_PREFER_MULTI_GPU_INSTANCE,
-	                     c->job->instance_count ? c->job->instance_count
-	                                            : c->job->instance_type,
-	                     "%lld single-GPU '%s' instances train slower "
-	                     "than %lld x '%s' with the same %lld GPUs",
-	                     total, it->type, total / best->gpus, best->type,
-	                     total);
+			     c->job->instance_count ? c->job->instance_count
+						    : c->job->instance_type,
+			     "%lld single-GPU '%s' instances train slower "
+			     "than %lld x '%s' with the same %lld GPUs",
+			     total, it->type, total / best->gpus, best->type,
+			     total);
 	smp__finding_fix(c->rep, f,
-	                 "use instance_type '%s' with "
-	                 "instance_count %lld",
-	                 best->type, total / best->gpus);
+			 "use instance_type '%s' with "
+			 "instance_count %lld",
+			 best->type, total / best->gpus);
 	smp__finding_suggest(c->rep, f, best->type);
 }
 

@@ -25,7 +25,7 @@ estimator_key(enum smp_estimator e)
 
 static int
 in_list(const char *s, const char *canonical, const char *const *aliases,
-        size_t n)
+	size_t n)
 {
 	size_t i;
 
@@ -43,7 +43,7 @@ static int
 transformers_match(const struct smp_image *im, const char *tv)
 {
 	return in_list(tv, im->transformers_version, im->transformers_aliases,
-	               im->transformers_alias_count);
+		       im->transformers_alias_count);
 }
 
 static int
@@ -51,7 +51,7 @@ framework_match(const struct smp_image *im, const char *fw, const char *fv)
 {
 	return fw && strcmp(im->framework, fw) == 0 &&
 	       in_list(fv, im->framework_version, im->framework_aliases,
-	               im->framework_alias_count);
+		       im->framework_alias_count);
 }
 
 /* Appends s to a ", "-separated list unless already there. */
@@ -71,16 +71,28 @@ list_add(char *list, size_t size, const char *s)
 	snprintf(list + used, size - used, "%s%s", used ? ", " : "", s);
 }
 
+/* "use '1.11.0'" for one choice, "use one of 1.12.0, 1.13.1" for more. */
+static void
+fix_choices(struct smp_report *rep, struct smp_finding *f, const char *list)
+{
+	if (!list[0])
+		return;
+	if (strchr(list, ','))
+		smp__finding_fix(rep, f, "use one of %s", list);
+	else
+		smp__finding_fix(rep, f, "use '%s'", list);
+}
+
 static void
 report_missing(const struct smp_check *c, const char *what, const char *example)
 {
 	struct smp_finding *f;
 
 	f = smp__report_node(c->rep, SMP_RULE_FRAMEWORK_VERSION_MISSING,
-	                     smp__job_anchor(c->job),
-	                     "%s; the SDK cannot pick a Training Compiler "
-	                     "container without it",
-	                     what);
+			     smp__job_anchor(c->job),
+			     "%s; the SDK cannot pick a Training Compiler "
+			     "container without it",
+			     what);
 	smp__finding_fix(c->rep, f, "add %s", example);
 }
 
@@ -98,22 +110,22 @@ check_missing(const struct smp_check *c)
 
 		if (!smp__map_get(root, "transformers_version")) {
 			report_missing(c, "'transformers_version' is missing",
-			               "'transformers_version: \"4.21.1\"'");
+				       "'transformers_version: \"4.21.1\"'");
 			missing = 1;
 		}
 		if (!pt && !tf) {
 			report_missing(c,
-			               "neither 'pytorch_version' nor "
-			               "'tensorflow_version' is set",
-			               "'pytorch_version: \"1.11.0\"'");
+				       "neither 'pytorch_version' nor "
+				       "'tensorflow_version' is set",
+				       "'pytorch_version: \"1.11.0\"'");
 			missing = 1;
 		} else if (pt && tf) {
 			struct smp_finding *f = smp__report_node(
-			        c->rep, SMP_RULE_FRAMEWORK_VERSION_MISSING,
-			        smp__map_get(root, "tensorflow_version"),
-			        "'pytorch_version' and 'tensorflow_version' "
-			        "are both set; a HuggingFace estimator takes "
-			        "exactly one");
+				c->rep, SMP_RULE_FRAMEWORK_VERSION_MISSING,
+				smp__map_get(root, "tensorflow_version"),
+				"'pytorch_version' and 'tensorflow_version' "
+				"are both set; a HuggingFace estimator takes "
+				"exactly one");
 			smp__finding_fix(c->rep, f, "remove one of them");
 			missing = 1;
 		}
@@ -123,29 +135,29 @@ check_missing(const struct smp_check *c)
 	case SMP_EST_TENSORFLOW:
 		if (!smp__map_get(root, "framework_version")) {
 			report_missing(
-			        c, "'framework_version' is missing",
-			        c->job->estimator == SMP_EST_PYTORCH
-			                ? "'framework_version: \"1.13.1\"'"
-			                : "'framework_version: \"2.11.0\"'");
+				c, "'framework_version' is missing",
+				c->job->estimator == SMP_EST_PYTORCH
+					? "'framework_version: \"1.13.1\"'"
+					: "'framework_version: \"2.11.0\"'");
 			missing = 1;
 		}
 		break;
 	default: {
 		struct smp_finding *f = smp__report_node(
-		        c->rep, SMP_RULE_FRAMEWORK_VERSION_MISSING,
-		        smp__job_anchor(c->job),
-		        "the estimator class is unknown and no framework "
-		        "version shows it");
+			c->rep, SMP_RULE_FRAMEWORK_VERSION_MISSING,
+			smp__job_anchor(c->job),
+			"the estimator class is unknown and no framework "
+			"version shows it");
 		smp__finding_fix(c->rep, f,
-		                 "add 'estimator: HuggingFace', "
-		                 "'PyTorch' or 'TensorFlow'");
+				 "add 'estimator: HuggingFace', "
+				 "'PyTorch' or 'TensorFlow'");
 		return 1;
 	}
 	}
 	if (!smp__map_get(root, "py_version")) {
 		report_missing(
-		        c, "'py_version' is missing",
-		        "the container's Python, e.g. 'py_version: py38'");
+			c, "'py_version' is missing",
+			"the container's Python, e.g. 'py_version: py38'");
 		missing = 1;
 	}
 	return missing;
@@ -167,11 +179,11 @@ check_shape(const struct smp_check *c)
 	    t.count == b.count)
 		return 0;
 	f = smp__report_node(
-	        c->rep, SMP_RULE_VERSION_SHAPE, job->framework_version,
-	        "'%s' has %d parts but transformers_version "
-	        "'%s' has %d; the SDK requires the same shape",
-	        smp__node_text(job->framework_version), b.count,
-	        smp__node_text(job->transformers_version), t.count);
+		c->rep, SMP_RULE_VERSION_SHAPE, job->framework_version,
+		"'%s' has %d parts but transformers_version "
+		"'%s' has %d; the SDK requires the same shape",
+		smp__node_text(job->framework_version), b.count,
+		smp__node_text(job->transformers_version), t.count);
 	smp__finding_fix(c->rep, f, "write both with %d parts", t.count);
 	return 1;
 }
@@ -211,14 +223,14 @@ resolve_image(const struct smp_check *c)
 		for (i = 0; i < cat->image_count; i++)
 			if (strcmp(cat->images[i].estimator, est) == 0)
 				list_add(list, sizeof(list),
-				         cat->images[i].transformers_version);
+					 cat->images[i].transformers_version);
 		f = smp__report_node(c->rep, SMP_RULE_FRAMEWORK_VERSION,
-		                     job->transformers_version,
-		                     "transformers '%s' has no Training "
-		                     "Compiler container; supported versions "
-		                     "are %s",
-		                     tv, list);
-		smp__finding_fix(c->rep, f, "use one of %s", list);
+				     job->transformers_version,
+				     "transformers '%s' has no Training "
+				     "Compiler container; supported versions "
+				     "are %s",
+				     tv, list);
+		fix_choices(c->rep, f, list);
 		return NULL;
 	}
 	for (i = 0; i < cat->image_count; i++) {
@@ -231,27 +243,27 @@ resolve_image(const struct smp_check *c)
 	}
 	if (tv)
 		f = smp__report_node(
-		        c->rep, SMP_RULE_FRAMEWORK_VERSION,
-		        job->framework_version,
-		        "%s '%s' has no Training Compiler container with "
-		        "transformers %s; %s",
-		        strcmp(job->base_framework, "pytorch") == 0
-		                ? "PyTorch"
-		                : "TensorFlow",
-		        fv, tv,
-		        list[0] ? "use one of the versions listed in the fix"
-		                : "this transformers version has no such base");
+			c->rep, SMP_RULE_FRAMEWORK_VERSION,
+			job->framework_version,
+			"%s '%s' is not the base of any Training Compiler "
+			"container for transformers %s%s",
+			strcmp(job->base_framework, "pytorch") == 0
+				? "PyTorch"
+				: "TensorFlow",
+			fv, tv,
+			list[0] ? ""
+				: "; that transformers version has no "
+				  "container for this framework");
 	else
 		f = smp__report_node(c->rep, SMP_RULE_FRAMEWORK_VERSION,
-		                     job->framework_version,
-		                     "%s '%s' has no Training Compiler "
-		                     "container",
-		                     job->estimator == SMP_EST_PYTORCH
-		                             ? "PyTorch"
-		                             : "TensorFlow",
-		                     fv);
-	if (list[0])
-		smp__finding_fix(c->rep, f, "use one of %s", list);
+				     job->framework_version,
+				     "%s '%s' has no Training Compiler "
+				     "container",
+				     job->estimator == SMP_EST_PYTORCH
+					     ? "PyTorch"
+					     : "TensorFlow",
+				     fv);
+	fix_choices(c->rep, f, list);
 	return NULL;
 }
 
@@ -272,9 +284,9 @@ check_python(const struct smp_check *c, const struct smp_image *im)
 		list_add(list, sizeof(list), im->py_versions[i]);
 	}
 	f = smp__report_node(c->rep, SMP_RULE_PY_VERSION, c->job->py_version,
-	                     "py_version '%s' does not match the Training "
-	                     "Compiler container for %s %s, which has %s",
-	                     py, im->framework, im->framework_version, list);
+			     "py_version '%s' does not match the Training "
+			     "Compiler container for %s %s, which has %s",
+			     py, im->framework, im->framework_version, list);
 	smp__finding_fix(c->rep, f, "set 'py_version: %s'", im->py_versions[0]);
 	if (im->py_version_count)
 		smp__finding_suggest(c->rep, f, im->py_versions[0]);

@@ -169,12 +169,12 @@ struct compiler {
 };
 
 static void set_error(struct smp_error *err, int code, const char *name,
-                      const struct smp_node *at, const char *fmt, ...)
-        __attribute__((format(printf, 5, 6)));
+		      const struct smp_node *at, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
 static void
 set_error(struct smp_error *err, int code, const char *name,
-          const struct smp_node *at, const char *fmt, ...)
+	  const struct smp_node *at, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -199,13 +199,13 @@ fail_nomem(struct compiler *c)
 	if (!c->rc) {
 		c->rc = SMP_ENOMEM;
 		set_error(c->err, SMP_ENOMEM, c->name, NULL, "%s",
-		          smp_strerror(SMP_ENOMEM));
+			  smp_strerror(SMP_ENOMEM));
 	}
 	return NULL;
 }
 
 static void *fail(struct compiler *c, const struct smp_node *at,
-                  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static void *
 fail(struct compiler *c, const struct smp_node *at, const char *fmt, ...)
@@ -268,7 +268,7 @@ is_string(const struct smp_node *n)
 /* A non-negative integer keyword value. */
 static int
 get_count(struct compiler *c, const struct smp_node *key,
-          const struct smp_node *v, size_t *out)
+	  const struct smp_node *v, size_t *out)
 {
 	long long x;
 
@@ -283,7 +283,7 @@ get_count(struct compiler *c, const struct smp_node *key,
 
 static int
 get_number(struct compiler *c, const struct smp_node *key,
-           const struct smp_node *v, double *out)
+	   const struct smp_node *v, double *out)
 {
 	if (smp__scalar_number(v, out) || isnan(*out)) {
 		fail(c, v, "'%s' must be a number", key->u.scalar.value);
@@ -296,9 +296,9 @@ static const struct {
 	const char *name;
 	unsigned bit;
 } type_names[] = {
-        {"object", T_OBJECT},   {"array", T_ARRAY},   {"string", T_STRING},
-        {"integer", T_INTEGER}, {"number", T_NUMBER}, {"boolean", T_BOOLEAN},
-        {"null", T_NULL},
+	{"object", T_OBJECT},   {"array", T_ARRAY},   {"string", T_STRING},
+	{"integer", T_INTEGER}, {"number", T_NUMBER}, {"boolean", T_BOOLEAN},
+	{"null", T_NULL},
 };
 
 static int
@@ -345,7 +345,7 @@ compile_type(struct compiler *c, struct snode *sn, const struct smp_node *v)
 }
 
 static struct snode *compile(struct compiler *c, const struct smp_node *json,
-                             unsigned depth);
+			     unsigned depth);
 
 /* A schema registered so that $ref can find it. */
 static struct snode *
@@ -365,7 +365,7 @@ compile_memo(struct compiler *c, const struct smp_node *json, unsigned depth)
 		return NULL;
 	tmp = c->memo; /* compile() may have grown it */
 	if (smp__grow(&c->s->alloc, &tmp, &c->cap_memo, c->nmemo + 1,
-	              sizeof(*c->memo)))
+		      sizeof(*c->memo)))
 		return fail_nomem(c);
 	c->memo = tmp;
 	m = &c->memo[c->nmemo++];
@@ -388,7 +388,7 @@ cmp_prop(const void *pa, const void *pb)
 
 static int
 compile_properties(struct compiler *c, struct snode *sn,
-                   const struct smp_node *v, unsigned depth)
+		   const struct smp_node *v, unsigned depth)
 {
 	size_t i, n;
 
@@ -398,9 +398,9 @@ compile_properties(struct compiler *c, struct snode *sn,
 	}
 	n = v->u.mapping.count;
 	sn->props =
-	        smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(*sn->props));
+		smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(*sn->props));
 	sn->prop_names =
-	        smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(char *));
+		smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(char *));
 	if (!sn->props || !sn->prop_names) {
 		fail_nomem(c);
 		return -1;
@@ -422,8 +422,8 @@ compile_properties(struct compiler *c, struct snode *sn,
 
 static int
 compile_list(struct compiler *c, const struct smp_node *key,
-             const struct smp_node *v, struct snode ***out, size_t *count,
-             unsigned depth)
+	     const struct smp_node *v, struct snode ***out, size_t *count,
+	     unsigned depth)
 {
 	size_t i, n;
 
@@ -465,7 +465,7 @@ compile_enum(struct compiler *c, struct snode *sn, const struct smp_node *v)
 	for (i = 0; i < n; i++)
 		if (is_string(v->u.sequence.items[i]))
 			sn->enum_words[sn->nenum_words++] =
-			        v->u.sequence.items[i]->u.scalar.value;
+				v->u.sequence.items[i]->u.scalar.value;
 	sn->enum_values = v;
 	sn->has |= H_ENUM;
 	return 0;
@@ -549,14 +549,14 @@ find_prop(const struct snode *sn, const char *name, size_t len)
 	key.len = len;
 	key.schema = NULL;
 	return bsearch(&key, sn->props, sn->nprops, sizeof(*sn->props),
-	               cmp_prop);
+		       cmp_prop);
 }
 
 /* keywords that only annotate: ignored by the check */
 static const char *const annotations[] = {
-        "$schema", "$id",      "$comment",   "description",
-        "default", "examples", "deprecated", "markdownDescription",
-        NULL};
+	"$schema", "$id",      "$comment",   "description",
+	"default", "examples", "deprecated", "markdownDescription",
+	NULL};
 
 static int
 is_annotation(const struct smp_node *k)
@@ -571,7 +571,7 @@ is_annotation(const struct smp_node *k)
 
 static int
 compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
-                const struct smp_node *v, unsigned depth)
+		const struct smp_node *v, unsigned depth)
 {
 	if (is_annotation(k))
 		return 0;
@@ -588,7 +588,7 @@ compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
 			return fail(c, v, "'$defs' must be an object"), -1;
 		for (i = 0; i < v->u.mapping.count; i++)
 			if (!compile_memo(c, v->u.mapping.items[i].value,
-			                  depth + 1))
+					  depth + 1))
 				return -1;
 		return 0;
 	}
@@ -603,9 +603,9 @@ compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
 	if (text_is(k, "items")) {
 		if (v->kind == SMP_NODE_SEQUENCE)
 			return fail(c, v,
-			            "'items' must be one schema (draft "
-			            "2020-12; 'prefixItems' is not "
-			            "supported)"),
+				    "'items' must be one schema (draft "
+				    "2020-12; 'prefixItems' is not "
+				    "supported)"),
 			       -1;
 		return (sn->items = compile(c, v, depth + 1)) ? 0 : -1;
 	}
@@ -622,12 +622,12 @@ compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
 	if (text_is(k, "$ref")) {
 		if (!is_string(v) || v->u.scalar.value[0] != '#')
 			return fail(c, v,
-			            "'$ref' must be a local reference "
-			            "starting with '#'"),
+				    "'$ref' must be a local reference "
+				    "starting with '#'"),
 			       -1;
 		sn->ref_target = v;
 		return push_ptr(c, &c->pending, &c->npending, &c->cap_pending,
-		                sn);
+				sn);
 	}
 	if (text_is(k, "enum"))
 		return compile_enum(c, sn, v);
@@ -644,7 +644,7 @@ compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
 		for (i = 0; i < v->u.sequence.count; i++)
 			if (!is_string(v->u.sequence.items[i]))
 				return fail(c, v->u.sequence.items[i],
-				            "'required' must list strings"),
+					    "'required' must list strings"),
 				       -1;
 		sn->required = v;
 		sn->has |= H_REQUIRED;
@@ -722,9 +722,9 @@ compile(struct compiler *c, const struct smp_node *json, unsigned depth)
 	for (i = 0; i < sn->ndym; i++)
 		if (!find_prop(sn, sn->dym[i].to, strlen(sn->dym[i].to)))
 			return fail(c, sn->dym_at,
-			            "'x-smp-did-you-mean' maps '%.64s' to "
-			            "'%.64s', which is not a property",
-			            sn->dym[i].from, sn->dym[i].to);
+				    "'x-smp-did-you-mean' maps '%.64s' to "
+				    "'%.64s', which is not a property",
+				    sn->dym[i].from, sn->dym[i].to);
 	return sn;
 }
 
@@ -759,7 +759,7 @@ resolve_pointer(const struct smp_node *root, const char *ref)
 		if (cur->kind == SMP_NODE_MAPPING) {
 			for (i = 0; i < cur->u.mapping.count && !found; i++) {
 				const struct smp_node *k =
-				        cur->u.mapping.items[i].key;
+					cur->u.mapping.items[i].key;
 
 				if (k->u.scalar.len == n &&
 				    memcmp(k->u.scalar.value, seg, n) == 0) {
@@ -789,7 +789,7 @@ resolve_refs(struct compiler *c)
 	while (c->npending) {
 		struct snode *sn = c->pending[--c->npending];
 		const struct smp_node *target =
-		        resolve_pointer(c->doc, sn->ref_target->u.scalar.value);
+			resolve_pointer(c->doc, sn->ref_target->u.scalar.value);
 
 		if (!target) {
 			fail(c, sn->ref_target,
@@ -850,7 +850,7 @@ inplace_cycle(struct compiler *c, struct snode *sn, unsigned depth)
 /* Property names allowed at the root: the root's and its branches'. */
 static int
 collect_top_keys(struct compiler *c, struct snode *sn, const char ***keys,
-                 size_t *n, size_t *cap)
+		 size_t *n, size_t *cap)
 {
 	size_t i, j;
 
@@ -867,7 +867,7 @@ collect_top_keys(struct compiler *c, struct snode *sn, const char ***keys,
 			void *tmp = *keys;
 
 			if (smp__grow(&c->s->alloc, &tmp, cap, *n + 1,
-			              sizeof(char *))) {
+				      sizeof(char *))) {
 				fail_nomem(c);
 				return -1;
 			}
@@ -903,7 +903,7 @@ finish(struct compiler *c)
 	}
 	/* copy into the arena so that the schema frees with one release */
 	c->s->top_keys =
-	        smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(*keys));
+		smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(*keys));
 	if (!c->s->top_keys) {
 		smp__free(&c->s->alloc, keys);
 		fail_nomem(c);
@@ -919,7 +919,7 @@ finish(struct compiler *c)
 /* Parses the schema text with the project's JSON loader. */
 static int
 parse_json(struct smp_schema *s, const char *name, const char *buf, size_t len,
-           struct smp_error *err)
+	   struct smp_error *err)
 {
 	struct smp_limits limits;
 	struct smp_report *rep;
@@ -936,10 +936,10 @@ parse_json(struct smp_schema *s, const char *name, const char *buf, size_t len,
 	}
 	if (rep->count || s->docs.count != 1 || !s->docs.items[0].root) {
 		const struct smp_finding *f =
-		        rep->count ? &rep->items[0] : NULL;
+			rep->count ? &rep->items[0] : NULL;
 
 		set_error(err, SMP_EPARSE, name, NULL, "%s",
-		          f ? f->message : "no JSON document");
+			  f ? f->message : "no JSON document");
 		if (err && f) {
 			err->line = f->line;
 			err->column = f->column;
@@ -960,8 +960,8 @@ nomem:
  */
 int
 smp__schema_load(struct smp_schema **out, const struct smp_allocator *a,
-                 const char *name, const char *buf, size_t len,
-                 struct smp_error *err)
+		 const char *name, const char *buf, size_t len,
+		 struct smp_error *err)
 {
 	struct smp_schema *s;
 	struct compiler c;
@@ -973,7 +973,7 @@ smp__schema_load(struct smp_schema **out, const struct smp_allocator *a,
 	s = smp__calloc(a, 1, sizeof(*s));
 	if (!s) {
 		set_error(err, SMP_ENOMEM, name, NULL, "%s",
-		          smp_strerror(SMP_ENOMEM));
+			  smp_strerror(SMP_ENOMEM));
 		return SMP_ENOMEM;
 	}
 	s->alloc = *a;
@@ -1067,7 +1067,7 @@ sb_str(struct sbuf *b, const char *s)
 }
 
 static void sb_fmt(struct sbuf *b, const char *fmt, ...)
-        __attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));
 
 static void
 sb_fmt(struct sbuf *b, const char *fmt, ...)
@@ -1136,7 +1136,7 @@ sb_path(struct sbuf *b, const struct seg *p)
 		first = 0;
 		if (s->key->kind == SMP_NODE_SCALAR)
 			sb_text(b, s->key->u.scalar.value, s->key->u.scalar.len,
-			        QUOTE_MAX);
+				QUOTE_MAX);
 		else
 			sb_str(b, "?");
 	}
@@ -1166,6 +1166,12 @@ node_type(const struct smp_node *n)
 	case SMP_NODE_SCALAR:
 		break;
 	}
+	/* hot path: untagged text that is quoted, or that starts like no
+	 * null, boolean or number of the core schema, is a string */
+	if (!n->tag && (n->u.scalar.style != SMP_STYLE_PLAIN ||
+			(n->u.scalar.len && !strchr("~nNtTfF.+-0123456789",
+						    n->u.scalar.value[0]))))
+		return T_STRING;
 	switch (smp__scalar_type(n)) {
 	case SMP_SCALAR_INT:
 		return T_INTEGER | T_NUMBER;
@@ -1320,7 +1326,7 @@ json_equal(const struct smp_node *a, const struct smp_node *b, unsigned depth)
 			return 0;
 		for (i = 0; i < a->u.sequence.count; i++)
 			if (!json_equal(a->u.sequence.items[i],
-			                b->u.sequence.items[i], depth + 1))
+					b->u.sequence.items[i], depth + 1))
 				return 0;
 		return 1;
 	}
@@ -1330,7 +1336,7 @@ json_equal(const struct smp_node *a, const struct smp_node *b, unsigned depth)
 		for (i = 0; i < a->u.mapping.count; i++) {
 			const struct smp_pair *p = &a->u.mapping.items[i];
 			const struct smp_node *v =
-			        smp__map_get(b, p->key->u.scalar.value);
+				smp__map_get(b, p->key->u.scalar.value);
 
 			if (!v || !json_equal(p->value, v, depth + 1))
 				return 0;
@@ -1352,7 +1358,7 @@ json_equal(const struct smp_node *a, const struct smp_node *b, unsigned depth)
 			return 1;
 		return a->u.scalar.len == b->u.scalar.len &&
 		       memcmp(a->u.scalar.value, b->u.scalar.value,
-		              a->u.scalar.len) == 0;
+			      a->u.scalar.len) == 0;
 	}
 }
 
@@ -1373,8 +1379,8 @@ rule_of(const struct snode *sn, enum smp_rule_id dflt)
 }
 
 static int validate(struct walk *w, const struct snode *sn,
-                    const struct smp_node *n, const struct seg *path,
-                    int report);
+		    const struct smp_node *n, const struct seg *path,
+		    int report);
 
 /*
  * The "quote it" hint: a number or boolean where a string is wanted, and
@@ -1382,7 +1388,7 @@ static int validate(struct walk *w, const struct snode *sn,
  */
 static int
 quote_would_pass(struct walk *w, const struct snode *sn,
-                 const struct smp_node *n)
+		 const struct smp_node *n)
 {
 	struct smp_node fake;
 	unsigned t = node_type(n);
@@ -1403,7 +1409,7 @@ quote_would_pass(struct walk *w, const struct snode *sn,
  */
 static void
 report_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
-             const struct seg *path, const struct sbuf *what, int quote)
+	     const struct seg *path, const struct sbuf *what, int quote)
 {
 	struct smp_finding *f;
 	struct sbuf b;
@@ -1435,10 +1441,10 @@ report_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 		}
 	}
 	f = smp__report_node(w->rep, rule_of(sn, SMP_RULE_WRONG_TYPE), n, "%s",
-	                     b.s);
+			     b.s);
 	if (quote && f) {
 		smp__finding_fix(w->rep, f, "quote the value: \"%s\"",
-		                 n->u.scalar.value);
+				 n->u.scalar.value);
 		smp__finding_suggest(w->rep, f, n->u.scalar.value);
 	}
 }
@@ -1452,12 +1458,16 @@ report_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
  */
 static int
 check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
-            const struct seg *path, int report)
+	    const struct seg *path, int report)
 {
-	unsigned t = node_type(n);
 	const char *dym = NULL;
 	struct sbuf what;
 	double v = 0;
+	unsigned t;
+
+	if (!(sn->has & ~(unsigned)H_RULE))
+		return 0;
+	t = node_type(n);
 
 	what.len = 0;
 	what.s[0] = '\0';
@@ -1465,7 +1475,7 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 		if (report) {
 			sb_types(&what, sn->types);
 			report_value(w, sn, n, path, &what,
-			             quote_would_pass(w, sn, n));
+				     quote_would_pass(w, sn, n));
 		}
 		return BAD_TYPE;
 	}
@@ -1480,7 +1490,7 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 
 		for (i = 0; i < count; i++)
 			if (json_equal(sn->enum_values->u.sequence.items[i], n,
-			               0))
+				       0))
 				break;
 		if (i == count) {
 			if (!report)
@@ -1488,8 +1498,8 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 			sb_enum(&what, sn->enum_values);
 			if (t == T_STRING)
 				dym = smp__did_you_mean(n->u.scalar.value,
-				                        sn->enum_words,
-				                        sn->nenum_words);
+							sn->enum_words,
+							sn->nenum_words);
 			goto bad;
 		}
 	}
@@ -1543,7 +1553,7 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 	}
 	if (t == T_ARRAY || t == T_OBJECT) {
 		size_t count =
-		        t == T_ARRAY ? n->u.sequence.count : n->u.mapping.count;
+			t == T_ARRAY ? n->u.sequence.count : n->u.mapping.count;
 		unsigned lo = t == T_ARRAY ? H_MIN_ITEMS : H_MIN_PROPS;
 		unsigned hi = t == T_ARRAY ? H_MAX_ITEMS : H_MAX_PROPS;
 		size_t min = t == T_ARRAY ? sn->min_items : sn->min_props;
@@ -1572,7 +1582,7 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 
 		for (i = 0; i < sn->required->u.sequence.count; i++) {
 			const struct smp_node *k =
-			        sn->required->u.sequence.items[i];
+				sn->required->u.sequence.items[i];
 
 			if (smp__map_pair(n, k->u.scalar.value))
 				continue;
@@ -1599,9 +1609,9 @@ bad:
 		sb_found(&b, n);
 		sb_fmt(&b, "; did you mean '%s'?", dym);
 		f = smp__report_node(w->rep, rule_of(sn, SMP_RULE_WRONG_TYPE),
-		                     n, "%s", b.s);
+				     n, "%s", b.s);
 		smp__finding_fix(w->rep, f, "replace '%s' with '%s'",
-		                 n->u.scalar.value, dym);
+				 n->u.scalar.value, dym);
 		smp__finding_suggest(w->rep, f, dym);
 		return 1;
 	}
@@ -1617,7 +1627,7 @@ find_dym(const struct snode *sn, const struct smp_node *key)
 	for (i = 0; i < sn->ndym; i++)
 		if (sn->dym[i].from_len == key->u.scalar.len &&
 		    memcmp(sn->dym[i].from, key->u.scalar.value,
-		           key->u.scalar.len) == 0)
+			   key->u.scalar.len) == 0)
 			return sn->dym[i].to;
 	return NULL;
 }
@@ -1625,7 +1635,7 @@ find_dym(const struct snode *sn, const struct smp_node *key)
 /* A key that the object's schema does not allow, reported at the key. */
 static void
 report_key(struct walk *w, const struct snode *sn, const struct smp_pair *p,
-           const struct seg *path, int known)
+	   const struct seg *path, int known)
 {
 	const struct smp_node *k = p->key;
 	const char *best = NULL;
@@ -1639,7 +1649,7 @@ report_key(struct walk *w, const struct snode *sn, const struct smp_pair *p,
 		sb_fmt(&b, "keys must be strings, found %s",
 		       smp__node_type_name(k));
 		smp__report_node(w->rep, rule_of(sn, SMP_RULE_WRONG_TYPE), k,
-		                 "%s", b.s);
+				 "%s", b.s);
 		return;
 	}
 	sb_str(&b, known ? "key '" : "unknown key '");
@@ -1657,7 +1667,7 @@ report_key(struct walk *w, const struct snode *sn, const struct smp_pair *p,
 		best = find_dym(sn, k);
 		if (!best)
 			best = smp__did_you_mean(k->u.scalar.value,
-			                         sn->prop_names, sn->nprops);
+						 sn->prop_names, sn->nprops);
 	}
 	if (best) {
 		sb_fmt(&b, "; did you mean '%s'?", best);
@@ -1665,7 +1675,7 @@ report_key(struct walk *w, const struct snode *sn, const struct smp_pair *p,
 		sb_fmt(&b, "; %s", sn->message);
 	} else if (!known && sn->nprops && sn->nprops <= LIST_KEYS_MAX) {
 		sb_str(&b, sn->nprops == 1 ? "; the only key is "
-		                           : "; the keys are ");
+					   : "; the keys are ");
 		for (i = 0; i < sn->nprops; i++) {
 			if (i)
 				sb_str(&b,
@@ -1674,7 +1684,7 @@ report_key(struct walk *w, const struct snode *sn, const struct smp_pair *p,
 		}
 	}
 	f = smp__report_node(w->rep, rule_of(sn, SMP_RULE_UNKNOWN_KEY), k, "%s",
-	                     b.s);
+			     b.s);
 	if (best) {
 		struct sbuf key;
 
@@ -1688,7 +1698,7 @@ report_key(struct walk *w, const struct snode *sn, const struct smp_pair *p,
 
 static int
 check_object(struct walk *w, const struct snode *sn, const struct smp_node *n,
-             const struct seg *path, int report)
+	     const struct seg *path, int report)
 {
 	int bad = 0;
 	size_t i;
@@ -1710,7 +1720,7 @@ check_object(struct walk *w, const struct snode *sn, const struct smp_node *n,
 		}
 		if (p->key->kind == SMP_NODE_SCALAR)
 			prop = find_prop(sn, p->key->u.scalar.value,
-			                 p->key->u.scalar.len);
+					 p->key->u.scalar.len);
 		sub = prop ? prop->schema : sn->additional;
 		if (!sub)
 			continue;
@@ -1757,7 +1767,7 @@ sb_branch(struct sbuf *b, const struct snode *sn)
 
 static int
 check_any_of(struct walk *w, const struct snode *sn, const struct smp_node *n,
-             const struct seg *path, int report)
+	     const struct seg *path, int report)
 {
 	const struct snode *only = NULL;
 	struct sbuf what;
@@ -1796,7 +1806,7 @@ check_any_of(struct walk *w, const struct snode *sn, const struct smp_node *n,
  */
 static int
 validate(struct walk *w, const struct snode *sn, const struct smp_node *n,
-         const struct seg *path, int report)
+	 const struct seg *path, int report)
 {
 	int bad = 0;
 	size_t i;
@@ -1813,8 +1823,8 @@ validate(struct walk *w, const struct snode *sn, const struct smp_node *n,
 			sb_subject(&b, path);
 			sb_str(&b, " is not allowed here");
 			smp__report_node(w->rep,
-			                 rule_of(sn, SMP_RULE_WRONG_TYPE), n,
-			                 "%s", b.s);
+					 rule_of(sn, SMP_RULE_WRONG_TYPE), n,
+					 "%s", b.s);
 		}
 		bad = 1;
 		goto out;
@@ -1846,7 +1856,7 @@ validate(struct walk *w, const struct snode *sn, const struct smp_node *n,
 			seg.key = NULL;
 			seg.index = i;
 			if (validate(w, sn->items, n->u.sequence.items[i], &seg,
-			             report)) {
+				     report)) {
 				bad = 1;
 				if (!report)
 					goto out;
@@ -1872,8 +1882,8 @@ validate(struct walk *w, const struct snode *sn, const struct smp_node *n,
 	}
 	if (sn->if_s) {
 		const struct snode *branch =
-		        validate(w, sn->if_s, n, path, 0) == 0 ? sn->then_s
-		                                               : sn->else_s;
+			validate(w, sn->if_s, n, path, 0) == 0 ? sn->then_s
+							       : sn->else_s;
 
 		if (branch && validate(w, branch, n, path, report))
 			bad = 1;
@@ -1916,7 +1926,7 @@ sort_findings(struct smp_report *r, size_t from)
 
 			while (x < mid && y < hi)
 				tmp[k++] = cmp_pos(&a[y], &a[x]) < 0 ? a[y++]
-				                                     : a[x++];
+								     : a[x++];
 			while (x < mid)
 				tmp[k++] = a[x++];
 			while (y < hi)
@@ -1948,7 +1958,7 @@ looks_like_json(const char *buf, size_t len)
  */
 int
 smp__schema_check(const struct smp_schema *s, const struct smp_node *root,
-                  struct smp_report *rep)
+		  struct smp_report *rep)
 {
 	struct walk w;
 	size_t from = rep->count;

@@ -23,8 +23,8 @@ struct smp_schema;
  * a keyword the checker does not support or is malformed.
  */
 int smp__schema_load(struct smp_schema **out, const struct smp_allocator *a,
-                     const char *name, const char *buf, size_t len,
-                     struct smp_error *err);
+		     const char *name, const char *buf, size_t len,
+		     struct smp_error *err);
 
 void smp__schema_free(struct smp_schema *schema);
 
@@ -33,13 +33,13 @@ void smp__schema_free(struct smp_schema *schema);
  * to rep. Returns 0 (findings are not errors) or SMP_ENOMEM.
  */
 int smp__schema_check(const struct smp_schema *schema,
-                      const struct smp_node *root, struct smp_report *rep);
+		      const struct smp_node *root, struct smp_report *rep);
 
 /*
  * The property names allowed at the top level of the schema (for
  * dialect detection); borrowed, NULL-free array of *count entries.
  */
 const char *const *smp__schema_top_keys(const struct smp_schema *schema,
-                                        size_t *count);
+					size_t *count);
 
 #endif

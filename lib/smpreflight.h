@@ -133,7 +133,7 @@ struct smp_options {
 #define SMP_OPTIONS_INIT                                                       \
 	{                                                                      \
 		SMP_OPTIONS_VERSION, NULL, NULL, {0, 0, 0, 0, 0},              \
-		        SMP_DIALECT_AUTO, NULL, 0                              \
+			SMP_DIALECT_AUTO, NULL, 0                              \
 	}
 
 /* Immutable after creation; may be shared by threads checking at once. */
@@ -145,7 +145,7 @@ struct smp_context;
  * *out to NULL.
  */
 int smp_context_new(struct smp_context **out, const struct smp_options *opts,
-                    struct smp_error *err);
+		    struct smp_error *err);
 
 void smp_context_free(struct smp_context *ctx);
 
@@ -156,7 +156,7 @@ const char *smp_context_data_date(const struct smp_context *ctx);
 /* One finding; every string is owned by the report. */
 struct smp_finding {
 	const char *
-	        rule; /* stable kebab-case id, e.g. "gpu-num-devices-missing" */
+		rule; /* stable kebab-case id, e.g. "gpu-num-devices-missing" */
 	enum smp_severity severity;
 	const char *message; /* lower-case start, no final full stop */
 	const char *file;    /* the name given to the check */
@@ -165,7 +165,7 @@ struct smp_finding {
 	uint32_t end_line;
 	uint32_t end_column; /* exclusive */
 	const char *
-	        pointer; /* JSON Pointer, e.g. "/environment/GPU_NUM_DEVICES" */
+		pointer; /* JSON Pointer, e.g. "/environment/GPU_NUM_DEVICES" */
 	const char *fix; /* how to fix it, or NULL */
 	const char *suggestion;  /* a suggested value, or NULL */
 	const char *source_line; /* the text of `line`, or NULL */
@@ -180,15 +180,15 @@ struct smp_report;
  * error: errors are SMP_ENOMEM, SMP_EINVAL and the like.
  */
 int smp_check_buffer(struct smp_report **out, const struct smp_context *ctx,
-                     const char *name, const char *buf, size_t len,
-                     struct smp_error *err);
+		     const char *name, const char *buf, size_t len,
+		     struct smp_error *err);
 
 /*
  * Reads and checks a file. An unreadable file returns SMP_EIO with err
  * filled; a file over the size limit gives an `input-limit` finding.
  */
 int smp_check_file(struct smp_report **out, const struct smp_context *ctx,
-                   const char *path, struct smp_error *err);
+		   const char *path, struct smp_error *err);
 
 void smp_report_free(struct smp_report *report);
 
@@ -196,7 +196,7 @@ size_t smp_report_count(const struct smp_report *report);
 
 /* The i-th finding, or NULL when i is out of range. */
 const struct smp_finding *smp_report_get(const struct smp_report *report,
-                                         size_t i);
+					 size_t i);
 
 /* The highest severity among the findings; OFF when there are none. */
 enum smp_severity smp_report_max_severity(const struct smp_report *report);
@@ -231,8 +231,8 @@ typedef int (*smp_write_fn)(void *ud, const char *data, size_t len);
  * a caret and the fix line. Findings below min_severity are skipped.
  */
 int smp_emit_text(const struct smp_report *report,
-                  enum smp_severity min_severity, unsigned int flags,
-                  smp_write_fn write, void *ud);
+		  enum smp_severity min_severity, unsigned int flags,
+		  smp_write_fn write, void *ud);
 
 #ifdef __cplusplus
 }

@@ -32,6 +32,6 @@ size_t smp__edit_distance(const char *a, const char *b, size_t limit);
  * grows with the word), or NULL when none is close enough.
  */
 const char *smp__did_you_mean(const char *word, const char *const *candidates,
-                              size_t count);
+			      size_t count);
 
 #endif

@@ -16,7 +16,7 @@ cli_args_init(struct cli_args *it, int argc, char **argv)
 }
 
 static int arg_error(const char *fmt, ...)
-        __attribute__((format(printf, 1, 2)));
+	__attribute__((format(printf, 1, 2)));
 
 /* A usage error inside cli_args_next(). */
 static int
@@ -33,7 +33,7 @@ arg_error(const char *fmt, ...)
 
 static const struct cli_option *
 find_long(const struct cli_option *opts, size_t count, const char *name,
-          size_t len)
+	  size_t len)
 {
 	size_t i;
 
@@ -46,7 +46,7 @@ find_long(const struct cli_option *opts, size_t count, const char *name,
 
 static int
 unknown_option(const char *arg, size_t len, const struct cli_option *opts,
-               size_t count)
+	       size_t count)
 {
 	const char *names[64];
 	const char *best;
@@ -62,13 +62,13 @@ unknown_option(const char *arg, size_t len, const struct cli_option *opts,
 	best = cli_did_you_mean(word, names, n);
 	if (best)
 		return arg_error("unknown option '%s'; did you mean '%s'?",
-		                 word, best);
+				 word, best);
 	return arg_error("unknown option '%s'", word);
 }
 
 int
 cli_args_next(struct cli_args *it, const struct cli_option *opts, size_t count,
-              const char **value)
+	      const char **value)
 {
 	const struct cli_option *o = NULL;
 	const char *arg, *eq;
@@ -96,7 +96,7 @@ cli_args_next(struct cli_args *it, const struct cli_option *opts, size_t count,
 		if (o->value_name) {
 			if (it->next >= it->argc)
 				return arg_error("option '%s' needs a value",
-				                 arg);
+						 arg);
 			*value = it->argv[it->next++];
 		}
 		return o->id;
@@ -105,8 +105,8 @@ cli_args_next(struct cli_args *it, const struct cli_option *opts, size_t count,
 	o = find_long(opts, count, arg, eq ? (size_t)(eq - arg) : strlen(arg));
 	if (!o)
 		return unknown_option(arg,
-		                      eq ? (size_t)(eq - arg) : strlen(arg),
-		                      opts, count);
+				      eq ? (size_t)(eq - arg) : strlen(arg),
+				      opts, count);
 	if (!o->value_name) {
 		if (eq)
 			return arg_error("option '%s' takes no value", o->name);
@@ -117,7 +117,7 @@ cli_args_next(struct cli_args *it, const struct cli_option *opts, size_t count,
 	} else {
 		if (it->next >= it->argc)
 			return arg_error("option '%s' needs a value (%s)",
-			                 o->name, o->value_name);
+					 o->name, o->value_name);
 		*value = it->argv[it->next++];
 	}
 	return o->id;
@@ -216,7 +216,7 @@ cli_usage_error(const char *fmt, ...)
 
 int
 cli_choice(const char *option, const char *value, const char *const *names,
-           size_t count)
+	   size_t count)
 {
 	const char *best;
 	char list[256];
@@ -228,19 +228,19 @@ cli_choice(const char *option, const char *value, const char *const *names,
 	best = cli_did_you_mean(value, names, count);
 	if (best) {
 		cli_usage_error("invalid value '%s' for '%s'; did you mean "
-		                "'%s'?",
-		                value, option, best);
+				"'%s'?",
+				value, option, best);
 		return -1;
 	}
 	list[0] = '\0';
 	for (i = 0; i < count && n < sizeof(list); i++)
 		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
-		                      i == 0           ? ""
-		                      : i + 1 == count ? " or "
-		                                       : ", ",
-		                      names[i]);
+				      i == 0           ? ""
+				      : i + 1 == count ? " or "
+						       : ", ",
+				      names[i]);
 	cli_usage_error("invalid value '%s' for '%s'; expected %s", value,
-	                option, list);
+			option, list);
 	return -1;
 }
 
@@ -256,13 +256,13 @@ cli_print_options(FILE *f, const struct cli_option *opts, size_t count)
 
 		if (o->short_name)
 			n = snprintf(left, sizeof(left), "-%c, %s%s%s",
-			             o->short_name, o->name,
-			             o->value_name ? " " : "",
-			             o->value_name ? o->value_name : "");
+				     o->short_name, o->name,
+				     o->value_name ? " " : "",
+				     o->value_name ? o->value_name : "");
 		else
 			n = snprintf(left, sizeof(left), "    %s%s%s", o->name,
-			             o->value_name ? " " : "",
-			             o->value_name ? o->value_name : "");
+				     o->value_name ? " " : "",
+				     o->value_name ? o->value_name : "");
 		if (n >= 24) {
 			fprintf(f, "  %s\n", left);
 			cli_wrap(f, o->help, 26, 0);

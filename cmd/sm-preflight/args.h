@@ -60,14 +60,14 @@ void cli_args_init(struct cli_args *it, int argc, char **argv);
  * print a usage error (with did-you-mean) and return CLI_ARG_ERROR.
  */
 int cli_args_next(struct cli_args *it, const struct cli_option *opts,
-                  size_t count, const char **value);
+		  size_t count, const char **value);
 
 /*
  * The candidate closest to word (case-insensitive; a unique prefix
  * counts as close), or NULL when none is close enough to suggest.
  */
 const char *cli_did_you_mean(const char *word, const char *const *candidates,
-                             size_t count);
+			     size_t count);
 
 /*
  * Prints "sm-preflight: MESSAGE" and "Try 'sm-preflight --help'." to
@@ -80,7 +80,7 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * naming the option, with did-you-mean. Returns the index or -1.
  */
 int cli_choice(const char *option, const char *value, const char *const *names,
-               size_t count);
+	       size_t count);
 
 /* Prints the option list of a command, two-column, to f. */
 void cli_print_options(FILE *f, const struct cli_option *opts, size_t count);

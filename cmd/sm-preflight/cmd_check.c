@@ -30,23 +30,23 @@ enum {
 };
 
 static const struct cli_option options[] = {
-        {"--fail-on", 0, OPT_FAIL_ON, "LEVEL",
-         "exit 1 on findings at or above LEVEL: error (default), warning, "
-         "info"},
-        {"--color", 0, OPT_COLOR, "WHEN",
-         "colour the findings: auto (default: when stdout is a terminal and "
-         "NO_COLOR is unset), always, never"},
-        {"--dialect", 0, OPT_DIALECT, "D",
-         "read every spec as D: auto (default), estimator, model_trainer, "
-         "create_training_job"},
-        {"--instance-data", 0, OPT_INSTANCE_DATA, "DIR",
-         "use instances.json, tested-models.json and frameworks.json from DIR "
-         "instead of the built-in data"},
-        {"--disable", 0, OPT_DISABLE, "RULE", "turn RULE off (repeatable)"},
-        {"--severity", 0, OPT_SEVERITY, "RULE=LEVEL",
-         "report RULE as error, warning, info, or off (repeatable)"},
-        {"--quiet", 'q', OPT_QUIET, NULL, "print no summary line"},
-        {"--help", 'h', OPT_HELP, NULL, "show this help"},
+	{"--fail-on", 0, OPT_FAIL_ON, "LEVEL",
+	 "exit 1 on findings at or above LEVEL: error (default), warning, "
+	 "info"},
+	{"--color", 0, OPT_COLOR, "WHEN",
+	 "colour the findings: auto (default: when stdout is a terminal and "
+	 "NO_COLOR is unset), always, never"},
+	{"--dialect", 0, OPT_DIALECT, "D",
+	 "read every spec as D: auto (default), estimator, model_trainer, "
+	 "create_training_job"},
+	{"--instance-data", 0, OPT_INSTANCE_DATA, "DIR",
+	 "use instances.json, tested-models.json and frameworks.json from DIR "
+	 "instead of the built-in data"},
+	{"--disable", 0, OPT_DISABLE, "RULE", "turn RULE off (repeatable)"},
+	{"--severity", 0, OPT_SEVERITY, "RULE=LEVEL",
+	 "report RULE as error, warning, info, or off (repeatable)"},
+	{"--quiet", 'q', OPT_QUIET, NULL, "print no summary line"},
+	{"--help", 'h', OPT_HELP, NULL, "show this help"},
 };
 
 struct run {
@@ -98,7 +98,7 @@ read_stdin(char **out, size_t *len)
 
 static int
 check_stdin(struct smp_report **rep, const struct smp_context *ctx,
-            struct smp_error *err)
+	    struct smp_error *err)
 {
 	char *buf;
 	size_t len;
@@ -106,7 +106,7 @@ check_stdin(struct smp_report **rep, const struct smp_context *ctx,
 
 	if (rc == SMP_EIO)
 		snprintf(err->message, sizeof(err->message), "%s",
-		         "read error");
+			 "read error");
 	if (rc)
 		return rc;
 	rc = smp_check_buffer(rep, ctx, "<stdin>", buf, len, err);
@@ -119,7 +119,7 @@ internal_error(int code, const struct smp_error *err)
 {
 	if (err && err->message[0] && code != SMP_ENOMEM)
 		cli_error("internal error: %s: %s", smp_strerror(code),
-		          err->message);
+			  err->message);
 	else
 		cli_error("internal error: %s", smp_strerror(code));
 }
@@ -143,7 +143,7 @@ check_one(void *ud, const char *path)
 	}
 	if (rc == SMP_EIO || rc == SMP_ELIMIT) {
 		cli_error("cannot read '%s': %s", path,
-		          err.message[0] ? err.message : smp_strerror(rc));
+			  err.message[0] ? err.message : smp_strerror(rc));
 		r->unreadable++;
 		return 0;
 	}
@@ -165,7 +165,7 @@ check_one(void *ud, const char *path)
 			r->max = f->severity;
 	}
 	rc = smp_emit_text(rep, SMP_SEVERITY_INFO, r->text_flags,
-	                   cli_stdout_write, NULL);
+			   cli_stdout_write, NULL);
 	smp_report_free(rep);
 	if (rc) {
 		cli_error("cannot write the output");
@@ -202,14 +202,14 @@ print_summary(const struct run *r)
 		if (!n)
 			continue;
 		fprintf(stderr, "%s%zu %s%s", first ? "" : ", ", n, names[sev],
-		        sev != SMP_SEVERITY_INFO && n != 1 ? "s" : "");
+			sev != SMP_SEVERITY_INFO && n != 1 ? "s" : "");
 		first = 0;
 	}
 	fprintf(stderr, " in %zu file%s", r->files,
-	        plural_s(r->files) ? "s" : "");
+		plural_s(r->files) ? "s" : "");
 	if (r->unreadable)
 		fprintf(stderr, "; %zu file%s could not be read", r->unreadable,
-		        plural_s(r->unreadable) ? "s" : "");
+			plural_s(r->unreadable) ? "s" : "");
 	fputc('\n', stderr);
 }
 
@@ -230,11 +230,11 @@ known_rule(const char *option, const char *id)
 	best = cli_did_you_mean(id, ids, n);
 	if (best)
 		cli_usage_error("unknown rule '%s' in '%s'; did you mean '%s'?",
-		                id, option, best);
+				id, option, best);
 	else
 		cli_usage_error("unknown rule '%s' in '%s'; 'sm-preflight "
-		                "rules' lists them",
-		                id, option);
+				"rules' lists them",
+				id, option);
 	return 0;
 }
 
@@ -249,8 +249,8 @@ parse_severity(struct smp_rule_override *o, const char *value, char **owned)
 
 	if (!eq || eq == value) {
 		cli_usage_error("invalid value '%s' for '--severity'; expected "
-		                "RULE=LEVEL",
-		                value);
+				"RULE=LEVEL",
+				value);
 		return -1;
 	}
 	id = malloc((size_t)(eq - value) + 1);
@@ -280,15 +280,15 @@ context_error(int rc, const struct smp_error *err, const char *dir)
 	}
 	if (err->source[0] && err->line)
 		cli_error("cannot load the instance data: %s:%u:%u: %s",
-		          err->source, (unsigned)err->line,
-		          (unsigned)err->column, err->message);
+			  err->source, (unsigned)err->line,
+			  (unsigned)err->column, err->message);
 	else if (err->source[0])
 		cli_error("cannot load the instance data: %s: %s", err->source,
-		          err->message[0] ? err->message : smp_strerror(rc));
+			  err->message[0] ? err->message : smp_strerror(rc));
 	else
 		cli_error("cannot load the instance data%s%s%s: %s",
-		          dir ? " from '" : "", dir ? dir : "", dir ? "'" : "",
-		          err->message[0] ? err->message : smp_strerror(rc));
+			  dir ? " from '" : "", dir ? dir : "", dir ? "'" : "",
+			  err->message[0] ? err->message : smp_strerror(rc));
 	return CLI_EXIT_USAGE;
 }
 
@@ -298,7 +298,7 @@ run_check(int argc, char **argv)
 	static const char *const fail_levels[] = {"error", "warning", "info"};
 	static const char *const colors[] = {"auto", "always", "never"};
 	static const char *const dialects[] = {
-	        "auto", "estimator", "model_trainer", "create_training_job"};
+		"auto", "estimator", "model_trainer", "create_training_job"};
 	struct smp_options opts = SMP_OPTIONS_INIT;
 	struct smp_rule_override *overrides;
 	struct smp_context *ctx = NULL;
@@ -325,8 +325,8 @@ run_check(int argc, char **argv)
 	cli_args_init(&it, argc, argv);
 	while (status == CLI_EXIT_OK &&
 	       (id = cli_args_next(&it, options,
-	                           sizeof(options) / sizeof(options[0]),
-	                           &value)) != CLI_ARG_END) {
+				   sizeof(options) / sizeof(options[0]),
+				   &value)) != CLI_ARG_END) {
 		switch (id) {
 		case CLI_ARG_POSITIONAL:
 			inputs[ninputs++] = value;
@@ -337,7 +337,7 @@ run_check(int argc, char **argv)
 				status = CLI_EXIT_USAGE;
 			else
 				fail_on = (enum smp_severity)(
-				        SMP_SEVERITY_ERROR - k);
+					SMP_SEVERITY_ERROR - k);
 			break;
 		case OPT_COLOR:
 			k = cli_choice("--color", value, colors, 3);
@@ -362,18 +362,18 @@ run_check(int argc, char **argv)
 			}
 			overrides[opts.override_count].rule = value;
 			overrides[opts.override_count++].severity =
-			        SMP_SEVERITY_OFF;
+				SMP_SEVERITY_OFF;
 			break;
 		case OPT_SEVERITY:
 			k = parse_severity(&overrides[opts.override_count],
-			                   value, &owned[nowned]);
+					   value, &owned[nowned]);
 			if (owned[nowned])
 				nowned++;
 			if (k == 0)
 				opts.override_count++;
 			else
 				status = k == -2 ? CLI_EXIT_INTERNAL
-				                 : CLI_EXIT_USAGE;
+						 : CLI_EXIT_USAGE;
 			break;
 		case OPT_QUIET:
 			quiet = 1;
@@ -390,8 +390,8 @@ run_check(int argc, char **argv)
 		goto out;
 	if (ninputs == 0) {
 		status = cli_usage_error(
-		        "nothing to check; give spec files, directories or "
-		        "'-' for stdin");
+			"nothing to check; give spec files, directories or "
+			"'-' for stdin");
 		goto out;
 	}
 	opts.overrides = overrides;
@@ -435,15 +435,15 @@ out:
 }
 
 const struct cli_command cli_cmd_check = {
-        "check",
-        "[OPTION]... [FILE|DIR|-]...",
-        "Check SageMaker Training Compiler job specs (YAML or JSON). A DIR is "
-        "walked for *.yaml, *.yml and *.json (hidden entries skipped); '-' "
-        "reads stdin. This is the default command.",
-        "Exit status: 0 no finding at or above --fail-on, 1 findings at or "
-        "above it, 2 usage error or an input that could not be read, 3 "
-        "internal error.",
-        options,
-        sizeof(options) / sizeof(options[0]),
-        run_check,
+	"check",
+	"[OPTION]... [FILE|DIR|-]...",
+	"Check SageMaker Training Compiler job specs (YAML or JSON). A DIR is "
+	"walked for *.yaml, *.yml and *.json (hidden entries skipped); '-' "
+	"reads stdin. This is the default command.",
+	"Exit status: 0 no finding at or above --fail-on, 1 findings at or "
+	"above it, 2 usage error or an input that could not be read, 3 "
+	"internal error.",
+	options,
+	sizeof(options) / sizeof(options[0]),
+	run_check,
 };

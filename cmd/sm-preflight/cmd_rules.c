@@ -13,13 +13,13 @@
 enum { OPT_MARKDOWN, OPT_HELP };
 
 static const struct cli_option rules_options[] = {
-        {"--markdown", 0, OPT_MARKDOWN, NULL,
-         "write the full documentation page (docs/rules.md) instead"},
-        {"--help", 'h', OPT_HELP, NULL, "show this help"},
+	{"--markdown", 0, OPT_MARKDOWN, NULL,
+	 "write the full documentation page (docs/rules.md) instead"},
+	{"--help", 'h', OPT_HELP, NULL, "show this help"},
 };
 
 static const struct cli_option explain_options[] = {
-        {"--help", 'h', OPT_HELP, NULL, "show this help"},
+	{"--help", 'h', OPT_HELP, NULL, "show this help"},
 };
 
 static const char *
@@ -128,9 +128,9 @@ run_rules(int argc, char **argv)
 
 	cli_args_init(&it, argc, argv);
 	while ((id = cli_args_next(&it, rules_options,
-	                           sizeof(rules_options) /
-	                                   sizeof(rules_options[0]),
-	                           &value)) != CLI_ARG_END) {
+				   sizeof(rules_options) /
+					   sizeof(rules_options[0]),
+				   &value)) != CLI_ARG_END) {
 		switch (id) {
 		case OPT_MARKDOWN:
 			markdown = 1;
@@ -140,9 +140,9 @@ run_rules(int argc, char **argv)
 			return finish_stdout();
 		case CLI_ARG_POSITIONAL:
 			return cli_usage_error("'rules' takes no argument "
-			                       "('%s'); did you mean "
-			                       "'explain %s'?",
-			                       value, value);
+					       "('%s'); did you mean "
+					       "'explain %s'?",
+					       value, value);
 		default:
 			return CLI_EXIT_USAGE;
 		}
@@ -204,9 +204,9 @@ run_explain(int argc, char **argv)
 
 	cli_args_init(&it, argc, argv);
 	while ((id = cli_args_next(&it, explain_options,
-	                           sizeof(explain_options) /
-	                                   sizeof(explain_options[0]),
-	                           &value)) != CLI_ARG_END) {
+				   sizeof(explain_options) /
+					   sizeof(explain_options[0]),
+				   &value)) != CLI_ARG_END) {
 		if (id == OPT_HELP) {
 			cli_command_help(stdout, &cli_cmd_explain);
 			return finish_stdout();
@@ -222,7 +222,7 @@ run_explain(int argc, char **argv)
 	}
 	if (n == 0)
 		return cli_usage_error("'explain' needs a rule id; "
-		                       "'sm-preflight rules' lists them");
+				       "'sm-preflight rules' lists them");
 	for (i = 0; i < n; i++) {
 		if (i)
 			fputc('\n', stdout);
@@ -232,22 +232,22 @@ run_explain(int argc, char **argv)
 }
 
 const struct cli_command cli_cmd_rules = {
-        "rules",
-        "[--markdown]",
-        "List every rule with its default severity and summary.",
-        NULL,
-        rules_options,
-        sizeof(rules_options) / sizeof(rules_options[0]),
-        run_rules,
+	"rules",
+	"[--markdown]",
+	"List every rule with its default severity and summary.",
+	NULL,
+	rules_options,
+	sizeof(rules_options) / sizeof(rules_options[0]),
+	run_rules,
 };
 
 const struct cli_command cli_cmd_explain = {
-        "explain",
-        "RULE...",
-        "Explain a rule: what it checks, why, its source and how to change "
-        "its severity.",
-        NULL,
-        explain_options,
-        sizeof(explain_options) / sizeof(explain_options[0]),
-        run_explain,
+	"explain",
+	"RULE...",
+	"Explain a rule: what it checks, why, its source and how to change "
+	"its severity.",
+	NULL,
+	explain_options,
+	sizeof(explain_options) / sizeof(explain_options[0]),
+	run_explain,
 };

@@ -12,18 +12,18 @@
 #include "smpreflight.h"
 
 static const struct cli_command *const commands[] = {
-        &cli_cmd_check,
-        &cli_cmd_rules,
-        &cli_cmd_explain,
+	&cli_cmd_check,
+	&cli_cmd_rules,
+	&cli_cmd_explain,
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static const struct cli_option global_options[] = {
-        {"--help", 'h', 0, NULL,
-         "show this help; 'sm-preflight COMMAND --help' for one command"},
-        {"--version", 0, 1, NULL,
-         "print the version and the built-in instance data's version"},
+	{"--help", 'h', 0, NULL,
+	 "show this help; 'sm-preflight COMMAND --help' for one command"},
+	{"--version", 0, 1, NULL,
+	 "print the version and the built-in instance data's version"},
 };
 
 static const struct cli_command *
@@ -52,7 +52,7 @@ print_help(void)
 		char left[64];
 
 		snprintf(left, sizeof(left), "%s %s", commands[i]->name,
-		         commands[i]->synopsis);
+			 commands[i]->synopsis);
 		printf("  %s\n", left);
 		cli_wrap(stdout, commands[i]->summary, 6, 0);
 	}
@@ -62,11 +62,11 @@ print_help(void)
 			continue; /* only --help */
 		printf("\nOptions of '%s':\n", commands[i]->name);
 		cli_print_options(stdout, commands[i]->options,
-		                  commands[i]->option_count);
+				  commands[i]->option_count);
 	}
 	printf("\nGlobal options:\n");
 	cli_print_options(stdout, global_options,
-	                  sizeof(global_options) / sizeof(global_options[0]));
+			  sizeof(global_options) / sizeof(global_options[0]));
 	printf("\nOptions take their value as '--opt VALUE' or "
 	       "'--opt=VALUE'.\n\n");
 	cli_wrap(stdout, cli_cmd_check.epilog, 0, 0);
@@ -87,8 +87,8 @@ print_version(void)
 	if (rc) {
 		printf("sm-preflight %s\n", smp_version());
 		cli_error("internal error: cannot load the built-in instance "
-		          "data: %s",
-		          err.message[0] ? err.message : smp_strerror(rc));
+			  "data: %s",
+			  err.message[0] ? err.message : smp_strerror(rc));
 		return CLI_EXIT_INTERNAL;
 	}
 	printf("sm-preflight %s (data %s %s)\n", smp_version(),
@@ -127,8 +127,8 @@ run_help(int argc, char **argv)
 	best = cli_did_you_mean(argv[2], command_names(names), NCOMMANDS + 1);
 	if (best)
 		return cli_usage_error("unknown command '%s'; did you mean "
-		                       "'%s'?",
-		                       argv[2], best);
+				       "'%s'?",
+				       argv[2], best);
 	return cli_usage_error("unknown command '%s'", argv[2]);
 }
 
@@ -158,12 +158,12 @@ main(int argc, char **argv)
 		return cli_cmd_check.run(argc, argv);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
 		return argc == 2 ? print_help()
-		                 : cli_usage_error("'%s' takes no argument",
-		                                   argv[1]);
+				 : cli_usage_error("'%s' takes no argument",
+						   argv[1]);
 	if (strcmp(argv[1], "--version") == 0)
 		return argc == 2 ? print_version()
-		                 : cli_usage_error("'%s' takes no argument",
-		                                   argv[1]);
+				 : cli_usage_error("'%s' takes no argument",
+						   argv[1]);
 	if (strcmp(argv[1], "help") == 0)
 		return run_help(argc, argv);
 	cmd = find_command(argv[1]);
@@ -172,8 +172,8 @@ main(int argc, char **argv)
 	typo = mistyped_command(argv[1]);
 	if (typo)
 		return cli_usage_error("unknown command '%s'; did you mean "
-		                       "'%s'?",
-		                       argv[1], typo);
+				       "'%s'?",
+				       argv[1], typo);
 	/* check is the default command: argv[0] stands in for its name */
 	return cli_cmd_check.run(argc, argv);
 }

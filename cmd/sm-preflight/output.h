@@ -28,7 +28,7 @@ int cli_use_color(enum cli_color mode);
  */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_verror(const char *fmt, va_list ap)
-        __attribute__((format(printf, 1, 0)));
+	__attribute__((format(printf, 1, 0)));
 
 /*
  * Writes text to f word-wrapped at 79 columns, continuation lines

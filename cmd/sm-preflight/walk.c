@@ -75,7 +75,7 @@ static void
 add_path(struct walk *w, char *path)
 {
 	if (!path || grow((void **)&w->paths, &w->cap, w->count + 1,
-	                  sizeof(*w->paths))) {
+			  sizeof(*w->paths))) {
 		free(path);
 		w->nomem = 1;
 		return;
@@ -94,7 +94,7 @@ seen_before(struct walk *w, const struct stat *st)
 		    w->seen[i].ino == st->st_ino)
 			return 1;
 	if (grow((void **)&w->seen, &w->seen_cap, w->seen_count + 1,
-	         sizeof(*w->seen))) {
+		 sizeof(*w->seen))) {
 		w->nomem = 1;
 		return 1;
 	}

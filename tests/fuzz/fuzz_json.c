@@ -54,7 +54,7 @@ check_node(const struct input *in, const struct smp_node *n, unsigned depth)
 		if (n->u.scalar.style == SMP_STYLE_PLAIN &&
 		    (n->end.offset - n->start.offset != n->u.scalar.len ||
 		     memcmp(in->buf + n->start.offset, n->u.scalar.value,
-		            n->u.scalar.len) != 0))
+			    n->u.scalar.len) != 0))
 			abort();
 		if (n->u.scalar.style == SMP_STYLE_DOUBLE_QUOTED &&
 		    n->u.scalar.len + 2 > n->end.offset - n->start.offset)
@@ -81,7 +81,7 @@ check_node(const struct input *in, const struct smp_node *n, unsigned depth)
 /* Kept document or one syntax/limit finding, never both, never neither. */
 static void
 check_result(const struct input *in, int rc, const struct smp_docs *docs,
-             const struct smp_report *rep)
+	     const struct smp_report *rep)
 {
 	size_t k, fatal = 0;
 

@@ -72,9 +72,9 @@ walk(const struct smp_node *n, size_t size, size_t depth,
 	case SMP_NODE_MAPPING:
 		for (i = 0; i < n->u.mapping.count; i++) {
 			total += walk(n->u.mapping.items[i].key, size,
-			              depth + 1, lim);
+				      depth + 1, lim);
 			total += walk(n->u.mapping.items[i].value, size,
-			              depth + 1, lim);
+				      depth + 1, lim);
 			if (total > lim->max_nodes)
 				abort();
 		}
@@ -82,7 +82,7 @@ walk(const struct smp_node *n, size_t size, size_t depth,
 	case SMP_NODE_SEQUENCE:
 		for (i = 0; i < n->u.sequence.count; i++) {
 			total += walk(n->u.sequence.items[i], size, depth + 1,
-			              lim);
+				      lim);
 			if (total > lim->max_nodes)
 				abort();
 		}

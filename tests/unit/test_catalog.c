@@ -92,7 +92,7 @@ embedded(const char *name)
 
 static int
 load_embedded(struct smp_catalog *cat, const struct smp_allocator *a,
-              struct smp_error *err)
+	      struct smp_error *err)
 {
 	struct smp_data_buffer i = embedded("instances.json");
 	struct smp_data_buffer t = embedded("tested-models.json");
@@ -123,7 +123,7 @@ has_string(const char *const *list, size_t n, const char *s)
 
 static const struct smp_tested_model *
 find_tested(const struct smp_catalog *cat, const char *framework_version,
-            const char *model, const char *instance, int instance_count)
+	    const char *model, const char *instance, int instance_count)
 {
 	size_t i;
 
@@ -149,7 +149,7 @@ Test(catalog, embedded_instances)
 
 	memset(&cat, 0, sizeof(cat));
 	cr_assert_eq(load_embedded(&cat, plain_allocator(), &err), 0, "%s",
-	             err.message);
+		     err.message);
 	cr_assert_str_eq(cat.data_version, "2026.11.30");
 	cr_assert_str_eq(cat.generated, "2026-11-30");
 	cr_assert_eq(cat.instance_count, 33);
@@ -205,7 +205,7 @@ Test(catalog, supported_classes_match_instances)
 
 	memset(&cat, 0, sizeof(cat));
 	cr_assert_eq(load_embedded(&cat, plain_allocator(), &err), 0, "%s",
-	             err.message);
+		     err.message);
 	cr_assert_eq(cat.supported_class_count, 5);
 	cr_assert(has_string(cat.supported_classes, 5, "p3dn"));
 	cr_assert(has_string(cat.supported_classes, 5, "p4d"));
@@ -218,9 +218,9 @@ Test(catalog, supported_classes_match_instances)
 	/* compiler_supported is exactly "family is a supported class" (R1) */
 	for (i = 0; i < cat.instance_count; i++)
 		cr_assert_eq(cat.instances[i].compiler_supported,
-		             has_string(cat.supported_classes, 5,
-		                        cat.instances[i].family),
-		             "%s", cat.instances[i].type);
+			     has_string(cat.supported_classes, 5,
+					cat.instances[i].family),
+			     "%s", cat.instances[i].type);
 	smp__catalog_release(&cat);
 }
 
@@ -233,7 +233,7 @@ Test(catalog, embedded_tested_models)
 
 	memset(&cat, 0, sizeof(cat));
 	cr_assert_eq(load_embedded(&cat, plain_allocator(), &err), 0, "%s",
-	             err.message);
+		     err.message);
 	cr_assert_eq(cat.tested_count, 318);
 	for (i = 0; i < cat.tested_count; i++) {
 		pt += strcmp(cat.tested[i].framework, "pytorch") == 0;
@@ -255,7 +255,7 @@ Test(catalog, embedded_tested_models)
 
 	/* the instance-count column keeps these rows apart */
 	m = find_tested(&cat, "1.11.0", "bert-base-uncased", "ml.p4d.24xlarge",
-	                16);
+			16);
 	cr_assert_not_null(m);
 	cr_assert_str_eq(m->transformers_version, "4.21.1");
 	cr_assert_eq(m->native_batch_size, 32);
@@ -285,17 +285,17 @@ Test(catalog, model_keys_join_spellings)
 
 	memset(&cat, 0, sizeof(cat));
 	cr_assert_eq(load_embedded(&cat, plain_allocator(), &err), 0, "%s",
-	             err.message);
+		     err.message);
 	slash = find_tested(&cat, "2.11.0",
-	                    "google/electra-small-discriminator",
-	                    "ml.g5.48xlarge", 0);
+			    "google/electra-small-discriminator",
+			    "ml.g5.48xlarge", 0);
 	underscore = find_tested(&cat, "2.10.0",
-	                         "google_electra-small-discriminator",
-	                         "ml.p3.2xlarge", 0);
+				 "google_electra-small-discriminator",
+				 "ml.p3.2xlarge", 0);
 	cr_assert_not_null(slash);
 	cr_assert_not_null(underscore);
 	cr_assert_str_eq(slash->model_key,
-	                 "google-electra-small-discriminator");
+			 "google-electra-small-discriminator");
 	cr_assert_str_eq(slash->model_key, underscore->model_key);
 	smp__catalog_release(&cat);
 }
@@ -324,14 +324,14 @@ Test(catalog, model_key_normalization)
 
 static const struct smp_image *
 find_image(const struct smp_catalog *cat, const char *estimator,
-           const char *framework_version)
+	   const char *framework_version)
 {
 	size_t i;
 
 	for (i = 0; i < cat->image_count; i++)
 		if (strcmp(cat->images[i].estimator, estimator) == 0 &&
 		    strcmp(cat->images[i].framework_version,
-		           framework_version) == 0)
+			   framework_version) == 0)
 			return &cat->images[i];
 	return NULL;
 }
@@ -345,7 +345,7 @@ Test(catalog, embedded_images)
 
 	memset(&cat, 0, sizeof(cat));
 	cr_assert_eq(load_embedded(&cat, plain_allocator(), &err), 0, "%s",
-	             err.message);
+		     err.message);
 	cr_assert_eq(cat.image_count, 10);
 	for (i = 0; i < cat.image_count; i++)
 		if (cat.images[i].transformers_version &&
@@ -390,7 +390,7 @@ Test(catalog, embedded_images)
 	im = find_image(&cat, "tensorflow", "2.10.1");
 	cr_assert_not_null(im);
 	cr_assert(has_string(im->framework_aliases, im->framework_alias_count,
-	                     "2.10.0"));
+			     "2.10.0"));
 	cr_assert_null(find_image(&cat, "tensorflow", "2.12.0"));
 	smp__catalog_release(&cat);
 }
@@ -403,78 +403,78 @@ Test(catalog, embedded_images)
  * column 15), the row's '{' is at 7:5.
  */
 static const char small_instances[] =
-        "{\n"
-        "  \"schema_version\": 1,\n"
-        "  \"data_version\": \"2026.11.30\",\n"
-        "  \"generated\": \"2026-11-30\",\n"
-        "  \"sources\": [{\"key\": \"K\", \"description\": \"d\"}],\n"
-        "  \"instances\": [\n"
-        "    {\n"
-        "      \"type\": \"ml.p3.8xlarge\",\n"
-        "      \"family\": \"p3\",\n"
-        "      \"vcpus\": 32,\n"
-        "      \"memory_gib\": 244,\n"
-        "      \"gpus\": 4,\n"
-        "      \"gpu_model\": \"V100\",\n"
-        "      \"gpu_memory_gib\": 16,\n"
-        "      \"efa\": false,\n"
-        "      \"network_gbps\": 10,\n"
-        "      \"compiler_supported\": true,\n"
-        "      \"source\": \"K\"\n"
-        "    }\n"
-        "  ]\n"
-        "}\n";
+	"{\n"
+	"  \"schema_version\": 1,\n"
+	"  \"data_version\": \"2026.11.30\",\n"
+	"  \"generated\": \"2026-11-30\",\n"
+	"  \"sources\": [{\"key\": \"K\", \"description\": \"d\"}],\n"
+	"  \"instances\": [\n"
+	"    {\n"
+	"      \"type\": \"ml.p3.8xlarge\",\n"
+	"      \"family\": \"p3\",\n"
+	"      \"vcpus\": 32,\n"
+	"      \"memory_gib\": 244,\n"
+	"      \"gpus\": 4,\n"
+	"      \"gpu_model\": \"V100\",\n"
+	"      \"gpu_memory_gib\": 16,\n"
+	"      \"efa\": false,\n"
+	"      \"network_gbps\": 10,\n"
+	"      \"compiler_supported\": true,\n"
+	"      \"source\": \"K\"\n"
+	"    }\n"
+	"  ]\n"
+	"}\n";
 
 static const char small_tested[] =
-        "{\n"
-        "  \"schema_version\": 1,\n"
-        "  \"data_version\": \"2026.11.30\",\n"
-        "  \"generated\": \"2026-11-30\",\n"
-        "  \"sources\": [],\n"
-        "  \"models\": [\n"
-        "    {\n"
-        "      \"framework\": \"pytorch\",\n"
-        "      \"framework_version\": \"1.11.0\",\n"
-        "      \"transformers_version\": \"4.21.1\",\n"
-        "      \"model\": \"Google/Electra_Small\",\n"
-        "      \"dataset\": null,\n"
-        "      \"instance_type\": \"ml.p3.8xlarge\",\n"
-        "      \"precision\": null,\n"
-        "      \"sequence_length\": 512,\n"
-        "      \"scope\": null,\n"
-        "      \"native_batch_size\": null,\n"
-        "      \"compiler_batch_size\": 24,\n"
-        "      \"batch_size_is_lower_bound\": false,\n"
-        "      \"instance_count\": 2,\n"
-        "      \"source\": \"x\"\n"
-        "    }\n"
-        "  ]\n"
-        "}\n";
+	"{\n"
+	"  \"schema_version\": 1,\n"
+	"  \"data_version\": \"2026.11.30\",\n"
+	"  \"generated\": \"2026-11-30\",\n"
+	"  \"sources\": [],\n"
+	"  \"models\": [\n"
+	"    {\n"
+	"      \"framework\": \"pytorch\",\n"
+	"      \"framework_version\": \"1.11.0\",\n"
+	"      \"transformers_version\": \"4.21.1\",\n"
+	"      \"model\": \"Google/Electra_Small\",\n"
+	"      \"dataset\": null,\n"
+	"      \"instance_type\": \"ml.p3.8xlarge\",\n"
+	"      \"precision\": null,\n"
+	"      \"sequence_length\": 512,\n"
+	"      \"scope\": null,\n"
+	"      \"native_batch_size\": null,\n"
+	"      \"compiler_batch_size\": 24,\n"
+	"      \"batch_size_is_lower_bound\": false,\n"
+	"      \"instance_count\": 2,\n"
+	"      \"source\": \"x\"\n"
+	"    }\n"
+	"  ]\n"
+	"}\n";
 
 static const char small_frameworks[] =
-        "{\n"
-        "  \"schema_version\": 1,\n"
-        "  \"data_version\": \"2026.11.30\",\n"
-        "  \"generated\": \"2026-11-30\",\n"
-        "  \"sources\": [],\n"
-        "  \"supported_instance_classes\": [\"p3\", \"g5\"],\n"
-        "  \"sdk_efa_instance_types\": [],\n"
-        "  \"pytorchxla_min_version\": {\"huggingface\": \"1.11\", "
-        "\"pytorch\": \"1.12\"},\n"
-        "  \"images\": [\n"
-        "    {\n"
-        "      \"estimator\": \"huggingface\",\n"
-        "      \"framework\": \"pytorch\",\n"
-        "      \"framework_version\": \"1.11.0\",\n"
-        "      \"framework_aliases\": [\"1.11\"],\n"
-        "      \"transformers_version\": \"4.21.1\",\n"
-        "      \"transformers_aliases\": [\"4.21\"],\n"
-        "      \"py_versions\": [\"py38\"],\n"
-        "      \"repository\": \"r\",\n"
-        "      \"source\": \"s\"\n"
-        "    }\n"
-        "  ]\n"
-        "}\n";
+	"{\n"
+	"  \"schema_version\": 1,\n"
+	"  \"data_version\": \"2026.11.30\",\n"
+	"  \"generated\": \"2026-11-30\",\n"
+	"  \"sources\": [],\n"
+	"  \"supported_instance_classes\": [\"p3\", \"g5\"],\n"
+	"  \"sdk_efa_instance_types\": [],\n"
+	"  \"pytorchxla_min_version\": {\"huggingface\": \"1.11\", "
+	"\"pytorch\": \"1.12\"},\n"
+	"  \"images\": [\n"
+	"    {\n"
+	"      \"estimator\": \"huggingface\",\n"
+	"      \"framework\": \"pytorch\",\n"
+	"      \"framework_version\": \"1.11.0\",\n"
+	"      \"framework_aliases\": [\"1.11\"],\n"
+	"      \"transformers_version\": \"4.21.1\",\n"
+	"      \"transformers_aliases\": [\"4.21\"],\n"
+	"      \"py_versions\": [\"py38\"],\n"
+	"      \"repository\": \"r\",\n"
+	"      \"source\": \"s\"\n"
+	"    }\n"
+	"  ]\n"
+	"}\n";
 
 /* text with the first occurrence of from replaced by to (caller frees) */
 static char *
@@ -514,15 +514,15 @@ with_tail(const char *text, const char *marker, const char *tail)
 /* Loads the trio with one document swapped for text (which = 0, 1, 2). */
 static int
 load_with(int which, const char *text, struct smp_error *err,
-          struct smp_catalog *cat)
+	  struct smp_catalog *cat)
 {
 	struct smp_data_buffer b[3] = {
-	        {"instance-data/instances.json", small_instances,
-	         sizeof(small_instances) - 1},
-	        {"instance-data/tested-models.json", small_tested,
-	         sizeof(small_tested) - 1},
-	        {"instance-data/frameworks.json", small_frameworks,
-	         sizeof(small_frameworks) - 1},
+		{"instance-data/instances.json", small_instances,
+		 sizeof(small_instances) - 1},
+		{"instance-data/tested-models.json", small_tested,
+		 sizeof(small_tested) - 1},
+		{"instance-data/frameworks.json", small_frameworks,
+		 sizeof(small_frameworks) - 1},
 	};
 
 	if (text) {
@@ -531,13 +531,13 @@ load_with(int which, const char *text, struct smp_error *err,
 	}
 	memset(err, 0, sizeof(*err));
 	return smp__catalog_load(cat, plain_allocator(), &b[0], &b[1], &b[2],
-	                         err);
+				 err);
 }
 
 /* Expects SMP_EPARSE at file:line:column with exactly that message. */
 static void
 expect_error(int which, const char *text, const char *file, unsigned line,
-             unsigned column, const char *message)
+	     unsigned column, const char *message)
 {
 	struct smp_catalog cat;
 	struct smp_error err;
@@ -549,9 +549,9 @@ expect_error(int which, const char *text, const char *file, unsigned line,
 	cr_assert_eq(err.code, SMP_EPARSE);
 	cr_assert_str_eq(err.source, file);
 	cr_expect_eq(err.line, line, "%s:%u:%u: %s", err.source, err.line,
-	             err.column, err.message);
+		     err.column, err.message);
 	cr_expect_eq(err.column, column, "%s:%u:%u: %s", err.source, err.line,
-	             err.column, err.message);
+		     err.column, err.message);
 	if (message)
 		cr_expect_str_eq(err.message, message);
 	/* a failed load leaves the catalog untouched */
@@ -585,7 +585,7 @@ Test(catalog, wrong_type_has_position)
 	char *t = replace(small_instances, "\"gpus\": 4", "\"gpus\": \"4\"");
 
 	expect_error(0, t, "instance-data/instances.json", 12, 15,
-	             "'gpus' must be an integer, found a string");
+		     "'gpus' must be an integer, found a string");
 	free(t);
 }
 
@@ -594,47 +594,47 @@ Test(catalog, wrong_types_of_each_kind)
 	char *t;
 
 	t = replace(small_instances, "\"memory_gib\": 244",
-	            "\"memory_gib\": true");
+		    "\"memory_gib\": true");
 	expect_error(0, t, "instance-data/instances.json", 11, 21,
-	             "'memory_gib' must be a number, found a boolean");
+		     "'memory_gib' must be a number, found a boolean");
 	free(t);
 	t = replace(small_instances, "\"efa\": false", "\"efa\": 0");
 	expect_error(0, t, "instance-data/instances.json", 15, 14,
-	             "'efa' must be a boolean, found an integer");
+		     "'efa' must be a boolean, found an integer");
 	free(t);
 	t = replace(small_instances, "\"gpu_model\": \"V100\"",
-	            "\"gpu_model\": 100");
+		    "\"gpu_model\": 100");
 	expect_error(0, t, "instance-data/instances.json", 13, 20,
-	             "'gpu_model' must be a string or null, found an integer");
+		     "'gpu_model' must be a string or null, found an integer");
 	free(t);
 	t = replace(small_instances, "\"vcpus\": 32", "\"vcpus\": -32");
 	expect_error(0, t, "instance-data/instances.json", 10, 16,
-	             "'vcpus' must not be negative");
+		     "'vcpus' must not be negative");
 	free(t);
 	t = replace(small_instances, "\"vcpus\": 32", "\"vcpus\": 32.5");
 	expect_error(0, t, "instance-data/instances.json", 10, 16,
-	             "'vcpus' must be an integer, found a number");
+		     "'vcpus' must be an integer, found a number");
 	free(t);
 	t = replace(small_instances, "\"vcpus\": 32", "\"vcpus\": 99999999999");
 	expect_error(0, t, "instance-data/instances.json", 10, 16,
-	             "'vcpus' is out of range");
+		     "'vcpus' is out of range");
 	free(t);
 	t = with_tail(small_instances, "\"instances\": ", "[[1]]\n}\n");
 	expect_error(0, t, "instance-data/instances.json", 6, 17,
-	             "each entry of 'instances' must be a mapping, found a "
-	             "list");
+		     "each entry of 'instances' must be a mapping, found a "
+		     "list");
 	free(t);
 	t = replace(small_frameworks, "\"py_versions\": [\"py38\"]",
-	            "\"py_versions\": [38]");
+		    "\"py_versions\": [38]");
 	expect_error(2, t, "instance-data/frameworks.json", 17, 23,
-	             "each entry of 'py_versions' must be a string, found an "
-	             "integer");
+		     "each entry of 'py_versions' must be a string, found an "
+		     "integer");
 	free(t);
 	t = replace(small_frameworks, "\"sdk_efa_instance_types\": []",
-	            "\"sdk_efa_instance_types\": {}");
+		    "\"sdk_efa_instance_types\": {}");
 	expect_error(2, t, "instance-data/frameworks.json", 7, 29,
-	             "'sdk_efa_instance_types' must be a list of strings, "
-	             "found a mapping");
+		     "'sdk_efa_instance_types' must be a list of strings, "
+		     "found a mapping");
 	free(t);
 }
 
@@ -643,42 +643,42 @@ Test(catalog, missing_key_points_at_its_mapping)
 	char *t = replace(small_instances, "      \"efa\": false,\n", "");
 
 	expect_error(0, t, "instance-data/instances.json", 7, 5,
-	             "missing required key 'efa' in each entry of 'instances'");
+		     "missing required key 'efa' in each entry of 'instances'");
 	free(t);
 	t = replace(small_tested, "  \"models\": [\n    {\n",
-	            "  \"rows\": [\n    {\n");
+		    "  \"rows\": [\n    {\n");
 	expect_error(1, t, "instance-data/tested-models.json", 6, 3,
-	             "unknown key 'rows' in the document");
+		     "unknown key 'rows' in the document");
 	free(t);
 }
 
 Test(catalog, unknown_key)
 {
 	char *t = replace(small_instances, "\"gpus\": 4,",
-	                  "\"gpus\": 4, \"tpus\": 0,");
+			  "\"gpus\": 4, \"tpus\": 0,");
 
 	expect_error(0, t, "instance-data/instances.json", 12, 18,
-	             "unknown key 'tpus' in each entry of 'instances'");
+		     "unknown key 'tpus' in each entry of 'instances'");
 	free(t);
 }
 
 Test(catalog, schema_version)
 {
 	char *t = replace(small_instances, "\"schema_version\": 1",
-	                  "\"schema_version\": 2");
+			  "\"schema_version\": 2");
 
 	expect_error(0, t, "instance-data/instances.json", 2, 21,
-	             "unsupported schema_version 2: this build reads "
-	             "version 1");
+		     "unsupported schema_version 2: this build reads "
+		     "version 1");
 	free(t);
 	t = replace(small_frameworks, "\"schema_version\": 1",
-	            "\"schema_version\": \"1\"");
+		    "\"schema_version\": \"1\"");
 	expect_error(2, t, "instance-data/frameworks.json", 2, 21,
-	             "'schema_version' must be an integer, found a string");
+		     "'schema_version' must be an integer, found a string");
 	free(t);
 	t = replace(small_tested, "  \"schema_version\": 1,\n", "");
 	expect_error(1, t, "instance-data/tested-models.json", 1, 1,
-	             "missing required key 'schema_version'");
+		     "missing required key 'schema_version'");
 	free(t);
 }
 
@@ -686,21 +686,21 @@ Test(catalog, syntax_error_has_position)
 {
 	/* a missing comma: the error is at the next member's quote */
 	char *t = replace(small_instances, "\"family\": \"p3\",",
-	                  "\"family\": \"p3\"");
+			  "\"family\": \"p3\"");
 
 	expect_error(0, t, "instance-data/instances.json", 10, 7, NULL);
 	free(t);
 	expect_error(1, "[1, 2", "instance-data/tested-models.json", 1, 6,
-	             NULL);
+		     NULL);
 	expect_error(2, "", "instance-data/frameworks.json", 1, 1, NULL);
 	expect_error(0, "[]", "instance-data/instances.json", 1, 1,
-	             "the document must be a mapping, found a list");
+		     "the document must be a mapping, found a list");
 }
 
 Test(catalog, invalid_utf8)
 {
 	char *t = replace(small_instances, "\"family\": \"p3\"",
-	                  "\"family\": \"p\xff\"");
+			  "\"family\": \"p\xff\"");
 
 	/* the loader reports it, at the offending byte */
 	expect_error(0, t, "instance-data/instances.json", 9, 19, NULL);
@@ -710,38 +710,38 @@ Test(catalog, invalid_utf8)
 Test(catalog, enums_and_semantics)
 {
 	char *t = replace(small_tested, "\"framework\": \"pytorch\"",
-	                  "\"framework\": \"mxnet\"");
+			  "\"framework\": \"mxnet\"");
 
 	expect_error(1, t, "instance-data/tested-models.json", 8, 20,
-	             "'framework' must be one of 'pytorch', 'tensorflow', "
-	             "found 'mxnet'");
+		     "'framework' must be one of 'pytorch', 'tensorflow', "
+		     "found 'mxnet'");
 	free(t);
 	t = replace(small_frameworks, "\"transformers_version\": \"4.21.1\"",
-	            "\"transformers_version\": null");
+		    "\"transformers_version\": null");
 	expect_error(2, t, "instance-data/frameworks.json", 15, 31,
-	             "'transformers_version' must be set for a huggingface "
-	             "image");
+		     "'transformers_version' must be set for a huggingface "
+		     "image");
 	free(t);
 	t = replace(small_frameworks, "\"py_versions\": [\"py38\"]",
-	            "\"py_versions\": []");
+		    "\"py_versions\": []");
 	expect_error(2, t, "instance-data/frameworks.json", 17, 22,
-	             "'py_versions' must not be empty");
+		     "'py_versions' must not be empty");
 	free(t);
 	t = replace(small_tested, "\"data_version\": \"2026.11.30\"",
-	            "\"data_version\": \"2026.12.01\"");
+		    "\"data_version\": \"2026.12.01\"");
 	expect_error(1, t, "instance-data/tested-models.json", 3, 19,
-	             "'data_version' is '2026.12.01' but the instance types "
-	             "have '2026.11.30': the files must come from one release");
+		     "'data_version' is '2026.12.01' but the instance types "
+		     "have '2026.11.30': the files must come from one release");
 	free(t);
 	t = replace(small_instances, "\"generated\": \"2026-11-30\"",
-	            "\"generated\": \"30/11/2026\"");
+		    "\"generated\": \"30/11/2026\"");
 	expect_error(0, t, "instance-data/instances.json", 4, 16,
-	             "'generated' must look like YYYY-MM-DD, found "
-	             "'30/11/2026'");
+		     "'generated' must look like YYYY-MM-DD, found "
+		     "'30/11/2026'");
 	free(t);
 	t = with_tail(small_frameworks, "\"images\": ", "[]\n}\n");
 	expect_error(2, t, "instance-data/frameworks.json", 9, 13,
-	             "'images' must not be empty");
+		     "'images' must not be empty");
 	free(t);
 }
 
@@ -762,7 +762,7 @@ Test(catalog, duplicate_type)
 	t = replace(small_instances, "    }\n  ]", second);
 	free(second);
 	expect_error(0, t, "instance-data/instances.json", 21, 15,
-	             "instance type 'ml.p3.8xlarge' is listed twice");
+		     "instance type 'ml.p3.8xlarge' is listed twice");
 	free(t);
 }
 
@@ -791,9 +791,9 @@ Test(catalog, failed_load_keeps_last_good_data)
 Test(catalog, allocation_failure_small)
 {
 	struct smp_data_buffer b[3] = {
-	        {"i", small_instances, sizeof(small_instances) - 1},
-	        {"t", small_tested, sizeof(small_tested) - 1},
-	        {"f", small_frameworks, sizeof(small_frameworks) - 1},
+		{"i", small_instances, sizeof(small_instances) - 1},
+		{"t", small_tested, sizeof(small_tested) - 1},
+		{"f", small_frameworks, sizeof(small_frameworks) - 1},
 	};
 	struct counting c;
 	long n;
@@ -814,7 +814,7 @@ Test(catalog, allocation_failure_small)
 			break;
 		}
 		cr_assert_eq(rc, SMP_ENOMEM, "n=%ld rc=%d %s", n, rc,
-		             err.message);
+			     err.message);
 		cr_assert_eq(err.code, SMP_ENOMEM);
 		cr_assert_eq(c.live, 0, "n=%ld leaks %ld blocks", n, c.live);
 		cr_assert_null(cat.arena.head);
@@ -847,7 +847,7 @@ Test(catalog, allocation_failure_embedded)
 		memset(&cat, 0, sizeof(cat));
 		rc = load_embedded(&cat, &a, &err);
 		cr_assert_eq(rc, SMP_ENOMEM, "n=%ld of %ld: rc=%d", n, total,
-		             rc);
+			     rc);
 		cr_assert_eq(c.live, 0, "n=%ld leaks %ld blocks", n, c.live);
 	}
 	a = counting_allocator(&c, total - 1);

@@ -52,16 +52,16 @@ f_free(void *ud, void *p)
 }
 
 static const char spec[] = "estimator: HuggingFace\n"
-                           "entry_point: train.py\n"
-                           "instance_type: ml.p3.8xlarge\n"
-                           "instance_count: 2\n"
-                           "transformers_version: \"4.21.1\"\n"
-                           "pytorch_version: \"1.11.0\"\n"
-                           "py_version: py38\n"
-                           "compiler_confg: {enabled: true}\n"
-                           "compiler_config: {enabled: true, debug: true}\n"
-                           "environment: {GPU_NUM_DEVICES: \"8\", X: 1}\n"
-                           "distribution: {torchxla: {enabled: true}}\n";
+			   "entry_point: train.py\n"
+			   "instance_type: ml.p3.8xlarge\n"
+			   "instance_count: 2\n"
+			   "transformers_version: \"4.21.1\"\n"
+			   "pytorch_version: \"1.11.0\"\n"
+			   "py_version: py38\n"
+			   "compiler_confg: {enabled: true}\n"
+			   "compiler_config: {enabled: true, debug: true}\n"
+			   "environment: {GPU_NUM_DEVICES: \"8\", X: 1}\n"
+			   "distribution: {torchxla: {enabled: true}}\n";
 
 static struct smp_context *
 new_context(void)
@@ -110,12 +110,12 @@ Test(check, finds_problems_in_a_buffer)
 		cr_assert_eq(f->column, 1);
 		cr_assert_eq(f->end_column, 15);
 		cr_assert_str_eq(f->source_line,
-		                 "compiler_confg: {enabled: true}");
+				 "compiler_confg: {enabled: true}");
 		cr_assert_str_eq(f->suggestion, "compiler_config");
 	}
 	for (i = 1; i < smp_report_count(rep); i++)
 		cr_assert_leq(smp_report_get(rep, i - 1)->line,
-		              smp_report_get(rep, i)->line, "sorted by line");
+			      smp_report_get(rep, i)->line, "sorted by line");
 	cr_assert_null(smp_report_get(rep, smp_report_count(rep)));
 	smp_report_free(rep);
 	smp_context_free(ctx);
@@ -129,14 +129,14 @@ Test(check, pointer_names_the_field)
 	int seen = 0;
 
 	cr_assert_eq(
-	        smp_check_buffer(&rep, ctx, "j.yaml", spec, strlen(spec), NULL),
-	        0);
+		smp_check_buffer(&rep, ctx, "j.yaml", spec, strlen(spec), NULL),
+		0);
 	for (i = 0; i < smp_report_count(rep); i++) {
 		const struct smp_finding *f = smp_report_get(rep, i);
 
 		if (strcmp(f->rule, "gpu-num-devices-mismatch") == 0) {
 			cr_assert_str_eq(f->pointer,
-			                 "/environment/GPU_NUM_DEVICES");
+					 "/environment/GPU_NUM_DEVICES");
 			cr_assert_str_eq(f->suggestion, "4");
 			seen = 1;
 		}
@@ -149,7 +149,7 @@ Test(check, pointer_names_the_field)
 Test(check, severity_overrides_apply)
 {
 	struct smp_rule_override ov[] = {{"compiler-debug", SMP_SEVERITY_OFF},
-	                                 {"unknown-key", SMP_SEVERITY_INFO}};
+					 {"unknown-key", SMP_SEVERITY_INFO}};
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_context *ctx = NULL;
 	struct smp_report *rep = NULL;
@@ -159,13 +159,13 @@ Test(check, severity_overrides_apply)
 	o.override_count = 2;
 	cr_assert_eq(smp_context_new(&ctx, &o, NULL), 0);
 	cr_assert_eq(
-	        smp_check_buffer(&rep, ctx, "j.yaml", spec, strlen(spec), NULL),
-	        0);
+		smp_check_buffer(&rep, ctx, "j.yaml", spec, strlen(spec), NULL),
+		0);
 	cr_assert_not(has_rule(rep, "compiler-debug"));
 	for (i = 0; i < smp_report_count(rep); i++)
 		if (strcmp(smp_report_get(rep, i)->rule, "unknown-key") == 0)
 			cr_assert_eq(smp_report_get(rep, i)->severity,
-			             SMP_SEVERITY_INFO);
+				     SMP_SEVERITY_INFO);
 	smp_report_free(rep);
 	smp_context_free(ctx);
 }
@@ -202,7 +202,7 @@ Test(check, unreadable_file_is_eio)
 	struct smp_error err;
 
 	cr_assert_eq(smp_check_file(&rep, ctx, "no/such/file.yaml", &err),
-	             SMP_EIO);
+		     SMP_EIO);
 	cr_assert_null(rep);
 	cr_assert_str_eq(err.source, "no/such/file.yaml");
 	cr_assert(strstr(err.message, "No such file"));
@@ -212,10 +212,10 @@ Test(check, unreadable_file_is_eio)
 Test(check, empty_and_clean_specs)
 {
 	static const char clean[] =
-	        "estimator: PyTorch\nentry_point: t.py\n"
-	        "instance_type: ml.p3.2xlarge\nframework_version: \"1.13.1\"\n"
-	        "py_version: py39\ncompiler_config: {enabled: true}\n"
-	        "debugger_hook_config: false\ndisable_profiler: true\n";
+		"estimator: PyTorch\nentry_point: t.py\n"
+		"instance_type: ml.p3.2xlarge\nframework_version: \"1.13.1\"\n"
+		"py_version: py39\ncompiler_config: {enabled: true}\n"
+		"debugger_hook_config: false\ndisable_profiler: true\n";
 	struct smp_context *ctx = new_context();
 	struct smp_report *rep = NULL;
 
@@ -223,11 +223,11 @@ Test(check, empty_and_clean_specs)
 	cr_assert_eq(smp_report_count(rep), 0);
 	smp_report_free(rep);
 	cr_assert_eq(smp_check_buffer(&rep, ctx, "c.yaml", clean, strlen(clean),
-	                              NULL),
-	             0);
+				      NULL),
+		     0);
 	cr_assert_eq(smp_report_count(rep), 0, "first: %s",
-	             smp_report_count(rep) ? smp_report_get(rep, 0)->message
-	                                   : "");
+		     smp_report_count(rep) ? smp_report_get(rep, 0)->message
+					   : "");
 	smp_report_free(rep);
 	smp_context_free(ctx);
 }
@@ -252,7 +252,7 @@ Test(check, every_allocation_failure_is_clean)
 		st.fail_at = n;
 		st.calls = 0;
 		rc = smp_check_buffer(&rep, ctx, "j.yaml", spec, strlen(spec),
-		                      NULL);
+				      NULL);
 		cr_assert(rc == 0 || rc == SMP_ENOMEM, "n=%ld rc=%d", n, rc);
 		if (rc == 0)
 			cr_assert_gt(smp_report_count(rep), 0);
@@ -261,7 +261,7 @@ Test(check, every_allocation_failure_is_clean)
 		done = rc == 0 && st.calls <= n;
 		smp_report_free(rep);
 		cr_assert_eq(st.live, base, "n=%ld leaked %ld blocks", n,
-		             st.live - base);
+			     st.live - base);
 	}
 	st.fail_at = -1;
 	smp_context_free(ctx);

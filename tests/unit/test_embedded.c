@@ -64,18 +64,18 @@ Test(embedded, bytes_equal_files)
 
 		cr_assert_not_null(e->name);
 		snprintf(path, sizeof(path), "%s/%s",
-		         is_schema ? "schemas" : "instance-data", e->name);
+			 is_schema ? "schemas" : "instance-data", e->name);
 		disk = slurp(path, &len);
 		cr_assert_not_null(disk,
-		                   "cannot read %s (run from the "
-		                   "repository root)",
-		                   path);
+				   "cannot read %s (run from the "
+				   "repository root)",
+				   path);
 		cr_expect_eq(e->len, len,
-		             "%s: %zu bytes embedded, %zu on disk: rebuild",
-		             path, e->len, len);
+			     "%s: %zu bytes embedded, %zu on disk: rebuild",
+			     path, e->len, len);
 		if (e->len == len)
 			cr_expect(memcmp(e->data, disk, len) == 0,
-			          "%s: embedded bytes differ: rebuild", path);
+				  "%s: embedded bytes differ: rebuild", path);
 		/* embed.sh appends a NUL so the data can be read as text */
 		cr_expect_eq(e->data[e->len], 0, "%s: no final NUL", path);
 		free(disk);
@@ -92,18 +92,18 @@ Test(embedded, bytes_equal_files)
 Test(embedded, find_by_name)
 {
 	static const char *const names[] = {
-	        "instances.json",
-	        "tested-models.json",
-	        "frameworks.json",
-	        "instances.schema.json",
-	        "tested-models.schema.json",
-	        "frameworks.schema.json",
+		"instances.json",
+		"tested-models.json",
+		"frameworks.json",
+		"instances.schema.json",
+		"tested-models.schema.json",
+		"frameworks.schema.json",
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const struct smp_embedded_file *e =
-		        smp__embedded_find(names[i]);
+			smp__embedded_find(names[i]);
 
 		cr_assert_not_null(e, "%s is not embedded", names[i]);
 		cr_assert_str_eq(e->name, names[i]);

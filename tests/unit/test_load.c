@@ -44,7 +44,7 @@ struct run {
 
 static void
 run_load(struct run *r, const char *name, const char *buf, size_t len,
-         const struct smp_limits *lim)
+	 const struct smp_limits *lim)
 {
 	memset(r, 0, sizeof(*r));
 	r->alloc.malloc_fn = l_malloc;
@@ -53,8 +53,8 @@ run_load(struct run *r, const char *name, const char *buf, size_t len,
 	r->alloc.ud = &r->live;
 	smp__docs_init(&r->docs, &r->alloc);
 	cr_assert_eq(
-	        smp__report_new(&r->rep, &r->alloc, name ? name : "-", NULL),
-	        0);
+		smp__report_new(&r->rep, &r->alloc, name ? name : "-", NULL),
+		0);
 	r->rep->buf = buf;
 	r->rep->len = len;
 	r->rc = smp__load(&r->docs, name, buf, len, lim, r->rep);
@@ -71,12 +71,12 @@ run_done(struct run *r)
 /* The one finding of the run, checked against rule, position and text. */
 static void
 expect_one(const struct run *r, const char *rule, unsigned line, unsigned col,
-           const char *msg)
+	   const char *msg)
 {
 	const struct smp_finding *f;
 
 	cr_assert_eq(smp_report_count(r->rep), 1, "%zu findings",
-	             smp_report_count(r->rep));
+		     smp_report_count(r->rep));
 	f = smp_report_get(r->rep, 0);
 	cr_expect_str_eq(f->rule, rule);
 	cr_expect_eq(f->line, line, "line %u", f->line);
@@ -115,7 +115,7 @@ Test(load, file_size_limit)
 	cr_expect_eq(r.rc, 0);
 	cr_expect_eq(r.docs.count, 0);
 	expect_one(&r, "input-limit", 1, 1,
-	           "file is 11 bytes, larger than the limit of 10 bytes");
+		   "file is 11 bytes, larger than the limit of 10 bytes");
 	run_done(&r);
 
 	run_load(&r, "ok.json", "[1,2,3,45]", 10, &lim);
@@ -135,28 +135,28 @@ Test(load, invalid_utf8_position)
 	cr_expect_eq(r.rc, 0);
 	cr_expect_eq(r.docs.count, 0);
 	expect_one(&r, "input-limit", 2, 9,
-	           "invalid UTF-8 byte 0xff at offset 10; specs must be UTF-8");
+		   "invalid UTF-8 byte 0xff at offset 10; specs must be UTF-8");
 	cr_expect_str_eq(smp_report_get(r.rep, 0)->source_line,
-	                 "  \"a\": \"\xff\"");
+			 "  \"a\": \"\xff\"");
 	run_done(&r);
 
 	/* columns count code points, so the two "é" are one column each */
 	run_load(&r, "x.yaml", later, strlen(later), NULL);
 	cr_expect_eq(r.docs.count, 0);
 	expect_one(&r, "input-limit", 1, 7,
-	           "invalid UTF-8 byte 0xc0 at offset 8; specs must be UTF-8");
+		   "invalid UTF-8 byte 0xc0 at offset 8; specs must be UTF-8");
 	run_done(&r);
 
 	/* the BOM is in the offset but is not a column */
 	run_load(&r, "x.json", bom, strlen(bom), NULL);
 	expect_one(&r, "input-limit", 1, 3,
-	           "invalid UTF-8 byte 0xfe at offset 5; specs must be UTF-8");
+		   "invalid UTF-8 byte 0xfe at offset 5; specs must be UTF-8");
 	run_done(&r);
 
 	/* UTF-16 is refused at its first byte */
 	run_load(&r, NULL, "\xff\xfe{\0}\0", 6, NULL);
 	expect_one(&r, "input-limit", 1, 1,
-	           "invalid UTF-8 byte 0xff at offset 0; specs must be UTF-8");
+		   "invalid UTF-8 byte 0xff at offset 0; specs must be UTF-8");
 	run_done(&r);
 }
 
@@ -165,7 +165,7 @@ Test(load, bom_is_skipped_and_positions_stay)
 	const char *json = "\xef\xbb\xbf{\"a\": [1,]}";
 	const char *sniffed = "\xef\xbb\xbf\n  [1, 2]";
 	const char *yaml = "\xef\xbb\xbf"
-	                   "a: 1\n";
+			   "a: 1\n";
 	const struct smp_finding *f;
 	const struct smp_node *root;
 	struct run r;
@@ -173,8 +173,8 @@ Test(load, bom_is_skipped_and_positions_stay)
 	run_load(&r, "x.json", json, strlen(json), NULL);
 	cr_expect_eq(r.docs.count, 0);
 	expect_one(&r, "syntax", 1, 10,
-	           "expected a JSON value after ',', found ']'; trailing "
-	           "commas are not allowed");
+		   "expected a JSON value after ',', found ']'; trailing "
+		   "commas are not allowed");
 	f = smp_report_get(r.rep, 0);
 	cr_expect_eq(f->end_column, 11);
 	run_done(&r);
@@ -210,17 +210,17 @@ Test(load, dispatch_by_name_and_first_byte)
 		const char *in;
 		int json;
 	} cases[] = {
-	        {"job.json", "a: 1\n", 1},     /* the name wins: a JSON error */
-	        {"JOB.JSON", "{\"a\": 1}", 1}, /* case-insensitive */
-	        {"job.yaml", "a: 1\n", 0},     /* plain YAML */
-	        {"job.yml", "{a: 1}", 0},      /* a YAML flow mapping */
-	        {"-", " \n\t{\"a\": 1}", 1},   /* sniffed: first non-blank */
-	        {"<stdin>", "[1, 2]", 1},      /* sniffed */
-	        {"spec", "# c\n{\"a\": 1}", 0}, /* '#' first: YAML */
-	        {NULL, "a: [1]", 0},            /* no name */
-	        {"job.json.bak", "a: 1", 0},    /* suffix must be last */
-	        {"x.jsonl", "a: 1", 0},         /* not ".json" */
-	        {"empty", "", 0},               /* nothing: YAML, empty */
+		{"job.json", "a: 1\n", 1},     /* the name wins: a JSON error */
+		{"JOB.JSON", "{\"a\": 1}", 1}, /* case-insensitive */
+		{"job.yaml", "a: 1\n", 0},     /* plain YAML */
+		{"job.yml", "{a: 1}", 0},      /* a YAML flow mapping */
+		{"-", " \n\t{\"a\": 1}", 1},   /* sniffed: first non-blank */
+		{"<stdin>", "[1, 2]", 1},      /* sniffed */
+		{"spec", "# c\n{\"a\": 1}", 0}, /* '#' first: YAML */
+		{NULL, "a: [1]", 0},            /* no name */
+		{"job.json.bak", "a: 1", 0},    /* suffix must be last */
+		{"x.jsonl", "a: 1", 0},         /* not ".json" */
+		{"empty", "", 0},               /* nothing: YAML, empty */
 	};
 	size_t k;
 
@@ -228,10 +228,10 @@ Test(load, dispatch_by_name_and_first_byte)
 		struct run r;
 
 		run_load(&r, cases[k].name, cases[k].in, strlen(cases[k].in),
-		         NULL);
+			 NULL);
 		cr_expect_eq(r.rc, 0, "rc for case %zu", k);
 		cr_expect_eq(r.docs.is_json, cases[k].json, "loader for %s",
-		             cases[k].name ? cases[k].name : "(null)");
+			     cases[k].name ? cases[k].name : "(null)");
 		run_done(&r);
 	}
 }
@@ -243,7 +243,7 @@ Test(load, json_name_reports_json_errors)
 	run_load(&r, "job.json", "estimator: PyTorch\n", 19, NULL);
 	cr_expect_eq(r.docs.count, 0);
 	expect_one(&r, "syntax", 1, 1,
-	           "expected a JSON value, found 'estimator'");
+		   "expected a JSON value, found 'estimator'");
 	run_done(&r);
 
 	run_load(&r, "job.yml", "{estimator: PyTorch}", 20, NULL);

@@ -80,7 +80,7 @@ run_init(struct run *r, size_t fail_at)
 
 static void
 run_json(struct run *r, const char *buf, size_t len,
-         const struct smp_limits *lim)
+	 const struct smp_limits *lim)
 {
 	run_init(r, SIZE_MAX);
 	cr_assert_eq(smp__report_new(&r->rep, &r->alloc, "x.json", NULL), 0);
@@ -116,7 +116,7 @@ struct bad {
 
 static void
 expect_bad(const struct bad *cases, size_t n, const char *rule,
-           const struct smp_limits *lim)
+	   const struct smp_limits *lim)
 {
 	size_t k;
 
@@ -131,16 +131,16 @@ expect_bad(const struct bad *cases, size_t n, const char *rule,
 		cr_expect_eq(r.docs.count, 0, "document kept for %s", c->in);
 		cr_expect(r.docs.is_json);
 		cr_expect_eq(smp_report_count(r.rep), 1, "%zu findings for %s",
-		             smp_report_count(r.rep), c->in);
+			     smp_report_count(r.rep), c->in);
 		f = smp_report_get(r.rep, 0);
 		if (f) {
 			cr_expect_str_eq(f->rule, rule, "rule for %s", c->in);
 			cr_expect_eq(f->line, c->line, "line for %s: %u", c->in,
-			             f->line);
+				     f->line);
 			cr_expect_eq(f->column, c->col, "column for %s: %u",
-			             c->in, f->column);
+				     c->in, f->column);
 			cr_expect_str_eq(f->message, c->msg, "message for %s",
-			                 c->in);
+					 c->in);
 		}
 		run_done(&r);
 	}
@@ -151,86 +151,86 @@ expect_bad(const struct bad *cases, size_t n, const char *rule,
 Test(load_json, syntax_errors_structure)
 {
 	static const struct bad cases[] = {
-	        {"", 0, 1, 1, "unexpected end of input, expected a JSON value"},
-	        {"  \n ", 0, 2, 2,
-	         "unexpected end of input, expected a JSON value"},
-	        {"[", 0, 1, 2,
-	         "unexpected end of input inside an array (opened at line 1 "
-	         "column 1)"},
-	        {"{\n  \"a\": [1,\n", 0, 3, 1,
-	         "unexpected end of input inside an array (opened at line 2 "
-	         "column 8)"},
-	        {"{", 0, 1, 2,
-	         "unexpected end of input inside an object (opened at line 1 "
-	         "column 1)"},
-	        {"{\"a\"", 0, 1, 5,
-	         "unexpected end of input inside an object (opened at line 1 "
-	         "column 1)"},
-	        {"{\"a\":", 0, 1, 6,
-	         "unexpected end of input inside an object (opened at line 1 "
-	         "column 1)"},
-	        {"[{\"a\":1", 0, 1, 8,
-	         "unexpected end of input inside an object (opened at line 1 "
-	         "column 2)"},
-	        {"[1,]", 0, 1, 4,
-	         "expected a JSON value after ',', found ']'; trailing commas "
-	         "are not allowed"},
-	        {"[ 1, ]", 0, 1, 6,
-	         "expected a JSON value after ',', found ']'; trailing commas "
-	         "are not allowed"},
-	        {"{\"a\":1,}", 0, 1, 8,
-	         "expected a string key after ',', found '}'; trailing commas "
-	         "are not allowed"},
-	        {"{,}", 0, 1, 2, "expected a string key or '}', found ','"},
-	        {"[,]", 0, 1, 2, "expected a JSON value or ']', found ','"},
-	        {"[1,,2]", 0, 1, 4,
-	         "expected a JSON value after ',', found ','"},
-	        {"{\"a\" 1}", 0, 1, 6,
-	         "expected ':' after an object key, found '1'"},
-	        {"{\"a\"=1}", 0, 1, 5,
-	         "expected ':' after an object key, found '='"},
-	        {"{\"a\":}", 0, 1, 6,
-	         "expected a JSON value after ':', found '}'"},
-	        {"{\"a\":1]", 0, 1, 7,
-	         "expected ',' or '}' after an object member, found ']'"},
-	        {"{\"a\":1 \"b\":2}", 0, 1, 8,
-	         "expected ',' or '}' after an object member, found '\"'"},
-	        {"[1}", 0, 1, 3,
-	         "expected ',' or ']' after an array element, found '}'"},
-	        {"[1 2]", 0, 1, 4,
-	         "expected ',' or ']' after an array element, found '2'"},
-	        {"[0x1F]", 0, 1, 3,
-	         "expected ',' or ']' after an array element, found 'x1F'"},
-	        {"[1] x", 0, 1, 5, "unexpected 'x' after the JSON value"},
-	        {"[1]]", 0, 1, 4, "unexpected ']' after the JSON value"},
-	        {"{}\n{}", 0, 2, 1, "unexpected '{' after the JSON value"},
-	        {"1.5.3", 0, 1, 4, "unexpected '.' after the JSON value"},
-	        {"123\0", 4, 1, 4, "unexpected U+0000 after the JSON value"},
-	        {"[\f]", 0, 1, 2, "expected a JSON value or ']', found U+000C"},
-	        {"[\xe2\x81\xa0]", 0, 1, 2,
-	         "expected a JSON value or ']', found '\xe2\x81\xa0' (U+2060)"},
-	        {"[\xff]", 0, 1, 2,
-	         "expected a JSON value or ']', found invalid UTF-8 byte 0xff"},
-	        {"[\"\xc3\xa9\", \x80]", 0, 1, 7,
-	         "expected a JSON value after ',', found invalid UTF-8 byte "
-	         "0x80"},
-	        {"{a:1}", 0, 1, 2,
-	         "expected a string key or '}', found 'a'; object keys must be "
-	         "double-quoted strings"},
-	        {"{'a':1}", 0, 1, 2,
-	         "expected a string key or '}', found \"'\"; JSON strings use "
-	         "double quotes"},
-	        {"[/* c */]", 0, 1, 2,
-	         "expected a JSON value or ']', found '/'; JSON does not allow "
-	         "comments"},
-	        {"{\"a\": 1, # c\n}", 0, 1, 10,
-	         "expected a string key after ',', found '#'; JSON does not "
-	         "allow comments"},
-	        {"\xef\xbb\xbf[1,]", 0, 1, 4,
-	         "expected a JSON value after ',', found ']'; trailing commas "
-	         "are not allowed"},
-	        {"\xef\xbb", 0, 1, 1,
-	         "expected a JSON value, found invalid UTF-8 byte 0xef"},
+		{"", 0, 1, 1, "unexpected end of input, expected a JSON value"},
+		{"  \n ", 0, 2, 2,
+		 "unexpected end of input, expected a JSON value"},
+		{"[", 0, 1, 2,
+		 "unexpected end of input inside an array (opened at line 1 "
+		 "column 1)"},
+		{"{\n  \"a\": [1,\n", 0, 3, 1,
+		 "unexpected end of input inside an array (opened at line 2 "
+		 "column 8)"},
+		{"{", 0, 1, 2,
+		 "unexpected end of input inside an object (opened at line 1 "
+		 "column 1)"},
+		{"{\"a\"", 0, 1, 5,
+		 "unexpected end of input inside an object (opened at line 1 "
+		 "column 1)"},
+		{"{\"a\":", 0, 1, 6,
+		 "unexpected end of input inside an object (opened at line 1 "
+		 "column 1)"},
+		{"[{\"a\":1", 0, 1, 8,
+		 "unexpected end of input inside an object (opened at line 1 "
+		 "column 2)"},
+		{"[1,]", 0, 1, 4,
+		 "expected a JSON value after ',', found ']'; trailing commas "
+		 "are not allowed"},
+		{"[ 1, ]", 0, 1, 6,
+		 "expected a JSON value after ',', found ']'; trailing commas "
+		 "are not allowed"},
+		{"{\"a\":1,}", 0, 1, 8,
+		 "expected a string key after ',', found '}'; trailing commas "
+		 "are not allowed"},
+		{"{,}", 0, 1, 2, "expected a string key or '}', found ','"},
+		{"[,]", 0, 1, 2, "expected a JSON value or ']', found ','"},
+		{"[1,,2]", 0, 1, 4,
+		 "expected a JSON value after ',', found ','"},
+		{"{\"a\" 1}", 0, 1, 6,
+		 "expected ':' after an object key, found '1'"},
+		{"{\"a\"=1}", 0, 1, 5,
+		 "expected ':' after an object key, found '='"},
+		{"{\"a\":}", 0, 1, 6,
+		 "expected a JSON value after ':', found '}'"},
+		{"{\"a\":1]", 0, 1, 7,
+		 "expected ',' or '}' after an object member, found ']'"},
+		{"{\"a\":1 \"b\":2}", 0, 1, 8,
+		 "expected ',' or '}' after an object member, found '\"'"},
+		{"[1}", 0, 1, 3,
+		 "expected ',' or ']' after an array element, found '}'"},
+		{"[1 2]", 0, 1, 4,
+		 "expected ',' or ']' after an array element, found '2'"},
+		{"[0x1F]", 0, 1, 3,
+		 "expected ',' or ']' after an array element, found 'x1F'"},
+		{"[1] x", 0, 1, 5, "unexpected 'x' after the JSON value"},
+		{"[1]]", 0, 1, 4, "unexpected ']' after the JSON value"},
+		{"{}\n{}", 0, 2, 1, "unexpected '{' after the JSON value"},
+		{"1.5.3", 0, 1, 4, "unexpected '.' after the JSON value"},
+		{"123\0", 4, 1, 4, "unexpected U+0000 after the JSON value"},
+		{"[\f]", 0, 1, 2, "expected a JSON value or ']', found U+000C"},
+		{"[\xe2\x81\xa0]", 0, 1, 2,
+		 "expected a JSON value or ']', found '\xe2\x81\xa0' (U+2060)"},
+		{"[\xff]", 0, 1, 2,
+		 "expected a JSON value or ']', found invalid UTF-8 byte 0xff"},
+		{"[\"\xc3\xa9\", \x80]", 0, 1, 7,
+		 "expected a JSON value after ',', found invalid UTF-8 byte "
+		 "0x80"},
+		{"{a:1}", 0, 1, 2,
+		 "expected a string key or '}', found 'a'; object keys must be "
+		 "double-quoted strings"},
+		{"{'a':1}", 0, 1, 2,
+		 "expected a string key or '}', found \"'\"; JSON strings use "
+		 "double quotes"},
+		{"[/* c */]", 0, 1, 2,
+		 "expected a JSON value or ']', found '/'; JSON does not allow "
+		 "comments"},
+		{"{\"a\": 1, # c\n}", 0, 1, 10,
+		 "expected a string key after ',', found '#'; JSON does not "
+		 "allow comments"},
+		{"\xef\xbb\xbf[1,]", 0, 1, 4,
+		 "expected a JSON value after ',', found ']'; trailing commas "
+		 "are not allowed"},
+		{"\xef\xbb", 0, 1, 1,
+		 "expected a JSON value, found invalid UTF-8 byte 0xef"},
 	};
 
 	expect_bad(cases, N(cases), "syntax", NULL);
@@ -239,43 +239,43 @@ Test(load_json, syntax_errors_structure)
 Test(load_json, syntax_errors_literals_and_numbers)
 {
 	static const struct bad cases[] = {
-	        {"True", 0, 1, 1,
-	         "expected a JSON value, found 'True'; JSON literals are "
-	         "lower-case: true, false, null"},
-	        {"[None]", 0, 1, 2,
-	         "expected a JSON value or ']', found 'None'; JSON writes it "
-	         "as null"},
-	        {"{\"a\": NaN}", 0, 1, 7,
-	         "expected a JSON value after ':', found 'NaN'; JSON numbers "
-	         "cannot be NaN or Infinity"},
-	        {"tru", 0, 1, 1, "expected a JSON value, found 'tru'"},
-	        {"[truex]", 0, 1, 2,
-	         "expected a JSON value or ']', found 'truex'"},
-	        {"[nul", 0, 1, 2, "expected a JSON value or ']', found 'nul'"},
-	        {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 0, 1, 1,
-	         "expected a JSON value, found "
-	         "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...'"},
-	        {"01", 0, 1, 1, "leading zeros are not allowed in a number"},
-	        {"[-012]", 0, 1, 3,
-	         "leading zeros are not allowed in a number"},
-	        {"00", 0, 1, 1, "leading zeros are not allowed in a number"},
-	        {"-", 0, 1, 2,
-	         "expected a digit after '-', found end of input"},
-	        {"[- 1]", 0, 1, 3, "expected a digit after '-', found a space"},
-	        {"-Infinity", 0, 1, 2,
-	         "expected a digit after '-', found 'Infinity'; JSON numbers "
-	         "cannot be NaN or Infinity"},
-	        {"1.", 0, 1, 3,
-	         "expected a digit after the decimal point, found end of "
-	         "input"},
-	        {"[1.e3]", 0, 1, 4,
-	         "expected a digit after the decimal point, found 'e3'"},
-	        {"1e", 0, 1, 3,
-	         "expected a digit in the exponent, found end of input"},
-	        {"[1E+]", 0, 1, 5,
-	         "expected a digit in the exponent, found ']'"},
-	        {".5", 0, 1, 1, "expected a JSON value, found '.'"},
-	        {"+1", 0, 1, 1, "expected a JSON value, found '+'"},
+		{"True", 0, 1, 1,
+		 "expected a JSON value, found 'True'; JSON literals are "
+		 "lower-case: true, false, null"},
+		{"[None]", 0, 1, 2,
+		 "expected a JSON value or ']', found 'None'; JSON writes it "
+		 "as null"},
+		{"{\"a\": NaN}", 0, 1, 7,
+		 "expected a JSON value after ':', found 'NaN'; JSON numbers "
+		 "cannot be NaN or Infinity"},
+		{"tru", 0, 1, 1, "expected a JSON value, found 'tru'"},
+		{"[truex]", 0, 1, 2,
+		 "expected a JSON value or ']', found 'truex'"},
+		{"[nul", 0, 1, 2, "expected a JSON value or ']', found 'nul'"},
+		{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 0, 1, 1,
+		 "expected a JSON value, found "
+		 "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...'"},
+		{"01", 0, 1, 1, "leading zeros are not allowed in a number"},
+		{"[-012]", 0, 1, 3,
+		 "leading zeros are not allowed in a number"},
+		{"00", 0, 1, 1, "leading zeros are not allowed in a number"},
+		{"-", 0, 1, 2,
+		 "expected a digit after '-', found end of input"},
+		{"[- 1]", 0, 1, 3, "expected a digit after '-', found a space"},
+		{"-Infinity", 0, 1, 2,
+		 "expected a digit after '-', found 'Infinity'; JSON numbers "
+		 "cannot be NaN or Infinity"},
+		{"1.", 0, 1, 3,
+		 "expected a digit after the decimal point, found end of "
+		 "input"},
+		{"[1.e3]", 0, 1, 4,
+		 "expected a digit after the decimal point, found 'e3'"},
+		{"1e", 0, 1, 3,
+		 "expected a digit in the exponent, found end of input"},
+		{"[1E+]", 0, 1, 5,
+		 "expected a digit in the exponent, found ']'"},
+		{".5", 0, 1, 1, "expected a JSON value, found '.'"},
+		{"+1", 0, 1, 1, "expected a JSON value, found '+'"},
 	};
 
 	expect_bad(cases, N(cases), "syntax", NULL);
@@ -284,66 +284,66 @@ Test(load_json, syntax_errors_literals_and_numbers)
 Test(load_json, syntax_errors_strings)
 {
 	static const struct bad cases[] = {
-	        {"\"abc", 0, 1, 5,
-	         "unexpected end of input inside a string (opened at line 1 "
-	         "column 1)"},
-	        {"{\n \"a\": 1,\n   \"b\": \"xyz", 0, 3, 13,
-	         "unexpected end of input inside a string (opened at line 3 "
-	         "column 9)"},
-	        {"{\n  \"a\": \"x\n\"}", 0, 2, 10,
-	         "control character U+000A must be escaped in a string"},
-	        {"\"a\tb\"", 0, 1, 3,
-	         "control character U+0009 must be escaped in a string"},
-	        {"\"\xc3\xa9\x01\"", 0, 1, 3,
-	         "control character U+0001 must be escaped in a string"},
-	        {"\"a\\x\"", 0, 1, 3,
-	         "invalid escape '\\x' in a string; JSON knows \\\" \\\\ \\/ "
-	         "\\b "
-	         "\\f \\n \\r \\t and \\uXXXX"},
-	        {"\"\xc3\xa9\\q\"", 0, 1, 3,
-	         "invalid escape '\\q' in a string; JSON knows \\\" \\\\ \\/ "
-	         "\\b "
-	         "\\f \\n \\r \\t and \\uXXXX"},
-	        {"\"\\\0\"", 4, 1, 2,
-	         "invalid escape: '\\' followed by U+0000 in a string"},
-	        {"\"\\'\"", 0, 1, 2,
-	         "invalid escape: '\\' followed by \"'\" in a string"},
-	        {"\"\\", 0, 1, 3,
-	         "unexpected end of input inside a string (opened at line 1 "
-	         "column 1)"},
-	        {"\"\\u12G4\"", 0, 1, 6,
-	         "expected 4 hex digits after '\\u', found 'G4'"},
-	        {"\"\\U0041\"", 0, 1, 2,
-	         "invalid escape '\\U' in a string; JSON knows \\\" \\\\ \\/ "
-	         "\\b "
-	         "\\f \\n \\r \\t and \\uXXXX"},
-	        {"\"\\u12", 0, 1, 6,
-	         "unexpected end of input inside a string (opened at line 1 "
-	         "column 1)"},
-	        {"\"\\uD800\"", 0, 1, 2,
-	         "lone surrogate '\\uD800' in a string: a high surrogate must "
-	         "be "
-	         "followed by a low one (\\uDC00-\\uDFFF)"},
-	        {"\"\\uD800\\u0041\"", 0, 1, 2,
-	         "lone surrogate '\\uD800' in a string: a high surrogate must "
-	         "be "
-	         "followed by a low one (\\uDC00-\\uDFFF)"},
-	        {"\"x\\udbff\\udbff\"", 0, 1, 3,
-	         "lone surrogate '\\udbff' in a string: a high surrogate must "
-	         "be "
-	         "followed by a low one (\\uDC00-\\uDFFF)"},
-	        {"\"\\uDC00\"", 0, 1, 2,
-	         "lone surrogate '\\uDC00' in a string: a low surrogate must "
-	         "follow a high one (\\uD800-\\uDBFF)"},
-	        {"\"\xff\"", 0, 1, 2, "invalid UTF-8 byte 0xff in a string"},
-	        {"\"\xc3\xa9\xc0\xaf\"", 0, 1, 3,
-	         "invalid UTF-8 byte 0xc0 in a string"},
-	        {"\"\xed\xa0\x80\"", 0, 1, 2,
-	         "invalid UTF-8 byte 0xed in a string"},
-	        {"\"\xe2\x82\"", 0, 1, 2,
-	         "invalid UTF-8 byte 0xe2 in a string"},
-	        {"\"\xf4\x90\x80\x80\"", 0, 1, 2,
-	         "invalid UTF-8 byte 0xf4 in a string"},
+		{"\"abc", 0, 1, 5,
+		 "unexpected end of input inside a string (opened at line 1 "
+		 "column 1)"},
+		{"{\n \"a\": 1,\n   \"b\": \"xyz", 0, 3, 13,
+		 "unexpected end of input inside a string (opened at line 3 "
+		 "column 9)"},
+		{"{\n  \"a\": \"x\n\"}", 0, 2, 10,
+		 "control character U+000A must be escaped in a string"},
+		{"\"a\tb\"", 0, 1, 3,
+		 "control character U+0009 must be escaped in a string"},
+		{"\"\xc3\xa9\x01\"", 0, 1, 3,
+		 "control character U+0001 must be escaped in a string"},
+		{"\"a\\x\"", 0, 1, 3,
+		 "invalid escape '\\x' in a string; JSON knows \\\" \\\\ \\/ "
+		 "\\b "
+		 "\\f \\n \\r \\t and \\uXXXX"},
+		{"\"\xc3\xa9\\q\"", 0, 1, 3,
+		 "invalid escape '\\q' in a string; JSON knows \\\" \\\\ \\/ "
+		 "\\b "
+		 "\\f \\n \\r \\t and \\uXXXX"},
+		{"\"\\\0\"", 4, 1, 2,
+		 "invalid escape: '\\' followed by U+0000 in a string"},
+		{"\"\\'\"", 0, 1, 2,
+		 "invalid escape: '\\' followed by \"'\" in a string"},
+		{"\"\\", 0, 1, 3,
+		 "unexpected end of input inside a string (opened at line 1 "
+		 "column 1)"},
+		{"\"\\u12G4\"", 0, 1, 6,
+		 "expected 4 hex digits after '\\u', found 'G4'"},
+		{"\"\\U0041\"", 0, 1, 2,
+		 "invalid escape '\\U' in a string; JSON knows \\\" \\\\ \\/ "
+		 "\\b "
+		 "\\f \\n \\r \\t and \\uXXXX"},
+		{"\"\\u12", 0, 1, 6,
+		 "unexpected end of input inside a string (opened at line 1 "
+		 "column 1)"},
+		{"\"\\uD800\"", 0, 1, 2,
+		 "lone surrogate '\\uD800' in a string: a high surrogate must "
+		 "be "
+		 "followed by a low one (\\uDC00-\\uDFFF)"},
+		{"\"\\uD800\\u0041\"", 0, 1, 2,
+		 "lone surrogate '\\uD800' in a string: a high surrogate must "
+		 "be "
+		 "followed by a low one (\\uDC00-\\uDFFF)"},
+		{"\"x\\udbff\\udbff\"", 0, 1, 3,
+		 "lone surrogate '\\udbff' in a string: a high surrogate must "
+		 "be "
+		 "followed by a low one (\\uDC00-\\uDFFF)"},
+		{"\"\\uDC00\"", 0, 1, 2,
+		 "lone surrogate '\\uDC00' in a string: a low surrogate must "
+		 "follow a high one (\\uD800-\\uDBFF)"},
+		{"\"\xff\"", 0, 1, 2, "invalid UTF-8 byte 0xff in a string"},
+		{"\"\xc3\xa9\xc0\xaf\"", 0, 1, 3,
+		 "invalid UTF-8 byte 0xc0 in a string"},
+		{"\"\xed\xa0\x80\"", 0, 1, 2,
+		 "invalid UTF-8 byte 0xed in a string"},
+		{"\"\xe2\x82\"", 0, 1, 2,
+		 "invalid UTF-8 byte 0xe2 in a string"},
+		{"\"\xf4\x90\x80\x80\"", 0, 1, 2,
+		 "invalid UTF-8 byte 0xf4 in a string"},
 	};
 
 	expect_bad(cases, N(cases), "syntax", NULL);
@@ -352,10 +352,10 @@ Test(load_json, syntax_errors_strings)
 Test(load_json, node_positions)
 {
 	const char *in = "{\n"
-	                 "  \"a\": [1, \"x\"],\n"
-	                 "  \"\xc3\xa9\": {\"k\": true},\n"
-	                 "  \"n\": null\n"
-	                 "}";
+			 "  \"a\": [1, \"x\"],\n"
+			 "  \"\xc3\xa9\": {\"k\": true},\n"
+			 "  \"n\": null\n"
+			 "}";
 	const struct smp_node *root, *arr, *obj;
 	const struct smp_pair *pa, *pe;
 	struct run r;
@@ -400,7 +400,7 @@ Test(load_json, node_positions)
 	cr_expect_eq(obj->start.offset, (size_t)(strstr(in, "{\"k\"") - in));
 	cr_expect_eq(obj->u.mapping.items[0].value->start.column, 14);
 	cr_expect_eq(obj->u.mapping.items[0].value->start.offset,
-	             (size_t)(strstr(in, "true") - in));
+		     (size_t)(strstr(in, "true") - in));
 	cr_expect_eq(obj->u.mapping.items[0].value->end.column, 18);
 	cr_expect_eq(obj->end.column, 19);
 	cr_expect_eq(root->u.mapping.items[2].value->start.line, 4);
@@ -440,17 +440,17 @@ Test(load_json, line_breaks_tabs_and_bom)
 Test(load_json, scalars_and_types)
 {
 	const char *in = "[1, -0, -2.5e3, 1E+2, 0.5, true, false, null, \"1\", "
-	                 "\"true\", \"\", 12345678901234567890123]";
+			 "\"true\", \"\", 12345678901234567890123]";
 	static const enum smp_scalar_type want[] = {
-	        SMP_SCALAR_INT,    SMP_SCALAR_INT,    SMP_SCALAR_FLOAT,
-	        SMP_SCALAR_FLOAT,  SMP_SCALAR_FLOAT,  SMP_SCALAR_BOOL,
-	        SMP_SCALAR_BOOL,   SMP_SCALAR_NULL,   SMP_SCALAR_STRING,
-	        SMP_SCALAR_STRING, SMP_SCALAR_STRING, SMP_SCALAR_INT,
+		SMP_SCALAR_INT,    SMP_SCALAR_INT,    SMP_SCALAR_FLOAT,
+		SMP_SCALAR_FLOAT,  SMP_SCALAR_FLOAT,  SMP_SCALAR_BOOL,
+		SMP_SCALAR_BOOL,   SMP_SCALAR_NULL,   SMP_SCALAR_STRING,
+		SMP_SCALAR_STRING, SMP_SCALAR_STRING, SMP_SCALAR_INT,
 	};
 	static const char *const text[] = {
-	        "1",   "-0",   "-2.5e3", "1E+2",
-	        "0.5", "true", "false",  "null",
-	        "1",   "true", "",       "12345678901234567890123",
+		"1",   "-0",   "-2.5e3", "1E+2",
+		"0.5", "true", "false",  "null",
+		"1",   "true", "",       "12345678901234567890123",
 	};
 	const struct smp_node *root;
 	struct run r;
@@ -466,10 +466,11 @@ Test(load_json, scalars_and_types)
 		cr_expect_str_eq(n->u.scalar.value, text[k]);
 		cr_expect_eq(n->u.scalar.len, strlen(text[k]));
 		cr_expect_eq(n->u.scalar.style,
-		             k < 8 || k == 11 ? SMP_STYLE_PLAIN : SMP_STYLE_DOUBLE_QUOTED);
+			     k < 8 || k == 11 ? SMP_STYLE_PLAIN
+					      : SMP_STYLE_DOUBLE_QUOTED);
 		cr_expect_eq(n->tag, NULL);
 		cr_expect_eq(smp__scalar_type(n), want[k], "type of item %zu",
-		             k);
+			     k);
 	}
 	run_done(&r);
 
@@ -483,10 +484,10 @@ Test(load_json, scalars_and_types)
 Test(load_json, escapes_decode_to_utf8)
 {
 	const char *in =
-	        "\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t|\\u0041\\u00e9\\u20AC"
-	        "\\uD83D\\uDE00\\uDBFF\\uDFFF|\x7f\xc3\xa9\"";
+		"\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t|\\u0041\\u00e9\\u20AC"
+		"\\uD83D\\uDE00\\uDBFF\\uDFFF|\x7f\xc3\xa9\"";
 	const char *want = "a\"b\\c/d\b\f\n\r\t|A\xc3\xa9\xe2\x82\xac"
-	                   "\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf|\x7f\xc3\xa9";
+			   "\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf|\x7f\xc3\xa9";
 	const struct smp_node *root;
 	struct run r;
 
@@ -521,12 +522,12 @@ Test(load_json, nul_escape_is_length_counted)
 Test(load_json, duplicate_keys)
 {
 	const char *in = "{\n"
-	                 "  \"x\": 1,\n"
-	                 "  \"y\": 2,\n"
-	                 "  \"x\": 3\n"
-	                 "}";
+			 "  \"x\": 1,\n"
+			 "  \"y\": 2,\n"
+			 "  \"x\": 3\n"
+			 "}";
 	const char *nested = "{\"a\": [{\"b/~\": 0, \"b/~\": 1}], \"c\": "
-	                     "{\"x\": 1, \"x\": 2, \"x\": 3}}";
+			     "{\"x\": 1, \"x\": 2, \"x\": 3}}";
 	const struct smp_finding *f;
 	const struct smp_node *root;
 	long long v = 0;
@@ -542,8 +543,8 @@ Test(load_json, duplicate_keys)
 	cr_expect_eq(f->end_line, 4);
 	cr_expect_eq(f->end_column, 6);
 	cr_expect_str_eq(f->message, "duplicate key 'x' (first at line 2 "
-	                             "column 3); parsers keep the last value "
-	                             "silently");
+				     "column 3); parsers keep the last value "
+				     "silently");
 	cr_expect_str_eq(f->pointer, "/x");
 	cr_expect_str_eq(f->source_line, "  \"x\": 3");
 	/* both members stay; lookups see the last, as parsers do */
@@ -558,8 +559,8 @@ Test(load_json, duplicate_keys)
 	f = smp_report_get(r.rep, 0);
 	cr_expect_str_eq(f->pointer, "/a/0/b~1~0");
 	cr_expect_str_eq(f->message, "duplicate key 'b/~' (first at line 1 "
-	                             "column 9); parsers keep the last value "
-	                             "silently");
+				     "column 9); parsers keep the last value "
+				     "silently");
 	f = smp_report_get(r.rep, 1);
 	cr_expect_str_eq(f->pointer, "/c/x");
 	cr_expect_eq(f->column, 45);
@@ -581,14 +582,14 @@ Test(load_json, duplicate_keys_in_large_objects)
 	n += (size_t)sprintf(buf + n, "[{");
 	for (k = 0; k < 40; k++)
 		n += (size_t)sprintf(buf + n, "%s\"k%zu\":%zu", k ? "," : "",
-		                     k == 10   ? (size_t)3
-		                     : k == 30 ? 3
-		                               : k,
-		                     k);
+				     k == 10   ? (size_t)3
+				     : k == 30 ? 3
+					       : k,
+				     k);
 	n += (size_t)sprintf(buf + n, "},{");
 	for (k = 0; k < 40; k++)
 		n += (size_t)sprintf(buf + n, "%s\"k%zu\":%zu", k ? "," : "", k,
-		                     k);
+				     k);
 	n += (size_t)sprintf(buf + n, ",\"k39\":0}]");
 	run_json(&r, buf, n, NULL);
 	root_of(&r);
@@ -596,10 +597,10 @@ Test(load_json, duplicate_keys_in_large_objects)
 	f = smp_report_get(r.rep, 0);
 	cr_expect_str_eq(f->pointer, "/0/k3");
 	cr_expect(strstr(f->message, "(first at line 1 column 24)"), "%s",
-	          f->message);
+		  f->message);
 	cr_expect_str_eq(smp_report_get(r.rep, 1)->pointer, "/0/k3");
 	cr_expect(strstr(smp_report_get(r.rep, 1)->message,
-	                 "(first at line 1 column 24)"));
+			 "(first at line 1 column 24)"));
 	f = smp_report_get(r.rep, 2);
 	cr_expect_str_eq(f->pointer, "/1/k39");
 	cr_expect_eq(f->column, (unsigned)n - 8);
@@ -618,8 +619,8 @@ Test(load_json, duplicate_key_quoting)
 	cr_assert_eq(smp_report_count(r.rep), 1);
 	f = smp_report_get(r.rep, 0);
 	cr_expect_str_eq(f->message, "duplicate key 'a\\u0001'' (first at "
-	                             "line 1 column 2); parsers keep the last "
-	                             "value silently");
+				     "line 1 column 2); parsers keep the last "
+				     "value silently");
 	run_done(&r);
 
 	/* long keys are cut after 64 bytes */
@@ -628,8 +629,8 @@ Test(load_json, duplicate_key_quoting)
 	cr_assert_eq(smp_report_count(r.rep), 1);
 	f = smp_report_get(r.rep, 0);
 	cr_expect(strstr(f->message, "'0000000000000000000000000000000000000"
-	                             "000000000000000000000000000...' (first"),
-	          "%s", f->message);
+				     "000000000000000000000000000...' (first"),
+		  "%s", f->message);
 	run_done(&r);
 
 	/* a duplicate before a syntax error is still reported */
@@ -645,9 +646,9 @@ Test(load_json, limit_depth)
 {
 	struct smp_limits lim = {0, 3, 0, 0, 0};
 	static const struct bad cases[] = {
-	        {"[[[[1]]]]", 0, 1, 4, "document nests deeper than 3 levels"},
-	        {"{\"a\":{\"b\":{\"c\":{}}}}", 0, 1, 16,
-	         "document nests deeper than 3 levels"},
+		{"[[[[1]]]]", 0, 1, 4, "document nests deeper than 3 levels"},
+		{"{\"a\":{\"b\":{\"c\":{}}}}", 0, 1, 16,
+		 "document nests deeper than 3 levels"},
 	};
 	struct run r;
 
@@ -662,10 +663,10 @@ Test(load_json, limit_nodes)
 {
 	struct smp_limits lim = {0, 0, 5, 0, 0};
 	static const struct bad cases[] = {
-	        {"[1,2,3,4,5]", 0, 1, 10, "document has more than 5 nodes"},
-	        {"{\"a\":1,\"b\":2,\"c\":3}", 0, 1, 14,
-	         "document has more than 5 nodes"},
-	        {"[[[[[[]]]]]]", 0, 1, 6, "document has more than 5 nodes"},
+		{"[1,2,3,4,5]", 0, 1, 10, "document has more than 5 nodes"},
+		{"{\"a\":1,\"b\":2,\"c\":3}", 0, 1, 14,
+		 "document has more than 5 nodes"},
+		{"[[[[[[]]]]]]", 0, 1, 6, "document has more than 5 nodes"},
 	};
 	struct run r;
 
@@ -680,17 +681,17 @@ Test(load_json, limit_scalar_length)
 {
 	struct smp_limits lim = {0, 0, 0, 4, 0};
 	static const struct bad cases[] = {
-	        {"\"abcde\"", 0, 1, 1,
-	         "string is longer than the limit of 4 bytes"},
-	        {"[\"\\u20AC\\u20AC\"]", 0, 1, 2,
-	         "string is longer than the limit of 4 bytes"},
-	        {"{\"abcde\":1}", 0, 1, 2,
-	         "string is longer than the limit of 4 bytes"},
-	        {"\n 12345", 0, 2, 2,
-	         "number is longer than the limit of 4 bytes"},
+		{"\"abcde\"", 0, 1, 1,
+		 "string is longer than the limit of 4 bytes"},
+		{"[\"\\u20AC\\u20AC\"]", 0, 1, 2,
+		 "string is longer than the limit of 4 bytes"},
+		{"{\"abcde\":1}", 0, 1, 2,
+		 "string is longer than the limit of 4 bytes"},
+		{"\n 12345", 0, 2, 2,
+		 "number is longer than the limit of 4 bytes"},
 	};
 	static const char *const ok[] = {"\"abcd\"", "\"\\u00e9\\u00e9\"",
-	                                 "1234", "-1.5"};
+					 "1234", "-1.5"};
 	struct run r;
 	size_t k;
 
@@ -744,7 +745,7 @@ Test(load_json, object_with_100000_members)
 	buf[n++] = '{';
 	for (k = 0; k < 100000; k++)
 		n += (size_t)snprintf(buf + n, cap - n, "%s\"k%zu\":%zu",
-		                      k ? "," : "", k, k);
+				      k ? "," : "", k, k);
 	buf[n++] = '}';
 	run_json(&r, buf, n, &lim);
 	root = root_of(&r);
@@ -761,7 +762,7 @@ Test(load_json, object_with_100000_members)
 	cr_expect_eq(r.docs.count, 0);
 	cr_assert_eq(smp_report_count(r.rep), 1);
 	cr_expect_str_eq(smp_report_get(r.rep, 0)->message,
-	                 "document has more than 100000 nodes");
+			 "document has more than 100000 nodes");
 	run_done(&r);
 
 	/* one duplicate at the very end is found */
@@ -795,17 +796,17 @@ alloc_failure_loop(const char *in, size_t want_docs, size_t want_findings)
 			r.rep->buf = in;
 			r.rep->len = strlen(in);
 			rc = smp__load_json(&r.docs, in, strlen(in), NULL,
-			                    r.rep);
+					    r.rep);
 		}
 		cr_assert(rc == 0 || rc == SMP_ENOMEM, "rc %d at %zu", rc,
-		          fail_at);
+			  fail_at);
 		if (rc == 0) {
 			cr_expect_eq(r.docs.count, want_docs);
 			cr_expect_eq(smp_report_count(r.rep), want_findings);
 			cr_expect(!r.rep->failed);
 		}
 		cr_expect(rc == SMP_ENOMEM || !r.count.failed,
-		          "a failed allocation at %zu went unnoticed", fail_at);
+			  "a failed allocation at %zu went unnoticed", fail_at);
 		run_done(&r);
 		if (!r.count.failed)
 			break;
@@ -819,18 +820,18 @@ Test(load_json, allocation_failures)
 	size_t n = 0, k;
 
 	n += (size_t)sprintf(big + n, "{\"list\": [1, 2.5, \"\\u00e9\\n\", "
-	                              "[true, false, null], {}], \"o\": {");
+				      "[true, false, null], {}], \"o\": {");
 	for (k = 0; k < 40; k++)
 		n += (size_t)sprintf(big + n, "\"key%zu\": \"%s\", ", k,
-		                     "value with some text in it");
+				     "value with some text in it");
 	sprintf(big + n, "\"key7\": 0}, \"list\": []}");
 	alloc_failure_loop(big, 1, 2);
 	alloc_failure_loop("{\"a\": [1, 2, {\"b\": \"\\\"x\"}], \"a\": 1,}", 0,
-	                   2);
+			   2);
 	alloc_failure_loop(
-	        "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
-	        "[[[[[[[[[[[[[[[[",
-	        0, 1);
+		"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+		"[[[[[[[[[[[[[[[[",
+		0, 1);
 }
 
 static char *
@@ -882,12 +883,12 @@ Test(load_json, json_test_suite)
 	DIR *d;
 
 	snprintf(dir, sizeof(dir), "%s/corpora/json-test-suite/test_parsing",
-	         shared && *shared ? shared : "../shared");
+		 shared && *shared ? shared : "../shared");
 	d = opendir(dir);
 	if (!d)
 		cr_skip_test("json-test-suite not found at %s (set "
-		             "SMP_SHARED_DIR)",
-		             dir);
+			     "SMP_SHARED_DIR)",
+			     dir);
 	while ((e = readdir(d)) != NULL) {
 		const char *name = e->d_name;
 		struct run r;
@@ -908,11 +909,11 @@ Test(load_json, json_test_suite)
 				y_ok++;
 			else
 				cr_expect_fail(
-				        "%s was rejected: %s", name,
-				        smp_report_count(r.rep)
-				                ? smp_report_get(r.rep, 0)
-				                          ->message
-				                : "no document");
+					"%s was rejected: %s", name,
+					smp_report_count(r.rep)
+						? smp_report_get(r.rep, 0)
+							  ->message
+						: "no document");
 		} else if (name[0] == 'n') {
 			nn++;
 			if (r.docs.count == 0 && rejected(r.rep))
@@ -927,9 +928,9 @@ Test(load_json, json_test_suite)
 	}
 	closedir(d);
 	fprintf(stderr,
-	        "json-test-suite: %zu/%zu y accepted, %zu/%zu n rejected, "
-	        "%zu i handled\n",
-	        y_ok, y, n_ok, nn, i);
+		"json-test-suite: %zu/%zu y accepted, %zu/%zu n rejected, "
+		"%zu i handled\n",
+		y_ok, y, n_ok, nn, i);
 	cr_expect_gt(y, 0);
 	cr_expect_gt(nn, 0);
 	cr_expect_eq(y_ok, y);

@@ -118,19 +118,19 @@ assert_pos(const struct smp_pos *p, unsigned line, unsigned col, size_t off)
 	cr_assert_eq(p->line, line, "line %u, expected %u", p->line, line);
 	cr_assert_eq(p->column, col, "column %u, expected %u", p->column, col);
 	cr_assert_eq(p->offset, off, "offset %zu, expected %zu", p->offset,
-	             off);
+		     off);
 }
 
 /* Asserts exactly one finding, with its rule, position and message. */
 static void
 assert_only_finding(const struct loaded *t, const char *rule, unsigned line,
-                    unsigned col, const char *msg)
+		    unsigned col, const char *msg)
 {
 	const struct smp_finding *f;
 
 	cr_assert_eq(t->rc, 0);
 	cr_assert_eq(smp_report_count(t->rep), 1, "%zu findings",
-	             smp_report_count(t->rep));
+		     smp_report_count(t->rep));
 	f = smp_report_get(t->rep, 0);
 	cr_assert_str_eq(f->rule, rule);
 	cr_assert_str_eq(f->message, msg);
@@ -162,10 +162,10 @@ get(const struct smp_node *m, const char *key)
 Test(load_yaml, block_positions)
 {
 	static const char text[] = "name: value\n"
-	                           "list:\n"
-	                           "  - a\n"
-	                           "  - b: c\n"
-	                           "    d: 1\n";
+				   "list:\n"
+				   "  - a\n"
+				   "  - b: c\n"
+				   "    d: 1\n";
 	const struct smp_node *r, *list, *item;
 	struct loaded t;
 
@@ -221,11 +221,11 @@ Test(load_yaml, flow_positions)
 Test(load_yaml, multi_line_scalars)
 {
 	static const char text[] = "text: |\n"
-	                           "  line one\n"
-	                           "  line two\n"
-	                           "quoted: \"a\n"
-	                           "  b\"\n"
-	                           "next: 1\n";
+				   "  line one\n"
+				   "  line two\n"
+				   "quoted: \"a\n"
+				   "  b\"\n"
+				   "next: 1\n";
 	const struct smp_node *r, *v;
 	struct loaded t;
 
@@ -249,7 +249,7 @@ Test(load_yaml, multi_line_scalars)
 Test(load_yaml, utf8_columns_and_offsets)
 {
 	static const char text[] = "\xc3\xa9t\xc3\xa9: \"\xe2\x82\xac\"\n"
-	                           "x: \xf0\x9f\x98\x80 y\n";
+				   "x: \xf0\x9f\x98\x80 y\n";
 	const struct smp_node *r, *v;
 	struct loaded t;
 
@@ -271,7 +271,7 @@ Test(load_yaml, crlf_and_bom_offsets)
 {
 	static const char crlf[] = "a: 1\r\nb: 2\r\n";
 	static const char bom[] = "\xef\xbb\xbf"
-	                          "a: 1\nb: 2\n";
+				  "a: 1\nb: 2\n";
 	struct loaded t;
 
 	load(&t, crlf);
@@ -289,14 +289,14 @@ Test(load_yaml, crlf_and_bom_offsets)
 Test(load_yaml, styles)
 {
 	static const char text[] = "p: plain\n"
-	                           "s: 'single'\n"
-	                           "d: \"double\"\n"
-	                           "l: |\n"
-	                           "  lit\n"
-	                           "f: >\n"
-	                           "  fold\n"
-	                           "  ed\n"
-	                           "e:\n";
+				   "s: 'single'\n"
+				   "d: \"double\"\n"
+				   "l: |\n"
+				   "  lit\n"
+				   "f: >\n"
+				   "  fold\n"
+				   "  ed\n"
+				   "e:\n";
 	const struct smp_node *r;
 	struct loaded t;
 
@@ -318,12 +318,12 @@ Test(load_yaml, styles)
 Test(load_yaml, tags)
 {
 	static const char text[] = "a: !!str 123\n"
-	                           "b: !custom x\n"
-	                           "c: ! 7\n"
-	                           "d: !!map {x: 1}\n"
-	                           "e: !<tag:example.com,2024:t> [1]\n"
-	                           "f: 8\n"
-	                           "g: !!int \"9\"\n";
+				   "b: !custom x\n"
+				   "c: ! 7\n"
+				   "d: !!map {x: 1}\n"
+				   "e: !<tag:example.com,2024:t> [1]\n"
+				   "f: 8\n"
+				   "g: !!int \"9\"\n";
 	const struct smp_node *r;
 	struct loaded t;
 
@@ -347,12 +347,12 @@ Test(load_yaml, tags)
 Test(load_yaml, multi_document_stream)
 {
 	static const char text[] = "# comment\n"
-	                           "a: 1\n"
-	                           "---\n"
-	                           "- b\n"
-	                           "...\n"
-	                           "--- plain\n"
-	                           "---\n";
+				   "a: 1\n"
+				   "---\n"
+				   "- b\n"
+				   "...\n"
+				   "--- plain\n"
+				   "---\n";
 	struct loaded t;
 
 	load(&t, text);
@@ -391,12 +391,12 @@ Test(load_yaml, empty_stream_has_no_document)
 Test(load_yaml, anchors_and_aliases)
 {
 	static const char text[] = "base: &b {x: 1, y: [2, 3]}\n"
-	                           "copy: *b\n"
-	                           "s: &s word\n"
-	                           "*s : key is an alias\n"
-	                           "again: &b 5\n"
-	                           "late: *b\n"
-	                           "<<: *b\n";
+				   "copy: *b\n"
+				   "s: &s word\n"
+				   "*s : key is an alias\n"
+				   "again: &b 5\n"
+				   "late: *b\n"
+				   "<<: *b\n";
 	const struct smp_node *r, *base;
 	struct loaded t;
 
@@ -421,8 +421,8 @@ Test(load_yaml, anchors_are_per_document)
 
 	load(&t, "a: &x 1\n---\nb: *x\n");
 	assert_only_finding(&t, "syntax", 3, 4,
-	                    "unknown alias '*x': define the anchor '&x' "
-	                    "before using it");
+			    "unknown alias '*x': define the anchor '&x' "
+			    "before using it");
 	cr_assert_eq(t.docs.count, 1);
 	unload(&t);
 }
@@ -433,8 +433,8 @@ Test(load_yaml, recursive_alias)
 
 	load(&t, "a: &r\n  b: *r\n");
 	assert_only_finding(&t, "input-limit", 2, 6,
-	                    "alias '*r' refers to a node that contains it: "
-	                    "the document would expand forever");
+			    "alias '*r' refers to a node that contains it: "
+			    "the document would expand forever");
 	cr_assert_eq(t.docs.count, 0);
 	unload(&t);
 }
@@ -442,48 +442,48 @@ Test(load_yaml, recursive_alias)
 Test(load_yaml, syntax_errors)
 {
 	check_syntax("a: b\n  c: d\n", 2, 4,
-	             "mapping values are not allowed in this context");
+		     "mapping values are not allowed in this context");
 	check_syntax("a:\n  b: 1\n c: 2\n", 3, 2,
-	             "did not find expected key while parsing a block mapping "
-	             "(started at line 1 column 1)");
+		     "did not find expected key while parsing a block mapping "
+		     "(started at line 1 column 1)");
 	check_syntax("a: [1, 2]]\n", 1, 10,
-	             "did not find expected key while parsing a block mapping "
-	             "(started at line 1 column 1)");
+		     "did not find expected key while parsing a block mapping "
+		     "(started at line 1 column 1)");
 	/* at the end of the stream, the position is what was left open */
 	check_syntax("x: 1\nlist: [1, 2\n", 2, 7,
-	             "did not find expected ',' or ']' while parsing a flow "
-	             "sequence");
+		     "did not find expected ',' or ']' while parsing a flow "
+		     "sequence");
 	check_syntax("{a: 1\n", 1, 1,
-	             "did not find expected ',' or '}' while parsing a flow "
-	             "mapping");
+		     "did not find expected ',' or '}' while parsing a flow "
+		     "mapping");
 	check_syntax("key: \"abc\n", 1, 6,
-	             "found unexpected end of stream while scanning a quoted "
-	             "scalar");
+		     "found unexpected end of stream while scanning a quoted "
+		     "scalar");
 	check_syntax("a:\n\tb: 1\n", 2, 1,
-	             "found character that cannot start any token while "
-	             "scanning for the next token");
+		     "found character that cannot start any token while "
+		     "scanning for the next token");
 	check_syntax("a: @b\n", 1, 4,
-	             "found character that cannot start any token while "
-	             "scanning for the next token");
+		     "found character that cannot start any token while "
+		     "scanning for the next token");
 	check_syntax("!e!foo x\n", 1, 1,
-	             "found undefined tag handle while parsing a node");
+		     "found undefined tag handle while parsing a node");
 	check_syntax("a: &\n", 1, 5,
-	             "did not find expected alphabetic or numeric character "
-	             "while scanning an anchor (started at line 1 column 4)");
+		     "did not find expected alphabetic or numeric character "
+		     "while scanning an anchor (started at line 1 column 4)");
 	check_syntax("a: !<x\n", 1, 7,
-	             "did not find the expected '>' while scanning a tag "
-	             "(started at line 1 column 4)");
+		     "did not find the expected '>' while scanning a tag "
+		     "(started at line 1 column 4)");
 	check_syntax("\"\\q\"\n", 1, 2,
-	             "found unknown escape character while parsing a quoted "
-	             "scalar (started at line 1 column 1)");
+		     "found unknown escape character while parsing a quoted "
+		     "scalar (started at line 1 column 1)");
 	check_syntax("%YAML 1.1\n%YAML 1.1\n---\na\n", 2, 1,
-	             "found duplicate %YAML directive");
+		     "found duplicate %YAML directive");
 	check_syntax("- a\nb: 1\n", 2, 1,
-	             "did not find expected '-' indicator while parsing a "
-	             "block collection (started at line 1 column 1)");
+		     "did not find expected '-' indicator while parsing a "
+		     "block collection (started at line 1 column 1)");
 	check_syntax("x: [\xc3\xa9, *nope]\n", 1, 8,
-	             "unknown alias '*nope': define the anchor '&nope' before "
-	             "using it");
+		     "unknown alias '*nope': define the anchor '&nope' before "
+		     "using it");
 }
 
 /* Reader errors carry a byte offset, not a mark. */
@@ -498,6 +498,10 @@ Test(load_yaml, reader_errors)
 	check_syntax(ctl, 2, 4, "control characters are not allowed (U+0001)");
 	check_syntax(bad, 2, 4, "invalid leading UTF-8 octet (byte 0xFF)");
 	check_syntax(trunc, 1, 4, "incomplete UTF-8 octet sequence");
+	/* as in marks, a byte order mark is not a column */
+	check_syntax("\xef\xbb\xbf"
+		     "a: \x01\n",
+		     1, 4, "control characters are not allowed (U+0001)");
 	load_n(&t, bad, sizeof(bad) - 1, NULL);
 	f = smp_report_get(t.rep, 0);
 	cr_assert_not_null(f);
@@ -506,7 +510,7 @@ Test(load_yaml, reader_errors)
 	/* a NUL byte inside the buffer is a control character too */
 	load_n(&t, "a: \0b\n", 6, NULL);
 	assert_only_finding(&t, "syntax", 1, 4,
-	                    "control characters are not allowed (U+0000)");
+			    "control characters are not allowed (U+0000)");
 	unload(&t);
 }
 
@@ -514,14 +518,14 @@ Test(load_yaml, reader_errors)
 Test(load_yaml, utf16_is_rejected)
 {
 	static const char le[] = "\xff\xfe"
-	                         "a\0:\0 \0"
-	                         "1\0";
+				 "a\0:\0 \0"
+				 "1\0";
 
 	struct loaded t;
 
 	load_n(&t, le, sizeof(le) - 1, NULL);
 	assert_only_finding(&t, "syntax", 1, 1,
-	                    "invalid leading UTF-8 octet (byte 0xFF)");
+			    "invalid leading UTF-8 octet (byte 0xFF)");
 	cr_assert_eq(t.docs.count, 0);
 	unload(&t);
 }
@@ -537,8 +541,8 @@ Test(load_yaml, error_keeps_earlier_documents)
 	cr_assert_eq(smp_report_count(t.rep), 1);
 	cr_assert_str_eq(smp_report_get(t.rep, 0)->rule, "syntax");
 	cr_assert_str_eq(smp_report_get(t.rep, 0)->message,
-	                 "did not find expected node content while parsing a "
-	                 "flow node");
+			 "did not find expected node content while parsing a "
+			 "flow node");
 	cr_assert_eq(smp_report_get(t.rep, 0)->line, 6);
 	unload(&t);
 }
@@ -546,13 +550,13 @@ Test(load_yaml, error_keeps_earlier_documents)
 Test(load_yaml, duplicate_keys)
 {
 	static const char text[] = "top:\n"
-	                           "  x: 1\n"
-	                           "  y: 2\n"
-	                           "  x: 3\n"
-	                           "  \"y\": 4\n"
-	                           "  x: 5\n"
-	                           "  [x]: 6\n"
-	                           "  [x]: 7\n";
+				   "  x: 1\n"
+				   "  y: 2\n"
+				   "  x: 3\n"
+				   "  \"y\": 4\n"
+				   "  x: 5\n"
+				   "  [x]: 6\n"
+				   "  [x]: 7\n";
 	const struct smp_finding *f;
 	struct loaded t;
 
@@ -563,8 +567,8 @@ Test(load_yaml, duplicate_keys)
 	f = smp_report_get(t.rep, 0);
 	cr_assert_str_eq(f->rule, "duplicate-key");
 	cr_assert_str_eq(f->message, "duplicate key 'x' (first at line 2 "
-	                             "column 3); parsers keep the last value "
-	                             "silently");
+				     "column 3); parsers keep the last value "
+				     "silently");
 	cr_assert_eq(f->line, 4);
 	cr_assert_eq(f->column, 3);
 	cr_assert_eq(f->end_column, 4);
@@ -572,8 +576,8 @@ Test(load_yaml, duplicate_keys)
 	cr_assert_str_eq(f->pointer, "/top/x");
 	f = smp_report_get(t.rep, 1);
 	cr_assert_str_eq(f->message, "duplicate key 'y' (first at line 3 "
-	                             "column 3); parsers keep the last value "
-	                             "silently");
+				     "column 3); parsers keep the last value "
+				     "silently");
 	cr_assert_eq(f->line, 5);
 	f = smp_report_get(t.rep, 2);
 	cr_assert_eq(f->line, 6);
@@ -586,14 +590,14 @@ Test(load_yaml, duplicate_keys)
 Test(load_yaml, duplicate_key_pointer)
 {
 	static const char text[] = "list:\n"
-	                           "  - {a: 1}\n"
-	                           "  - n:\n"
-	                           "      x/y~: 1\n"
-	                           "      x/y~: 2\n"
-	                           "? [k]\n"
-	                           ": {d: 1, d: 2}\n"
-	                           "? {e: 1, e: 2}\n"
-	                           ": v\n";
+				   "  - {a: 1}\n"
+				   "  - n:\n"
+				   "      x/y~: 1\n"
+				   "      x/y~: 2\n"
+				   "? [k]\n"
+				   ": {d: 1, d: 2}\n"
+				   "? {e: 1, e: 2}\n"
+				   ": v\n";
 	const struct smp_finding *f;
 	struct loaded t;
 
@@ -623,14 +627,14 @@ Test(load_yaml, duplicate_key_pointer)
 Test(load_yaml, duplicate_key_text_is_quoted_safely)
 {
 	static const char text[] = "\"a\\tb\": 1\n"
-	                           "\"a\\tb\": 2\n";
+				   "\"a\\tb\": 2\n";
 	struct loaded t;
 	char *big;
 	size_t i;
 
 	load(&t, text);
 	cr_assert_eq(smp_report_count(t.rep), 1);
-	cr_assert(strstr(smp_report_get(t.rep, 0)->message, "'a?b'"));
+	cr_assert(strstr(smp_report_get(t.rep, 0)->message, "'a\\u0009b'"));
 	unload(&t);
 
 	big = malloc(2 * 120 + 16);
@@ -643,9 +647,9 @@ Test(load_yaml, duplicate_key_text_is_quoted_safely)
 	load(&t, big);
 	cr_assert_eq(smp_report_count(t.rep), 1);
 	cr_assert(
-	        strstr(smp_report_get(t.rep, 0)->message,
-	               "'kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
-	               "kkkkkkk...'"));
+		strstr(smp_report_get(t.rep, 0)->message,
+		       "'kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
+		       "kkkkkkkkkkk...'"));
 	unload(&t);
 	free(big);
 }
@@ -662,7 +666,7 @@ Test(load_yaml, duplicate_keys_in_large_mapping)
 	cr_assert_not_null(buf);
 	for (i = 0; i < n; i++)
 		len += (size_t)snprintf(buf + len, cap - len, "k%zu: %zu\n", i,
-		                        i);
+					i);
 	len += (size_t)snprintf(buf + len, cap - len, "k77: dup\nk5: dup\n");
 	lim.max_nodes = 2 * n + 10;
 	load_n(&t, buf, len, &lim);
@@ -690,13 +694,13 @@ Test(load_yaml, billion_laughs)
 	int i, j;
 
 	len += (size_t)snprintf(buf + len, sizeof(buf) - len,
-	                        "ok: 1\n---\na0: &a0 [lol]\n");
+				"ok: 1\n---\na0: &a0 [lol]\n");
 	for (i = 1; i < 10; i++) {
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len,
-		                        "a%d: &a%d [", i, i);
+					"a%d: &a%d [", i, i);
 		for (j = 0; j < 10; j++)
 			len += (size_t)snprintf(buf + len, sizeof(buf) - len,
-			                        "%s*a%d", j ? ", " : "", i - 1);
+						"%s*a%d", j ? ", " : "", i - 1);
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "]\n");
 	}
 	load_n(&t, buf, len, NULL);
@@ -707,7 +711,7 @@ Test(load_yaml, billion_laughs)
 	f = smp_report_get(t.rep, 0);
 	cr_assert_str_eq(f->rule, "input-limit");
 	cr_assert_str_eq(f->message, "document expands to more than 100000 "
-	                             "nodes through aliases (billion laughs?)");
+				     "nodes through aliases (billion laughs?)");
 	/* *a4 stands for 21111 nodes: the 4th one on line 8 crosses the
 	 * limit; no expansion is ever materialised */
 	cr_assert_eq(f->line, 8);
@@ -728,7 +732,7 @@ Test(load_yaml, node_limit_without_aliases)
 	unload(&t);
 	load_n(&t, "[1, 2, 3, 4, 5]\n", 16, &lim);
 	assert_only_finding(&t, "input-limit", 1, 14,
-	                    "document has more than 5 nodes");
+			    "document has more than 5 nodes");
 	cr_assert_eq(t.docs.count, 0);
 	unload(&t);
 }
@@ -744,7 +748,7 @@ Test(load_yaml, deep_nesting)
 	buf[n] = '\0';
 	load_n(&t, buf, n, NULL);
 	assert_only_finding(&t, "input-limit", 1, 65,
-	                    "document nests deeper than 64 levels");
+			    "document nests deeper than 64 levels");
 	cr_assert_eq(t.docs.count, 0);
 	unload(&t);
 
@@ -774,8 +778,8 @@ Test(load_yaml, long_scalar)
 	buf[8 + n] = 'x';
 	load_n(&t, buf, 9 + n, NULL);
 	assert_only_finding(&t, "input-limit", 2, 4,
-	                    "scalar of 65537 bytes is longer than the limit of "
-	                    "65536 bytes");
+			    "scalar of 65537 bytes is longer than the limit of "
+			    "65536 bytes");
 	cr_assert_eq(t.docs.count, 0);
 	unload(&t);
 	free(buf);
@@ -792,7 +796,7 @@ Test(load_yaml, too_many_documents)
 		len += (size_t)sprintf(buf + len, "--- %zu\n", i);
 	load_n(&t, buf, len, NULL);
 	assert_only_finding(&t, "input-limit", 1001, 1,
-	                    "stream has more than 1000 documents");
+			    "stream has more than 1000 documents");
 	cr_assert_eq(t.docs.count, 1000);
 	cr_assert(smp__scalar_is(root(&t, 999), "999"));
 	unload(&t);
@@ -813,7 +817,7 @@ Test(load_yaml, zero_limits_are_defaults)
 	memset(buf, '[', 65);
 	load_n(&t, buf, 65, &zero);
 	assert_only_finding(&t, "input-limit", 1, 65,
-	                    "document nests deeper than 64 levels");
+			    "document nests deeper than 64 levels");
 	unload(&t);
 }
 
@@ -840,20 +844,20 @@ Test(load_yaml, disabled_rules)
 }
 
 static const char chaos_text[] =
-        "a: &x {k: [1, 2, *y]}\n"; /* unknown alias: syntax finding */
+	"a: &x {k: [1, 2, *y]}\n"; /* unknown alias: syntax finding */
 
 static const char chaos_stream[] = "base: &b {x: 1, y: [2, 3]}\n"
-                                   "copy: *b\n"
-                                   "k1: 1\nk2: 2\nk3: 3\nk4: 4\nk5: 5\nk6: 6\n"
-                                   "k7: 7\nk8: 8\nk9: 9\nk10: 10\nk11: 11\n"
-                                   "k12: 12\nk13: 13\nk14: 14\nk15: 15\n"
-                                   "k1: dup\n"
-                                   "t: !custom 'tagged'\n"
-                                   "---\n"
-                                   "- &s \"s\"\n"
-                                   "- *s\n"
-                                   "---\n"
-                                   "x: [1, 2\n";
+				   "copy: *b\n"
+				   "k1: 1\nk2: 2\nk3: 3\nk4: 4\nk5: 5\nk6: 6\n"
+				   "k7: 7\nk8: 8\nk9: 9\nk10: 10\nk11: 11\n"
+				   "k12: 12\nk13: 13\nk14: 14\nk15: 15\n"
+				   "k1: dup\n"
+				   "t: !custom 'tagged'\n"
+				   "---\n"
+				   "- &s \"s\"\n"
+				   "- *s\n"
+				   "---\n"
+				   "x: [1, 2\n";
 
 /* Fails the Nth allocation, N = 0, 1, 2, ... until a run succeeds. */
 static void
@@ -884,7 +888,7 @@ chaos(const char *text)
 		smp__docs_release(&docs);
 		smp_report_free(rep);
 		cr_assert_eq(c.live, 0, "%zu leaked when failing call %zu",
-		             c.live, n);
+			     c.live, n);
 	}
 	cr_assert(succeeded);
 	cr_assert_gt(n, 3);

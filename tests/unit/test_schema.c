@@ -58,7 +58,7 @@ c_free(void *ud, void *ptr)
 
 static struct counting counter = {0, 0, SIZE_MAX};
 static const struct smp_allocator counting_alloc = {c_malloc, c_realloc, c_free,
-                                                    &counter};
+						    &counter};
 
 static void
 reset_counter(size_t fail_at)
@@ -72,16 +72,16 @@ static struct smp_schema *
 load_estimator(void)
 {
 	const struct smp_embedded_file *f =
-	        smp__embedded_find("estimator.schema.json");
+		smp__embedded_find("estimator.schema.json");
 	struct smp_schema *s = NULL;
 	struct smp_error err;
 	int rc;
 
 	cr_assert_not_null(f, "estimator.schema.json is not embedded");
 	rc = smp__schema_load(&s, &counting_alloc, f->name,
-	                      (const char *)f->data, f->len, &err);
+			      (const char *)f->data, f->len, &err);
 	cr_assert_eq(rc, 0, "load: %d %s at %u:%u", rc, err.message, err.line,
-	             err.column);
+		     err.column);
 	cr_assert_not_null(s);
 	return s;
 }
@@ -93,9 +93,9 @@ load_text(const char *text, int want_rc, struct smp_error *err)
 	int rc;
 
 	rc = smp__schema_load(&s, &counting_alloc, "test.schema.json", text,
-	                      strlen(text), err);
+			      strlen(text), err);
 	cr_assert_eq(rc, want_rc, "load returned %d (%s), want %d", rc,
-	             err->message, want_rc);
+		     err->message, want_rc);
 	if (rc)
 		cr_assert_null(s);
 	return s;
@@ -119,15 +119,15 @@ load_spec(struct checked *t, const char *spec)
 	smp__limits_resolve(&lim, NULL);
 	smp__docs_init(&t->docs, &counting_alloc);
 	cr_assert_eq(smp__report_new(&t->rep, &counting_alloc,
-	                             json ? "spec.json" : "spec.yaml", NULL),
-	             0);
+				     json ? "spec.json" : "spec.yaml", NULL),
+		     0);
 	t->rep->buf = spec;
 	t->rep->len = len;
 	t->rc = json ? smp__load_json(&t->docs, spec, len, &lim, t->rep)
-	             : smp__load_yaml(&t->docs, spec, len, &lim, t->rep);
+		     : smp__load_yaml(&t->docs, spec, len, &lim, t->rep);
 	cr_assert_eq(t->rc, 0);
 	cr_assert_eq(t->rep->count, 0, "spec does not load: %s",
-	             t->rep->count ? t->rep->items[0].message : "");
+		     t->rep->count ? t->rep->items[0].message : "");
 	cr_assert_eq(t->docs.count, 1);
 	t->rep->root = t->docs.items[0].root;
 }
@@ -160,8 +160,8 @@ dump(const struct checked *t)
 
 	for (i = 0; i < t->rep->count; i++)
 		fprintf(stderr, "  %u:%u [%s] %s\n", t->rep->items[i].line,
-		        t->rep->items[i].column, t->rep->items[i].rule,
-		        t->rep->items[i].message);
+			t->rep->items[i].column, t->rep->items[i].rule,
+			t->rep->items[i].message);
 }
 
 /* Exactly one finding, with this rule and message. */
@@ -174,7 +174,7 @@ expect_one(const struct checked *t, const char *rule, const char *message)
 		dump(t);
 	cr_assert_eq(t->rc, 0);
 	cr_assert_eq(t->rep->count, 1, "want 1 finding, got %zu",
-	             t->rep->count);
+		     t->rep->count);
 	f = finding(t, 0);
 	cr_expect_str_eq(f->rule, rule);
 	if (message)
@@ -189,7 +189,7 @@ expect_none(const struct checked *t)
 		dump(t);
 	cr_assert_eq(t->rc, 0);
 	cr_assert_eq(t->rep->count, 0, "want no findings, got %zu",
-	             t->rep->count);
+		     t->rep->count);
 }
 
 /* One spec against the estimator schema, expecting one finding. */
@@ -218,31 +218,31 @@ none(const char *spec)
 }
 
 static const char hf_ok[] =
-        "estimator: HuggingFace\n"
-        "entry_point: train.py\n"
-        "source_dir: scripts\n"
-        "role: arn:aws:iam::111122223333:role/sm\n"
-        "instance_type: ml.p3.8xlarge\n"
-        "instance_count: 1\n"
-        "transformers_version: \"4.21.1\"\n"
-        "pytorch_version: \"1.11.0\"\n"
-        "py_version: py38\n"
-        "compiler_config: {enabled: true, debug: false}\n"
-        "distribution: {pytorchxla: {enabled: true}}\n"
-        "disable_profiler: true\n"
-        "debugger_hook_config: false\n"
-        "hyperparameters: {model_name_or_path: bert-base-uncased,\n"
-        "  per_device_train_batch_size: 24, learning_rate: 5.0e-5,\n"
-        "  fp16: true}\n"
-        "environment: {GPU_NUM_DEVICES: \"4\", XLA_USE_BF16: \"1\"}\n"
-        "tags: [{Key: team, Value: nlp}]\n"
-        "metric_definitions: [{Name: loss, Regex: 'loss: ([0-9.]+)'}]\n"
-        "max_run: 86400\n"
-        "volume_size: 100\n"
-        "use_spot_instances: false\n"
-        "checkpoint_s3_uri: s3://bucket/ckpt\n"
-        "subnets: [subnet-1]\n"
-        "security_group_ids: [sg-1]\n";
+	"estimator: HuggingFace\n"
+	"entry_point: train.py\n"
+	"source_dir: scripts\n"
+	"role: arn:aws:iam::111122223333:role/sm\n"
+	"instance_type: ml.p3.8xlarge\n"
+	"instance_count: 1\n"
+	"transformers_version: \"4.21.1\"\n"
+	"pytorch_version: \"1.11.0\"\n"
+	"py_version: py38\n"
+	"compiler_config: {enabled: true, debug: false}\n"
+	"distribution: {pytorchxla: {enabled: true}}\n"
+	"disable_profiler: true\n"
+	"debugger_hook_config: false\n"
+	"hyperparameters: {model_name_or_path: bert-base-uncased,\n"
+	"  per_device_train_batch_size: 24, learning_rate: 5.0e-5,\n"
+	"  fp16: true}\n"
+	"environment: {GPU_NUM_DEVICES: \"4\", XLA_USE_BF16: \"1\"}\n"
+	"tags: [{Key: team, Value: nlp}]\n"
+	"metric_definitions: [{Name: loss, Regex: 'loss: ([0-9.]+)'}]\n"
+	"max_run: 86400\n"
+	"volume_size: 100\n"
+	"use_spot_instances: false\n"
+	"checkpoint_s3_uri: s3://bucket/ckpt\n"
+	"subnets: [subnet-1]\n"
+	"security_group_ids: [sg-1]\n";
 
 Test(schema, correct_huggingface_spec_has_no_findings)
 {
@@ -325,16 +325,16 @@ Test(schema, typo_gets_did_you_mean_fix_and_suggestion)
 	struct checked t;
 
 	check_spec(&t, s,
-	           "estimator: HuggingFace\n"
-	           "compiler_confg: {enabled: true}\n");
+		   "estimator: HuggingFace\n"
+		   "compiler_confg: {enabled: true}\n");
 	f = expect_one(&t, "unknown-key",
-	               "unknown key 'compiler_confg' for a HuggingFace "
-	               "estimator; did you mean 'compiler_config'?");
+		       "unknown key 'compiler_confg' for a HuggingFace "
+		       "estimator; did you mean 'compiler_config'?");
 	cr_expect_eq(f->line, 2);
 	cr_expect_eq(f->column, 1);
 	cr_expect_eq(f->end_column, 15);
 	cr_expect_str_eq(f->fix,
-	                 "rename 'compiler_confg' to 'compiler_config'");
+			 "rename 'compiler_confg' to 'compiler_config'");
 	cr_expect_str_eq(f->suggestion, "compiler_config");
 	cr_expect_str_eq(f->pointer, "/compiler_confg");
 	release(&t);
@@ -405,12 +405,12 @@ Test(schema, torchxla_is_distribution_unknown_key_with_did_you_mean)
 	struct checked t;
 
 	check_spec(&t, s,
-	           "estimator: HuggingFace\n"
-	           "distribution:\n"
-	           "  torchxla: {enabled: true}\n");
+		   "estimator: HuggingFace\n"
+		   "distribution:\n"
+		   "  torchxla: {enabled: true}\n");
 	f = expect_one(&t, "distribution-unknown-key",
-	               "unknown key 'torchxla' in 'distribution'; did you "
-	               "mean 'pytorchxla'?");
+		       "unknown key 'torchxla' in 'distribution'; did you "
+		       "mean 'pytorchxla'?");
 	cr_expect_eq(f->line, 3);
 	cr_expect_eq(f->column, 3);
 	cr_expect_str_eq(f->suggestion, "pytorchxla");
@@ -484,10 +484,10 @@ Test(schema, pytorchxla_true_is_wrong_type)
 	struct checked t;
 
 	check_spec(&t, s,
-	           "estimator: PyTorch\ndistribution: {pytorchxla: true}\n");
+		   "estimator: PyTorch\ndistribution: {pytorchxla: true}\n");
 	f = expect_one(&t, "wrong-type",
-	               "'distribution.pytorchxla' must be a mapping, found a "
-	               "boolean (true)");
+		       "'distribution.pytorchxla' must be a mapping, found a "
+		       "boolean (true)");
 	cr_expect_str_eq(f->pointer, "/distribution/pytorchxla");
 	cr_expect_null(f->fix);
 	release(&t);
@@ -502,8 +502,8 @@ Test(schema, environment_value_number_is_value_not_string)
 
 	check_spec(&t, s, "estimator: HuggingFace\nenvironment: {N_GPUS: 4}\n");
 	f = expect_one(&t, "value-not-string",
-	               "'environment.N_GPUS' must be a string, found an "
-	               "integer (4); quote it: \"4\"");
+		       "'environment.N_GPUS' must be a string, found an "
+		       "integer (4); quote it: \"4\"");
 	cr_expect_str_eq(f->fix, "quote the value: \"4\"");
 	cr_expect_str_eq(f->suggestion, "4");
 	release(&t);
@@ -532,11 +532,11 @@ Test(schema, gpu_num_devices_number_is_invalid_once)
 	struct checked t;
 
 	check_spec(&t, s,
-	           "estimator: PyTorch\nenvironment:\n  GPU_NUM_DEVICES: 4\n");
+		   "estimator: PyTorch\nenvironment:\n  GPU_NUM_DEVICES: 4\n");
 	f = expect_one(&t, "gpu-num-devices-invalid",
-	               "'environment.GPU_NUM_DEVICES' must be a positive "
-	               "whole number written as a string, e.g. \"4\"; found "
-	               "an integer (4); quote it: \"4\"");
+		       "'environment.GPU_NUM_DEVICES' must be a positive "
+		       "whole number written as a string, e.g. \"4\"; found "
+		       "an integer (4); quote it: \"4\"");
 	cr_expect_eq(f->line, 3);
 	cr_expect_eq(f->column, 20);
 	cr_expect_str_eq(f->suggestion, "4");
@@ -552,11 +552,11 @@ Test(schema, gpu_num_devices_zero_is_invalid_without_quote_hint)
 
 	/* quoting 0 would still be wrong: no "quote it" */
 	check_spec(&t, s,
-	           "estimator: PyTorch\nenvironment: {GPU_NUM_DEVICES: 0}\n");
+		   "estimator: PyTorch\nenvironment: {GPU_NUM_DEVICES: 0}\n");
 	f = expect_one(&t, "gpu-num-devices-invalid",
-	               "'environment.GPU_NUM_DEVICES' must be a positive "
-	               "whole number written as a string, e.g. \"4\"; found "
-	               "an integer (0)");
+		       "'environment.GPU_NUM_DEVICES' must be a positive "
+		       "whole number written as a string, e.g. \"4\"; found "
+		       "an integer (0)");
 	cr_expect_null(f->fix);
 	release(&t);
 	smp__schema_free(s);
@@ -572,9 +572,9 @@ Test(schema, unquoted_version_float_says_quote_it)
 
 	check_spec(&t, s, "estimator: HuggingFace\npytorch_version: 1.10\n");
 	f = expect_one(&t, "wrong-type",
-	               "'pytorch_version' must be a string, found a number "
-	               "(1.1); quote it: \"1.10\" \xE2\x80\x94 YAML reads 1.10 "
-	               "as the number 1.1");
+		       "'pytorch_version' must be a string, found a number "
+		       "(1.1); quote it: \"1.10\" \xE2\x80\x94 YAML reads 1.10 "
+		       "as the number 1.1");
 	cr_expect_str_eq(f->fix, "quote the value: \"1.10\"");
 	cr_expect_str_eq(f->suggestion, "1.10");
 	cr_expect_eq(f->column, 18);
@@ -627,9 +627,9 @@ Test(schema, enum_value_gets_did_you_mean)
 
 	check_spec(&t, s, "estimator: PyTorch\ninput_mode: file\n");
 	f = expect_one(&t, "wrong-type",
-	               "'input_mode' must be one of 'File', 'Pipe', "
-	               "'FastFile', found a string (\"file\"); did you mean "
-	               "'File'?");
+		       "'input_mode' must be one of 'File', 'Pipe', "
+		       "'FastFile', found a string (\"file\"); did you mean "
+		       "'File'?");
 	cr_expect_str_eq(f->suggestion, "File");
 	cr_expect_str_eq(f->fix, "replace 'file' with 'File'");
 	release(&t);
@@ -689,22 +689,22 @@ Test(schema, findings_come_in_document_order)
 	size_t i;
 
 	check_spec(&t, s,
-	           "estimator: HuggingFace\n"
-	           "compiler_confg: {}\n"
-	           "instance_count: x\n"
-	           "distribution: {torchxla: {}, mpi: true}\n"
-	           "environment: {A: 1, GPU_NUM_DEVICES: 4}\n"
-	           "zzz_unknown: 1\n");
+		   "estimator: HuggingFace\n"
+		   "compiler_confg: {}\n"
+		   "instance_count: x\n"
+		   "distribution: {torchxla: {}, mpi: true}\n"
+		   "environment: {A: 1, GPU_NUM_DEVICES: 4}\n"
+		   "zzz_unknown: 1\n");
 	if (t.rep->count != 7)
 		dump(&t);
 	cr_assert_eq(t.rep->count, 7);
 	for (i = 1; i < t.rep->count; i++)
 		cr_expect(t.rep->items[i - 1].line < t.rep->items[i].line ||
-		                  (t.rep->items[i - 1].line ==
-		                           t.rep->items[i].line &&
-		                   t.rep->items[i - 1].column <
-		                           t.rep->items[i].column),
-		          "finding %zu out of order", i);
+				  (t.rep->items[i - 1].line ==
+					   t.rep->items[i].line &&
+				   t.rep->items[i - 1].column <
+					   t.rep->items[i].column),
+			  "finding %zu out of order", i);
 	cr_expect_str_eq(t.rep->items[2].rule, "distribution-unknown-key");
 	cr_expect_str_eq(t.rep->items[3].rule, "wrong-type");
 	cr_expect_str_eq(t.rep->items[4].rule, "value-not-string");
@@ -751,9 +751,9 @@ Test(schema, every_embedded_schema_loads)
 			continue;
 		schemas++;
 		rc = smp__schema_load(&s, &counting_alloc, f->name,
-		                      (const char *)f->data, f->len, &err);
+				      (const char *)f->data, f->len, &err);
 		cr_expect_eq(rc, 0, "%s: %s at %u:%u", f->name, err.message,
-		             err.line, err.column);
+			     err.line, err.column);
 		smp__schema_free(s);
 	}
 	cr_expect_geq(schemas, 1);
@@ -886,11 +886,11 @@ Test(schema, keyword_false_schemas)
 Test(schema, keyword_all_of_and_if_then_else)
 {
 	const char *sch =
-	        "{\"if\": {\"properties\": {\"k\": {\"const\": \"a\"}}},"
-	        " \"then\": {\"properties\": {\"v\": {\"type\": \"integer\"}}},"
-	        " \"else\": {\"properties\": {\"v\": {\"type\": \"string\"}}},"
-	        " \"allOf\": [{\"properties\": {\"w\": {\"type\": "
-	        "\"null\"}}}]}";
+		"{\"if\": {\"properties\": {\"k\": {\"const\": \"a\"}}},"
+		" \"then\": {\"properties\": {\"v\": {\"type\": \"integer\"}}},"
+		" \"else\": {\"properties\": {\"v\": {\"type\": \"string\"}}},"
+		" \"allOf\": [{\"properties\": {\"w\": {\"type\": "
+		"\"null\"}}}]}";
 
 	small(sch, "{k: a, v: 1}\n", NULL, NULL);
 	small(sch, "{k: b, v: x}\n", NULL, NULL);
@@ -903,8 +903,8 @@ Test(schema, keyword_all_of_and_if_then_else)
 Test(schema, keyword_any_of)
 {
 	const char *sch = "{\"anyOf\": [{\"type\": \"integer\"},"
-	                  " {\"type\": \"object\", \"properties\":"
-	                  " {\"n\": {\"type\": \"integer\"}}}]}";
+			  " {\"type\": \"object\", \"properties\":"
+			  " {\"n\": {\"type\": \"integer\"}}}]}";
 
 	small(sch, "3\n", NULL, NULL);
 	small(sch, "{n: 3}\n", NULL, NULL);
@@ -919,14 +919,14 @@ Test(schema, keyword_any_of)
 Test(schema, custom_rule_message_and_did_you_mean)
 {
 	const char *sch =
-	        "{\"properties\": {\"env\": {\"additionalProperties\":"
-	        " {\"type\": \"string\", \"x-smp-rule\": "
-	        "\"value-not-string\"}},"
-	        " \"d\": {\"properties\": {\"good\": {}},"
-	        " \"additionalProperties\": false,"
-	        " \"x-smp-rule\": \"distribution-unknown-key\","
-	        " \"x-smp-did-you-mean\": {\"bad\": \"good\"},"
-	        " \"x-smp-message\": \"only 'good' works\"}}}";
+		"{\"properties\": {\"env\": {\"additionalProperties\":"
+		" {\"type\": \"string\", \"x-smp-rule\": "
+		"\"value-not-string\"}},"
+		" \"d\": {\"properties\": {\"good\": {}},"
+		" \"additionalProperties\": false,"
+		" \"x-smp-rule\": \"distribution-unknown-key\","
+		" \"x-smp-did-you-mean\": {\"bad\": \"good\"},"
+		" \"x-smp-message\": \"only 'good' works\"}}}";
 
 	small(sch, "env: {a: [1]}\n", "value-not-string",
 	      "'env.a' must be a string, found a list");
@@ -982,19 +982,19 @@ load_fails(const char *schema, const char *needle, unsigned line)
 	cr_expect_eq(err.code, SMP_EPARSE);
 	cr_expect_str_eq(err.source, "test.schema.json");
 	cr_expect(strstr(err.message, needle) != NULL, "'%s' lacks '%s'",
-	          err.message, needle);
+		  err.message, needle);
 	if (line)
 		cr_expect_eq(err.line, line, "line %u, want %u", err.line,
-		             line);
+			     line);
 }
 
 Test(schema, unsupported_keywords_are_load_errors)
 {
 	load_fails("{\"not\": {}}", "unsupported keyword 'not'", 1);
 	load_fails("{\"properties\": {\"a\":\n {\"patternProperties\": {}}}}",
-	           "unsupported keyword 'patternProperties'", 2);
+		   "unsupported keyword 'patternProperties'", 2);
 	load_fails("{\"$defs\": {\"x\": {\"oneOf\": [true]}}}",
-	           "unsupported keyword 'oneOf'", 1);
+		   "unsupported keyword 'oneOf'", 1);
 	load_fails("{\"items\": [true]}", "prefixItems", 1);
 	load_fails("{\"format\": \"uri\"}", "unsupported keyword 'format'", 1);
 }
@@ -1011,7 +1011,7 @@ Test(schema, malformed_schemas_are_load_errors)
 	load_fails("{\"pattern\": \"(\"}", "POSIX", 1);
 	load_fails("{\"x-smp-rule\": \"no-such-rule\"}", "names no rule", 1);
 	load_fails("{\"x-smp-did-you-mean\": {\"a\": \"b\"}}", "not a property",
-	           1);
+		   1);
 	load_fails("{\"$ref\": \"#/$defs/missing\"}", "does not resolve", 1);
 	load_fails("{\"$ref\": \"other.json#/x\"}", "local reference", 1);
 	load_fails("[1]", "a schema must be an object or a boolean", 1);
@@ -1023,12 +1023,12 @@ Test(schema, malformed_schemas_are_load_errors)
 Test(schema, ref_cycles_through_properties_work)
 {
 	const char *tree =
-	        "{\"$ref\": \"#/$defs/node\", \"$defs\": {\"node\":"
-	        " {\"type\": \"object\", \"properties\": {"
-	        " \"name\": {\"type\": \"string\"},"
-	        " \"kids\": {\"type\": \"array\", \"items\": {\"$ref\": "
-	        "\"#/$defs/node\"}}},"
-	        " \"additionalProperties\": false}}}";
+		"{\"$ref\": \"#/$defs/node\", \"$defs\": {\"node\":"
+		" {\"type\": \"object\", \"properties\": {"
+		" \"name\": {\"type\": \"string\"},"
+		" \"kids\": {\"type\": \"array\", \"items\": {\"$ref\": "
+		"\"#/$defs/node\"}}},"
+		" \"additionalProperties\": false}}}";
 
 	small(tree, "name: a\nkids:\n  - name: b\n    kids: [{name: c}]\n",
 	      NULL, NULL);
@@ -1048,15 +1048,15 @@ Test(schema, ref_cycles_that_never_descend_are_load_errors)
 {
 	load_fails("{\"$ref\": \"#\"}", "cycle", 0);
 	load_fails("{\"$defs\": {\"a\": {\"$ref\": \"#/$defs/b\"},"
-	           " \"b\": {\"allOf\": [{\"$ref\": \"#/$defs/a\"}]}},"
-	           " \"$ref\": \"#/$defs/a\"}",
-	           "cycle", 0);
+		   " \"b\": {\"allOf\": [{\"$ref\": \"#/$defs/a\"}]}},"
+		   " \"$ref\": \"#/$defs/a\"}",
+		   "cycle", 0);
 }
 
 Test(schema, allocation_failure_on_load_is_clean)
 {
 	const struct smp_embedded_file *f =
-	        smp__embedded_find("estimator.schema.json");
+		smp__embedded_find("estimator.schema.json");
 	size_t n;
 
 	cr_assert_not_null(f);
@@ -1067,7 +1067,7 @@ Test(schema, allocation_failure_on_load_is_clean)
 
 		reset_counter(n);
 		rc = smp__schema_load(&s, &counting_alloc, f->name,
-		                      (const char *)f->data, f->len, &err);
+				      (const char *)f->data, f->len, &err);
 		if (rc == 0) {
 			cr_assert_not_null(s);
 			smp__schema_free(s);
@@ -1075,11 +1075,11 @@ Test(schema, allocation_failure_on_load_is_clean)
 			break;
 		}
 		cr_assert_eq(rc, SMP_ENOMEM, "n=%zu: rc %d (%s)", n, rc,
-		             err.message);
+			     err.message);
 		cr_assert_null(s);
 		cr_assert_eq(err.code, SMP_ENOMEM);
 		cr_assert_eq(counter.live, 0, "n=%zu: %zu blocks leaked", n,
-		             counter.live);
+			     counter.live);
 		cr_assert_lt(n, 100000);
 	}
 	cr_expect_gt(n, 5);
@@ -1092,7 +1092,7 @@ Test(schema, allocation_failure_on_load_is_clean)
  */
 static size_t
 check_alloc_loop(const struct smp_schema *s, const char *spec,
-                 size_t want_findings)
+		 size_t want_findings)
 {
 	size_t n, schema_live = counter.live;
 
@@ -1126,22 +1126,22 @@ Test(schema, allocation_failure_on_check_is_clean)
 
 	/* many findings: the report grows, the arena takes new chunks */
 	len = (size_t)snprintf(spec, sizeof(spec),
-	                       "estimator: HuggingFace\n"
-	                       "pytorch_version: 1.10\n"
-	                       "distribution: {torchxla: {}}\n"
-	                       "environment: {A: 1, GPU_NUM_DEVICES: 4}\n");
+			       "estimator: HuggingFace\n"
+			       "pytorch_version: 1.10\n"
+			       "distribution: {torchxla: {}}\n"
+			       "environment: {A: 1, GPU_NUM_DEVICES: 4}\n");
 	for (i = 0; i < 200; i++)
 		len += (size_t)snprintf(spec + len, sizeof(spec) - len,
-		                        "unknown_key_number_%03zu: 1\n", i);
+					"unknown_key_number_%03zu: 1\n", i);
 	cr_expect_geq(check_alloc_loop(s, spec, 204), 2);
 	smp__schema_free(s);
 	cr_assert_eq(counter.live, 0);
 
 	/* findings out of order: the sort needs its scratch buffer */
 	s = load_text("{\"allOf\": [{\"properties\": {\"b\": {\"type\": "
-	              "\"string\"}}}, {\"properties\": {\"a\": {\"type\": "
-	              "\"string\"}}}]}",
-	              0, &err);
+		      "\"string\"}}}, {\"properties\": {\"a\": {\"type\": "
+		      "\"string\"}}}]}",
+		      0, &err);
 	cr_expect_geq(check_alloc_loop(s, "a: 1\nb: 2\n", 2), 1);
 	smp__schema_free(s);
 	cr_assert_eq(counter.live, 0);
@@ -1154,9 +1154,9 @@ Test(schema, findings_of_several_passes_are_sorted)
 	struct checked t;
 
 	s = load_text("{\"allOf\": [{\"properties\": {\"b\": {\"type\": "
-	              "\"string\"}}}, {\"properties\": {\"a\": {\"type\": "
-	              "\"string\"}}}]}",
-	              0, &err);
+		      "\"string\"}}}, {\"properties\": {\"a\": {\"type\": "
+		      "\"string\"}}}]}",
+		      0, &err);
 	check_spec(&t, s, "a: 1\nb: 2\n");
 	cr_assert_eq(t.rep->count, 2);
 	cr_expect_eq(finding(&t, 0)->line, 1);

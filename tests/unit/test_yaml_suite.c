@@ -24,89 +24,89 @@ struct known {
 
 /* Invalid YAML that libyaml 0.2.5 accepts: no finding is expected. */
 static const struct known accepted_invalid[] = {
-        {"9C9N", "flow sequence lines less indented than the block key"},
-        {"9HCY", "directive after a document without a '...' end marker"},
-        {"9JBA", "comment without a space after a flow sequence"},
-        {"CVW2", "comment without a space after a flow comma"},
-        {"DK95/01", "tab as indentation of a double-quoted continuation"},
-        {"EB22", "directive after a document without a '...' end marker"},
-        {"G5U8", "plain '-' as a flow sequence entry"},
-        {"MUS6/00", "comment without a space after a %YAML directive"},
-        {"MUS6/01", "second %YAML directive without a '...' end marker"},
-        {"QB6E", "quoted continuation lines less indented than the key"},
-        {"RHX7", "directive after a document without a '...' end marker"},
-        {"S98Z", "leading blank line of a block scalar more indented than "
-                 "its content"},
-        {"SU5Z", "comment without a space after a double-quoted scalar"},
-        {"X4QW", "comment without a space after a block scalar indicator"},
-        {"Y79Y/003", "tab as indentation inside a flow sequence"},
-        {"YJV2", "plain '-' as a flow sequence entry"},
+	{"9C9N", "flow sequence lines less indented than the block key"},
+	{"9HCY", "directive after a document without a '...' end marker"},
+	{"9JBA", "comment without a space after a flow sequence"},
+	{"CVW2", "comment without a space after a flow comma"},
+	{"DK95/01", "tab as indentation of a double-quoted continuation"},
+	{"EB22", "directive after a document without a '...' end marker"},
+	{"G5U8", "plain '-' as a flow sequence entry"},
+	{"MUS6/00", "comment without a space after a %YAML directive"},
+	{"MUS6/01", "second %YAML directive without a '...' end marker"},
+	{"QB6E", "quoted continuation lines less indented than the key"},
+	{"RHX7", "directive after a document without a '...' end marker"},
+	{"S98Z", "leading blank line of a block scalar more indented than "
+		 "its content"},
+	{"SU5Z", "comment without a space after a double-quoted scalar"},
+	{"X4QW", "comment without a space after a block scalar indicator"},
+	{"Y79Y/003", "tab as indentation inside a flow sequence"},
+	{"YJV2", "plain '-' as a flow sequence entry"},
 };
 
 /* Valid YAML that libyaml 0.2.5 rejects: a syntax finding is expected. */
 static const struct known rejected_valid[] = {
-        {"2JQS", "empty implicit key (': a')"},
-        {"2LFX", "reserved directive rejected instead of ignored"},
-        {"2SXE", "':' inside an anchor name"},
-        {"4ABK", "flow mapping entry without a value indicator"},
-        {"4MUZ/00", "flow ':' on the line after its key"},
-        {"4MUZ/01", "flow ':' on the line after its key"},
-        {"4MUZ/02", "flow ':' on the line after its key"},
-        {"58MP", "plain flow scalar starting with ':'"},
-        {"5MUD", "flow ':' on the line after its key"},
-        {"5T43", "plain flow scalar starting with ':'"},
-        {"6BCT", "tab as separation space"},
-        {"6CA3", "tab before a top-level flow collection"},
-        {"6LVF", "reserved directive rejected instead of ignored"},
-        {"6M2F", "empty implicit key (': a')"},
-        {"7Z25", "bare document after a '...' end marker"},
-        {"8XYN", "non-ASCII character in an anchor name"},
-        {"96NN/00", "tab leading block scalar content"},
-        {"96NN/01", "tab leading block scalar content"},
-        {"9SA2", "multi-line quoted key in a flow mapping"},
-        {"A2M4", "tab as separation space"},
-        {"BEC7", "%YAML 1.3 rejected instead of accepted with a warning"},
-        {"CFD4", "empty implicit key in a flow sequence pair"},
-        {"DBG4", "plain flow scalar starting with ':'"},
-        {"DK3J", "zero-indented top-level block scalar"},
-        {"DK95/00", "tab as separation space"},
-        {"DK95/03", "tab on a blank line before content"},
-        {"DK95/04", "tab on a blank line between entries"},
-        {"FP8R", "zero-indented top-level block scalar"},
-        {"FRK4", "empty nodes in a flow mapping"},
-        {"HM87/00", "plain flow scalar starting with ':'"},
-        {"HWV9", "'...' end marker with no document"},
-        {"K3WX", "flow ':' on the line after its key"},
-        {"M2N8/00", "empty implicit key (': x')"},
-        {"M7A3", "bare document after a '...' end marker"},
-        {"MUS6/05", "reserved directive rejected instead of ignored"},
-        {"MUS6/06", "reserved directive rejected instead of ignored"},
-        {"NHX8", "empty implicit key (':')"},
-        {"NJ66", "multi-line plain key in a flow mapping"},
-        {"NKF9", "empty implicit key (': empty key')"},
-        {"Q5MG", "tab before a top-level flow collection"},
-        {"QT73", "'...' end marker with no document"},
-        {"R4YG", "tab in block scalar content"},
-        {"S3PD", "empty implicit key (': # Both empty')"},
-        {"SM9W/01", "empty implicit key (':')"},
-        {"UKK6/00", "empty implicit key ('- :')"},
-        {"UT92", "multi-line plain key in a flow mapping"},
-        {"VJP3/01", "flow ':' on the line after its key"},
-        {"W4TN", "'%' line in a block scalar read as a directive"},
-        {"W5VH", "':' and other indicators inside an anchor name"},
-        {"Y79Y/001", "tab in block scalar content"},
-        {"Y79Y/010", "tab as separation space"},
+	{"2JQS", "empty implicit key (': a')"},
+	{"2LFX", "reserved directive rejected instead of ignored"},
+	{"2SXE", "':' inside an anchor name"},
+	{"4ABK", "flow mapping entry without a value indicator"},
+	{"4MUZ/00", "flow ':' on the line after its key"},
+	{"4MUZ/01", "flow ':' on the line after its key"},
+	{"4MUZ/02", "flow ':' on the line after its key"},
+	{"58MP", "plain flow scalar starting with ':'"},
+	{"5MUD", "flow ':' on the line after its key"},
+	{"5T43", "plain flow scalar starting with ':'"},
+	{"6BCT", "tab as separation space"},
+	{"6CA3", "tab before a top-level flow collection"},
+	{"6LVF", "reserved directive rejected instead of ignored"},
+	{"6M2F", "empty implicit key (': a')"},
+	{"7Z25", "bare document after a '...' end marker"},
+	{"8XYN", "non-ASCII character in an anchor name"},
+	{"96NN/00", "tab leading block scalar content"},
+	{"96NN/01", "tab leading block scalar content"},
+	{"9SA2", "multi-line quoted key in a flow mapping"},
+	{"A2M4", "tab as separation space"},
+	{"BEC7", "%YAML 1.3 rejected instead of accepted with a warning"},
+	{"CFD4", "empty implicit key in a flow sequence pair"},
+	{"DBG4", "plain flow scalar starting with ':'"},
+	{"DK3J", "zero-indented top-level block scalar"},
+	{"DK95/00", "tab as separation space"},
+	{"DK95/03", "tab on a blank line before content"},
+	{"DK95/04", "tab on a blank line between entries"},
+	{"FP8R", "zero-indented top-level block scalar"},
+	{"FRK4", "empty nodes in a flow mapping"},
+	{"HM87/00", "plain flow scalar starting with ':'"},
+	{"HWV9", "'...' end marker with no document"},
+	{"K3WX", "flow ':' on the line after its key"},
+	{"M2N8/00", "empty implicit key (': x')"},
+	{"M7A3", "bare document after a '...' end marker"},
+	{"MUS6/05", "reserved directive rejected instead of ignored"},
+	{"MUS6/06", "reserved directive rejected instead of ignored"},
+	{"NHX8", "empty implicit key (':')"},
+	{"NJ66", "multi-line plain key in a flow mapping"},
+	{"NKF9", "empty implicit key (': empty key')"},
+	{"Q5MG", "tab before a top-level flow collection"},
+	{"QT73", "'...' end marker with no document"},
+	{"R4YG", "tab in block scalar content"},
+	{"S3PD", "empty implicit key (': # Both empty')"},
+	{"SM9W/01", "empty implicit key (':')"},
+	{"UKK6/00", "empty implicit key ('- :')"},
+	{"UT92", "multi-line plain key in a flow mapping"},
+	{"VJP3/01", "flow ':' on the line after its key"},
+	{"W4TN", "'%' line in a block scalar read as a directive"},
+	{"W5VH", "':' and other indicators inside an anchor name"},
+	{"Y79Y/001", "tab in block scalar content"},
+	{"Y79Y/010", "tab as separation space"},
 };
 
 /* Accepted valid cases whose data differs from in.json. */
 static const struct known json_differs[] = {
-        {"652Z", "libyaml reads '?foo' in a flow mapping as '? foo'"},
-        {"HM87/01", "libyaml reads '?x' in a flow sequence as '? x'"},
-        {"JEF9/02", "libyaml drops a keep-chomped trailing line of spaces"},
-        {"L24T/01", "libyaml drops a trailing line of spaces in a literal"},
-        {"S4JQ", "smp__scalar_type reads '! 12' (non-specific tag) as an "
-                 "integer; YAML makes it a string"},
-        {"Y2GN", "libyaml ends the anchor name '&an:chor' at the ':'"},
+	{"652Z", "libyaml reads '?foo' in a flow mapping as '? foo'"},
+	{"HM87/01", "libyaml reads '?x' in a flow sequence as '? x'"},
+	{"JEF9/02", "libyaml drops a keep-chomped trailing line of spaces"},
+	{"L24T/01", "libyaml drops a trailing line of spaces in a literal"},
+	{"S4JQ", "smp__scalar_type reads '! 12' (non-specific tag) as an "
+		 "integer; YAML makes it a string"},
+	{"Y2GN", "libyaml ends the anchor name '&an:chor' at the ':'"},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -245,7 +245,7 @@ same_data(const struct smp_node *n, const cJSON *j)
 			    strlen(k->u.scalar.value) != k->u.scalar.len)
 				return 0;
 			c = cJSON_GetObjectItemCaseSensitive(j,
-			                                     k->u.scalar.value);
+							     k->u.scalar.value);
 			if (!c || !same_data(n->u.mapping.items[i].value, c))
 				return 0;
 		}
@@ -363,7 +363,7 @@ run_case(struct tally *t, const char *dir, const char *id)
 	t->cases++;
 	if (invalid) {
 		const struct known *k = find_known(accepted_invalid,
-		                                   COUNT(accepted_invalid), id);
+						   COUNT(accepted_invalid), id);
 
 		t->invalid++;
 		t->invalid_ok += rejected;
@@ -376,7 +376,7 @@ run_case(struct tally *t, const char *dir, const char *id)
 		}
 	} else {
 		const struct known *k =
-		        find_known(rejected_valid, COUNT(rejected_valid), id);
+			find_known(rejected_valid, COUNT(rejected_valid), id);
 
 		t->valid++;
 		t->valid_ok += !rejected;
@@ -427,12 +427,12 @@ Test(yaml_suite, conformance, .timeout = 60)
 
 	cr_assert_not_null(t);
 	snprintf(dir, sizeof(dir), "%s/corpora/yaml-test-suite",
-	         shared && *shared ? shared : "../shared");
+		 shared && *shared ? shared : "../shared");
 	if (!exists(dir, 1)) {
 		free(t);
 		cr_skip_test("yaml-test-suite not found at %s "
-		             "(set SMP_SHARED_DIR)",
-		             dir);
+			     "(set SMP_SHARED_DIR)",
+			     dir);
 	}
 	top = list_dir(dir, &n);
 	cr_assert_not_null(top);
@@ -448,7 +448,7 @@ Test(yaml_suite, conformance, .timeout = 60)
 		inner = list_dir(sub, &m);
 		for (k = 0; k < m; k++) {
 			snprintf(sub, sizeof(sub), "%s/%s/%s/in.yaml", dir,
-			         top[i], inner[k]);
+				 top[i], inner[k]);
 			snprintf(id, sizeof(id), "%s/%.8s", top[i], inner[k]);
 			if (exists(sub, 0))
 				run_case(t, dir, id);
@@ -471,9 +471,9 @@ Test(yaml_suite, conformance, .timeout = 60)
 	fflush(stdout);
 	cr_expect_gt(t->cases, 300);
 	cr_expect_eq(t->failures, 0,
-	             "cases not matching the tables (update the tables with "
-	             "a reason, or fix the loader): %s",
-	             t->unexpected);
+		     "cases not matching the tables (update the tables with "
+		     "a reason, or fix the loader): %s",
+		     t->unexpected);
 	cr_expect_eq(t->known_accepted, COUNT(accepted_invalid));
 	cr_expect_eq(t->known_rejected, COUNT(rejected_valid));
 	cr_expect_eq(t->json_known, COUNT(json_differs));
