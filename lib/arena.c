@@ -42,14 +42,14 @@ smp__arena_alloc(struct smp_arena *arena, size_t size)
 {
 	struct smp_arena_chunk *c;
 	size_t csize;
-	void *p;
 
 	if (size > SIZE_MAX - 2 * ALIGN - sizeof(*c))
 		return NULL;
 	size = (size + ALIGN - 1) & ~(ALIGN - 1);
 #ifndef SMP_ARENA_DEBUG
 	if (arena->head && arena->size - arena->used >= size) {
-		p = (char *)arena->head->data + arena->used;
+		void *p = (char *)arena->head->data + arena->used;
+
 		arena->used += size;
 		arena->total += size;
 		return p;

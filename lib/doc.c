@@ -122,8 +122,8 @@ smp__scalar_type(const struct smp_node *n)
 			return SMP_SCALAR_BOOL;
 		if (strcmp(t, "tag:yaml.org,2002:null") == 0)
 			return SMP_SCALAR_NULL;
-		if (strcmp(t, "!") != 0)
-			return SMP_SCALAR_STRING;
+		/* any other tag, including the non-specific "!", is a string */
+		return SMP_SCALAR_STRING;
 	}
 	if (n->u.scalar.style != SMP_STYLE_PLAIN)
 		return SMP_SCALAR_STRING;

@@ -172,9 +172,9 @@ anchors_grow(struct loader *ld)
 	size_t n = ld->nbuckets ? ld->nbuckets * 2 : 64, i;
 	struct anchor **b, *a, *next;
 
-	if (n > SIZE_MAX / sizeof(*b))
+	if (n > SIZE_MAX / sizeof(struct anchor *))
 		return SMP_ENOMEM;
-	b = smp__calloc(ld->alloc, n, sizeof(*b));
+	b = smp__calloc(ld->alloc, n, sizeof(struct anchor *));
 	if (!b)
 		return SMP_ENOMEM;
 	for (i = 0; i < ld->nbuckets; i++) {
@@ -226,7 +226,7 @@ doc_begin(struct loader *ld, const yaml_event_t *ev)
 	ld->nodes = 0;
 	ld->nframes = ld->nitems = 0;
 	if (ld->nbuckets)
-		memset(ld->buckets, 0, ld->nbuckets * sizeof(*ld->buckets));
+		memset(ld->buckets, 0, ld->nbuckets * sizeof(struct anchor *));
 	ld->nanchors = 0;
 }
 
@@ -265,7 +265,7 @@ attach(struct loader *ld, struct smp_node *node, size_t size)
 	}
 	items = ld->items;
 	if (smp__grow(ld->alloc, &items, &ld->cap_items, ld->nitems + 1,
-		      sizeof(*ld->items)))
+		      sizeof(struct smp_node *)))
 		return SMP_ENOMEM;
 	ld->items = items;
 	ld->items[ld->nitems++] = node;
@@ -607,10 +607,12 @@ on_end(struct loader *ld, const yaml_event_t *ev)
 		struct smp_node **s = NULL;
 
 		if (count) {
-			s = smp__arena_alloc(ld->arena, count * sizeof(*s));
+			s = smp__arena_alloc(ld->arena,
+					     count * sizeof(struct smp_node *));
 			if (!s)
 				return SMP_ENOMEM;
-			memcpy(s, ld->items + f.base, count * sizeof(*s));
+			memcpy(s, ld->items + f.base,
+			       count * sizeof(struct smp_node *));
 		}
 		n->u.sequence.items = s;
 		n->u.sequence.count = count;

@@ -261,8 +261,10 @@ text_is(const struct smp_node *n, const char *s)
 static int
 is_string(const struct smp_node *n)
 {
+	/* every JSON string is double-quoted: skip the core-schema typing */
 	return n->kind == SMP_NODE_SCALAR &&
-	       smp__scalar_type(n) == SMP_SCALAR_STRING;
+	       ((!n->tag && n->u.scalar.style == SMP_STYLE_DOUBLE_QUOTED) ||
+		smp__scalar_type(n) == SMP_SCALAR_STRING);
 }
 
 /* A non-negative integer keyword value. */
@@ -433,7 +435,7 @@ compile_list(struct compiler *c, const struct smp_node *key,
 		return -1;
 	}
 	n = v->u.sequence.count;
-	*out = smp__arena_zalloc(c->arena, n * sizeof(**out));
+	*out = smp__arena_zalloc(c->arena, n * sizeof(struct snode *));
 	if (!*out) {
 		fail_nomem(c);
 		return -1;
@@ -552,55 +554,160 @@ find_prop(const struct snode *sn, const char *name, size_t len)
 		       cmp_prop);
 }
 
-/* keywords that only annotate: ignored by the check */
-static const char *const annotations[] = {
-	"$schema", "$id",      "$comment",   "description",
-	"default", "examples", "deprecated", "markdownDescription",
-	NULL};
+/* every keyword the checker knows; annotations are ignored */
+enum kw {
+	KW_ANNOTATION,
+	KW_TITLE,
+	KW_DEFS,
+	KW_TYPE,
+	KW_PROPERTIES,
+	KW_ADDITIONAL,
+	KW_PROPERTY_NAMES,
+	KW_ITEMS,
+	KW_IF,
+	KW_THEN,
+	KW_ELSE,
+	KW_ALL_OF,
+	KW_ANY_OF,
+	KW_REF,
+	KW_ENUM,
+	KW_CONST,
+	KW_REQUIRED,
+	KW_PATTERN,
+	KW_MINIMUM,
+	KW_MAXIMUM,
+	KW_MIN_LENGTH,
+	KW_MAX_LENGTH,
+	KW_MIN_ITEMS,
+	KW_MAX_ITEMS,
+	KW_MIN_PROPS,
+	KW_MAX_PROPS,
+	KW_RULE,
+	KW_MESSAGE,
+	KW_DID_YOU_MEAN
+};
+
+/* sorted by strcmp for bsearch */
+static const struct keyword {
+	const char *name;
+	enum kw kw;
+} keywords[] = {
+	{"$comment", KW_ANNOTATION},
+	{"$defs", KW_DEFS},
+	{"$id", KW_ANNOTATION},
+	{"$ref", KW_REF},
+	{"$schema", KW_ANNOTATION},
+	{"additionalProperties", KW_ADDITIONAL},
+	{"allOf", KW_ALL_OF},
+	{"anyOf", KW_ANY_OF},
+	{"const", KW_CONST},
+	{"default", KW_ANNOTATION},
+	{"deprecated", KW_ANNOTATION},
+	{"description", KW_ANNOTATION},
+	{"else", KW_ELSE},
+	{"enum", KW_ENUM},
+	{"examples", KW_ANNOTATION},
+	{"if", KW_IF},
+	{"items", KW_ITEMS},
+	{"markdownDescription", KW_ANNOTATION},
+	{"maxItems", KW_MAX_ITEMS},
+	{"maxLength", KW_MAX_LENGTH},
+	{"maxProperties", KW_MAX_PROPS},
+	{"maximum", KW_MAXIMUM},
+	{"minItems", KW_MIN_ITEMS},
+	{"minLength", KW_MIN_LENGTH},
+	{"minProperties", KW_MIN_PROPS},
+	{"minimum", KW_MINIMUM},
+	{"pattern", KW_PATTERN},
+	{"properties", KW_PROPERTIES},
+	{"propertyNames", KW_PROPERTY_NAMES},
+	{"required", KW_REQUIRED},
+	{"then", KW_THEN},
+	{"title", KW_TITLE},
+	{"type", KW_TYPE},
+	{"x-smp-did-you-mean", KW_DID_YOU_MEAN},
+	{"x-smp-message", KW_MESSAGE},
+	{"x-smp-rule", KW_RULE},
+};
 
 static int
-is_annotation(const struct smp_node *k)
+cmp_keyword(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct keyword *)elem)->name);
+}
+
+static int
+compile_required(struct compiler *c, struct snode *sn, const struct smp_node *v)
 {
 	size_t i;
 
-	for (i = 0; annotations[i]; i++)
-		if (text_is(k, annotations[i]))
-			return 1;
+	if (v->kind != SMP_NODE_SEQUENCE)
+		return fail(c, v, "'required' must be an array"), -1;
+	for (i = 0; i < v->u.sequence.count; i++)
+		if (!is_string(v->u.sequence.items[i]))
+			return fail(c, v->u.sequence.items[i],
+				    "'required' must list strings"),
+			       -1;
+	sn->required = v;
+	sn->has |= H_REQUIRED;
 	return 0;
+}
+
+static int
+compile_defs(struct compiler *c, const struct smp_node *v, unsigned depth)
+{
+	size_t i;
+
+	if (v->kind != SMP_NODE_MAPPING)
+		return fail(c, v, "'$defs' must be an object"), -1;
+	for (i = 0; i < v->u.mapping.count; i++)
+		if (!compile_memo(c, v->u.mapping.items[i].value, depth + 1))
+			return -1;
+	return 0;
+}
+
+/* A string-valued keyword: the text, or NULL after reporting. */
+static const char *
+string_of(struct compiler *c, const struct smp_node *k,
+	  const struct smp_node *v)
+{
+	if (!is_string(v))
+		return fail(c, v, "'%s' must be a string", k->u.scalar.value);
+	return v->u.scalar.value;
 }
 
 static int
 compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
 		const struct smp_node *v, unsigned depth)
 {
-	if (is_annotation(k))
-		return 0;
-	if (text_is(k, "title")) {
-		if (!is_string(v))
-			return fail(c, v, "'title' must be a string"), -1;
-		sn->title = v->u.scalar.value;
-		return 0;
-	}
-	if (text_is(k, "$defs")) {
-		size_t i;
+	const struct keyword *kw = NULL;
 
-		if (v->kind != SMP_NODE_MAPPING)
-			return fail(c, v, "'$defs' must be an object"), -1;
-		for (i = 0; i < v->u.mapping.count; i++)
-			if (!compile_memo(c, v->u.mapping.items[i].value,
-					  depth + 1))
-				return -1;
-		return 0;
+	if (strlen(k->u.scalar.value) == k->u.scalar.len)
+		kw = bsearch(k->u.scalar.value, keywords,
+			     sizeof(keywords) / sizeof(keywords[0]),
+			     sizeof(keywords[0]), cmp_keyword);
+	if (!kw) {
+		fail(c, k, "unsupported keyword '%.64s'", k->u.scalar.value);
+		return -1;
 	}
-	if (text_is(k, "type"))
+	switch (kw->kw) {
+	case KW_ANNOTATION:
+		return 0;
+	case KW_TITLE:
+		return (sn->title = string_of(c, k, v)) ? 0 : -1;
+	case KW_MESSAGE:
+		return (sn->message = string_of(c, k, v)) ? 0 : -1;
+	case KW_DEFS:
+		return compile_defs(c, v, depth);
+	case KW_TYPE:
 		return compile_type(c, sn, v);
-	if (text_is(k, "properties"))
+	case KW_PROPERTIES:
 		return compile_properties(c, sn, v, depth);
-	if (text_is(k, "additionalProperties"))
+	case KW_ADDITIONAL:
 		return (sn->additional = compile(c, v, depth + 1)) ? 0 : -1;
-	if (text_is(k, "propertyNames"))
+	case KW_PROPERTY_NAMES:
 		return (sn->property_names = compile(c, v, depth + 1)) ? 0 : -1;
-	if (text_is(k, "items")) {
+	case KW_ITEMS:
 		if (v->kind == SMP_NODE_SEQUENCE)
 			return fail(c, v,
 				    "'items' must be one schema (draft "
@@ -608,18 +715,17 @@ compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
 				    "supported)"),
 			       -1;
 		return (sn->items = compile(c, v, depth + 1)) ? 0 : -1;
-	}
-	if (text_is(k, "if"))
+	case KW_IF:
 		return (sn->if_s = compile(c, v, depth + 1)) ? 0 : -1;
-	if (text_is(k, "then"))
+	case KW_THEN:
 		return (sn->then_s = compile(c, v, depth + 1)) ? 0 : -1;
-	if (text_is(k, "else"))
+	case KW_ELSE:
 		return (sn->else_s = compile(c, v, depth + 1)) ? 0 : -1;
-	if (text_is(k, "allOf"))
+	case KW_ALL_OF:
 		return compile_list(c, k, v, &sn->all_of, &sn->nall_of, depth);
-	if (text_is(k, "anyOf"))
+	case KW_ANY_OF:
 		return compile_list(c, k, v, &sn->any_of, &sn->nany_of, depth);
-	if (text_is(k, "$ref")) {
+	case KW_REF:
 		if (!is_string(v) || v->u.scalar.value[0] != '#')
 			return fail(c, v,
 				    "'$ref' must be a local reference "
@@ -628,67 +734,49 @@ compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
 		sn->ref_target = v;
 		return push_ptr(c, &c->pending, &c->npending, &c->cap_pending,
 				sn);
-	}
-	if (text_is(k, "enum"))
+	case KW_ENUM:
 		return compile_enum(c, sn, v);
-	if (text_is(k, "const")) {
+	case KW_CONST:
 		sn->const_value = v;
 		sn->has |= H_CONST;
 		return 0;
-	}
-	if (text_is(k, "required")) {
-		size_t i;
-
-		if (v->kind != SMP_NODE_SEQUENCE)
-			return fail(c, v, "'required' must be an array"), -1;
-		for (i = 0; i < v->u.sequence.count; i++)
-			if (!is_string(v->u.sequence.items[i]))
-				return fail(c, v->u.sequence.items[i],
-					    "'required' must list strings"),
-				       -1;
-		sn->required = v;
-		sn->has |= H_REQUIRED;
-		return 0;
-	}
-	if (text_is(k, "pattern"))
+	case KW_REQUIRED:
+		return compile_required(c, sn, v);
+	case KW_PATTERN:
 		return compile_pattern(c, sn, v);
-	if (text_is(k, "minimum")) {
+	case KW_MINIMUM:
 		sn->has |= H_MINIMUM;
 		return get_number(c, k, v, &sn->minimum);
-	}
-	if (text_is(k, "maximum")) {
+	case KW_MAXIMUM:
 		sn->has |= H_MAXIMUM;
 		return get_number(c, k, v, &sn->maximum);
-	}
-#define COUNT_KEYWORD(word, bit, field)                                        \
-	if (text_is(k, word)) {                                                \
-		sn->has |= bit;                                                \
-		return get_count(c, k, v, &sn->field);                         \
-	}
-	COUNT_KEYWORD("minLength", H_MIN_LENGTH, min_length)
-	COUNT_KEYWORD("maxLength", H_MAX_LENGTH, max_length)
-	COUNT_KEYWORD("minItems", H_MIN_ITEMS, min_items)
-	COUNT_KEYWORD("maxItems", H_MAX_ITEMS, max_items)
-	COUNT_KEYWORD("minProperties", H_MIN_PROPS, min_props)
-	COUNT_KEYWORD("maxProperties", H_MAX_PROPS, max_props)
-#undef COUNT_KEYWORD
-	if (text_is(k, "x-smp-rule")) {
+	case KW_MIN_LENGTH:
+		sn->has |= H_MIN_LENGTH;
+		return get_count(c, k, v, &sn->min_length);
+	case KW_MAX_LENGTH:
+		sn->has |= H_MAX_LENGTH;
+		return get_count(c, k, v, &sn->max_length);
+	case KW_MIN_ITEMS:
+		sn->has |= H_MIN_ITEMS;
+		return get_count(c, k, v, &sn->min_items);
+	case KW_MAX_ITEMS:
+		sn->has |= H_MAX_ITEMS;
+		return get_count(c, k, v, &sn->max_items);
+	case KW_MIN_PROPS:
+		sn->has |= H_MIN_PROPS;
+		return get_count(c, k, v, &sn->min_props);
+	case KW_MAX_PROPS:
+		sn->has |= H_MAX_PROPS;
+		return get_count(c, k, v, &sn->max_props);
+	case KW_RULE:
 		if (!is_string(v) ||
 		    smp__rule_lookup(&sn->rule, v->u.scalar.value))
 			return fail(c, v, "'x-smp-rule' names no rule"), -1;
 		sn->has |= H_RULE;
 		return 0;
-	}
-	if (text_is(k, "x-smp-message")) {
-		if (!is_string(v))
-			return fail(c, v, "'x-smp-message' must be a string"),
-			       -1;
-		sn->message = v->u.scalar.value;
-		return 0;
-	}
-	if (text_is(k, "x-smp-did-you-mean"))
+	case KW_DID_YOU_MEAN:
 		return compile_dym(c, sn, v);
-	fail(c, k, "unsupported keyword '%.64s'", k->u.scalar.value);
+	}
 	return -1;
 }
 
@@ -847,33 +935,29 @@ inplace_cycle(struct compiler *c, struct snode *sn, unsigned depth)
 	return 0;
 }
 
-/* Property names allowed at the root: the root's and its branches'. */
+/*
+ * Property names allowed at the root: the root's and its branches', with
+ * repeats (finish() sorts them and drops the repeats).
+ */
 static int
 collect_top_keys(struct compiler *c, struct snode *sn, const char ***keys,
 		 size_t *n, size_t *cap)
 {
-	size_t i, j;
+	void *tmp = *keys;
+	size_t i;
 
 	if (!sn || (sn->mark & MARK_TOP))
 		return 0;
 	sn->mark |= MARK_TOP;
-	for (i = 0; i < sn->nprops; i++) {
-		const char *name = sn->prop_names[i];
-
-		for (j = 0; j < *n; j++)
-			if (strcmp((*keys)[j], name) == 0)
-				break;
-		if (j == *n) {
-			void *tmp = *keys;
-
-			if (smp__grow(&c->s->alloc, &tmp, cap, *n + 1,
-				      sizeof(char *))) {
-				fail_nomem(c);
-				return -1;
-			}
-			*keys = tmp;
-			(*keys)[(*n)++] = name;
+	if (sn->nprops) {
+		if (smp__grow(&c->s->alloc, &tmp, cap, *n + sn->nprops,
+			      sizeof(char *))) {
+			fail_nomem(c);
+			return -1;
 		}
+		*keys = tmp;
+		memcpy(*keys + *n, sn->prop_names, sn->nprops * sizeof(char *));
+		*n += sn->nprops;
 	}
 	if (collect_top_keys(c, sn->ref, keys, n, cap) ||
 	    collect_top_keys(c, sn->then_s, keys, n, cap) ||
@@ -889,6 +973,12 @@ collect_top_keys(struct compiler *c, struct snode *sn, const char ***keys,
 }
 
 static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int
 finish(struct compiler *c)
 {
 	const char **keys = NULL;
@@ -900,6 +990,15 @@ finish(struct compiler *c)
 	if (collect_top_keys(c, c->s->root, &keys, &n, &cap)) {
 		smp__free(&c->s->alloc, keys);
 		return -1;
+	}
+	if (n > 1) {
+		size_t j = 0;
+
+		qsort(keys, n, sizeof(*keys), cmp_str);
+		for (i = 1; i < n; i++)
+			if (strcmp(keys[j], keys[i]) != 0)
+				keys[++j] = keys[i];
+		n = j + 1;
 	}
 	/* copy into the arena so that the schema frees with one release */
 	c->s->top_keys =
@@ -1115,7 +1214,7 @@ sb_text(struct sbuf *b, const char *s, size_t n, size_t max)
 static void
 sb_path(struct sbuf *b, const struct seg *p)
 {
-	const struct seg *chain[32];
+	const struct seg *chain[32] = {NULL};
 	size_t n = 0;
 	int first = 1;
 

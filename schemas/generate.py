@@ -531,11 +531,11 @@ def main(argv):
         root, "..", "shared", "reference", "spec-fields.json"
     )
     dst = argv[2] if len(argv) > 2 else os.path.join(here, "estimator.schema.json")
-    with open(src, encoding="utf-8") as f:
-        ref = json.load(f)
     try:
+        with open(src, encoding="utf-8") as f:
+            ref = json.load(f)
         schema = generate(ref)
-    except GenError as e:
+    except (OSError, ValueError, GenError) as e:
         sys.stderr.write("generate.py: %s\n" % e)
         return 1
     text = json.dumps(schema, indent=1, ensure_ascii=False) + "\n"
