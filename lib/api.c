@@ -58,6 +58,24 @@ smp_severity_parse(enum smp_severity *out, const char *name)
 	return SMP_EINVAL;
 }
 
+const char *
+smp_lr_scaling_name(enum smp_lr_scaling scaling)
+{
+	return scaling == SMP_LR_SCALING_SQRT ? "sqrt" : "linear";
+}
+
+int
+smp_lr_scaling_parse(enum smp_lr_scaling *out, const char *name)
+{
+	if (strcmp(name, "linear") == 0)
+		*out = SMP_LR_SCALING_LINEAR;
+	else if (strcmp(name, "sqrt") == 0)
+		*out = SMP_LR_SCALING_SQRT;
+	else
+		return SMP_EINVAL;
+	return 0;
+}
+
 static const char *const dialect_names[] = {
 	"auto", "estimator", "model_trainer", "create_training_job"};
 

@@ -16,7 +16,7 @@ typedef void (*rule_group_fn)(const struct smp_check *c);
 static const rule_group_fn rule_groups[] = {
 	smp__rules_compiler,        smp__rules_instance,
 	smp__rules_distribution,    smp__rules_versions,
-	smp__rules_gpu_num_devices,
+	smp__rules_gpu_num_devices, smp__rules_efficiency,
 };
 
 static enum smp_dialect
@@ -60,6 +60,7 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 	c.job = &job;
 	c.cat = &ctx->catalog;
 	c.rep = rep;
+	c.settings = &ctx->settings;
 	c.instance = job.instance_type
 			     ? smp__catalog_instance(
 				       c.cat, smp__node_text(job.instance_type))

@@ -8,12 +8,14 @@
 #include "catalog.h"
 #include "job.h"
 #include "report.h"
+#include "settings.h"
 
 struct smp_check {
 	const struct smp_job *job;
 	const struct smp_catalog *cat;
 	struct smp_report *rep;
 	const struct smp_instance *instance; /* NULL when unknown */
+	const struct smp_settings *settings;
 };
 
 /* The rule groups, one file each; run in this order by check.c. */
@@ -22,9 +24,17 @@ void smp__rules_instance(const struct smp_check *c);
 void smp__rules_distribution(const struct smp_check *c);
 void smp__rules_versions(const struct smp_check *c);
 void smp__rules_gpu_num_devices(const struct smp_check *c);
+void smp__rules_efficiency(const struct smp_check *c);
 
-/* Normalizes an estimator-dialect document into job. */
+/* Normalizers, one per dialect: fill job from a document's root. */
 void smp__normalize_estimator(struct smp_job *job, const struct smp_node *root);
+void smp__normalize_model_trainer(struct smp_job *job,
+				  const struct smp_node *root);
+void smp__normalize_create_training_job(struct smp_job *job,
+					const struct smp_node *root);
+
+/* The dialect the keys of root point to; SMP_DIALECT_AUTO when none. */
+enum smp_dialect smp__detect_dialect(const struct smp_node *root);
 
 /* 1 for a PyTorch-based job: HuggingFace with pytorch_version, PyTorch. */
 int smp__job_is_pytorch(const struct smp_job *job);

@@ -166,6 +166,14 @@ smp_context_new(struct smp_context **out, const struct smp_options *opts,
 	rc = apply_overrides(ctx, opts, err);
 	if (rc)
 		goto fail;
+	rc = smp__settings_init(&ctx->settings, opts, &ctx->alloc);
+	if (rc) {
+		set_error(err, rc, "options",
+			  rc == SMP_ENOMEM ? "out of memory"
+					   : "invalid hyperparameter names, "
+					     "lr_scaling or short_run_steps");
+		goto fail;
+	}
 	rc = opts->instance_data_dir
 		     ? load_catalog_dir(ctx, opts->instance_data_dir, err)
 		     : load_catalog_embedded(ctx, err);
@@ -191,6 +199,7 @@ smp_context_free(struct smp_context *ctx)
 	for (d = 0; d <= SMP_DIALECT_CREATE_TRAINING_JOB; d++)
 		smp__schema_free(ctx->schema[d]);
 	smp__catalog_release(&ctx->catalog);
+	smp__settings_release(&ctx->settings, &ctx->alloc);
 	smp__free(&ctx->alloc, ctx);
 }
 

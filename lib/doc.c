@@ -273,3 +273,25 @@ smp__scalar_number(const struct smp_node *n, double *out)
 	*out = strtod(v, NULL);
 	return 0;
 }
+
+int
+smp__node_number(const struct smp_node *n, double *out)
+{
+	const char *v;
+	char *end;
+	double d;
+
+	if (smp__scalar_number(n, out) == 0)
+		return 0;
+	if (!n || n->kind != SMP_NODE_SCALAR ||
+	    smp__scalar_type(n) != SMP_SCALAR_STRING)
+		return -1;
+	v = n->u.scalar.value;
+	if (!*v || n->u.scalar.len != strlen(v) || !is_core_float(v))
+		return -1;
+	d = strtod(v, &end);
+	if (*end)
+		return -1;
+	*out = d;
+	return 0;
+}

@@ -122,4 +122,10 @@ int smp__scalar_int(const struct smp_node *n, long long *out);
 /* Numeric value of an int or float scalar; -1 when not a number. */
 int smp__scalar_number(const struct smp_node *n, double *out);
 
+/*
+ * The same, but also for a string holding a number ("24", "5e-5"), as
+ * hyperparameters are strings in the API dialect. -1 when not numeric.
+ */
+int smp__node_number(const struct smp_node *n, double *out);
+
 #endif

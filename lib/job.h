@@ -60,6 +60,14 @@ struct smp_job {
 	const struct smp_node *gpu_num_devices; /* environment value */
 	const struct smp_node *n_gpus;          /* hyperparameter n_gpus */
 
+	/* the container image, when the dialect names it (ModelTrainer
+	 * training_image, CreateTrainingJob TrainingImage) */
+	const struct smp_node *training_image;
+	/* hyperparameter sagemaker_training_compiler_enabled, when given */
+	const struct smp_node *compiler_flag;
+	/* hyperparameter values are strings on the wire (API dialect) */
+	int hyperparameters_are_strings;
+
 	const struct smp_node *entry_point;
 	const struct smp_node *source_dir;
 

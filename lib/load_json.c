@@ -274,13 +274,13 @@ hint(const struct parser *p, size_t off, int want_key)
 	return "";
 }
 
-/* Adds the one syntax finding at pos; returns STOP (or SMP_ENOMEM). */
-static int syntax_at(struct parser *p, const struct smp_pos *pos,
-		     const char *fmt, ...)
+/* Adds the one syntax finding at pos. */
+static void syntax_report(struct parser *p, const struct smp_pos *pos,
+			  const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int
-syntax_at(struct parser *p, const struct smp_pos *pos, const char *fmt, ...)
+static void
+syntax_report(struct parser *p, const struct smp_pos *pos, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -289,8 +289,20 @@ syntax_at(struct parser *p, const struct smp_pos *pos, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	smp__report_add(p->rep, SMP_RULE_SYNTAX, pos, NULL, "%s", msg);
+}
+
+/* What a parse step returns once its finding is added: never 0. */
+static int
+stopped(const struct parser *p)
+{
 	return p->rep->failed ? SMP_ENOMEM : STOP;
 }
+
+/*
+ * Reports and stops. A macro so that the static analyzer, which does not
+ * follow variadic calls, still sees that the result is never 0.
+ */
+#define SYNTAX_AT(p, pos, ...) (syntax_report(p, pos, __VA_ARGS__), stopped(p))
 
 enum limit { LIMIT_NODES, LIMIT_DEPTH, LIMIT_STRING, LIMIT_NUMBER };
 
@@ -323,7 +335,7 @@ limit_at(struct parser *p, const struct smp_pos *pos, enum limit which)
 				l->max_scalar_len);
 		break;
 	}
-	return r->failed ? SMP_ENOMEM : STOP;
+	return stopped(p);
 }
 
 /* End of input while containers are open: name the innermost. */
@@ -333,7 +345,7 @@ eof_in_container(struct parser *p)
 	struct smp_pos pos = here(p);
 	const struct smp_node *c = p->frames[p->depth - 1].node;
 
-	return syntax_at(p, &pos,
+	return SYNTAX_AT(p, &pos,
 			 "unexpected end of input inside %s (opened at line "
 			 "%u column %u)",
 			 c->kind == SMP_NODE_MAPPING ? "an object" : "an array",
@@ -381,7 +393,7 @@ push(struct parser *p, struct smp_node *n)
 
 	if (p->nstack == p->capstack) {
 		if (smp__grow(p->alloc, &items, &p->capstack, p->nstack + 1,
-			      sizeof(*p->stack)))
+			      sizeof(struct smp_node *)))
 			return SMP_ENOMEM;
 		p->stack = items;
 	}
@@ -510,20 +522,20 @@ string_eof(struct parser *p, const struct smp_pos *start)
 {
 	struct smp_pos pos = pos_on_line(p, p->len);
 
-	return syntax_at(p, &pos,
+	return SYNTAX_AT(p, &pos,
 			 "unexpected end of input inside a string (opened at "
 			 "line %u column %u)",
 			 (unsigned)start->line, (unsigned)start->column);
 }
 
 /*
- * Validates an escape at off (a backslash) and returns its length in the
- * input (2, 6 or 12) with *dlen the bytes it decodes to; 0 after a
- * finding (*rc set).
+ * Validates an escape at off (a backslash): *raw is its length in the
+ * input (2, 6 or 12), *dlen the bytes it decodes to. Returns 0, or the
+ * stop code after a finding.
  */
-static size_t
+static int
 scan_escape(struct parser *p, size_t off, const struct smp_pos *start,
-	    size_t *dlen, int *rc)
+	    size_t *raw, size_t *dlen)
 {
 	char e, d[WORD_MAX + 16];
 	size_t bad = 0;
@@ -531,8 +543,7 @@ scan_escape(struct parser *p, size_t off, const struct smp_pos *start,
 	struct smp_pos pos;
 
 	if (off + 1 >= p->len) {
-		*rc = string_eof(p, start);
-		return 0;
+		return string_eof(p, start);
 	}
 	e = p->buf[off + 1];
 	switch (e) {
@@ -544,49 +555,47 @@ scan_escape(struct parser *p, size_t off, const struct smp_pos *start,
 	case 'n':
 	case 'r':
 	case 't':
+		*raw = 2;
 		*dlen = 1;
-		return 2;
+		return 0;
 	case 'u':
 		break;
 	default:
 		pos = pos_on_line(p, off);
 		if (e > 0x20 && e < 0x7F && e != '\'')
-			*rc = syntax_at(p, &pos,
-					"invalid escape '\\%c' in a string; "
-					"JSON knows \\\" \\\\ \\/ \\b \\f \\n "
-					"\\r \\t and \\uXXXX",
-					e);
+			return SYNTAX_AT(p, &pos,
+					 "invalid escape '\\%c' in a string; "
+					 "JSON knows \\\" \\\\ \\/ \\b \\f \\n "
+					 "\\r \\t and \\uXXXX",
+					 e);
 		else
-			*rc = syntax_at(p, &pos,
-					"invalid escape: '\\' followed by %s "
-					"in a string",
-					describe(p, off + 1, d, sizeof(d)));
-		return 0;
+			return SYNTAX_AT(p, &pos,
+					 "invalid escape: '\\' followed by %s "
+					 "in a string",
+					 describe(p, off + 1, d, sizeof(d)));
 	}
 	cp = hex4(p, off + 2, &bad);
 	if (cp < 0) {
 		if (bad >= p->len) {
-			*rc = string_eof(p, start);
-			return 0;
+			return string_eof(p, start);
 		}
 		pos = pos_on_line(p, bad);
-		*rc = syntax_at(p, &pos,
-				"expected 4 hex digits after '\\u', found %s",
-				describe(p, bad, d, sizeof(d)));
-		return 0;
+		return SYNTAX_AT(p, &pos,
+				 "expected 4 hex digits after '\\u', found %s",
+				 describe(p, bad, d, sizeof(d)));
 	}
 	if (cp >= 0xDC00 && cp <= 0xDFFF) {
 		pos = pos_on_line(p, off);
-		*rc = syntax_at(p, &pos,
-				"lone surrogate '\\u%.4s' in a string: a low "
-				"surrogate must follow a high one "
-				"(\\uD800-\\uDBFF)",
-				p->buf + off + 2);
-		return 0;
+		return SYNTAX_AT(p, &pos,
+				 "lone surrogate '\\u%.4s' in a string: a low "
+				 "surrogate must follow a high one "
+				 "(\\uD800-\\uDBFF)",
+				 p->buf + off + 2);
 	}
 	if (cp < 0xD800 || cp > 0xDBFF) {
+		*raw = 6;
 		*dlen = utf8_len((uint32_t)cp);
-		return 6;
+		return 0;
 	}
 	lo = -1;
 	if (off + 7 < p->len && p->buf[off + 6] == '\\' &&
@@ -594,15 +603,15 @@ scan_escape(struct parser *p, size_t off, const struct smp_pos *start,
 		lo = hex4(p, off + 8, &bad);
 	if (lo < 0xDC00 || lo > 0xDFFF) {
 		pos = pos_on_line(p, off);
-		*rc = syntax_at(p, &pos,
-				"lone surrogate '\\u%.4s' in a string: a high "
-				"surrogate must be followed by a low one "
-				"(\\uDC00-\\uDFFF)",
-				p->buf + off + 2);
-		return 0;
+		return SYNTAX_AT(p, &pos,
+				 "lone surrogate '\\u%.4s' in a string: a high "
+				 "surrogate must be followed by a low one "
+				 "(\\uDC00-\\uDFFF)",
+				 p->buf + off + 2);
 	}
+	*raw = 12;
 	*dlen = 4;
-	return 12;
+	return 0;
 }
 
 /* A string at p->i (its '"') into a double-quoted scalar node. */
@@ -639,16 +648,16 @@ parse_string(struct parser *p, struct smp_node **out)
 		if (c == '"') {
 			break;
 		} else if (c == '\\') {
-			size_t d = 0, k = scan_escape(p, i, &start, &d, &rc);
+			size_t d = 0, k = 0;
 
-			if (!k)
+			if ((rc = scan_escape(p, i, &start, &k, &d)) != 0)
 				return rc;
 			escapes = 1;
 			dlen += d;
 			i += k;
 		} else if (c < 0x20) {
 			pos = pos_on_line(p, i);
-			return syntax_at(p, &pos,
+			return SYNTAX_AT(p, &pos,
 					 "control character U+%04X must be "
 					 "escaped in a string",
 					 c);
@@ -657,7 +666,7 @@ parse_string(struct parser *p, struct smp_node **out)
 
 			if (!k) {
 				pos = pos_on_line(p, i);
-				return syntax_at(p, &pos,
+				return SYNTAX_AT(p, &pos,
 						 "invalid UTF-8 byte 0x%02x in "
 						 "a string",
 						 c);
@@ -717,7 +726,7 @@ parse_number(struct parser *p, struct smp_node **out)
 		if (is_digit(p, i + 1)) {
 			p->i = i;
 			pos = here(p);
-			return syntax_at(p, &pos,
+			return SYNTAX_AT(p, &pos,
 					 "leading zeros are not allowed in a "
 					 "number");
 		}
@@ -745,7 +754,7 @@ parse_number(struct parser *p, struct smp_node **out)
 	if (what) {
 		p->i = i;
 		pos = here(p);
-		return syntax_at(p, &pos, "expected a digit %s, found %s%s",
+		return SYNTAX_AT(p, &pos, "expected a digit %s, found %s%s",
 				 what, describe(p, i, d, sizeof(d)),
 				 hint(p, i, 0));
 	}
@@ -793,7 +802,7 @@ parse_literal(struct parser *p, struct smp_node **out, enum expect ex)
 		if (ex == EXPECT_NEXT_ELEMENT && p->i < p->len &&
 		    p->buf[p->i] == ']')
 			extra = "; trailing commas are not allowed";
-		return syntax_at(p, &start, "%s, found %s%s%s", expect_text[ex],
+		return SYNTAX_AT(p, &start, "%s, found %s%s%s", expect_text[ex],
 				 describe(p, p->i, d, sizeof(d)),
 				 hint(p, p->i, 0), extra);
 	}
@@ -852,11 +861,12 @@ close_container(struct parser *p, struct smp_node **out)
 	struct smp_node **kids = n ? p->stack + f->base : NULL;
 
 	if (c->kind == SMP_NODE_SEQUENCE && n) {
-		c->u.sequence.items =
-			smp__arena_alloc(p->arena, n * sizeof(*kids));
+		c->u.sequence.items = smp__arena_alloc(
+			p->arena, n * sizeof(struct smp_node *));
 		if (!c->u.sequence.items)
 			return SMP_ENOMEM;
-		memcpy(c->u.sequence.items, kids, n * sizeof(*kids));
+		memcpy(c->u.sequence.items, kids,
+		       n * sizeof(struct smp_node *));
 		c->u.sequence.count = n;
 	} else if (c->kind == SMP_NODE_MAPPING && n) {
 		struct smp_pair *pairs =
@@ -1082,7 +1092,7 @@ check_duplicate(struct parser *p, const struct smp_node *k)
 static int
 parse_key(struct parser *p, int after_comma)
 {
-	struct smp_node *k;
+	struct smp_node *k = NULL;
 	struct smp_pos pos;
 	char d[WORD_MAX + 16];
 	int rc;
@@ -1091,7 +1101,7 @@ parse_key(struct parser *p, int after_comma)
 		return eof_in_container(p);
 	if (p->buf[p->i] != '"') {
 		pos = here(p);
-		return syntax_at(
+		return SYNTAX_AT(
 			p, &pos, "expected a string key %s, found %s%s%s",
 			after_comma ? "after ','" : "or '}'",
 			describe(p, p->i, d, sizeof(d)), hint(p, p->i, 1),
@@ -1099,8 +1109,9 @@ parse_key(struct parser *p, int after_comma)
 				? "; trailing commas are not allowed"
 				: "");
 	}
-	if ((rc = parse_string(p, &k)) != 0)
-		return rc;
+	rc = parse_string(p, &k);
+	if (rc || !k) /* k is set whenever rc is 0 */
+		return rc ? rc : SMP_EINTERNAL;
 	if ((rc = check_duplicate(p, k)) != 0)
 		return rc;
 	if ((rc = push(p, k)) != 0)
@@ -1110,7 +1121,7 @@ parse_key(struct parser *p, int after_comma)
 		return eof_in_container(p);
 	if (p->buf[p->i] != ':') {
 		pos = here(p);
-		return syntax_at(
+		return SYNTAX_AT(
 			p, &pos, "expected ':' after an object key, found %s%s",
 			describe(p, p->i, d, sizeof(d)), hint(p, p->i, 0));
 	}
@@ -1136,7 +1147,7 @@ parse(struct parser *p, struct smp_node **root)
 			if (p->depth)
 				return eof_in_container(p);
 			pos = here(p);
-			return syntax_at(p, &pos,
+			return SYNTAX_AT(p, &pos,
 					 "unexpected end of input, "
 					 "expected a JSON value");
 		}
@@ -1196,7 +1207,7 @@ parse(struct parser *p, struct smp_node **root)
 				if (p->i >= p->len)
 					return 0;
 				pos = here(p);
-				return syntax_at(
+				return SYNTAX_AT(
 					p, &pos,
 					"unexpected %s after the JSON "
 					"value",
@@ -1216,14 +1227,14 @@ parse(struct parser *p, struct smp_node **root)
 			}
 			pos = here(p);
 			if (c != ',' && f->node->kind == SMP_NODE_SEQUENCE)
-				return syntax_at(
+				return SYNTAX_AT(
 					p, &pos,
 					"expected ',' or ']' after an "
 					"array element, found %s%s",
 					describe(p, p->i, d, sizeof(d)),
 					hint(p, p->i, 0));
 			if (c != ',')
-				return syntax_at(
+				return SYNTAX_AT(
 					p, &pos,
 					"expected ',' or '}' after an "
 					"object member, found %s%s",

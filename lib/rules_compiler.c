@@ -106,6 +106,32 @@ check_image_uri(const struct smp_check *c)
 			 "and 'compiler_config'");
 }
 
+/* enabled: false is still a compiler job to the SDK (R23). */
+static void
+check_disabled(const struct smp_check *c)
+{
+	const struct smp_job *job = c->job;
+	const struct smp_node *at;
+	struct smp_finding *f;
+
+	if (job->compiler_enabled)
+		return;
+	at = job->compiler_config &&
+			     job->compiler_config->kind == SMP_NODE_MAPPING
+		     ? smp__map_get(job->compiler_config, "enabled")
+		     : NULL;
+	if (!at)
+		at = job->compiler_flag ? job->compiler_flag
+					: compiler_anchor(job);
+	f = smp__report_node(c->rep, SMP_RULE_COMPILER_DISABLED, at,
+			     "the compiler is disabled, but the job still "
+			     "runs in the Training Compiler container with "
+			     "the compiler flags set to false");
+	smp__finding_fix(c->rep, f,
+			 "remove the compiler settings entirely for a "
+			 "native run");
+}
+
 void
 smp__rules_compiler(const struct smp_check *c)
 {
@@ -123,6 +149,7 @@ smp__rules_compiler(const struct smp_check *c)
 				 "compile the model");
 		return;
 	}
+	check_disabled(c);
 	check_debug(c);
 	check_debugger_profiler(c);
 	check_image_uri(c);

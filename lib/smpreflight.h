@@ -108,6 +108,26 @@ struct smp_rule_override {
 	enum smp_severity severity;
 };
 
+/* How a learning rate follows a batch-size change by a factor k. */
+enum smp_lr_scaling {
+	SMP_LR_SCALING_LINEAR = 0, /* lr x k (the default) */
+	SMP_LR_SCALING_SQRT = 1    /* lr x sqrt(k) */
+};
+
+/* "linear" or "sqrt". */
+const char *smp_lr_scaling_name(enum smp_lr_scaling scaling);
+int smp_lr_scaling_parse(enum smp_lr_scaling *out, const char *name);
+
+/*
+ * A list of hyperparameter names. Names match case-insensitively with
+ * '-' and '_' alike ("BATCH_SIZE" finds "batch-size"). count 0 keeps the
+ * default list.
+ */
+struct smp_names {
+	const char *const *names;
+	size_t count;
+};
+
 #define SMP_OPTIONS_VERSION 1
 
 /*
@@ -128,12 +148,30 @@ struct smp_options {
 	/* Severity overrides, applied in order; rule ids are validated. */
 	const struct smp_rule_override *overrides;
 	size_t override_count;
+	/* Hyperparameters that carry the per-GPU batch size (default
+	 * per_device_train_batch_size, train_batch_size, batch_size), the
+	 * learning rate (learning_rate, lr) and the model (model_name_or_path,
+	 * model_name, model_id, model_type, model). */
+	struct smp_names batch_size_names;
+	struct smp_names learning_rate_names;
+	struct smp_names model_names;
+	/* Batch names whose value is the global batch across all GPUs rather
+	 * than per GPU. Default: none, except that a TensorFlow job's plain
+	 * "batch_size" is read as the global Keras batch (DESIGN.md 7). */
+	struct smp_names global_batch_names;
+	/* Learning-rate scaling used in suggestions. */
+	enum smp_lr_scaling lr_scaling;
+	/* short-run fires below this many max_steps; 0 means 100. */
+	long short_run_steps;
 };
 
+/* Every field spelled out, so that C and C++ callers with
+ * -Wmissing-field-initializers compile it cleanly. */
 #define SMP_OPTIONS_INIT                                                       \
 	{                                                                      \
 		SMP_OPTIONS_VERSION, NULL, NULL, {0, 0, 0, 0, 0},              \
-			SMP_DIALECT_AUTO, NULL, 0                              \
+			SMP_DIALECT_AUTO, NULL, 0, {NULL, 0}, {NULL, 0},       \
+			{NULL, 0}, {NULL, 0}, SMP_LR_SCALING_LINEAR, 0         \
 	}
 
 /* Immutable after creation; may be shared by threads checking at once. */
