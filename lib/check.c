@@ -14,9 +14,13 @@ typedef void (*rule_group_fn)(const struct smp_check *c);
 
 /* Order matters only for readability of code; output is sorted. */
 static const rule_group_fn rule_groups[] = {
-	smp__rules_compiler,        smp__rules_instance,
-	smp__rules_distribution,    smp__rules_versions,
-	smp__rules_gpu_num_devices, smp__rules_efficiency,
+	smp__rules_compiler,
+	smp__rules_instance,
+	smp__rules_distribution,
+	smp__rules_versions,
+	smp__rules_gpu_num_devices,
+	smp__rules_efficiency,
+	smp__rules_tune,
 };
 
 static enum smp_dialect
@@ -30,7 +34,7 @@ detect_dialect(const struct smp_context *ctx, const struct smp_node *root)
 
 static int
 check_document(const struct smp_context *ctx, const struct smp_doc *doc,
-	       struct smp_report *rep)
+	       struct smp_report *rep, const struct smp_check_hook *hook)
 {
 	struct smp_job job;
 	struct smp_check c;
@@ -67,6 +71,8 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 			     : NULL;
 	for (i = 0; i < sizeof(rule_groups) / sizeof(rule_groups[0]); i++)
 		rule_groups[i](&c);
+	if (hook && hook->fn)
+		hook->fn(hook->ud, &c);
 	return 0;
 }
 
@@ -74,6 +80,14 @@ int
 smp_check_buffer(struct smp_report **out, const struct smp_context *ctx,
 		 const char *name, const char *buf, size_t len,
 		 struct smp_error *err)
+{
+	return smp__check_run(out, ctx, name, buf, len, NULL, err);
+}
+
+int
+smp__check_run(struct smp_report **out, const struct smp_context *ctx,
+	       const char *name, const char *buf, size_t len,
+	       const struct smp_check_hook *hook, struct smp_error *err)
 {
 	struct smp_report *rep;
 	struct smp_docs docs;
@@ -97,8 +111,11 @@ smp_check_buffer(struct smp_report **out, const struct smp_context *ctx,
 	smp__docs_init(&docs, &ctx->alloc);
 	rc = smp__load(&docs, name, rep->buf, len, &ctx->limits, rep);
 	for (i = 0; rc == 0 && i < docs.count; i++)
-		rc = check_document(ctx, &docs.items[i], rep);
-	smp__docs_release(&docs);
+		rc = check_document(ctx, &docs.items[i], rep, hook);
+	if (hook && hook->keep && rc == 0 && !rep->failed)
+		*hook->keep = docs; /* the caller releases them */
+	else
+		smp__docs_release(&docs);
 	rep->buf = NULL;
 	rep->len = 0;
 	rep->root = NULL;

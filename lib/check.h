@@ -25,6 +25,25 @@ void smp__rules_distribution(const struct smp_check *c);
 void smp__rules_versions(const struct smp_check *c);
 void smp__rules_gpu_num_devices(const struct smp_check *c);
 void smp__rules_efficiency(const struct smp_check *c);
+void smp__rules_tune(const struct smp_check *c);
+
+/*
+ * What suggest and the baseline comparison add to the pipeline of
+ * smp_check_buffer(): fn (may be NULL) sees every job after its rules
+ * ran, and may add findings; keep (may be NULL) receives the parsed
+ * documents, which the caller then owns and releases with
+ * smp__docs_release(), so that node pointers it kept stay valid.
+ */
+struct smp_check_hook {
+	void (*fn)(void *ud, const struct smp_check *c);
+	void *ud;
+	struct smp_docs *keep;
+};
+
+/* smp_check_buffer() with a hook (NULL: exactly smp_check_buffer). */
+int smp__check_run(struct smp_report **out, const struct smp_context *ctx,
+		   const char *name, const char *buf, size_t len,
+		   const struct smp_check_hook *hook, struct smp_error *err);
 
 /* Normalizers, one per dialect: fill job from a document's root. */
 void smp__normalize_estimator(struct smp_job *job, const struct smp_node *root);
@@ -54,9 +73,6 @@ int smp__job_xla_misspelled(const struct smp_job *job);
 
 /* GPUs in the whole job (per instance x instances); 0 when unknown. */
 long long smp__job_total_gpus(const struct smp_check *c);
-
-/* Lowers f's severity to at most sev (for rules with a softer case). */
-void smp__finding_cap_severity(struct smp_finding *f, enum smp_severity sev);
 
 /* The node to anchor a finding about something absent: a key or root. */
 const struct smp_node *smp__job_anchor(const struct smp_job *job);

@@ -37,13 +37,6 @@ smp__job_total_gpus(const struct smp_check *c)
 	return (long long)c->instance->gpus * c->job->count;
 }
 
-void
-smp__finding_cap_severity(struct smp_finding *f, enum smp_severity sev)
-{
-	if (f && f->severity > sev)
-		f->severity = sev;
-}
-
 const struct smp_node *
 smp__job_anchor(const struct smp_job *job)
 {

@@ -152,6 +152,17 @@ smp__report_node(struct smp_report *r, enum smp_rule_id rule,
 }
 
 void
+smp__finding_soften(struct smp_report *r, struct smp_finding *f,
+		    enum smp_rule_id rule, enum smp_severity sev)
+{
+	if (!f || (r->severity &&
+		   r->severity[rule] != smp__rule_default_severity(rule)))
+		return;
+	if (f->severity > sev)
+		f->severity = sev;
+}
+
+void
 smp__finding_fix(struct smp_report *r, struct smp_finding *f, const char *fmt,
 		 ...)
 {

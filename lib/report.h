@@ -47,6 +47,14 @@ smp__report_node(struct smp_report *r, enum smp_rule_id rule,
 		 const struct smp_node *node, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/*
+ * Lowers f's severity to at most sev, for a rule with a softer case
+ * (instance-unknown for a well-formed type, ...), unless the user set the
+ * rule's severity explicitly: then that severity stands.
+ */
+void smp__finding_soften(struct smp_report *r, struct smp_finding *f,
+			 enum smp_rule_id rule, enum smp_severity sev);
+
 /* Sets the fix text of f (NULL f is ignored). */
 void smp__finding_fix(struct smp_report *r, struct smp_finding *f,
 		      const char *fmt, ...)

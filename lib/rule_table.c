@@ -63,19 +63,19 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"CreateTrainingJob API (Environment, HyperParameters)",
 	[SMP_RULE_API_LIMITS].summary =
 		"a CreateTrainingJob map exceeds the API's limits",
-		"HyperParameters hold at most 100 entries with keys up to 256 "
-		"and values up to 2,500 characters; Environment at most 100 "
-		"entries, keys matching [a-zA-Z_][a-zA-Z0-9_]* up to 512 "
-		"characters and values up to 512. The API rejects the request "
-		"otherwise.",
-		"SageMaker API model (CreateTrainingJob)",
+	"HyperParameters hold at most 100 entries with keys up to 256 "
+	"and values up to 2,500 characters; Environment at most 100 "
+	"entries, keys matching [a-zA-Z_][a-zA-Z0-9_]* up to 512 "
+	"characters and values up to 512. The API rejects the request "
+	"otherwise.",
+	"SageMaker API model (CreateTrainingJob)",
 	[SMP_RULE_DIALECT_UNKNOWN].summary =
 		"the document matches none of the three ways a job is written",
-		"A spec is SageMaker Python SDK estimator kwargs, ModelTrainer "
-		"kwargs or a CreateTrainingJob request; the dialect is detected "
-		"from the keys. When no key points to any of them nothing else "
-		"can be checked: use --dialect to force one.",
-		"DESIGN.md section 3",
+	"A spec is SageMaker Python SDK estimator kwargs, ModelTrainer "
+	"kwargs or a CreateTrainingJob request; the dialect is detected "
+	"from the keys. When no key points to any of them nothing else "
+	"can be checked: use --dialect to force one.",
+	"DESIGN.md section 3",
 	[SMP_RULE_INSTANCE_UNKNOWN].summary =
 		"the instance type is malformed or not in the instance data",
 	"An instance type is written 'ml.<class>.<size>'. A value not "
@@ -176,27 +176,27 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"SDK R9, R14",
 	[SMP_RULE_COMPILER_DISABLED].summary =
 		"compiler_config with enabled: false still changes the job",
-		"The SDK treats any compiler_config as a compiler job: it still "
-		"selects the Training Compiler container and sends the "
-		"compiler hyperparameters with enabled=false. Remove "
-		"compiler_config entirely for a native run.",
-		"SDK R23",
+	"The SDK treats any compiler_config as a compiler job: it still "
+	"selects the Training Compiler container and sends the "
+	"compiler hyperparameters with enabled=false. Remove "
+	"compiler_config entirely for a native run.",
+	"SDK R23",
 	[SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG].summary =
 		"sagemaker_training_compiler_* hyperparameters do nothing here",
-		"Enabling the compiler needs both a Training Compiler container "
-		"and the flags. Flags alone (what HuggingFace.attach() gives "
-		"back from a compiled job) run on the plain framework image "
-		"without compiling anything.",
-		"developer guide (CreateTrainingJob API); SDK D3",
+	"Enabling the compiler needs both a Training Compiler container "
+	"and the flags. Flags alone (what HuggingFace.attach() gives "
+	"back from a compiled job) run on the plain framework image "
+	"without compiling anything.",
+	"developer guide (CreateTrainingJob API); SDK D3",
 	[SMP_RULE_MODEL_TRAINER_COMPILER].summary =
 		"ModelTrainer has no Training Compiler support",
-		"ModelTrainer (SDK v2 modules, SDK v3) validates nothing about "
-		"the compiler: a Training Compiler image plus "
-		"sagemaker_training_compiler_* hyperparameters is unsupported, "
-		"and its own entry-point driver likely hides the flags from the "
-		"container. Use an estimator (SDK v2) or a CreateTrainingJob "
-		"request.",
-		"sdk-rules.md C(b); SDK v3 migration notes",
+	"ModelTrainer (SDK v2 modules, SDK v3) validates nothing about "
+	"the compiler: a Training Compiler image plus "
+	"sagemaker_training_compiler_* hyperparameters is unsupported, "
+	"and its own entry-point driver likely hides the flags from the "
+	"container. Use an estimator (SDK v2) or a CreateTrainingJob "
+	"request.",
+	"sdk-rules.md C(b); SDK v3 migration notes",
 	[SMP_RULE_FRAMEWORK_VERSION].summary =
 		"no Training Compiler container for this framework version",
 	"Supported: HuggingFace transformers 4.11/4.17/4.21 with their "
@@ -247,57 +247,57 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"troubleshooting (missing PyTorch/XLA configuration)",
 	[SMP_RULE_PADDING_DYNAMIC].summary =
 		"dynamic padding recompiles the graph for every new shape",
-		"padding='longest' (or True) or pad_to_max_length false gives "
-		"each batch its own tensor shape, and every new shape "
-		"triggers a recompilation. Pad to a fixed max_length.",
-		"best practices (padding='max_length'); SDK D9",
+	"padding='longest' (or True) or pad_to_max_length false gives "
+	"each batch its own tensor shape, and every new shape "
+	"triggers a recompilation. Pad to a fixed max_length.",
+	"best practices (padding='max_length'); SDK D9",
 	[SMP_RULE_BATCH_SIZE_BELOW_TESTED].summary =
 		"the batch size is well below what the compiler fits",
-		"Training Compiler shrinks the memory footprint, so a larger "
-		"batch usually fits and trains faster. The finding names the "
-		"tested compiler batch for this model and GPU and the "
-		"learning rate rescaled by k (linear) or sqrt(k).",
-		"best practices (batch size and learning rate); tested models",
+	"Training Compiler shrinks the memory footprint, so a larger "
+	"batch usually fits and trains faster. The finding names the "
+	"tested compiler batch for this model and GPU and the "
+	"learning rate rescaled by k (linear) or sqrt(k).",
+	"best practices (batch size and learning rate); tested models",
 	[SMP_RULE_BATCH_SIZE_ABOVE_TESTED].summary =
 		"the batch size is above the largest tested compiler batch",
-		"AWS tested this model on this GPU up to a smaller batch; "
-		"larger ones risk running out of GPU memory, and some models "
-		"fit less with the compiler than without.",
-		"tested models table",
+	"AWS tested this model on this GPU up to a smaller batch; "
+	"larger ones risk running out of GPU memory, and some models "
+	"fit less with the compiler than without.",
+	"tested models table",
 	[SMP_RULE_MODEL_UNTESTED].summary =
 		"the model is not in the tested-models table",
-		"AWS publishes tested batch sizes per model, framework and "
-		"instance. An untested model may still work; measure GPU "
-		"memory to find the largest batch.",
-		"best practices (use tested models)",
+	"AWS publishes tested batch sizes per model, framework and "
+	"instance. An untested model may still work; measure GPU "
+	"memory to find the largest batch.",
+	"best practices (use tested models)",
 	[SMP_RULE_PREPROCESSING_WORKERS].summary =
 		"preprocessing_num_workers is unset or far below the vCPUs",
-		"Slow dataset preprocessing delays training. Set "
-		"preprocessing_num_workers near the instance's vCPU count.",
-		"best practices for PyTorch (preprocessing_num_workers)",
+	"Slow dataset preprocessing delays training. Set "
+	"preprocessing_num_workers near the instance's vCPU count.",
+	"best practices for PyTorch (preprocessing_num_workers)",
 	[SMP_RULE_SHORT_RUN].summary =
 		"the run is too short to amortize compilation",
-		"The first steps compile the graph and are slow; a run of a "
-		"few steps pays the compilation cost without the speed-up.",
-		"best practices (compilation overhead)",
+	"The first steps compile the graph and are slow; a run of a "
+	"few steps pays the compilation cost without the speed-up.",
+	"best practices (compilation overhead)",
 	[SMP_RULE_LOGGING_TOO_FREQUENT].summary =
 		"logging or evaluation every few steps breaks fused graphs",
-		"Each log or evaluation forces an explicit evaluation of "
-		"tensors, which breaks the compiler's fused operations. Log "
-		"and evaluate less often (every 10 steps or more).",
-		"best practices (avoid explicit evaluations)",
+	"Each log or evaluation forces an explicit evaluation of "
+	"tensors, which breaks the compiler's fused operations. Log "
+	"and evaluate less often (every 10 steps or more).",
+	"best practices (avoid explicit evaluations)",
 	[SMP_RULE_LEARNING_RATE_NOT_SCALED].summary =
 		"the batch size changed but the learning rate did not follow",
-		"Compared with the native baseline (--baseline), the global "
-		"batch changed by a factor k but the learning rate by neither "
-		"k nor sqrt(k) (within 5%), which often hurts convergence.",
-		"best practices (scale the learning rate); troubleshooting",
+	"Compared with the native baseline (--baseline), the global "
+	"batch changed by a factor k but the learning rate by neither "
+	"k nor sqrt(k) (within 5%), which often hurts convergence.",
+	"best practices (scale the learning rate); troubleshooting",
 	[SMP_RULE_BASELINE_DRIFT].summary =
 		"the compiled job differs from its native baseline elsewhere",
-		"To tell compiler problems from hyperparameter problems, "
-		"compare the native and compiled jobs with everything equal "
-		"except the compiler, the batch size and the learning rate.",
-		"troubleshooting (convergence compared with native)",
+	"To tell compiler problems from hyperparameter problems, "
+	"compare the native and compiled jobs with everything equal "
+	"except the compiler, the batch size and the learning rate.",
+	"troubleshooting (convergence compared with native)",
 };
 
 const char *

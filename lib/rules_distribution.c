@@ -187,7 +187,8 @@ check_missing(const struct smp_check *c)
 			"GPU while the others sit idle",
 			smp__node_text(job->instance_type), gpus,
 			job->pytorchxla ? "disabled" : "not set");
-		smp__finding_cap_severity(f, SMP_SEVERITY_WARNING);
+		smp__finding_soften(c->rep, f, SMP_RULE_PYTORCHXLA_MISSING,
+				    SMP_SEVERITY_WARNING);
 		smp__finding_fix(c->rep, f,
 				 "set 'distribution: {pytorchxla: {enabled: "
 				 "true}}'");

@@ -89,6 +89,10 @@ check_workers(const struct smp_check *c)
 		return;
 	snprintf(want, sizeof(want), "%d", it->vcpus);
 	if (!p) {
+		/* the Hugging Face example scripts take this argument;
+		 * other scripts may not have it at all */
+		if (c->job->estimator != SMP_EST_HUGGINGFACE)
+			return;
 		f = smp__report_node(
 			c->rep, SMP_RULE_PREPROCESSING_WORKERS,
 			c->job->hyperparameters

@@ -71,7 +71,9 @@ check_value(const struct smp_check *c, const struct smp_node *n)
 				     "it, so the value is ignored",
 				     what, c->instance->type, c->instance->gpus,
 				     c->instance->gpus == 1 ? "" : "s");
-		smp__finding_cap_severity(f, SMP_SEVERITY_WARNING);
+		smp__finding_soften(c->rep, f,
+				    SMP_RULE_GPU_NUM_DEVICES_MISMATCH,
+				    SMP_SEVERITY_WARNING);
 		smp__finding_fix(c->rep, f, "remove it, or set it to \"%s\"",
 				 want);
 	} else {

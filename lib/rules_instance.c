@@ -151,7 +151,8 @@ check_known(const struct smp_check *c, const char *type, char *cls,
 			     type, c->cat->data_version, c->cat->generated,
 			     hint ? "; did you mean '" : "", hint ? hint : "",
 			     hint ? "'?" : "");
-	smp__finding_cap_severity(f, SMP_SEVERITY_WARNING);
+	smp__finding_soften(c->rep, f, SMP_RULE_INSTANCE_UNKNOWN,
+			    SMP_SEVERITY_WARNING);
 	if (hint) {
 		smp__finding_fix(c->rep, f,
 				 "write '%s', or refresh the data "

@@ -270,7 +270,6 @@ def kwarg_schema(name, detail, ref):
 
     if yaml.startswith("list of {"):
         out = {"type": "array", "items": out}
-        items = out["items"]
         if "a plain mapping {key: value} is also accepted" in yaml:
             out["type"] = ["array", "object"]
             out["additionalProperties"] = {"type": "string"}

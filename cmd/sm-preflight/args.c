@@ -6,6 +6,7 @@
 #include "args.h"
 #include "output.h"
 
+/* Parsing starts after the command name. */
 void
 cli_args_init(struct cli_args *it, int argc, char **argv)
 {
@@ -66,6 +67,10 @@ unknown_option(const char *arg, size_t len, const struct cli_option *opts,
 	return arg_error("unknown option '%s'", word);
 }
 
+/*
+ * GNU-style: options may follow operands; "--" ends them; "-" alone is
+ * an operand (stdin). Values come as "--opt=v" or as the next argument.
+ */
 int
 cli_args_next(struct cli_args *it, const struct cli_option *opts, size_t count,
 	      const char **value)
@@ -179,6 +184,10 @@ is_prefix(const char *word, const char *of)
 	return 1;
 }
 
+/*
+ * An exact case-insensitive match first, then a unique-enough prefix
+ * ("--fail" for "--fail-on"), then the nearest by edit distance.
+ */
 const char *
 cli_did_you_mean(const char *word, const char *const *candidates, size_t count)
 {
@@ -202,6 +211,7 @@ cli_did_you_mean(const char *word, const char *const *candidates, size_t count)
 	return best;
 }
 
+/* Usage errors all end with the same pointer to --help. */
 int
 cli_usage_error(const char *fmt, ...)
 {
@@ -214,6 +224,7 @@ cli_usage_error(const char *fmt, ...)
 	return CLI_EXIT_USAGE;
 }
 
+/* A closed set of values: an unknown one gets did-you-mean or the list. */
 int
 cli_choice(const char *option, const char *value, const char *const *names,
 	   size_t count)
@@ -244,6 +255,7 @@ cli_choice(const char *option, const char *value, const char *const *names,
 	return -1;
 }
 
+/* Two columns; a long left column puts the help on the next line. */
 void
 cli_print_options(FILE *f, const struct cli_option *opts, size_t count)
 {
@@ -273,6 +285,7 @@ cli_print_options(FILE *f, const struct cli_option *opts, size_t count)
 	}
 }
 
+/* Usage line, summary, options and epilog of one command. */
 void
 cli_command_help(FILE *f, const struct cli_command *cmd)
 {

@@ -148,6 +148,7 @@ mistyped_command(const char *arg)
 	return cli_did_you_mean(arg, command_names(names), NCOMMANDS + 1);
 }
 
+/* Dispatches to a sub-command; anything else is `check`. */
 int
 main(int argc, char **argv)
 {

@@ -6,6 +6,7 @@
 
 #include "output.h"
 
+/* stdout is block-buffered when redirected: one fwrite per piece. */
 int
 cli_stdout_write(void *ud, const char *data, size_t len)
 {
@@ -13,6 +14,7 @@ cli_stdout_write(void *ud, const char *data, size_t len)
 	return fwrite(data, 1, len, stdout) == len ? 0 : -1;
 }
 
+/* NO_COLOR and TERM=dumb only matter in auto mode. */
 int
 cli_use_color(enum cli_color mode)
 {
@@ -29,25 +31,33 @@ cli_use_color(enum cli_color mode)
 	return !(term && strcmp(term, "dumb") == 0);
 }
 
+/* Flushes stdout first so findings and messages stay in order. */
 void
 cli_verror(const char *fmt, va_list ap)
 {
 	fflush(stdout);
 	fputs("sm-preflight: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	vfprintf(stderr, fmt, ap); /* NOLINT(clang-analyzer-valist.*) */
 	fputc('\n', stderr);
 }
 
+/* The printf-style form of cli_verror(). */
 void
 cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
+	fflush(stdout);
+	fputs("sm-preflight: ", stderr);
 	va_start(ap, fmt);
-	cli_verror(fmt, ap);
+	/* clang-tidy 14 reports a false "uninitialized va_list" here when it
+	 * analyses several files in one run */
+	vfprintf(stderr, fmt, ap); /* NOLINT(clang-analyzer-valist.*) */
 	va_end(ap);
+	fputc('\n', stderr);
 }
 
+/* Greedy word wrap; a word longer than the line is not split. */
 void
 cli_wrap(FILE *f, const char *text, size_t indent, size_t col)
 {

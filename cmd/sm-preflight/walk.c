@@ -1,6 +1,7 @@
 /* walk.c - recursive directory walk for spec files, sorted, loop-safe */
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -58,16 +59,12 @@ has_spec_suffix(const char *name)
 static char *
 join(const char *dir, const char *name)
 {
-	size_t dl = strlen(dir), nl = strlen(name);
-	int slash = dl > 0 && dir[dl - 1] != '/';
-	char *p = malloc(dl + (size_t)slash + nl + 1);
+	size_t dl = strlen(dir), size = dl + strlen(name) + 2;
+	const char *sep = dl > 0 && dir[dl - 1] != '/' ? "/" : "";
+	char *p = malloc(size);
 
-	if (!p)
-		return NULL;
-	memcpy(p, dir, dl);
-	if (slash)
-		p[dl] = '/';
-	memcpy(p + dl + slash, name, nl + 1);
+	if (p)
+		snprintf(p, size, "%s%s%s", dir, sep, name);
 	return p;
 }
 
@@ -187,6 +184,10 @@ cmp_path(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * Collects first, then sorts, so that output order depends only on the
+ * paths and never on readdir() order.
+ */
 int
 cli_walk(const char *path, cli_walk_fn fn, void *ud, size_t *unreadable)
 {
@@ -201,7 +202,7 @@ cli_walk(const char *path, cli_walk_fn fn, void *ud, size_t *unreadable)
 	memset(&w, 0, sizeof(w));
 	w.unreadable = unreadable;
 	walk_dir(&w, path, &st);
-	if (!w.nomem)
+	if (!w.nomem && w.count > 1)
 		qsort(w.paths, w.count, sizeof(*w.paths), cmp_path);
 	for (i = 0; i < w.count && !w.nomem && rc == 0; i++)
 		rc = fn(ud, w.paths[i]);

@@ -74,13 +74,14 @@ compare() {
 for expected in $(find . -mindepth 2 -maxdepth 2 -name '*.expected' |
 	sed 's|^\./||' | LC_ALL=C sort); do
 	name=${expected%.expected}
-	# shellcheck disable=SC2254
+	# shellcheck disable=SC2254 # PATTERN is a glob on purpose
 	case $name in
 	$pattern) ;;
 	*) continue ;;
 	esac
 	if [ -f "$name.cmd" ]; then
 		line=$(sed -n 1p "$name.cmd")
+		# shellcheck disable=SC2016
 		case $line in
 		*'$1'*) ;;
 		*) line="\"\$1\" $line" ;;
