@@ -42,7 +42,33 @@ LIBA = $(BUILD)/libsmpreflight.a
 CLI = $(BUILD)/sm-preflight
 UNIT = $(BUILD)/unit-tests
 
+# The shared library (make shared): file names from the version in the
+# public header, PIC objects in their own folder, exports limited to smp_
+# by the version script.
+VERSION_PART = $(shell sed -n 's/^[#]define SMP_VERSION_$(1) \([0-9][0-9]*\).*/\1/p' lib/smpreflight.h)
+MAJOR := $(call VERSION_PART,MAJOR)
+MINOR := $(call VERSION_PART,MINOR)
+PATCH := $(call VERSION_PART,PATCH)
+SONAME = libsmpreflight.so.$(MAJOR)
+SOFILE = libsmpreflight.so.$(MAJOR).$(MINOR).$(PATCH)
+SOLIB = $(BUILD)/$(SOFILE)
+PIC_OBJ = $(LIB_SRC:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/gen/embedded_data.o
+
+# make install: where things go (DESTDIR is prepended only there).
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+
+# Debian's python3 runs the binding's tests (standard library only).
+PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
+# A sanitizer build's shared library cannot be loaded by an uninstrumented
+# program (python3, the installed example): those tests are skipped there.
+SANITIZED = $(findstring -fsanitize,$(CFLAGS) $(LDFLAGS))
+
 .PHONY: all run test check-all deps asan lint format clean fuzz docs docs-check
+.PHONY: shared install uninstall tsan bench
 
 all: $(LIBA) $(CLI)
 
@@ -73,16 +99,31 @@ run: deps
 test: deps
 	@$(MAKE) --no-print-directory check-all
 
-check-all: all $(UNIT) $(FUZZ_REPLAY)
+check-all: all $(if $(SANITIZED),,shared) $(UNIT) $(FUZZ_REPLAY)
 	@echo "== unit tests"
 	SMP_SHARED_DIR=$(SHARED) $(UNIT) --jobs 2
 	@echo "== golden CLI cases"
 	sh tests/cases/run.sh $(CLI)
+	sh tests/schemas/validate.sh --if-available --cli $(CLI)
+	SMP_SHARED_DIR=$(SHARED) sh tests/sarif/validate.sh --if-available $(CLI)
+	sh tests/net/run.sh $(CLI)
 	@echo "== fuzz corpus replay"
 	@for r in $(FUZZ_REPLAY); do \
 		n=$${r##*/replay_fuzz_}; \
 		$$r tests/fuzz/corpus/$$n || exit 1; \
 	done
+	@echo "== install into a DESTDIR, Python binding"
+	@if [ -n "$(SANITIZED)" ]; then \
+		echo "skipped in a sanitizer build (run by make test)"; \
+	else \
+		MAKE="$(MAKE)" PYTHON="$(PYTHON)" sh tests/install/run.sh $(BUILD) && \
+		if command -v $(PYTHON) >/dev/null 2>&1; then \
+			SMPREFLIGHT_LIBRARY=$(abspath $(SOLIB)) \
+				$(PYTHON) -B bindings/python/test_smpreflight.py; \
+		else \
+			echo "skipped the Python binding's tests: no $(PYTHON)"; \
+		fi; \
+	fi
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -99,6 +140,27 @@ $(LIBA): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+shared: $(SOLIB) $(BUILD)/$(SONAME) $(BUILD)/libsmpreflight.so
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+
+$(BUILD)/pic/gen/embedded_data.o: $(BUILD)/gen/embedded_data.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -Wno-overlength-strings -c -o $@ $<
+
+$(SOLIB): $(PIC_OBJ) lib/smpreflight.map
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) \
+		-Wl,--version-script=lib/smpreflight.map -Wl,--no-undefined \
+		-o $@ $(PIC_OBJ) $(DEP_LIBS) -lm -lpthread
+
+$(BUILD)/$(SONAME): $(SOLIB)
+	ln -sf $(SOFILE) $@
+
+$(BUILD)/libsmpreflight.so: $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $@
+
 $(CLI): $(CLI_OBJ) $(LIBA)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(DEP_LIBS) -lm -lpthread
 
@@ -108,6 +170,10 @@ $(BUILD)/tests/%.o: tests/%.c
 
 $(UNIT): $(UNIT_OBJ) $(LIBA)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIBA) $(DEP_LIBS) $(TEST_LIBS) -lm -lpthread
+
+$(BUILD)/test-threads: tests/unit/test_threads.c $(LIBA)
+	$(CC) $(ALL_CFLAGS) -DSMP_TEST_STANDALONE $(LDFLAGS) -o $@ $< $(LIBA) \
+		$(DEP_LIBS) -lm -lpthread
 
 $(BUILD)/fuzz/replay_%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/replay.o $(LIBA)
 	@mkdir -p $(@D)
@@ -131,6 +197,26 @@ asan: deps
 	fi; \
 	[ $$rc -eq 0 ] || { echo "asan: tests failed (log: $(BUILD)/asan/log)"; exit 1; }; \
 	echo "asan: clean"
+
+# ThreadSanitizer in its own build folder, running the thread test (one
+# context checked from 8 threads); fails on any ThreadSanitizer report.
+# Criterion cannot run under TSan (its arena fails to map), so the test
+# is built alone as a plain program (SMP_TEST_STANDALONE).
+TSAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+tsan: deps
+	@mkdir -p $(BUILD)/tsan
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan CFLAGS="$(TSAN_FLAGS)" \
+		LDFLAGS="-fsanitize=thread" $(BUILD)/tsan/test-threads \
+		> $(BUILD)/tsan/build.log 2>&1 || { tail -n 30 $(BUILD)/tsan/build.log; \
+		echo "tsan: build failed (log: $(BUILD)/tsan/build.log)"; exit 1; }
+	@TSAN_OPTIONS="halt_on_error=0" $(BUILD)/tsan/test-threads \
+		> $(BUILD)/tsan/log 2>&1; rc=$$?; \
+	tail -n 5 $(BUILD)/tsan/log; \
+	if grep -n 'ThreadSanitizer' $(BUILD)/tsan/log; then \
+		echo "tsan: reports above (full log: $(BUILD)/tsan/log)"; exit 1; \
+	fi; \
+	[ $$rc -eq 0 ] || { echo "tsan: tests failed (log: $(BUILD)/tsan/log)"; exit 1; }; \
+	echo "tsan: clean"
 
 # libFuzzer builds (CONVENTIONS.md 19): each tests/fuzz/fuzz_<name>.c with
 # the library sources, instrumented, into $(BUILD)/fuzz/fuzz_<name>; arena
@@ -158,7 +244,7 @@ C_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find cmd lib tests -na
 format:
 	clang-format -i $(C_FILES)
 
-lint: all
+lint: all shared
 	@echo "== clang-format"
 	clang-format --dry-run -Werror $(C_FILES)
 	@echo "== public header alone, as C11 and as C++"
@@ -175,6 +261,47 @@ lint: all
 	@echo "== exported symbols"
 	@bad=$$(nm -g --defined-only $(LIBA) | awk 'NF==3 {print $$3}' | grep -v '^smp_' || true); \
 	if [ -n "$$bad" ]; then echo "symbols without smp_ prefix:"; echo "$$bad"; exit 1; fi
+	@echo "== dynamic symbols of $(SOLIB)"
+	@syms=$$(nm -D --defined-only $(SOLIB) | awk 'NF==3 && $$2 != "A" {print $$3}'); \
+	bad=$$(printf '%s\n' "$$syms" | grep -v '^smp_[a-z]' || true); \
+	if [ -n "$$bad" ]; then echo "exported outside the API (only smp_ names):"; echo "$$bad"; exit 1; fi; \
+	decl=$$(grep -oE '^[a-z].*\bsmp_[a-z0-9_]+\(' lib/smpreflight.h | \
+		grep -oE 'smp_[a-z0-9_]+\($$' | tr -d '(' | sort -u); \
+	if [ "$$decl" != "$$(printf '%s\n' "$$syms" | sed 's/@.*//' | sort -u)" ]; then \
+		echo "declared in lib/smpreflight.h (<) and exported (>) differ:"; \
+		diff <(echo "$$decl") <(printf '%s\n' "$$syms" | sed 's/@.*//' | sort -u); exit 1; \
+	fi; \
+	echo "$$(printf '%s\n' "$$syms" | wc -l) symbols, all smp_ and all declared in the header"
+
+# make bench (DESIGN.md section 11; never part of make test): generated
+# specs in $(BENCH_DIR), the libyaml-only floor, and where they can be had
+# the JSON Schema CLI (npm, into $(BENCH_DIR)/npm only) and PyYAML +
+# python3-jsonschema; hyperfine is installed when root and missing.
+# BENCH_ARGS="--runs 9 --sizes 1,1000" passes options to the harness.
+BENCH_DIR = $(BUILD)/bench
+JSONSCHEMA_NPM = @sourcemeta/jsonschema@16.11.0
+bench: all $(BENCH_DIR)/floor
+	@command -v hyperfine >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
+		apt-get install -y -qq hyperfine >/dev/null 2>&1 || \
+		{ apt-get update -qq && apt-get install -y -qq hyperfine \
+			>/dev/null 2>&1; } || true
+	@js=; arch=$$(uname -m | sed 's/aarch64/arm64/'); \
+	pkg=$(BENCH_DIR)/npm/node_modules/@sourcemeta/jsonschema; \
+	if [ ! -d $$pkg ] && command -v npm >/dev/null 2>&1; then \
+		echo "npm install $(JSONSCHEMA_NPM) (into $(BENCH_DIR)/npm)"; \
+		npm install --silent --no-audit --no-fund \
+			--prefix $(BENCH_DIR)/npm $(JSONSCHEMA_NPM) || true; \
+	fi; \
+	bin=$$pkg/build/github-releases/jsonschema-linux-$$arch; \
+	if [ -x $$bin ]; then js="--jsonschema $$bin"; \
+	else echo "bench: no JSON Schema CLI (npm missing or offline)"; fi; \
+	$(PYTHON) tests/bench/bench.py --cli $(CLI) \
+		--floor $(BENCH_DIR)/floor --work $(BENCH_DIR) $$js $(BENCH_ARGS)
+
+$(BENCH_DIR)/floor: tests/bench/floor.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< \
+		$(shell pkg-config --libs yaml-0.1 2>/dev/null)
 
 # docs/rules.md is generated from the rule table (CONVENTIONS.md 24);
 # docs-check (also part of tests/cases/run.sh) fails when it is stale.
@@ -186,6 +313,36 @@ docs: $(CLI)
 docs-check: $(CLI)
 	@$(CLI) rules --markdown | cmp -s - docs/rules.md || \
 		{ echo "docs/rules.md is out of date; run 'make docs'"; exit 1; }
+
+# make install [PREFIX=/usr/local] [DESTDIR=staging folder]: CLI, static
+# and shared library (soname and development symlinks), header,
+# pkg-config file and man page. ldconfig only for a real install as root.
+install: all shared
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/sm-preflight
+	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/libsmpreflight.a
+	install -m 755 $(SOLIB) $(DESTDIR)$(LIBDIR)/$(SOFILE)
+	ln -sf $(SOFILE) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libsmpreflight.so
+	install -m 644 lib/smpreflight.h $(DESTDIR)$(INCLUDEDIR)/smpreflight.h
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+		-e 's|@VERSION@|$(MAJOR).$(MINOR).$(PATCH)|g' \
+		lib/smpreflight.pc.in > $(BUILD)/smpreflight.pc
+	install -m 644 $(BUILD)/smpreflight.pc $(DESTDIR)$(PKGCONFIGDIR)/smpreflight.pc
+	install -m 644 docs/sm-preflight.1 $(DESTDIR)$(MANDIR)/man1/sm-preflight.1
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && \
+		command -v ldconfig >/dev/null 2>&1; then ldconfig; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/sm-preflight \
+		$(DESTDIR)$(LIBDIR)/libsmpreflight.a \
+		$(DESTDIR)$(LIBDIR)/$(SOFILE) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+		$(DESTDIR)$(LIBDIR)/libsmpreflight.so \
+		$(DESTDIR)$(INCLUDEDIR)/smpreflight.h \
+		$(DESTDIR)$(PKGCONFIGDIR)/smpreflight.pc \
+		$(DESTDIR)$(MANDIR)/man1/sm-preflight.1
 
 clean:
 	rm -rf $(BUILD)

@@ -490,7 +490,8 @@ read_field(struct loader *L, const struct field *f, const struct smp_node *v,
 	case K_NODE_STR:
 	case K_NODE_SEQ:
 	case K_NODE_MAP:
-		memcpy(p, &v, sizeof(v));
+		memcpy(p, &v, sizeof(v)); /* NOLINT(bugprone-sizeof-expression):
+					     copies the pointer itself */
 		break;
 	}
 	return 0;
@@ -778,8 +779,9 @@ read_frameworks(struct loader *L, const struct smp_node *root)
 	if (rc)
 		return rc;
 	cat->images = rows;
-	/* only the Hugging Face images are keyed by a Transformers version */
-	for (i = 0; rows && i < cat->image_count; i++) {
+	/* only the Hugging Face images are keyed by a Transformers version
+	 * (t.rows is set when read_rows succeeded: for the static analyzer) */
+	for (i = 0; rows && t.rows && i < cat->image_count; i++) {
 		const struct smp_image *im = &cat->images[i];
 		int hf = im->estimator &&
 			 strcmp(im->estimator, "huggingface") == 0;
@@ -945,4 +947,156 @@ smp__model_key(char *out, size_t outsz, const char *model)
 		out[i] = c;
 	}
 	out[i] = '\0';
+}
+
+/* s equals canonical or one of the n aliases. */
+static int
+version_in(const char *s, const char *canonical, const char *const *aliases,
+	   size_t n)
+{
+	size_t i;
+
+	if (!s || !canonical)
+		return 0;
+	if (strcmp(s, canonical) == 0)
+		return 1;
+	for (i = 0; i < n; i++)
+		if (strcmp(s, aliases[i]) == 0)
+			return 1;
+	return 0;
+}
+
+int
+smp__image_framework_is(const struct smp_image *im, const char *version)
+{
+	return version_in(version, im->framework_version, im->framework_aliases,
+			  im->framework_alias_count);
+}
+
+int
+smp__image_transformers_is(const struct smp_image *im, const char *version)
+{
+	return version_in(version, im->transformers_version,
+			  im->transformers_aliases,
+			  im->transformers_alias_count);
+}
+
+/* The overlay's rows merged over the catalog's: replaced by type, or
+ * appended in the overlay's order. */
+static int
+merge_overlay(struct loader *L, const struct smp_node *seq,
+	      const struct smp_instance *rows, size_t n)
+{
+	struct smp_catalog *cat = L->cat;
+	struct smp_instance *merged;
+	size_t i, j, total = cat->instance_count;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i; j++)
+			if (strcmp(rows[i].type, rows[j].type) == 0)
+				return fail_at(
+					L,
+					smp__map_get(seq->u.sequence.items[i],
+						     "type"),
+					"instance type '%s' is listed twice",
+					rows[i].type);
+		if (!smp__catalog_instance(cat, rows[i].type))
+			total++;
+	}
+	if (total > SIZE_MAX / sizeof(*merged))
+		return fail_nomem(L);
+	merged = smp__arena_zalloc(&cat->arena, total * sizeof(*merged));
+	if (!merged)
+		return fail_nomem(L);
+	if (cat->instance_count)
+		memcpy(merged, cat->instances,
+		       cat->instance_count * sizeof(*merged));
+	total = cat->instance_count;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < cat->instance_count; j++)
+			if (strcmp(merged[j].type, rows[i].type) == 0)
+				break;
+		if (j == cat->instance_count)
+			j = total++;
+		merged[j] = rows[i];
+	}
+	cat->instances = merged;
+	cat->instance_count = total;
+	return 0;
+}
+
+/*
+ * The overlay is read like instances.json (same row fields, strict JSON,
+ * schema_version 1) but holds only the rows to add or replace; its rows
+ * live in the catalog's arena, which a failed context creation releases.
+ */
+int
+smp__catalog_overlay(struct smp_catalog *cat, const struct smp_allocator *a,
+		     const struct smp_data_buffer *overlay,
+		     struct smp_error *err)
+{
+	const struct smp_node *root, *sv, *seq;
+	struct smp_docs docs;
+	struct loader L;
+	void *rows = NULL;
+	size_t n = 0, i;
+	long long v;
+	int rc;
+
+	L.cat = cat;
+	L.err = err;
+	L.in = NULL;
+	smp__docs_init(&docs, a);
+	rc = parse(&L, &docs, a, overlay);
+	if (rc)
+		goto out;
+	root = docs.items[0].root;
+	if (root->kind != SMP_NODE_MAPPING) {
+		rc = fail_at(&L, root,
+			     "the document must be a mapping, found %s",
+			     smp__node_type_name(root));
+		goto out;
+	}
+	sv = smp__map_get(root, "schema_version");
+	if (sv && (sv->kind != SMP_NODE_SCALAR || smp__scalar_int(sv, &v) ||
+		   v != SCHEMA_VERSION)) {
+		rc = fail_at(&L, sv,
+			     "unsupported schema_version: this build reads "
+			     "version %d",
+			     SCHEMA_VERSION);
+		goto out;
+	}
+	/* exactly the two keys */
+	for (i = 0; i < root->u.mapping.count; i++) {
+		const struct smp_node *k = root->u.mapping.items[i].key;
+
+		if (!smp__scalar_is(k, "schema_version") &&
+		    !smp__scalar_is(k, "instances")) {
+			rc = fail_at(&L, k, "unknown key '%s' in the overlay",
+				     k->kind == SMP_NODE_SCALAR
+					     ? k->u.scalar.value
+					     : "?");
+			goto out;
+		}
+	}
+	seq = smp__map_get(root, "instances");
+	if (!sv || !seq) {
+		rc = fail_at(&L, root,
+			     "missing required key '%s' in the overlay",
+			     sv ? "instances" : "schema_version");
+		goto out;
+	}
+	if (seq->kind != SMP_NODE_SEQUENCE) {
+		rc = fail_at(&L, seq, "'instances' must be a list, found %s",
+			     smp__node_type_name(seq));
+		goto out;
+	}
+	rc = read_rows(&L, seq, instance_fields, COUNT(instance_fields),
+		       sizeof(struct smp_instance), &rows, &n,
+		       "each entry of 'instances'");
+	if (!rc)
+		rc = merge_overlay(&L, seq, rows, n);
+out:
+	smp__docs_release(&docs);
+	return rc;
 }

@@ -97,8 +97,28 @@ int smp__catalog_load(struct smp_catalog *cat, const struct smp_allocator *a,
 
 void smp__catalog_release(struct smp_catalog *cat);
 
+/*
+ * Adds or replaces instance types from an overlay document
+ * {"schema_version": 1, "instances": [rows as in instances.json]}: a type
+ * already present is replaced whole, a new one appended. SMP_EPARSE with
+ * err at the offending line and column; the catalog is unusable after a
+ * failure (the context being created is freed).
+ */
+int smp__catalog_overlay(struct smp_catalog *cat, const struct smp_allocator *a,
+			 const struct smp_data_buffer *overlay,
+			 struct smp_error *err);
+
 const struct smp_instance *smp__catalog_instance(const struct smp_catalog *cat,
 						 const char *type);
+
+/*
+ * 1 when version is the image's framework version or one of its aliases
+ * ("1.11" for "1.11.0", the guide's "2.9.1" for the SDK's "2.9.2").
+ */
+int smp__image_framework_is(const struct smp_image *im, const char *version);
+
+/* The same for the transformers version of a HuggingFace image. */
+int smp__image_transformers_is(const struct smp_image *im, const char *version);
 
 /* Normalizes a model name: lower case, '/' and '_' become '-'. */
 void smp__model_key(char *out, size_t outsz, const char *model);

@@ -9,6 +9,8 @@
 #include "context.h"
 #include "load.h"
 #include "read_file.h"
+#include "script.h"
+#include "suppress.h"
 
 typedef void (*rule_group_fn)(const struct smp_check *c);
 
@@ -21,21 +23,34 @@ static const rule_group_fn rule_groups[] = {
 	smp__rules_gpu_num_devices,
 	smp__rules_efficiency,
 	smp__rules_tune,
+	smp__rules_dialect,
+	smp__rules_script, /* last: it may rely on what the others found */
 };
 
+typedef void (*normalize_fn)(struct smp_job *job, const struct smp_node *root);
+
+/* One normalizer per dialect, indexed by enum smp_dialect. */
+static const normalize_fn normalizers[] = {
+	[SMP_DIALECT_ESTIMATOR] = smp__normalize_estimator,
+	[SMP_DIALECT_MODEL_TRAINER] = smp__normalize_model_trainer,
+	[SMP_DIALECT_CREATE_TRAINING_JOB] = smp__normalize_create_training_job,
+};
+
+/* The forced dialect, else the detected one; AUTO when none fits. */
 static enum smp_dialect
 detect_dialect(const struct smp_context *ctx, const struct smp_node *root)
 {
-	(void)root;
 	if (ctx->dialect != SMP_DIALECT_AUTO)
 		return ctx->dialect;
-	return SMP_DIALECT_ESTIMATOR;
+	return smp__detect_dialect(root);
 }
 
 static int
 check_document(const struct smp_context *ctx, const struct smp_doc *doc,
-	       struct smp_report *rep, const struct smp_check_hook *hook)
+	       struct smp_arena *arena, struct smp_report *rep,
+	       const struct smp_check_hook *hook, const char *script_dir)
 {
+	struct smp_script_facts script;
 	struct smp_job job;
 	struct smp_check c;
 	enum smp_dialect dialect;
@@ -53,6 +68,18 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 		return 0;
 	}
 	dialect = detect_dialect(ctx, doc->root);
+	if (dialect == SMP_DIALECT_AUTO) {
+		struct smp_finding *f = smp__report_node(
+			rep, SMP_RULE_DIALECT_UNKNOWN, doc->root,
+			"cannot tell how this job is written: no key of an "
+			"estimator, a ModelTrainer or a CreateTrainingJob "
+			"request; use --dialect");
+		smp__finding_fix(rep, f,
+				 "write the job in one of the three forms, or "
+				 "name it with --dialect estimator, "
+				 "model_trainer or create_training_job");
+		return 0;
+	}
 	if (ctx->schema[dialect]) {
 		rc = smp__schema_check(ctx->schema[dialect], doc->root, rep);
 		if (rc)
@@ -60,7 +87,23 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 	}
 	memset(&job, 0, sizeof(job));
 	job.dialect = dialect;
-	smp__normalize_estimator(&job, doc->root);
+	job.arena = arena;
+	normalizers[dialect](&job, doc->root);
+	job.arena = NULL; /* the job may be copied: keep no pointer to it */
+	if (job.oom) {
+		rep->failed = 1;
+		return SMP_ENOMEM;
+	}
+	/* the entry script's facts, before the spec rules that read them */
+	smp__script_init(&script, &ctx->alloc);
+	rc = ctx->no_script ? 0
+			    : smp__script_load(&script, &job, script_dir,
+					       ctx->limits.max_file_size);
+	if (rc) {
+		smp__script_release(&script);
+		return rc;
+	}
+	job.script = &script;
 	c.job = &job;
 	c.cat = &ctx->catalog;
 	c.rep = rep;
@@ -73,6 +116,7 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 		rule_groups[i](&c);
 	if (hook && hook->fn)
 		hook->fn(hook->ud, &c);
+	smp__script_release(&script);
 	return 0;
 }
 
@@ -84,10 +128,12 @@ smp_check_buffer(struct smp_report **out, const struct smp_context *ctx,
 	return smp__check_run(out, ctx, name, buf, len, NULL, err);
 }
 
-int
-smp__check_run(struct smp_report **out, const struct smp_context *ctx,
-	       const char *name, const char *buf, size_t len,
-	       const struct smp_check_hook *hook, struct smp_error *err)
+/* script_dir: where entry scripts are looked for; NULL for nowhere. */
+static int
+check_run(struct smp_report **out, const struct smp_context *ctx,
+	  const char *name, const char *buf, size_t len,
+	  const struct smp_check_hook *hook, const char *script_dir,
+	  struct smp_error *err)
 {
 	struct smp_report *rep;
 	struct smp_docs docs;
@@ -111,7 +157,13 @@ smp__check_run(struct smp_report **out, const struct smp_context *ctx,
 	smp__docs_init(&docs, &ctx->alloc);
 	rc = smp__load(&docs, name, rep->buf, len, &ctx->limits, rep);
 	for (i = 0; rc == 0 && i < docs.count; i++)
-		rc = check_document(ctx, &docs.items[i], rep, hook);
+		rc = check_document(ctx, &docs.items[i], &docs.arena, rep, hook,
+				    script_dir);
+	/* inline suppressions: YAML only, JSON has no comments; not in a
+	 * spec that does not parse, where comments cannot be told apart */
+	if (rc == 0 && !rep->failed && !docs.is_json &&
+	    !ctx->no_inline_ignores && !smp__report_has(rep, SMP_RULE_SYNTAX))
+		rc = smp__suppress_apply(rep, rep->buf, len, &docs, ctx->now);
 	if (hook && hook->keep && rc == 0 && !rep->failed)
 		*hook->keep = docs; /* the caller releases them */
 	else
@@ -139,10 +191,28 @@ oom:
 }
 
 int
+smp__check_run(struct smp_report **out, const struct smp_context *ctx,
+	       const char *name, const char *buf, size_t len,
+	       const struct smp_check_hook *hook, struct smp_error *err)
+{
+	return check_run(out, ctx, name, buf, len, hook,
+			 ctx ? ctx->script_base_dir : NULL, err);
+}
+
+int
 smp_check_file(struct smp_report **out, const struct smp_context *ctx,
 	       const char *path, struct smp_error *err)
 {
-	char *buf = NULL;
+	return smp__check_file_run(out, ctx, path, NULL, err);
+}
+
+int
+smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
+		    const char *path, const struct smp_check_hook *hook,
+		    struct smp_error *err)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	char *buf = NULL, *dir;
 	size_t len = 0;
 	int rc;
 
@@ -171,7 +241,17 @@ smp_check_file(struct smp_report **out, const struct smp_context *ctx,
 	}
 	if (rc)
 		return rc;
-	rc = smp_check_buffer(out, ctx, path, buf, len, err);
+	/* entry scripts are found from the spec's own folder */
+	dir = smp__strndup(&ctx->alloc, path,
+			   !slash          ? 0
+			   : slash == path ? 1
+					   : (size_t)(slash - path));
+	if (!dir) {
+		smp__free(&ctx->alloc, buf);
+		return SMP_ENOMEM;
+	}
+	rc = check_run(out, ctx, path, buf, len, hook, dir, err);
+	smp__free(&ctx->alloc, dir);
 	smp__free(&ctx->alloc, buf);
 	return rc;
 }

@@ -5,10 +5,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "context.h"
+#include "data_cache.h"
 #include "embedded.h"
 #include "load.h"
+#include "options.h"
 #include "read_file.h"
 
 static void
@@ -79,6 +82,29 @@ load_catalog_embedded(struct smp_context *ctx, struct smp_error *err)
 				 &b[2], err);
 }
 
+/* The caller's three buffers (opts->instance_data), all or none. */
+static int
+load_catalog_memory(struct smp_context *ctx, const struct smp_memory_doc *docs,
+		    struct smp_error *err)
+{
+	struct smp_data_buffer b[3];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (!docs[i].buf) {
+			set_error(err, SMP_EINVAL, data_names[i],
+				  "instance_data needs all three documents");
+			return SMP_EINVAL;
+		}
+		b[i].name = docs[i].name ? docs[i].name : data_names[i];
+		b[i].buf = docs[i].buf;
+		b[i].len = docs[i].len;
+	}
+	ctx->data_origin = SMP_DATA_MEMORY;
+	return smp__catalog_load(&ctx->catalog, &ctx->alloc, &b[0], &b[1],
+				 &b[2], err);
+}
+
 static const char *const schema_names[] = {
 	[SMP_DIALECT_ESTIMATOR] = "estimator.schema.json",
 	[SMP_DIALECT_MODEL_TRAINER] = "model-trainer.schema.json",
@@ -136,19 +162,17 @@ int
 smp_context_new(struct smp_context **out, const struct smp_options *opts,
 		struct smp_error *err)
 {
-	struct smp_options defaults = SMP_OPTIONS_INIT;
+	struct smp_options o;
 	struct smp_allocator a;
 	struct smp_context *ctx;
 	int rc;
 
 	*out = NULL;
-	if (!opts)
-		opts = &defaults;
-	if (opts->version == 0 || opts->version > SMP_OPTIONS_VERSION) {
-		set_error(err, SMP_EINVAL, "options",
-			  "unsupported smp_options version");
-		return SMP_EINVAL;
-	}
+	/* only the fields the caller's version has (options.c) */
+	rc = smp__options_resolve(&o, opts, err);
+	if (rc)
+		return rc;
+	opts = &o;
 	smp__allocator_resolve(&a, opts->allocator);
 	ctx = smp__calloc(&a, 1, sizeof(*ctx));
 	if (!ctx) {
@@ -174,11 +198,46 @@ smp_context_new(struct smp_context **out, const struct smp_options *opts,
 					     "lr_scaling or short_run_steps");
 		goto fail;
 	}
-	rc = opts->instance_data_dir
-		     ? load_catalog_dir(ctx, opts->instance_data_dir, err)
-		     : load_catalog_embedded(ctx, err);
+	ctx->no_script = opts->no_script;
+	if (opts->script_base_dir) {
+		ctx->script_base_dir =
+			smp__strndup(&ctx->alloc, opts->script_base_dir,
+				     strlen(opts->script_base_dir));
+		if (!ctx->script_base_dir) {
+			set_error(err, SMP_ENOMEM, "context", "out of memory");
+			rc = SMP_ENOMEM;
+			goto fail;
+		}
+	}
+	/* --instance-data DIR, else a valid refreshed copy, else embedded */
+	ctx->offline = opts->offline;
+	if (opts->instance_data[0].buf || opts->instance_data[1].buf ||
+	    opts->instance_data[2].buf) {
+		rc = load_catalog_memory(ctx, opts->instance_data, err);
+	} else if (opts->instance_data_dir) {
+		rc = load_catalog_dir(ctx, opts->instance_data_dir, err);
+		if (!rc)
+			rc = smp__context_data_dir(ctx, opts->instance_data_dir,
+						   err);
+	} else {
+		rc = smp__context_data_cache(ctx, opts->cache_dir, err);
+		if (rc > 0)
+			rc = load_catalog_embedded(ctx, err);
+	}
+	if (!rc && opts->instance_overlay.buf) {
+		struct smp_data_buffer ov;
+
+		ov.name = opts->instance_overlay.name
+				  ? opts->instance_overlay.name
+				  : "instance overlay";
+		ov.buf = opts->instance_overlay.buf;
+		ov.len = opts->instance_overlay.len;
+		rc = smp__catalog_overlay(&ctx->catalog, &ctx->alloc, &ov, err);
+	}
 	if (rc)
 		goto fail;
+	ctx->no_inline_ignores = opts->no_inline_ignores;
+	ctx->now = opts->now ? opts->now : (int64_t)time(NULL);
 	rc = load_schemas(ctx, err);
 	if (rc)
 		goto fail;
@@ -200,6 +259,8 @@ smp_context_free(struct smp_context *ctx)
 		smp__schema_free(ctx->schema[d]);
 	smp__catalog_release(&ctx->catalog);
 	smp__settings_release(&ctx->settings, &ctx->alloc);
+	smp__context_data_release(ctx);
+	smp__free(&ctx->alloc, ctx->script_base_dir);
 	smp__free(&ctx->alloc, ctx);
 }
 

@@ -17,6 +17,20 @@ struct smp_context {
 	struct smp_catalog catalog;
 	/* structural schema per dialect, indexed by enum smp_dialect */
 	struct smp_schema *schema[SMP_DIALECT_CREATE_TRAINING_JOB + 1];
+	/* entry-script checks: off, and the folder for buffers (owned) */
+	int no_script;
+	char *script_base_dir;
+	/* where the catalog came from (data_cache.c): the source URL of a
+	 * cached copy and the folder it was read from (owned) */
+	enum smp_data_origin data_origin;
+	char *data_source;
+	char *data_dir;
+	int64_t data_fetched;
+	int offline;
+	/* inline suppressions (suppress.c): off, and the time until= dates
+	 * are compared with (resolved: never 0) */
+	int no_inline_ignores;
+	int64_t now;
 };
 
 #endif

@@ -295,3 +295,18 @@ smp__node_number(const struct smp_node *n, double *out)
 	*out = d;
 	return 0;
 }
+
+const struct smp_node *
+smp__as_string(const struct smp_node *n)
+{
+	return n && n->kind == SMP_NODE_SCALAR &&
+			       smp__scalar_type(n) == SMP_SCALAR_STRING
+		       ? n
+		       : NULL;
+}
+
+const struct smp_node *
+smp__as_mapping(const struct smp_node *n)
+{
+	return n && n->kind == SMP_NODE_MAPPING ? n : NULL;
+}

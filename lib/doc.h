@@ -107,6 +107,12 @@ const struct smp_node *smp__map_key(const struct smp_node *m, const char *key);
 /* The pair holding key, or NULL. */
 const struct smp_pair *smp__map_pair(const struct smp_node *m, const char *key);
 
+/* n when it is a string scalar, else NULL (wrong types were reported). */
+const struct smp_node *smp__as_string(const struct smp_node *n);
+
+/* n when it is a mapping, else NULL. */
+const struct smp_node *smp__as_mapping(const struct smp_node *n);
+
 /* 1 when n is a scalar whose text equals s exactly. */
 int smp__scalar_is(const struct smp_node *n, const char *s);
 

@@ -456,8 +456,9 @@ smp_emit_text(const struct smp_report *report, enum smp_severity min_severity,
 	for (i = 0; i < report->count && !o.failed; i++) {
 		const struct smp_finding *f = &report->items[i];
 
+		/* a suppressed finding is kept for JSON and SARIF only */
 		if (f->severity == SMP_SEVERITY_OFF ||
-		    f->severity < min_severity)
+		    f->severity < min_severity || f->suppressed)
 			continue;
 		emit_finding(&o, f, (flags & SMP_TEXT_COLOR) != 0);
 	}

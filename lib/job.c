@@ -73,3 +73,18 @@ smp__job_xla_misspelled(const struct smp_job *job)
 			return 1;
 	return 0;
 }
+
+const char *
+smp__estimator_key(enum smp_estimator e)
+{
+	switch (e) {
+	case SMP_EST_HUGGINGFACE:
+		return "huggingface";
+	case SMP_EST_PYTORCH:
+		return "pytorch";
+	case SMP_EST_TENSORFLOW:
+		return "tensorflow";
+	default:
+		return NULL;
+	}
+}

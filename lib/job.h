@@ -22,6 +22,8 @@ struct smp_version {
 	int count; /* number of parts given; 0 when unparsable */
 };
 
+struct smp_script_facts;
+
 struct smp_job {
 	enum smp_dialect dialect;
 	const struct smp_node *root;
@@ -74,7 +76,25 @@ struct smp_job {
 	const struct smp_node *debugger_hook_config;
 	const struct smp_node *disable_profiler;
 	const struct smp_node *profiler_config;
+
+	/* 1 when instance_type is not in the spec but ModelTrainer's
+	 * default (ml.m5.xlarge when 'compute' names no instance type) */
+	int instance_type_default;
+	/* where a normalizer makes the nodes a spec implies without holding
+	 * them (a version inside an image tag, that default instance type;
+	 * smp__job_part, smp__job_default): the document's arena, so that
+	 * they live as long as the real nodes. oom is set when such an
+	 * allocation failed. */
+	struct smp_arena *arena;
+	int oom;
+
+	/* what the entry script establishes (script.h), read by the spec
+	 * rules too; NULL or status NONE when it was not scanned */
+	const struct smp_script_facts *script;
 };
+
+/* "huggingface", "pytorch", "tensorflow" (the catalog's spelling) or NULL. */
+const char *smp__estimator_key(enum smp_estimator e);
 
 /* Parses "1.11.0" / "1.11"; returns 0 or -1 when not dotted digits. */
 int smp__version_parse(struct smp_version *out, const char *s);

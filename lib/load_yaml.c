@@ -48,6 +48,8 @@ struct loader {
 	/* libyaml's mark.index counts characters: a moving cursor maps it
 	 * to a byte offset in time proportional to the distance moved */
 	size_t cur_index, cur_off, base_off;
+	/* no byte above 0x7F: a character index is the byte offset */
+	int ascii;
 	struct frame *frames;
 	size_t nframes, cap_frames;
 	struct smp_node **items;
@@ -90,11 +92,26 @@ utf8_width(unsigned char c)
 	return 1;
 }
 
+/* Most specs are ASCII: then byte_offset() needs no walk (a BOM is not). */
+static int
+is_ascii(const char *buf, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)buf;
+	unsigned char any = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		any |= s[i];
+	return (any & 0x80) == 0;
+}
+
 static size_t
 byte_offset(struct loader *ld, size_t index)
 {
 	const unsigned char *s = (const unsigned char *)ld->buf;
 
+	if (ld->ascii)
+		return index < ld->len ? index : ld->len;
 	while (ld->cur_index < index && ld->cur_off < ld->len) {
 		ld->cur_off += utf8_width(s[ld->cur_off]);
 		if (ld->cur_off > ld->len)
@@ -803,6 +820,7 @@ smp__load_yaml(struct smp_docs *docs, const char *buf, size_t len,
 	/* libyaml skips a UTF-8 byte order mark without counting it */
 	if (ld.len >= 3 && memcmp(ld.buf, "\xEF\xBB\xBF", 3) == 0)
 		ld.base_off = ld.cur_off = 3;
+	ld.ascii = is_ascii(ld.buf, ld.len);
 	if (!yaml_parser_initialize(&parser))
 		return SMP_ENOMEM;
 	yaml_parser_set_input_string(&parser, (const unsigned char *)ld.buf,

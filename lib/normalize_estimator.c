@@ -18,21 +18,6 @@ get2(const struct smp_node *m, const char *key, const char *legacy)
 	return v ? v : (legacy ? smp__map_get(m, legacy) : NULL);
 }
 
-static const struct smp_node *
-string_or_null(const struct smp_node *n)
-{
-	return n && n->kind == SMP_NODE_SCALAR &&
-			       smp__scalar_type(n) == SMP_SCALAR_STRING
-		       ? n
-		       : NULL;
-}
-
-static const struct smp_node *
-mapping_or_null(const struct smp_node *n)
-{
-	return n && n->kind == SMP_NODE_MAPPING ? n : NULL;
-}
-
 static enum smp_estimator
 estimator_class(const struct smp_node *n)
 {
@@ -64,7 +49,7 @@ infer_class(const struct smp_node *root)
 	    smp__map_get(root, "tensorflow_version"))
 		return SMP_EST_HUGGINGFACE;
 	fv = smp__node_text(
-		string_or_null(smp__map_get(root, "framework_version")));
+		smp__as_string(smp__map_get(root, "framework_version")));
 	if (fv && fv[0] == '1' && fv[1] == '.')
 		return SMP_EST_PYTORCH;
 	if (fv && fv[0] == '2' && fv[1] == '.')
@@ -78,10 +63,10 @@ take_versions(struct smp_job *job, const struct smp_node *root)
 	const struct smp_node *pt, *tf;
 
 	if (job->estimator == SMP_EST_HUGGINGFACE) {
-		job->transformers_version = string_or_null(
+		job->transformers_version = smp__as_string(
 			smp__map_get(root, "transformers_version"));
-		pt = string_or_null(smp__map_get(root, "pytorch_version"));
-		tf = string_or_null(smp__map_get(root, "tensorflow_version"));
+		pt = smp__as_string(smp__map_get(root, "pytorch_version"));
+		tf = smp__as_string(smp__map_get(root, "tensorflow_version"));
 		/* both set is framework-version-missing's business */
 		if (pt) {
 			job->framework_version = pt;
@@ -92,13 +77,13 @@ take_versions(struct smp_job *job, const struct smp_node *root)
 		}
 	} else {
 		job->framework_version =
-			string_or_null(smp__map_get(root, "framework_version"));
+			smp__as_string(smp__map_get(root, "framework_version"));
 		if (job->estimator == SMP_EST_PYTORCH)
 			job->base_framework = "pytorch";
 		else if (job->estimator == SMP_EST_TENSORFLOW)
 			job->base_framework = "tensorflow";
 	}
-	job->py_version = string_or_null(smp__map_get(root, "py_version"));
+	job->py_version = smp__as_string(smp__map_get(root, "py_version"));
 	job->image_uri = get2(root, "image_uri", "image_name");
 }
 
@@ -127,7 +112,7 @@ static void
 take_distribution(struct smp_job *job, const struct smp_node *root)
 {
 	const struct smp_node *d =
-		mapping_or_null(get2(root, "distribution", "distributions"));
+		smp__as_mapping(get2(root, "distribution", "distributions"));
 	const struct smp_node *x;
 
 	job->distribution = d;
@@ -152,7 +137,7 @@ smp__normalize_estimator(struct smp_job *job, const struct smp_node *root)
 	if (!job->estimator_node)
 		job->estimator = infer_class(root);
 
-	job->instance_type = string_or_null(
+	job->instance_type = smp__as_string(
 		get2(root, "instance_type", "train_instance_type"));
 	n = get2(root, "instance_count", "train_instance_count");
 	job->count = 1;
@@ -166,17 +151,17 @@ smp__normalize_estimator(struct smp_job *job, const struct smp_node *root)
 	take_compiler(job, root);
 	take_distribution(job, root);
 
-	job->environment = mapping_or_null(smp__map_get(root, "environment"));
+	job->environment = smp__as_mapping(smp__map_get(root, "environment"));
 	job->hyperparameters =
-		mapping_or_null(smp__map_get(root, "hyperparameters"));
+		smp__as_mapping(smp__map_get(root, "hyperparameters"));
 	job->gpu_num_devices =
 		smp__map_get(job->environment, "GPU_NUM_DEVICES");
 	job->n_gpus = smp__map_get(job->hyperparameters, "n_gpus");
 	job->launcher_script =
 		smp__map_get(job->hyperparameters, "training_script");
 
-	job->entry_point = string_or_null(smp__map_get(root, "entry_point"));
-	job->source_dir = string_or_null(smp__map_get(root, "source_dir"));
+	job->entry_point = smp__as_string(smp__map_get(root, "entry_point"));
+	job->source_dir = smp__as_string(smp__map_get(root, "source_dir"));
 	job->debugger_hook_config = smp__map_get(root, "debugger_hook_config");
 	job->disable_profiler = smp__map_get(root, "disable_profiler");
 	job->profiler_config = smp__map_get(root, "profiler_config");

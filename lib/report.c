@@ -57,8 +57,9 @@ smp_report_max_severity(const struct smp_report *r)
 	enum smp_severity max = SMP_SEVERITY_OFF;
 	size_t i;
 
+	/* a suppressed finding counts for nothing (issue 5) */
 	for (i = 0; r && i < r->count; i++)
-		if (r->items[i].severity > max)
+		if (!r->items[i].suppressed && r->items[i].severity > max)
 			max = r->items[i].severity;
 	return max;
 }
@@ -86,7 +87,7 @@ add_va(struct smp_report *r, enum smp_rule_id rule, const struct smp_pos *start,
 	memset(f, 0, sizeof(*f));
 	f->rule = smp__rule_id(rule);
 	f->severity = sev;
-	f->file = r->file;
+	f->file = r->src_file ? r->src_file : r->file;
 	f->message = smp__arena_strndup(&r->arena, msg, strlen(msg));
 	if (!f->message) {
 		r->failed = 1;
@@ -201,6 +202,35 @@ smp__finding_pointer(struct smp_report *r, struct smp_finding *f,
 		r->failed = 1;
 }
 
+void
+smp__report_source(struct smp_report *r, const char *file, const char *buf,
+		   size_t len, struct smp_report_source *saved)
+{
+	saved->src_file = r->src_file;
+	saved->buf = r->buf;
+	saved->len = r->len;
+	saved->root = r->root;
+	r->src_file = NULL;
+	if (file) {
+		r->src_file = smp__arena_strndup(&r->arena, file, strlen(file));
+		if (!r->src_file)
+			r->failed = 1;
+	}
+	r->buf = buf;
+	r->len = len;
+	r->root = NULL; /* no JSON Pointers into another file */
+}
+
+void
+smp__report_source_restore(struct smp_report *r,
+			   const struct smp_report_source *saved)
+{
+	r->src_file = saved->src_file;
+	r->buf = saved->buf;
+	r->len = saved->len;
+	r->root = saved->root;
+}
+
 int
 smp__report_has(const struct smp_report *r, enum smp_rule_id rule)
 {
@@ -217,6 +247,10 @@ static int
 cmp_finding(const void *pa, const void *pb)
 {
 	const struct smp_finding *a = pa, *b = pb;
+	int c = a->file == b->file ? 0 : strcmp(a->file, b->file);
+
+	if (c)
+		return c;
 
 	if (a->line != b->line)
 		return a->line < b->line ? -1 : 1;
@@ -266,8 +300,10 @@ path_push(struct path *p, const struct smp_node *seg, size_t index)
 			p->overflow = 1;
 			break;
 		}
-		for (k = 0; k < el; k++)
-			p->buf[p->len++] = esc ? esc[k] : s[i];
+		if (!esc)
+			p->buf[p->len++] = s[i];
+		for (k = 0; esc && k < el; k++)
+			p->buf[p->len++] = esc[k];
 	}
 	return mark;
 }

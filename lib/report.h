@@ -15,6 +15,9 @@ struct smp_report {
 	const struct smp_allocator *alloc;
 	struct smp_arena arena;
 	const char *file;
+	/* the file findings are added to when not the spec itself (an
+	 * entry script); NULL means file. See smp__report_source(). */
+	const char *src_file;
 	/* borrowed while the check runs, for source lines and pointers */
 	const char *buf;
 	size_t len;
@@ -68,10 +71,27 @@ void smp__finding_suggest(struct smp_report *r, struct smp_finding *f,
 void smp__finding_pointer(struct smp_report *r, struct smp_finding *f,
 			  const char *pointer);
 
+/*
+ * Where the next findings are: another file (an entry script) with its
+ * text, or back to the spec when file is NULL. saved receives the state to
+ * hand back to smp__report_source_restore().
+ */
+struct smp_report_source {
+	const char *src_file;
+	const char *buf;
+	size_t len;
+	const struct smp_node *root;
+};
+
+void smp__report_source(struct smp_report *r, const char *file, const char *buf,
+			size_t len, struct smp_report_source *saved);
+void smp__report_source_restore(struct smp_report *r,
+				const struct smp_report_source *saved);
+
 /* 1 when the report already has a finding of rule. */
 int smp__report_has(const struct smp_report *r, enum smp_rule_id rule);
 
-/* Sorts findings by line, column, then rule id (stable output). */
+/* Sorts findings by file, line, column, then rule id (stable output). */
 void smp__report_sort(struct smp_report *r);
 
 /*

@@ -14,9 +14,11 @@
  * below fills summary, explanation and source of the same entries.
  */
 static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
+/* NOLINTBEGIN(bugprone-macro-parentheses): designators cannot be wrapped */
 #define X(e, name, sev, grp)                                                   \
 	[SMP_RULE_##e].id = name, [SMP_RULE_##e].default_severity = SEV(sev),  \
 	[SMP_RULE_##e].group = grp,
+/* NOLINTEND(bugprone-macro-parentheses) */
 #include "rules.def"
 #undef X
 
@@ -114,6 +116,20 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"GPUs in one instance talk over NVLink instead of the network. "
 	"The finding names an instance with the same GPU count.",
 	"best practices for PyTorch (multi-GPU instances); SDK D6",
+	[SMP_RULE_DATA_STALE].summary =
+		"the instance data in use is older than the age limit",
+	"Instance families and tested models are added between "
+	"releases, and data that does not know them reports new types "
+	"as unknown (the main source of false positives in linters "
+	"with built-in tables). The check compares the data's "
+	"'generated' date with today, once per run rather than per "
+	"spec, and reports at no position in a file named after the "
+	"data: '<built-in instance data>', the --instance-data folder "
+	"or the refreshed copy. The limit is 180 days; --stale-days N "
+	"or SM_PREFLIGHT_STALE_DAYS changes it and 0 turns the check "
+	"off. 'sm-preflight update-data' refreshes the data and "
+	"'sm-preflight data' shows which data is in use and its age.",
+	"issue 6 (refresh instance data); DESIGN.md section 4",
 	[SMP_RULE_DISTRIBUTION_UNKNOWN_KEY].summary =
 		"a distribution key the SDK does not know",
 	"The SDK knows exactly 'pytorchxla'. The troubleshooting page "
@@ -254,21 +270,48 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	[SMP_RULE_BATCH_SIZE_BELOW_TESTED].summary =
 		"the batch size is well below what the compiler fits",
 	"Training Compiler shrinks the memory footprint, so a larger "
-	"batch usually fits and trains faster. The finding names the "
-	"tested compiler batch for this model and GPU and the "
-	"learning rate rescaled by k (linear) or sqrt(k).",
+	"batch usually fits and trains faster. Fires when the per-GPU "
+	"batch is below 75% of the tested compiler batch for this "
+	"model, framework version and instance type, or, when the "
+	"table has no such row, for the same model on an instance "
+	"with the same GPU model and memory (the message names the "
+	"row: framework version, instance, sequence length, "
+	"precision). Of several rows it prefers the job's sequence "
+	"length (max_seq_length, max_length, block_size), then the "
+	"exact instance and versions, then the nearest versions, "
+	"then the smallest batch; without a length, when the rows "
+	"differ in length, the smallest batch (conservative). Batch "
+	"names per_device_*/per_gpu_* and most others "
+	"are per GPU; names configured as global, and a TensorFlow "
+	"job's plain batch_size (Keras MirroredStrategy splits it "
+	"across the GPUs), are the global batch = per-GPU batch x "
+	"GPUs x instances. The table's sizes are per GPU, except "
+	"the TensorFlow vision rows, which are per instance "
+	"(ResNet152: 160 on ml.p3.2xlarge, 1280 on ml.p3.16xlarge) "
+	"and are divided by its GPUs. The fix gives the tested "
+	"batch and the learning rate scaled by k (linear) or sqrt(k) "
+	"(--lr-scaling sqrt). Only for jobs with the compiler on; "
+	"'sm-preflight suggest' shows the arithmetic.",
 	"best practices (batch size and learning rate); tested models",
 	[SMP_RULE_BATCH_SIZE_ABOVE_TESTED].summary =
 		"the batch size is above the largest tested compiler batch",
-	"AWS tested this model on this GPU up to a smaller batch; "
-	"larger ones risk running out of GPU memory, and some models "
-	"fit less with the compiler than without.",
+	"AWS tested this model on this GPU model and memory up to a "
+	"smaller per-GPU batch (at the job's sequence length, when "
+	"the spec gives one and the table has it); larger ones risk "
+	"running out of GPU memory, and some models fit less with "
+	"the compiler than without. A tested size marked as a lower "
+	"bound (the instance may fit more) is never reported.",
 	"tested models table",
 	[SMP_RULE_MODEL_UNTESTED].summary =
 		"the model is not in the tested-models table",
 	"AWS publishes tested batch sizes per model, framework and "
-	"instance. An untested model may still work; measure GPU "
-	"memory to find the largest batch.",
+	"instance. The model comes from the model hyperparameters "
+	"(model_name_or_path, model_name, model_id, model_type, "
+	"model; case, '/' and '_' do not matter) and is looked up "
+	"for the job's framework, PyTorch or TensorFlow, any "
+	"version; local paths and URIs are not. An untested model "
+	"may still work; measure GPU memory to find the largest "
+	"batch.",
 	"best practices (use tested models)",
 	[SMP_RULE_PREPROCESSING_WORKERS].summary =
 		"preprocessing_num_workers is unset or far below the vCPUs",
@@ -286,18 +329,159 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"tensors, which breaks the compiler's fused operations. Log "
 	"and evaluate less often (every 10 steps or more).",
 	"best practices (avoid explicit evaluations)",
+	[SMP_RULE_SCRIPT_MISSING].summary =
+		"the entry script the job names could not be read",
+	"The script rules read the Python file the spec names: "
+	"entry_point (source_code.entry_script for ModelTrainer), or "
+	"the 'training_script' hyperparameter of a launcher job, "
+	"relative to the spec's folder and source_dir (for "
+	"smp_check_buffer, the script_base_dir option). When it is "
+	"missing, unreadable, not a regular file, larger than the "
+	"file size limit, or an absolute path (never read), this "
+	"information says so: the spec may be checked before the code "
+	"exists. Remote code (an s3:// source_dir, git_config) is not "
+	"looked for. --no-script turns all script checks off.",
+	"DESIGN.md section 6 (entry script)",
+	[SMP_RULE_SCRIPT_PADDING_LONGEST].summary =
+		"the script pads to the longest sequence of each batch",
+	"padding='longest' or padding=True (in any call but a layer's) "
+	"gives every batch its own tensor shape, and every new shape "
+	"recompiles the graph. So does DataCollatorWithPadding with "
+	"its default padding when nothing in the script pads to a "
+	"fixed length. Use padding='max_length' with a fixed "
+	"max_length.",
+	"best practices (padding='max_length')",
+	[SMP_RULE_SCRIPT_ITEM_CALL].summary =
+		"'.item()' inside the training loop forces an evaluation",
+	"tensor.item() copies a value to the host, which ends the "
+	"lazily built graph early and breaks fused operations. Found "
+	"in a loop that calls backward() or steps the optimizer (or "
+	"in a loop inside it), unless an `if` with a '%' test makes it "
+	"periodic. Log every N steps, after xm.mark_step().",
+	"best practices (avoid explicit evaluations)",
+	[SMP_RULE_SCRIPT_TORCH_SAVE].summary =
+		"checkpoints saved with torch.save instead of xm.save",
+	"PyTorch/XLA tensors must be moved to the CPU and written once "
+	"across processes: use torch_xla.core.xla_model.save.",
+	"best practices for PyTorch (xm.save)",
+	[SMP_RULE_SCRIPT_CUDA_DEVICE].summary =
+		"the script uses CUDA devices instead of the XLA device",
+	"A compiled PyTorch job must put the model and tensors on "
+	"xm.xla_device(); CUDA devices, or a mix of CUDA and XLA, are "
+	"among the most common causes of compilation failures. Found: "
+	".cuda(), torch.device(\"cuda...\"), .to(\"cuda...\"), "
+	"device=\"cuda...\" and torch.cuda.set_device(); "
+	"torch.cuda.amp and torch.cuda queries are fine.",
+	"best practices for PyTorch (XLA device)",
+	[SMP_RULE_SCRIPT_MARK_STEP_MISSING].summary =
+		"the training loop steps the optimizer without xm.mark_step()",
+	"torch_xla builds a graph lazily and runs it only at "
+	"mark_step(). Without it after each update, steps pile up "
+	"and printed or logged values are stale. MpDeviceLoader, "
+	"xm.optimizer_step(..., barrier=True) and the Hugging Face "
+	"Trainer mark the step themselves.",
+	"troubleshooting (mark_step after every model update)",
+	[SMP_RULE_SCRIPT_MP_FN_MISSING].summary =
+		"pytorchxla is enabled but the script has no _mp_fn(index)",
+	"The launcher of the pytorchxla distribution imports the "
+	"script and calls _mp_fn(index) at module level in each worker "
+	"process; without it (or with no index parameter) distributed "
+	"training does not start as intended. The Trainer needs it "
+	"too: def _mp_fn(index): main().",
+	"troubleshooting (distributed training: _mp_fn); SDK D10",
+	[SMP_RULE_SCRIPT_DEVICE_LOADER_MISSING].summary =
+		"distributed training without MpDeviceLoader and "
+		"DistributedSampler",
+	"Each worker needs its own shard of the data "
+	"(DistributedSampler, or dataset sharding) fed through "
+	"torch_xla.distributed.parallel_loader.MpDeviceLoader; "
+	"otherwise workers train on the same data. Checked when the "
+	"job is distributed and the script holds its training loop "
+	"(not the Trainer, Accelerate or Lightning).",
+	"troubleshooting (distribute the input data to all workers)",
+	[SMP_RULE_SCRIPT_SEED_MISSING].summary =
+		"distributed training without a constant seed",
+	"Workers must start from the same initial weights: set one "
+	"constant seed (torch.manual_seed, transformers.set_seed) on "
+	"every worker before building the model. A seed made from the "
+	"worker's index, rank or ordinal differs per worker. The "
+	"Trainer seeds the workers itself (TrainingArguments.seed).",
+	"troubleshooting (distributed convergence)",
+	[SMP_RULE_SCRIPT_GPU_NUM_DEVICES].summary =
+		"the script sets GPU_NUM_DEVICES wrongly",
+	"os.environ values must be strings: the guide's own approach 3 "
+	"assigns an int, which raises TypeError, and so does an "
+	"n_gpus option parsed with type=int (approach 2). A hard-coded "
+	"count must also match the instance's GPUs. A script that sets "
+	"GPU_NUM_DEVICES (or reads an n_gpus hyperparameter into it) "
+	"counts as setting it for gpu-num-devices-missing.",
+	"troubleshooting (missing PyTorch/XLA configuration)",
+	[SMP_RULE_SCRIPT_AMP_ORDER].summary =
+		"gradient clipping and reduction in the wrong order under AMP",
+	"With a GradScaler the order is: scale and backward, reduce "
+	"the gradients across workers (distributed), unscale_, clip, "
+	"step, update, then xm.mark_step(). Clipping before unscale_ "
+	"clips scaled gradients; reducing after unscale_ or the step "
+	"applies each worker's own gradients.",
+	"troubleshooting (AMP with gradient clipping)",
+	[SMP_RULE_SCRIPT_GRADIENT_SYNC_MISSING].summary =
+		"distributed training with a plain optimizer.step()",
+	"Without xm.optimizer_step (or xm.reduce_gradients, an "
+	"all_reduce of the gradients, or DistributedDataParallel) each "
+	"worker updates its own model and training diverges.",
+	"best practices for PyTorch (distributed APIs); troubleshooting",
 	[SMP_RULE_LEARNING_RATE_NOT_SCALED].summary =
 		"the batch size changed but the learning rate did not follow",
 	"Compared with the native baseline (--baseline), the global "
-	"batch changed by a factor k but the learning rate by neither "
-	"k nor sqrt(k) (within 5%), which often hurts convergence.",
+	"batch (per-GPU batch x GPUs x instances) changed by a factor "
+	"k but the learning rate by neither k nor sqrt(k) (within "
+	"5%), which often hurts convergence. Also reported when the "
+	"compiled job drops a learning rate the baseline sets, and "
+	"when neither sets one although k is not 1 (both then use "
+	"the script's default).",
 	"best practices (scale the learning rate); troubleshooting",
 	[SMP_RULE_BASELINE_DRIFT].summary =
 		"the compiled job differs from its native baseline elsewhere",
 	"To tell compiler problems from hyperparameter problems, "
 	"compare the native and compiled jobs with everything equal "
-	"except the compiler, the batch size and the learning rate.",
+	"except the compiler, the batch size and the learning rate "
+	"(--baseline). Compared: every hyperparameter except the "
+	"batch-size and learning-rate names, sagemaker_* flags, "
+	"training_script, n_gpus and the speed settings the "
+	"efficiency rules ask for (preprocessing_num_workers, "
+	"dataloader_num_workers, logging_steps, eval_steps, "
+	"save_steps); numbers compare by value, booleans by truth. "
+	"Also the instance type and count; the estimator and the "
+	"framework and transformers versions. Not compared: entry "
+	"point, source dir, environment, distribution, debugger, "
+	"profiler and compiler settings, which a compiled job "
+	"changes for good reasons.",
 	"troubleshooting (convergence compared with native)",
+	[SMP_RULE_SUPPRESSION_INVALID].summary =
+		"an inline suppression comment that does not work",
+	"A comment '# sm-preflight: ignore[rule-id,...] reason' on a "
+	"finding's line, or on the line above it, suppresses that "
+	"finding: it stays in JSON and SARIF output marked suppressed, "
+	"but is hidden from text output and counts neither for the "
+	"summary nor for the exit status. The reason is required, so "
+	"that the next reader knows why. Reported here: a comment "
+	"without a reason, without '[...]' or with an empty list, a "
+	"rule id that does not exist (with a did-you-mean), a bad "
+	"'until=YYYY-MM-DD' date, and a suppression whose until date "
+	"has passed: it then stops working and the finding it "
+	"suppressed is reported again. Such a comment suppresses "
+	"nothing. JSON has no comments; --no-inline-ignores turns "
+	"every inline suppression off.",
+	"issue 5 (configuration and suppression)",
+	[SMP_RULE_SUPPRESSION_UNUSED].summary =
+		"an inline suppression that suppresses nothing",
+	"A suppression names a rule that reports nothing on the "
+	"comment's line (or, for a comment on a line of its own, on "
+	"the next line that is not a comment): the problem was fixed, "
+	"the rule was turned off, or the comment sits on the wrong "
+	"line. Remove the rule id from the comment (or the whole "
+	"comment) so that suppressions do not outlive their reason.",
+	"issue 5 (configuration and suppression)",
 };
 
 const char *

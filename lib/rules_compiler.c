@@ -21,21 +21,21 @@ check_debug(const struct smp_check *c)
 	struct smp_finding *f;
 
 	if (!job->compiler_enabled ||
-	    smp__scalar_bool(job->compiler_debug) != 1)
+	    smp__job_flag(job, job->compiler_debug) != 1)
 		return;
 	f = smp__report_node(c->rep, SMP_RULE_COMPILER_DEBUG,
 			     job->compiler_debug,
 			     "the compiler's debug mode is on; its detailed "
 			     "logs slow training down, so use it for "
 			     "debugging runs only");
-	smp__finding_fix(c->rep, f, "set 'debug: false' (or remove it)");
+	smp__finding_fix(c->rep, f, "%s", smp__words(job)->debug_off);
 	smp__finding_suggest(c->rep, f, "false");
 }
 
 /*
  * The SDK attaches a Debugger hook at fit() unless debugger_hook_config
  * is false, and profiles unless disable_profiler is true (SDK R4; the
- * guide asks for both).
+ * guide asks for both). A request has either only when it says so.
  */
 static void
 check_debugger_profiler(const struct smp_check *c)
@@ -43,19 +43,23 @@ check_debugger_profiler(const struct smp_check *c)
 	const struct smp_job *job = c->job;
 	const struct smp_node *hook = job->debugger_hook_config;
 	const struct smp_node *prof = job->disable_profiler;
-	int hook_on = smp__scalar_bool(hook) != 0;
-	int prof_on = smp__scalar_bool(prof) != 1;
+	const struct smp_words *w = smp__words(job);
+	int sdk = job->dialect == SMP_DIALECT_ESTIMATOR;
+	int hook_on = hook ? smp__scalar_bool(hook) != 0 : sdk;
+	int prof_on = prof ? smp__scalar_bool(prof) != 1
+			   : sdk || job->profiler_config;
 	const struct smp_node *at;
 	struct smp_finding *f;
 
 	if (!hook_on && !prof_on)
 		return;
 	if (hook_on && hook)
-		at = hook->kind == SMP_NODE_SCALAR
-			     ? hook
-			     : smp__map_key(job->root, "debugger_hook_config");
+		at = hook->kind == SMP_NODE_SCALAR ? hook
+						   : smp__job_key_of(job, hook);
 	else if (prof_on && prof)
 		at = prof;
+	else if (prof_on && !sdk)
+		at = smp__job_key_of(job, job->profiler_config);
 	else
 		at = compiler_anchor(job);
 	if (hook_on && prof_on)
@@ -69,18 +73,17 @@ check_debugger_profiler(const struct smp_check *c)
 			c->rep, SMP_RULE_DEBUGGER_PROFILER_OVERHEAD, at,
 			"SageMaker Debugger is on for a compiler job (%s); its "
 			"hook can trigger recompilation",
-			hook ? "'debugger_hook_config' is not false"
+			hook ? w->hook_set
 			     : "the SDK attaches a default hook at fit()");
 	else
 		f = smp__report_node(
 			c->rep, SMP_RULE_DEBUGGER_PROFILER_OVERHEAD, at,
 			"the SageMaker Profiler is on for a compiler job "
-			"('disable_profiler' is not true); it can trigger "
-			"recompilation");
-	smp__finding_fix(c->rep, f, "%s%s%s",
-			 hook_on ? "set 'debugger_hook_config: false'" : "",
+			"(%s); it can trigger recompilation",
+			w->profiler_set);
+	smp__finding_fix(c->rep, f, "%s%s%s", hook_on ? w->hook_off : "",
 			 hook_on && prof_on ? " and " : "",
-			 prof_on ? "set 'disable_profiler: true'" : "");
+			 prof_on ? w->profiler_off : "");
 }
 
 /* HuggingFace and PyTorch compiler jobs must not set image_uri (R9/R14). */
@@ -144,9 +147,8 @@ smp__rules_compiler(const struct smp_check *c)
 				     "Training Compiler is not enabled in "
 				     "this spec; only the generic checks "
 				     "apply");
-		smp__finding_fix(c->rep, f,
-				 "add 'compiler_config: {enabled: true}' to "
-				 "compile the model");
+		smp__finding_fix(c->rep, f, "%s",
+				 smp__words(job)->enable_compiler);
 		return;
 	}
 	check_disabled(c);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "script.h"
 
 static const char *
 version_text(const struct smp_job *job)
@@ -100,7 +101,8 @@ check_version(const struct smp_check *c)
 				     job->pytorchxla,
 				     "'pytorchxla' is a PyTorch mechanism; "
 				     "it does nothing for a TensorFlow job");
-		smp__finding_fix(c->rep, f, "remove 'pytorchxla'");
+		smp__finding_fix(c->rep, f, "%s",
+				 smp__words(job)->pytorchxla_off);
 		return 1;
 	}
 	if (smp__job_has_pytorchxla_version(job, c->cat) != 0)
@@ -146,7 +148,7 @@ check_missing(const struct smp_check *c)
 	    smp__report_has(c->rep, SMP_RULE_DISTRIBUTION_INCOMPATIBLE))
 		return; /* said already, with the same fix */
 	if (job->count < 2 &&
-	    (has_version == 0 || job->gpu_num_devices || job->n_gpus))
+	    (has_version == 0 || smp__gpu_num_devices_set(job)))
 		return;
 	if (has_version == 0 && job->launcher_script)
 		return;
@@ -175,10 +177,10 @@ check_missing(const struct smp_check *c)
 			c->rep, SMP_RULE_PYTORCHXLA_MISSING, at,
 			"%lld instances train with 'pytorchxla' %s; each "
 			"worker would train its own copy of the model",
-			job->count, job->pytorchxla ? "disabled" : "not set");
-		smp__finding_fix(c->rep, f,
-				 "set 'distribution: {pytorchxla: {enabled: "
-				 "true}}'");
+			job->count,
+			job->pytorchxla_key ? "disabled" : "not set");
+		smp__finding_fix(c->rep, f, "%s",
+				 smp__words(job)->pytorchxla_on);
 	} else {
 		f = smp__report_node(
 			c->rep, SMP_RULE_PYTORCHXLA_MISSING, at,
@@ -186,12 +188,11 @@ check_missing(const struct smp_check *c)
 			"GPU_NUM_DEVICES is not set; the job trains on one "
 			"GPU while the others sit idle",
 			smp__node_text(job->instance_type), gpus,
-			job->pytorchxla ? "disabled" : "not set");
+			job->pytorchxla_key ? "disabled" : "not set");
 		smp__finding_soften(c->rep, f, SMP_RULE_PYTORCHXLA_MISSING,
 				    SMP_SEVERITY_WARNING);
-		smp__finding_fix(c->rep, f,
-				 "set 'distribution: {pytorchxla: {enabled: "
-				 "true}}'");
+		smp__finding_fix(c->rep, f, "%s",
+				 smp__words(job)->pytorchxla_on);
 	}
 }
 
@@ -208,10 +209,10 @@ smp__rules_distribution(const struct smp_check *c)
 				     SMP_RULE_PYTORCHXLA_WITHOUT_COMPILER,
 				     job->pytorchxla,
 				     "'pytorchxla' needs Training Compiler, "
-				     "but the spec has no 'compiler_config'");
-		smp__finding_fix(c->rep, f,
-				 "add 'compiler_config: {enabled: true}', or "
-				 "remove 'pytorchxla'");
+				     "but %s",
+				     smp__words(job)->no_compiler);
+		smp__finding_fix(c->rep, f, "%s",
+				 smp__words(job)->pytorchxla_without_compiler);
 		return;
 	}
 	check_incompatible(c);

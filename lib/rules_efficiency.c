@@ -96,7 +96,8 @@ check_workers(const struct smp_check *c)
 		f = smp__report_node(
 			c->rep, SMP_RULE_PREPROCESSING_WORKERS,
 			c->job->hyperparameters
-				? smp__map_key(c->job->root, "hyperparameters")
+				? smp__job_key_of(c->job,
+						  c->job->hyperparameters)
 				: c->job->instance_type,
 			"'preprocessing_num_workers' is not set; "
 			"dataset preprocessing runs in one "
@@ -130,7 +131,7 @@ check_short_run(const struct smp_check *c)
 	if (!e)
 		e = hp_pair(c->job, "epochs");
 	if (p && smp__node_number(p->value, &v) == 0 && v > 0 &&
-	    v < c->settings->short_run_steps) {
+	    v < (double)c->settings->short_run_steps) {
 		f = smp__report_node(c->rep, SMP_RULE_SHORT_RUN, p->value,
 				     "'max_steps' is %g; the first steps "
 				     "compile the graph, so a run shorter "

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "script.h"
 
 /* A positive count from "4" (environment) or 4 / "4" (hyperparameter). */
 static int
@@ -99,13 +100,29 @@ check_missing(const struct smp_check *c)
 		return;
 	if ((job->pytorchxla && (job->pytorchxla_enabled ||
 				 job->pytorchxla->kind != SMP_NODE_MAPPING)) ||
-	    job->launcher_script || job->gpu_num_devices || job->n_gpus ||
+	    job->launcher_script || smp__gpu_num_devices_set(job) ||
 	    smp__report_has(c->rep, SMP_RULE_DISTRIBUTION_INCOMPATIBLE))
 		return;
 	/* pytorchxla-missing or distribution-unknown-key says it better */
 	if (smp__report_has(c->rep, SMP_RULE_PYTORCHXLA_MISSING) ||
 	    smp__job_xla_misspelled(job))
 		return;
+	if (job->n_gpus) { /* a scanned script never reads it */
+		f = smp__report_node(
+			c->rep, SMP_RULE_GPU_NUM_DEVICES_MISSING, job->n_gpus,
+			"hyperparameter 'n_gpus' is given but the entry script "
+			"never sets GPU_NUM_DEVICES; the container defaults it "
+			"to 1, so %d of the %d GPUs of '%s' sit idle",
+			c->instance->gpus - 1, c->instance->gpus,
+			c->instance->type);
+		smp__finding_fix(
+			c->rep, f,
+			"in the script, os.environ[\"GPU_NUM_DEVICES\"] "
+			"= args.n_gpus (parsed as a string), or add "
+			"'%s: {GPU_NUM_DEVICES: \"%d\"}'",
+			smp__words(job)->environment, c->instance->gpus);
+		return;
+	}
 	f = smp__report_node(
 		c->rep, SMP_RULE_GPU_NUM_DEVICES_MISSING, job->instance_type,
 		"'%s' has %d GPUs but GPU_NUM_DEVICES is not set; "
@@ -113,10 +130,10 @@ check_missing(const struct smp_check *c)
 		"sit idle",
 		c->instance->type, c->instance->gpus, c->instance->gpus - 1);
 	smp__finding_fix(c->rep, f,
-			 "add 'environment: {GPU_NUM_DEVICES: \"%d\"}', or "
+			 "add '%s: {GPU_NUM_DEVICES: \"%d\"}', or "
 			 "launch through torch_xla.distributed.sm_dist with "
 			 "the script in a 'training_script' hyperparameter",
-			 c->instance->gpus);
+			 smp__words(job)->environment, c->instance->gpus);
 }
 
 void

@@ -192,13 +192,21 @@ check_supported(const struct smp_check *c, const char *type, const char *cls)
 				c->instance->gpus > 0 ? c->instance : NULL,
 				c->instance->efa)
 		      : NULL;
-	f = smp__report_node(c->rep, SMP_RULE_INSTANCE_UNSUPPORTED,
-			     c->job->instance_type,
-			     "Training Compiler does not support instance "
-			     "class '%s' of '%s'; supported classes are %s",
-			     cls, type, list);
+	f = smp__report_node(
+		c->rep, SMP_RULE_INSTANCE_UNSUPPORTED, c->job->instance_type,
+		"Training Compiler does not support instance "
+		"class '%s' of '%s'%s; supported classes are %s",
+		cls, type,
+		c->job->instance_type_default
+			? " (ModelTrainer's default when 'compute' "
+			  "names no instance type)"
+			: "",
+		list);
 	if (alt) {
-		smp__finding_fix(c->rep, f, "use '%s' (%d x %s, %g GiB each)",
+		smp__finding_fix(c->rep, f, "%s'%s' (%d x %s, %g GiB each)",
+				 c->job->instance_type_default
+					 ? "set 'compute.instance_type' to "
+					 : "use ",
 				 alt->type, alt->gpus, alt->gpu_model,
 				 alt->gpu_memory_gib);
 		smp__finding_suggest(c->rep, f, alt->type);
@@ -209,6 +217,7 @@ static void
 check_groups(const struct smp_check *c)
 {
 	const struct smp_node *g = c->job->instance_groups;
+	const struct smp_words *w = smp__words(c->job);
 	struct smp_finding *f;
 
 	if (!g || (g->kind == SMP_NODE_SEQUENCE && g->u.sequence.count == 0) ||
@@ -216,11 +225,12 @@ check_groups(const struct smp_check *c)
 	     smp__scalar_type(g) == SMP_SCALAR_NULL))
 		return;
 	f = smp__report_node(c->rep, SMP_RULE_INSTANCE_GROUPS,
-			     smp__map_key(c->job->root, "instance_groups"),
+			     smp__job_key_of(c->job, g),
 			     "Training Compiler supports only homogeneous "
-			     "clusters; 'instance_groups' is rejected");
-	smp__finding_fix(c->rep, f,
-			 "use 'instance_type' and 'instance_count' instead");
+			     "clusters; '%s' is rejected",
+			     w->instance_groups);
+	smp__finding_fix(c->rep, f, "use '%s' and '%s' instead",
+			 w->instance_type, w->instance_count);
 }
 
 /*
@@ -319,10 +329,10 @@ check_multi_gpu(const struct smp_check *c)
 			     "than %lld x '%s' with the same %lld GPUs",
 			     total, it->type, total / best->gpus, best->type,
 			     total);
-	smp__finding_fix(c->rep, f,
-			 "use instance_type '%s' with "
-			 "instance_count %lld",
-			 best->type, total / best->gpus);
+	smp__finding_fix(c->rep, f, "use %s '%s' with %s %lld",
+			 smp__words(c->job)->instance_type, best->type,
+			 smp__words(c->job)->instance_count,
+			 total / best->gpus);
 	smp__finding_suggest(c->rep, f, best->type);
 }
 

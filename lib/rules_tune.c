@@ -4,6 +4,7 @@
  * rescale the learning rate with it): batch-size-below-tested,
  * batch-size-above-tested and model-untested.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,30 +23,42 @@ row_text(char *out, size_t size, const struct smp_check *c,
 
 	smp__tune_row_describe(desc, sizeof(desc), row);
 	if (row == pick->row && pick->candidates > 1) {
-		if (pick->seq_matched && seq)
+		if (pick->seq_matched && pick->seq_mixed && seq)
+			snprintf(how, sizeof(how), "; the row for '%s'",
+				 seq->key->u.scalar.value);
+		else if (pick->by_batch &&
+			 (pick->match != SMP_ROW_EXACT || pick->exact_rows > 1))
 			snprintf(how, sizeof(how),
-				 "; the row of '%s' among %zu tested rows",
-				 seq->key->u.scalar.value, pick->candidates);
+				 "; the smallest batch of %zu rows of several "
+				 "sequence lengths",
+				 pick->candidates);
 		else if (pick->ties > 1)
 			snprintf(how, sizeof(how),
 				 "; the smallest batch of %zu matching rows",
 				 pick->ties);
 	}
-	if (pick->match == SMP_ROW_SAME_GPU)
-		snprintf(out, size, "for '%s' on the same %s %g GiB GPU (%s%s)",
+	if (row != pick->row)
+		snprintf(out, size, "for '%s' on %s %g GiB GPUs (%s)", model,
+			 c->instance->gpu_model, c->instance->gpu_memory_gib,
+			 desc);
+	else if (pick->match == SMP_ROW_SAME_GPU)
+		snprintf(out, size,
+			 "for '%s' (no row for this exact job; nearest on the "
+			 "same %s %g GiB GPU: %s%s)",
 			 model, c->instance->gpu_model,
 			 c->instance->gpu_memory_gib, desc, how);
 	else
 		snprintf(out, size, "for '%s' (%s%s)", model, desc, how);
 }
 
-/* The batch value to write for a per-GPU batch, in the spec's reading. */
+/* The batch value to write for a per-GPU batch, in the spec's reading
+ * (a per-GPU value is whole). */
 static double
 spec_batch(const struct smp_batch_reading *b, double per_gpu)
 {
 	if (b->scope == SMP_BATCH_GLOBAL)
 		return per_gpu * (double)b->gpus * (double)b->instances;
-	return per_gpu;
+	return per_gpu >= 1 ? floor(per_gpu) : per_gpu;
 }
 
 /* Below the tested batch: suggest it, with the learning rate rescaled. */
@@ -58,24 +71,25 @@ report_below(const struct smp_check *c, const struct smp_batch_reading *b,
 		c->settings, c->job->hyperparameters, SMP_HP_LEARNING_RATE);
 	enum smp_lr_scaling sc = c->settings->lr_scaling;
 	char reading[256], where[512], val[48], bare[40], kt[32], lrt[48];
-	char lrold[40];
+	char lrold[40], bt[128];
+	double tested = smp__tune_row_batch(c->cat, row), k, lrv;
 	struct smp_finding *f;
-	double k, lrv;
 
 	smp__batch_describe(reading, sizeof(reading), b);
+	smp__tune_row_batch_text(bt, sizeof(bt), c->cat, row);
 	row_text(where, sizeof(where), c, pick, row, model);
 	f = smp__report_node(c->rep, SMP_RULE_BATCH_SIZE_BELOW_TESTED,
 			     b->pair->value,
-			     "%s is well below the tested compiler batch %d "
-			     "per GPU %s",
-			     reading, row->compiler_batch_size, where);
-	k = (double)row->compiler_batch_size / b->per_gpu;
+			     "%s is well below the tested compiler batch %s "
+			     "%s",
+			     reading, bt, where);
+	k = spec_batch(b, tested) / b->value;
 	smp__tune_value(val, sizeof(val), b->pair->value,
-			spec_batch(b, row->compiler_batch_size));
-	smp__tune_number(bare, sizeof(bare),
-			 spec_batch(b, row->compiler_batch_size));
+			spec_batch(b, tested));
+	smp__tune_number(bare, sizeof(bare), spec_batch(b, tested));
 	smp__tune_number(kt, sizeof(kt), k);
-	if (lr && smp__node_number(lr->value, &lrv) == 0 && lrv > 0) {
+	if (lr && smp__node_number(lr->value, &lrv) == 0 && lrv > 0 &&
+	    isfinite(lrv)) {
 		smp__tune_value(lrt, sizeof(lrt), lr->value,
 				smp__tune_lr(lrv, k, sc));
 		smp__tune_number(lrold, sizeof(lrold), lrv);
@@ -106,20 +120,21 @@ report_above(const struct smp_check *c, const struct smp_batch_reading *b,
 	     const struct smp_row_pick *pick, const char *model)
 {
 	const struct smp_tested_model *max = pick->max;
-	char reading[256], where[512], val[48], bare[40];
+	char reading[256], where[512], val[48], bare[40], bt[128];
+	double tested = smp__tune_row_batch(c->cat, max);
 	struct smp_finding *f;
 
 	smp__batch_describe(reading, sizeof(reading), b);
+	smp__tune_row_batch_text(bt, sizeof(bt), c->cat, max);
 	row_text(where, sizeof(where), c, pick, max, model);
 	f = smp__report_node(c->rep, SMP_RULE_BATCH_SIZE_ABOVE_TESTED,
 			     b->pair->value,
 			     "%s is above the largest tested compiler batch "
-			     "%d per GPU %s; it may run out of GPU memory",
-			     reading, max->compiler_batch_size, where);
+			     "%s %s; it may run out of GPU memory",
+			     reading, bt, where);
 	smp__tune_value(val, sizeof(val), b->pair->value,
-			spec_batch(b, max->compiler_batch_size));
-	smp__tune_number(bare, sizeof(bare),
-			 spec_batch(b, max->compiler_batch_size));
+			spec_batch(b, tested));
+	smp__tune_number(bare, sizeof(bare), spec_batch(b, tested));
 	smp__finding_fix(c->rep, f,
 			 "lower '%s' to %s, or measure GPU memory on a short "
 			 "run before a long one",
@@ -141,7 +156,7 @@ smp__rules_tune(const struct smp_check *c)
 	struct smp_batch_reading b;
 	struct smp_row_pick pick;
 	struct smp_finding *f;
-	char key[256];
+	char key[256], name[256];
 
 	if (!job->compiler || !job->compiler_enabled || !job->hyperparameters)
 		return;
@@ -149,14 +164,14 @@ smp__rules_tune(const struct smp_check *c)
 			    c->instance) != 0)
 		return;
 	model = smp__tune_model_hparam(c->settings, job);
+	smp__tune_model_text(name, sizeof(name), model->value);
 	if (!smp__tune_model_tested(c->cat, q.framework, key)) {
 		f = smp__report_node(c->rep, SMP_RULE_MODEL_UNTESTED,
 				     model->value,
 				     "model '%s' is not in the tested-models "
 				     "table for %s, so no tested batch size "
 				     "applies",
-				     smp__node_text(model->value),
-				     smp__framework_title(q.framework));
+				     name, smp__framework_title(q.framework));
 		smp__finding_fix(c->rep, f,
 				 "measure GPU memory on a short run to find "
 				 "the largest batch that fits");
@@ -169,10 +184,10 @@ smp__rules_tune(const struct smp_check *c)
 	if (!pick.row)
 		return;
 	if (b.per_gpu <
-	    SMP_TUNE_BELOW_FRACTION * (double)pick.row->compiler_batch_size)
-		report_below(c, &b, &pick, smp__node_text(model->value));
+	    SMP_TUNE_BELOW_FRACTION * smp__tune_row_batch(c->cat, pick.row))
+		report_below(c, &b, &pick, name);
 	else if (pick.max &&
-		 b.per_gpu > (double)pick.max->compiler_batch_size &&
+		 b.per_gpu > smp__tune_row_batch(c->cat, pick.max) &&
 		 !pick.max->batch_size_is_lower_bound)
-		report_above(c, &b, &pick, smp__node_text(model->value));
+		report_above(c, &b, &pick, name);
 }

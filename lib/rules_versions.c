@@ -8,50 +8,17 @@
 
 #include "check.h"
 
-static const char *
-estimator_key(enum smp_estimator e)
-{
-	switch (e) {
-	case SMP_EST_HUGGINGFACE:
-		return "huggingface";
-	case SMP_EST_PYTORCH:
-		return "pytorch";
-	case SMP_EST_TENSORFLOW:
-		return "tensorflow";
-	default:
-		return NULL;
-	}
-}
-
-static int
-in_list(const char *s, const char *canonical, const char *const *aliases,
-	size_t n)
-{
-	size_t i;
-
-	if (!s || !canonical)
-		return 0;
-	if (strcmp(s, canonical) == 0)
-		return 1;
-	for (i = 0; i < n; i++)
-		if (strcmp(s, aliases[i]) == 0)
-			return 1;
-	return 0;
-}
-
 static int
 transformers_match(const struct smp_image *im, const char *tv)
 {
-	return in_list(tv, im->transformers_version, im->transformers_aliases,
-		       im->transformers_alias_count);
+	return smp__image_transformers_is(im, tv);
 }
 
 static int
 framework_match(const struct smp_image *im, const char *fw, const char *fv)
 {
 	return fw && strcmp(im->framework, fw) == 0 &&
-	       in_list(fv, im->framework_version, im->framework_aliases,
-		       im->framework_alias_count);
+	       smp__image_framework_is(im, fv);
 }
 
 /* Appends s to a ", "-separated list unless already there. */
@@ -194,7 +161,7 @@ resolve_image(const struct smp_check *c)
 {
 	const struct smp_job *job = c->job;
 	const struct smp_catalog *cat = c->cat;
-	const char *est = estimator_key(job->estimator);
+	const char *est = smp__estimator_key(job->estimator);
 	const char *tv = smp__node_text(job->transformers_version);
 	const char *fv = smp__node_text(job->framework_version);
 	char list[256] = "";
@@ -287,7 +254,8 @@ check_python(const struct smp_check *c, const struct smp_image *im)
 			     "py_version '%s' does not match the Training "
 			     "Compiler container for %s %s, which has %s",
 			     py, im->framework, im->framework_version, list);
-	smp__finding_fix(c->rep, f, "set 'py_version: %s'", im->py_versions[0]);
+	smp__finding_fix(c->rep, f, "%s%s%s", smp__words(c->job)->py_fix_prefix,
+			 im->py_versions[0], smp__words(c->job)->py_fix_suffix);
 	if (im->py_version_count)
 		smp__finding_suggest(c->rep, f, im->py_versions[0]);
 }
@@ -300,7 +268,9 @@ smp__rules_versions(const struct smp_check *c)
 	/* with image_uri the SDK resolves nothing (and R9/R14 speak) */
 	if (!c->job->compiler || c->job->image_uri)
 		return;
-	if (check_missing(c) && c->job->estimator == SMP_EST_UNKNOWN)
+	/* other dialects name an image: rules_dialect.c checks its tag */
+	if (c->job->dialect == SMP_DIALECT_ESTIMATOR && check_missing(c) &&
+	    c->job->estimator == SMP_EST_UNKNOWN)
 		return;
 	if (check_shape(c))
 		return;

@@ -2006,9 +2006,12 @@ cmp_pos(const struct smp_finding *a, const struct smp_finding *b)
 static int
 sort_findings(struct smp_report *r, size_t from)
 {
-	struct smp_finding *a = r->items + from, *tmp;
+	struct smp_finding *a, *tmp;
 	size_t n = r->count - from, width, i;
 
+	if (n < 2)
+		return 0; /* also keeps NULL items out of the arithmetic */
+	a = r->items + from;
 	for (i = 1; i < n; i++)
 		if (cmp_pos(&a[i - 1], &a[i]) > 0)
 			break;

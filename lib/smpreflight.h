@@ -100,6 +100,8 @@ enum smp_dialect {
 
 /* "auto", "estimator", "model_trainer" or "create_training_job". */
 const char *smp_dialect_name(enum smp_dialect dialect);
+
+/* Parses one of those names into *out; returns SMP_EINVAL otherwise. */
 int smp_dialect_parse(enum smp_dialect *out, const char *name);
 
 /* A per-rule severity override: rule id and new severity (OFF disables). */
@@ -116,6 +118,8 @@ enum smp_lr_scaling {
 
 /* "linear" or "sqrt". */
 const char *smp_lr_scaling_name(enum smp_lr_scaling scaling);
+
+/* Parses "linear" or "sqrt" into *out; returns SMP_EINVAL otherwise. */
 int smp_lr_scaling_parse(enum smp_lr_scaling *out, const char *name);
 
 /*
@@ -128,7 +132,25 @@ struct smp_names {
 	size_t count;
 };
 
-#define SMP_OPTIONS_VERSION 1
+/*
+ * One document held in memory by the caller: its bytes and a name used in
+ * errors (NULL: the document's usual file name).
+ */
+struct smp_memory_doc {
+	const char *name;
+	const char *buf;
+	size_t len;
+};
+
+/*
+ * The options' layout version (docs/API.md, "ABI"). Fields are only ever
+ * appended; a caller sets version to the SMP_OPTIONS_VERSION it was
+ * compiled with (SMP_OPTIONS_INIT does) and the library reads no field
+ * that version lacks, using the default instead. Version 1 ends at
+ * override_count; version 2 adds the fields up to instance_data; version
+ * 3 adds no_inline_ignores, instance_overlay and now.
+ */
+#define SMP_OPTIONS_VERSION 3
 
 /*
  * Context options. Always start from SMP_OPTIONS_INIT so that fields added
@@ -163,6 +185,44 @@ struct smp_options {
 	enum smp_lr_scaling lr_scaling;
 	/* short-run fires below this many max_steps; 0 means 100. */
 	long short_run_steps;
+	/* Entry-script checks (DESIGN.md section 6): non-zero skips them.
+	 * smp_check_file() looks for the script the spec names relative to
+	 * the spec's own folder; smp_check_buffer() relative to
+	 * script_base_dir, and not at all when it is NULL (copied into the
+	 * context). */
+	int no_script;
+	const char *script_base_dir;
+	/* Refreshed instance data (smp_data_update()): the folder holding
+	 * it, used when instance_data_dir is NULL and the copy there is
+	 * valid and not older than the embedded data. NULL: no cache. The
+	 * library never guesses it (the CLI passes
+	 * $XDG_CACHE_HOME/sm-preflight). */
+	const char *cache_dir;
+	/* Non-zero promises no network access: smp_data_update() refuses
+	 * with SMP_EINVAL. Creating a context or checking never touches the
+	 * network either way; only local data is read. */
+	int offline;
+	/* The instance data as three documents held by the caller, in the
+	 * order instances.json, tested-models.json, frameworks.json: used,
+	 * instead of instance_data_dir, cache_dir or the embedded data, when
+	 * all three buf are non-NULL (only some is SMP_EINVAL). Parsed and
+	 * validated by smp_context_new() like a folder; not kept. */
+	struct smp_memory_doc instance_data[3];
+	/* Version 3. Non-zero ignores every inline suppression comment
+	 * ("# sm-preflight: ignore[rule] reason"): nothing is suppressed
+	 * and suppression-invalid / suppression-unused never fire. */
+	int no_inline_ignores;
+	/* Instance types to add to, or replace in, the instance data in use
+	 * (a site's own types, or a correction ahead of a release): a JSON
+	 * document {"schema_version": 1, "instances": [...]} whose entries
+	 * have the fields of instances.json's. A type already in the data is
+	 * replaced whole, a new one appended. NULL buf: none. Parsed and
+	 * validated by smp_context_new() (SMP_EPARSE with err's source,
+	 * line and column); not kept. */
+	struct smp_memory_doc instance_overlay;
+	/* The time (seconds since the epoch) that the until= dates of
+	 * suppression comments are compared with; 0: the current time. */
+	int64_t now;
 };
 
 /* Every field spelled out, so that C and C++ callers with
@@ -171,7 +231,10 @@ struct smp_options {
 	{                                                                      \
 		SMP_OPTIONS_VERSION, NULL, NULL, {0, 0, 0, 0, 0},              \
 			SMP_DIALECT_AUTO, NULL, 0, {NULL, 0}, {NULL, 0},       \
-			{NULL, 0}, {NULL, 0}, SMP_LR_SCALING_LINEAR, 0         \
+			{NULL, 0}, {NULL, 0}, SMP_LR_SCALING_LINEAR, 0, 0,     \
+			NULL, NULL, 0,                                         \
+			{{NULL, NULL, 0}, {NULL, NULL, 0}, {NULL, NULL, 0}},   \
+			0, {NULL, NULL, 0}, 0                                  \
 	}
 
 /* Immutable after creation; may be shared by threads checking at once. */
@@ -185,6 +248,8 @@ struct smp_context;
 int smp_context_new(struct smp_context **out, const struct smp_options *opts,
 		    struct smp_error *err);
 
+/* Frees a context and everything it owns; NULL is a no-op. Free the
+ * reports, suggestions, baselines and emitters made with it first. */
 void smp_context_free(struct smp_context *ctx);
 
 /* The loaded instance data: its data_version and generated date. */
@@ -207,6 +272,11 @@ struct smp_finding {
 	const char *fix; /* how to fix it, or NULL */
 	const char *suggestion;  /* a suggested value, or NULL */
 	const char *source_line; /* the text of `line`, or NULL */
+	/* 1 when an inline "# sm-preflight: ignore[rule] reason" comment
+	 * suppresses it: emitters hide it from text output and mark it
+	 * suppressed in SARIF. */
+	int suppressed;
+	const char *suppression_reason; /* the comment's reason, or NULL */
 };
 
 /* The findings of one checked buffer or file, in source order. */
@@ -228,15 +298,18 @@ int smp_check_buffer(struct smp_report **out, const struct smp_context *ctx,
 int smp_check_file(struct smp_report **out, const struct smp_context *ctx,
 		   const char *path, struct smp_error *err);
 
+/* Frees a report and its findings; NULL is a no-op. */
 void smp_report_free(struct smp_report *report);
 
+/* The number of findings, suppressed ones included. */
 size_t smp_report_count(const struct smp_report *report);
 
 /* The i-th finding, or NULL when i is out of range. */
 const struct smp_finding *smp_report_get(const struct smp_report *report,
 					 size_t i);
 
-/* The highest severity among the findings; OFF when there are none. */
+/* The highest severity among the findings that are not suppressed; OFF
+ * when there are none. */
 enum smp_severity smp_report_max_severity(const struct smp_report *report);
 
 /* Static information about a rule. */
@@ -249,6 +322,7 @@ struct smp_rule_info {
 	const char *source; /* where the rule comes from (seed, SDK rule) */
 };
 
+/* The number of rules this library knows. */
 size_t smp_rule_count(void);
 /* The i-th rule in table order, or NULL when i is out of range. */
 const struct smp_rule_info *smp_rule_at(size_t i);
@@ -266,11 +340,637 @@ typedef int (*smp_write_fn)(void *ud, const char *data, size_t len);
 /*
  * Writes the findings of a report as text (DESIGN.md section 5): one
  * "file:line:col: severity: message [rule]" line, the source excerpt with
- * a caret and the fix line. Findings below min_severity are skipped.
+ * a caret and the fix line. Findings below min_severity and suppressed
+ * findings are skipped.
  */
 int smp_emit_text(const struct smp_report *report,
 		  enum smp_severity min_severity, unsigned int flags,
 		  smp_write_fn write, void *ud);
+
+/*
+ * Ready-made sinks, so that any emitter (smp_emit_text(),
+ * smp_suggestion_emit_text(), ...) can write to a stream or a buffer.
+ *
+ * smp_write_file() is an smp_write_fn whose ud is a FILE * the caller
+ * opened (declared void * so that this header needs no <stdio.h>); it
+ * returns non-zero when fwrite() fails, and the caller keeps the stream.
+ * Example: smp_emit_text(rep, SMP_SEVERITY_INFO, 0, smp_write_file,
+ * stdout).
+ */
+int smp_write_file(void *file, const char *data, size_t len);
+
+/*
+ * A caller-provided fixed buffer, filled snprintf-style by
+ * smp_membuf_write() (an smp_write_fn whose ud is a struct smp_membuf *):
+ * at most size - 1 bytes are stored and buf stays NUL-terminated after
+ * every write; len counts every byte written, including those that did
+ * not fit, so the output was truncated exactly when len >= size. Start
+ * with len 0 and buf[0] = '\0'. Never fails.
+ */
+struct smp_membuf {
+	char *buf;   /* the caller's storage; NULL only with size 0 */
+	size_t size; /* bytes of buf */
+	size_t len;  /* bytes of output so far, stored or not */
+};
+
+int smp_membuf_write(void *membuf, const char *data, size_t len);
+
+/*
+ * smp_emit_text() into the caller's buf[0..size), NUL-terminated when
+ * size > 0; *needed (may be NULL) receives the full length of the text
+ * without the NUL. The text was truncated when *needed >= size: call
+ * again with a buffer of *needed + 1 bytes (size 0 and buf NULL just
+ * measure). Returns 0, or SMP_EINVAL for a NULL report or a NULL buf with
+ * size > 0. Nothing is allocated.
+ */
+int smp_report_render_text(char *buf, size_t size, size_t *needed,
+			   const struct smp_report *report,
+			   enum smp_severity min_severity, unsigned int flags);
+
+/*
+ * Output formats for a whole run (`check --format`): one document that
+ * covers every checked file.
+ *
+ *   TEXT    smp_emit_text() for each file, one after the other
+ *   JSON    one object: schema_version (SMP_REPORT_SCHEMA_VERSION, see
+ *           schemas/report.schema.json), tool, instance_data, one object
+ *           per finding, and a summary (counts by severity, files, files
+ *           with errors, suppressed findings)
+ *   SARIF   SARIF 2.1.0 for GitHub code scanning: one run, every rule
+ *           with its descriptions and help URI, one result per finding
+ *           with a physical location; suppressed findings carry an
+ *           inSource suppression with their reason
+ *   GITHUB  GitHub Actions workflow commands, one line per finding:
+ *           "::error file=F,line=L,col=C,endLine=..,endColumn=..,
+ *           title=RULE::MESSAGE" (warning, notice for the others)
+ *   JUNIT   JUnit XML: one <testsuite>, one <testcase> per file, a
+ *           <failure> per finding at or above fail_on, the other findings
+ *           in the testcase's <system-out>
+ *
+ * Suppressed findings (smp_finding.suppressed) are left out of TEXT,
+ * GITHUB and JUNIT, and kept but marked in JSON and SARIF.
+ */
+enum smp_format {
+	SMP_FORMAT_TEXT = 0,
+	SMP_FORMAT_JSON = 1,
+	SMP_FORMAT_SARIF = 2,
+	SMP_FORMAT_GITHUB = 3,
+	SMP_FORMAT_JUNIT = 4
+};
+
+/* "text", "json", "sarif", "github" or "junit"; "?" when out of range. */
+const char *smp_format_name(enum smp_format format);
+
+/* Parses a format name; returns SMP_EINVAL when it is none of them. */
+int smp_format_parse(enum smp_format *out, const char *name);
+
+/* The "schema_version" of the JSON report, raised on incompatible change. */
+#define SMP_REPORT_SCHEMA_VERSION 1
+
+#define SMP_EMITTER_OPTIONS_VERSION 1
+
+/* Start from SMP_EMITTER_OPTIONS_INIT; NULL options mean the defaults. */
+struct smp_emitter_options {
+	unsigned int version;
+	/* Findings below it are left out of every format (default INFO:
+	 * all of them). */
+	enum smp_severity min_severity;
+	/* JUNIT: findings at or above it are <failure>s (default ERROR). */
+	enum smp_severity fail_on;
+	/* TEXT: SMP_TEXT_COLOR, as for smp_emit_text(). */
+	unsigned int text_flags;
+	/* SARIF: where docs/rules.md is published. Each rule's helpUri is
+	 * rules_uri + "#" + rule id, and the driver's informationUri is
+	 * rules_uri. SARIF wants absolute URIs there; the default,
+	 * "docs/rules.md", is the file's path in the repository (code
+	 * scanning accepts it with a warning). Copied. */
+	const char *rules_uri;
+};
+
+#define SMP_EMITTER_OPTIONS_INIT                                               \
+	{                                                                      \
+		SMP_EMITTER_OPTIONS_VERSION, SMP_SEVERITY_INFO,                \
+			SMP_SEVERITY_ERROR, 0, NULL                            \
+	}
+
+/*
+ * A multi-file emitter: one output document built from the reports of a
+ * run. Create it for a format and a sink, add each file's report in the
+ * order they should appear (sort them by file name for output that does
+ * not depend on how the files were found or checked), and finish it,
+ * which writes the end of the document (the JSON summary, the closing
+ * brackets, the whole JUnit document). Reports can be freed as soon as
+ * smp_emitter_add() returns: the emitter keeps counts, not findings
+ * (JUNIT keeps the text of its testcases until the end, because its
+ * counts come first). Not thread-safe: one thread adds.
+ */
+struct smp_emitter;
+
+/*
+ * Creates an emitter writing to write(ud, ...). ctx (borrowed: free the
+ * emitter first) gives the allocator and the instance-data version the
+ * JSON and SARIF outputs name. Nothing is written yet. Returns 0,
+ * SMP_EINVAL (bad format or options, NULL ctx or write) or SMP_ENOMEM.
+ */
+int smp_emitter_new(struct smp_emitter **out, const struct smp_context *ctx,
+		    enum smp_format format,
+		    const struct smp_emitter_options *opts, smp_write_fn write,
+		    void *ud);
+
+/*
+ * Writes the findings of one checked file. Returns 0; SMP_EIO once the
+ * sink has refused a write; SMP_ENOMEM; SMP_EINVAL after finish. Every
+ * later call returns the same error.
+ */
+int smp_emitter_add(struct smp_emitter *em, const struct smp_report *report);
+
+/* Ends the document (also when no report was added). 0 or an error as
+ * for smp_emitter_add(). */
+int smp_emitter_finish(struct smp_emitter *em);
+
+/* Frees an emitter (finished or not: nothing more is written); NULL is a
+ * no-op. */
+void smp_emitter_free(struct smp_emitter *em);
+
+/*
+ * Baseline comparison (`check --baseline`): a native run and its compiled
+ * twin should differ only in the compiler, the batch size and the
+ * learning rate (troubleshooting guide). A baseline is the first job of a
+ * native spec, parsed once and compared with every compiled spec checked
+ * against it: `learning-rate-not-scaled` and `baseline-drift` findings,
+ * positioned in the compiled spec.
+ */
+struct smp_baseline;
+
+/*
+ * Parses the native spec buf[0..len) named name into a baseline. A spec
+ * that cannot be parsed or holds no job mapping returns SMP_EPARSE with
+ * err naming the file, line and column; its other findings are ignored.
+ * The baseline borrows ctx: free it before the context.
+ */
+int smp_baseline_new(struct smp_baseline **out, const struct smp_context *ctx,
+		     const char *name, const char *buf, size_t len,
+		     struct smp_error *err);
+
+/* The same for a file; an unreadable file returns SMP_EIO. */
+int smp_baseline_new_file(struct smp_baseline **out,
+			  const struct smp_context *ctx, const char *path,
+			  struct smp_error *err);
+
+/* Frees a baseline; NULL is a no-op. */
+void smp_baseline_free(struct smp_baseline *baseline);
+
+/*
+ * smp_check_buffer() and smp_check_file() that also compare every job
+ * with baseline (created with the same ctx). A NULL baseline checks
+ * exactly like the functions without it.
+ */
+int smp_check_buffer_baseline(struct smp_report **out,
+			      const struct smp_context *ctx, const char *name,
+			      const char *buf, size_t len,
+			      const struct smp_baseline *baseline,
+			      struct smp_error *err);
+int smp_check_file_baseline(struct smp_report **out,
+			    const struct smp_context *ctx, const char *path,
+			    const struct smp_baseline *baseline,
+			    struct smp_error *err);
+
+/*
+ * Batch-size and learning-rate suggestions (DESIGN.md section 7, `sm-
+ * preflight suggest`). global batch = per-GPU batch x GPUs per instance x
+ * instances; the new per-GPU batch comes from the tested-models row for
+ * the job (never invented), k = new global / old global, and the learning
+ * rate is scaled by k or sqrt(k) as the context's lr_scaling says.
+ */
+#define SMP_SUGGEST_OPTIONS_VERSION 1
+
+/* Start from SMP_SUGGEST_OPTIONS_INIT; NULL options mean the defaults. */
+struct smp_suggest_options {
+	unsigned int version;
+	/* Move the job to this instance type ("ml.p4d.24xlarge"); NULL keeps
+	 * the job's. The instance count stays. */
+	const char *to_instance;
+};
+
+#define SMP_SUGGEST_OPTIONS_INIT                                               \
+	{                                                                      \
+		SMP_SUGGEST_OPTIONS_VERSION, NULL                              \
+	}
+
+enum smp_suggest_outcome {
+	/* a new batch from a tested row, with k and the learning rate */
+	SMP_SUGGEST_OK = 0,
+	/* no tested row applies: no batch is suggested, except that a move
+	 * (to_instance) keeps the per-GPU batch and shows the arithmetic */
+	SMP_SUGGEST_NO_ROW = 1,
+	/* something the arithmetic needs is missing (no job, no GPU
+	 * instance, no batch or model hyperparameter): see message */
+	SMP_SUGGEST_UNAVAILABLE = 2,
+	/* the spec has error-level findings: fix them first */
+	SMP_SUGGEST_ERRORS = 3
+};
+
+/* How the tested row relates to the job. */
+enum smp_row_relation {
+	SMP_ROW_RELATION_NONE = 0,
+	SMP_ROW_RELATION_EXACT = 1,   /* same framework, versions, model and
+					 instance type */
+	SMP_ROW_RELATION_SAME_GPU = 2 /* same model and framework on an
+					 instance with the same GPU model and
+					 per-GPU memory */
+};
+
+/*
+ * One row of the tested-models table. Batch sizes are per GPU, except in
+ * the TensorFlow vision rows, which give the batch of all GPUs of the
+ * instance together (batch_per_instance); compiler_batch_per_gpu is the
+ * per-GPU figure either way.
+ */
+struct smp_tested_row {
+	const char *framework;            /* "pytorch", "tensorflow" */
+	const char *framework_version;    /* "1.11.0" */
+	const char *transformers_version; /* NULL unless Hugging Face */
+	const char *model;                /* as the AWS page writes it */
+	const char *instance_type;
+	const char *precision; /* NULL: the table's heading says AMP */
+	int sequence_length;   /* 0 when the table gives none */
+	int instance_count;    /* 0 when the table has no such column */
+	int native_batch_size; /* 0 when the page leaves it blank */
+	int compiler_batch_size;
+	int batch_size_is_lower_bound; /* the instance may fit more */
+	int batch_per_instance;
+	double compiler_batch_per_gpu;
+};
+
+/* The job on one instance type: before, or after the suggestion. */
+struct smp_suggest_side {
+	const char *instance_type; /* NULL when unknown */
+	int gpus;                  /* per instance; 0 when unknown */
+	long long instance_count;
+	const char *gpu_model; /* "V100", or NULL */
+	double gpu_memory_gib; /* per GPU */
+	double batch_per_gpu;  /* 0 when unknown */
+	double global_batch;   /* batch_per_gpu x gpus x instance_count */
+	double learning_rate;  /* 0 when the spec sets none */
+};
+
+/*
+ * A suggestion: read-only, every string owned by it. `now` is the job as
+ * written; `next` is filled when a batch is suggested (OK, or NO_ROW with
+ * a move), and k is then next.global_batch / now.global_batch (else 0).
+ */
+struct smp_suggestion {
+	enum smp_suggest_outcome outcome;
+	const char *file;
+	/* one line saying what was concluded (or why nothing applies) */
+	const char *message;
+	const char *model;         /* the model hyperparameter, or NULL */
+	const char *batch_name;    /* the batch hyperparameter, or NULL */
+	int batch_is_global;       /* its value is the global batch */
+	const char *batch_reading; /* "per-GPU batch 24 (per GPU, from ...)" */
+	const char *lr_name;       /* the learning-rate hyperparameter */
+	enum smp_lr_scaling lr_scaling;
+	struct smp_suggest_side now;
+	struct smp_suggest_side next;
+	double k;
+	enum smp_row_relation relation;
+	const struct smp_tested_row *row; /* NULL when none applies */
+	const char *row_choice;           /* how the row was chosen, or NULL */
+	/* remarks, one per line ("per-GPU memory drops ..."), or NULL */
+	const char *notes;
+	/* the changed part of the spec in its own keys and format (YAML or
+	 * JSON), ready to paste; NULL when nothing changes */
+	const char *fragment;
+	/* the findings of checking the spec (borrowed from the suggestion) */
+	const struct smp_report *report;
+};
+
+/*
+ * Checks the spec buf[0..len) and suggests a batch size and learning rate
+ * for its first job. Returns 0 with *out set whatever the outcome;
+ * SMP_EINVAL (err says why) when opts->to_instance is not a known GPU
+ * instance type that Training Compiler supports; SMP_ENOMEM.
+ */
+int smp_suggest_buffer(struct smp_suggestion **out,
+		       const struct smp_context *ctx, const char *name,
+		       const char *buf, size_t len,
+		       const struct smp_suggest_options *opts,
+		       struct smp_error *err);
+
+/* The same for a file; an unreadable file returns SMP_EIO. */
+int smp_suggest_file(struct smp_suggestion **out, const struct smp_context *ctx,
+		     const char *path, const struct smp_suggest_options *opts,
+		     struct smp_error *err);
+
+/* Frees a suggestion and its report; NULL is a no-op. */
+void smp_suggestion_free(struct smp_suggestion *suggestion);
+
+/*
+ * Writes a suggestion as text: the conclusion, the tested row and how it
+ * was chosen, the batch now and suggested, k and the learning-rate
+ * arithmetic, notes, and the spec fragment to paste.
+ */
+int smp_suggestion_emit_text(const struct smp_suggestion *suggestion,
+			     smp_write_fn write, void *ud);
+
+/*
+ * Instance data: where the data in use comes from, and refreshing it
+ * (`sm-preflight data`, `sm-preflight update-data`; DESIGN.md section 4).
+ *
+ * A context without instance_data_dir uses the refreshed copy in
+ * opts->cache_dir when it loads and validates and is not older than the
+ * data embedded at build time, and the embedded data otherwise.
+ */
+enum smp_data_origin {
+	SMP_DATA_BUILTIN = 0,   /* embedded at build time */
+	SMP_DATA_DIRECTORY = 1, /* opts->instance_data_dir */
+	SMP_DATA_CACHE = 2,     /* refreshed by smp_data_update() */
+	SMP_DATA_MEMORY = 3     /* opts->instance_data, the caller's buffers */
+};
+
+/* Where the context's data came from. */
+enum smp_data_origin smp_context_data_origin(const struct smp_context *ctx);
+
+/*
+ * The source of the data, for reports: the URL the cached data was
+ * downloaded from, the folder given as instance_data_dir, "memory" for
+ * the caller's buffers (instance_data), or "built-in". Never NULL.
+ */
+const char *smp_context_data_source(const struct smp_context *ctx);
+
+/* When the cached data was downloaded (seconds since the epoch); 0 for
+ * the other origins. */
+int64_t smp_context_data_fetched(const struct smp_context *ctx);
+
+/* Whole days from the data's generated date to now (seconds since the
+ * epoch); -1 when the date is unknown. Negative ages count as 0. */
+long smp_context_data_age(const struct smp_context *ctx, int64_t now);
+
+/*
+ * The `data-stale` check, made once per run rather than once per spec:
+ * a report named after the data (its folder, or "<built-in instance
+ * data>") that holds one finding without a position when the data's
+ * generated date lies more than max_age_days days before now (seconds
+ * since the epoch), and no finding otherwise or when the rule is off.
+ * max_age_days < 1 is SMP_EINVAL.
+ */
+int smp_check_data_age(struct smp_report **out, const struct smp_context *ctx,
+		       int64_t now, long max_age_days, struct smp_error *err);
+
+/*
+ * What the cache folder holds, for `sm-preflight data`: fixed size, no
+ * heap. Strings are empty when unknown.
+ */
+struct smp_cache_info {
+	int present;            /* a refreshed copy exists */
+	int valid;              /* it loads and passes validation */
+	int older_than_builtin; /* valid, but the embedded data is newer */
+	char path[1024];        /* the folder holding the copy */
+	char url[1024];         /* where it was downloaded from */
+	char data_version[32];
+	char generated[16];
+	int64_t fetched; /* download time, seconds since the epoch */
+	int64_t checked; /* last successful update-data, changed or not */
+	char error[512]; /* why it is not valid */
+};
+
+/*
+ * Describes opts->cache_dir (NULL: present is 0). Returns 0 whatever the
+ * cache holds; SMP_ENOMEM; SMP_EINVAL for bad options.
+ */
+int smp_data_cache_info(struct smp_cache_info *out,
+			const struct smp_options *opts, struct smp_error *err);
+
+/*
+ * Transport for smp_data_update(): one HTTP(S) GET. smp_fetch_curl() is
+ * the default; an embedder may supply its own (a proxy library, a test
+ * double). The fetcher streams the body to req->write; the library keeps
+ * it, enforces req->max_size there and retries transient failures.
+ */
+struct smp_fetch_request {
+	const char *url;               /* http:// or https:// */
+	const char *if_none_match;     /* ETag of the copy held, or NULL */
+	const char *if_modified_since; /* its Last-Modified, or NULL */
+	const char *ca_file; /* PEM certificates to trust; NULL: system's */
+	const char *proxy;   /* proxy URL; NULL: none (never from env) */
+	int allow_http;      /* plain http:// to a host other than loopback */
+	long connect_timeout_ms;
+	long timeout_ms; /* the whole transfer */
+	size_t max_size; /* a longer body is refused */
+	/* receives the body in pieces; non-zero stops the transfer */
+	int (*write)(void *write_ud, const char *data, size_t len);
+	void *write_ud;
+};
+
+struct smp_fetch_response {
+	long status;    /* HTTP status of the final response; 0 if none */
+	int transient;  /* a timeout or lost connection: worth a retry */
+	int too_large;  /* the body exceeded max_size */
+	char etag[256]; /* ETag of the response, or "" */
+	char last_modified[128]; /* Last-Modified of the response, or "" */
+	char error[256];         /* what went wrong, when not 0 */
+};
+
+/*
+ * Performs req. Returns 0 when a response arrived (any status, in
+ * resp->status) and SMP_EFETCH when none did (resp->error says why, and
+ * resp->transient whether a retry may help); resp is zeroed by the caller.
+ */
+typedef int (*smp_fetch_fn)(void *ud, const struct smp_fetch_request *req,
+			    struct smp_fetch_response *resp);
+
+/*
+ * The libcurl fetcher: one easy handle per call, no signals, TLS
+ * verification always on (TLS 1.2 or later), https only, or http too for
+ * loopback hosts or allow_http, redirects (at most 5) only to https,
+ * compressed transfer. ud is unused. The program must have called
+ * curl_global_init() first.
+ */
+int smp_fetch_curl(void *ud, const struct smp_fetch_request *req,
+		   struct smp_fetch_response *resp);
+
+#define SMP_UPDATE_OPTIONS_VERSION 1
+
+/* Start from SMP_UPDATE_OPTIONS_INIT; 0 and NULL select the defaults. */
+struct smp_update_options {
+	unsigned int version;
+	/* Base URL of a folder serving instances.json, tested-models.json,
+	 * frameworks.json and optionally index.json, as the repository's
+	 * instance-data/ folder does. Required: there is no default host.
+	 * https://, or http:// to loopback or with allow_http. */
+	const char *url;
+	smp_fetch_fn fetch; /* NULL: smp_fetch_curl */
+	void *fetch_ud;
+	const char *ca_file;
+	const char *proxy;
+	int allow_http;
+	long connect_timeout_ms; /* default 10000 (capped by timeout_ms) */
+	long timeout_ms;         /* per request, default 60000 */
+	size_t max_size;         /* per document, default 4 MiB */
+	/* attempts per document on 5xx, 408, 429 and transient failures
+	 * (default 3), waiting retry_delay_ms (default 500) doubled after
+	 * each failed attempt */
+	int max_attempts;
+	long retry_delay_ms;
+	/* waits between attempts; NULL: nanosleep. For tests. */
+	void (*sleep_fn)(void *ud, long ms);
+	void *sleep_ud;
+	/* the time recorded as the download time; 0: now */
+	int64_t now;
+};
+
+#define SMP_UPDATE_OPTIONS_INIT                                                \
+	{                                                                      \
+		SMP_UPDATE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 0,   \
+			0, 0, 0, 0, 0, NULL, NULL, 0                           \
+	}
+
+enum smp_data_change_kind {
+	SMP_DATA_ADDED = 1,
+	SMP_DATA_REMOVED = 2,
+	SMP_DATA_CHANGED = 3
+};
+
+/* One instance type that differs between the old and the new data. */
+struct smp_data_change {
+	enum smp_data_change_kind kind;
+	const char *instance_type;
+	/* CHANGED: "gpus 4 -> 8, efa false -> true"; else NULL */
+	const char *detail;
+};
+
+enum smp_update_outcome {
+	SMP_UPDATE_UPDATED = 0,  /* the cache now holds different data */
+	SMP_UPDATE_UNCHANGED = 1 /* the source serves the data in use */
+};
+
+/* What smp_data_update() did; read-only, every string owned by it. */
+struct smp_update_result {
+	enum smp_update_outcome outcome;
+	const char *url; /* the base URL, with a final '/' */
+	/* the data in use before (cache or built-in) and the data now */
+	enum smp_data_origin old_origin;
+	const char *old_version;
+	const char *old_date;
+	const char *new_version;
+	const char *new_date;
+	const struct smp_data_change *changes; /* instance types */
+	size_t change_count;
+	size_t old_tested_count; /* tested-model rows */
+	size_t new_tested_count;
+	size_t old_image_count; /* framework images */
+	size_t new_image_count;
+	int not_modified;       /* every document answered 304 */
+	int verified;           /* index.json digests matched */
+	int older_than_builtin; /* stored, but the embedded data is newer
+				   and stays in use */
+	unsigned int requests;  /* HTTP requests, retries included */
+};
+
+/*
+ * Downloads the instance data from update->url into opts->cache_dir
+ * (created when missing) and reports what changed against the data a
+ * context with the same opts used before. Conditional requests (ETag,
+ * Last-Modified) make an unchanged source cost one small request per
+ * document. The new documents replace the cache only when all three
+ * parse, pass the catalog's validation with one data_version and a
+ * schema_version this build reads, and match index.json's sha256 where
+ * it gives them; the replacement is atomic (a new folder written and
+ * fsync'd, then a symlink renamed, under a lock), so a failure or a crash
+ * at any point leaves the previous data in use.
+ *
+ * Returns 0 with *out set (UPDATED or UNCHANGED); SMP_EINVAL for bad
+ * options (no url or cache_dir, a plain-http URL to a remote host,
+ * opts->offline set); SMP_EFETCH when a document could not be downloaded
+ * (err->source is its URL); SMP_EPARSE when one is invalid (err gives
+ * its URL, line and column); SMP_EIO when the cache cannot be written;
+ * SMP_ENOMEM.
+ */
+int smp_data_update(struct smp_update_result **out,
+		    const struct smp_options *opts,
+		    const struct smp_update_options *update,
+		    struct smp_error *err);
+
+/* Frees an update result; NULL is a no-op. */
+void smp_update_result_free(struct smp_update_result *result);
+
+/*
+ * Configuration files (`.sm-preflight.yaml`, schemas/config.schema.json):
+ * parsed and validated by the library with the same loader and schema
+ * checker as specs, so that an unknown or misspelled key is an error with
+ * its line and column. Finding the files, merging them and turning them
+ * into smp_options is the caller's (the CLI's) business.
+ */
+
+/* Where a value was written in its file: 1-based line and column. */
+struct smp_config_pos {
+	uint32_t line;
+	uint32_t column;
+};
+
+/* A string setting; value is NULL when the file does not set it. */
+struct smp_config_string {
+	const char *value;
+	struct smp_config_pos pos;
+};
+
+/* A list setting; set is 1 when the file has the key (count may be 0). */
+struct smp_config_list {
+	const char *const *items;
+	size_t count;
+	int set;
+	struct smp_config_pos pos;
+};
+
+/* One entry of `rules:`, a rule id known to this library. */
+struct smp_config_rule {
+	const char *rule;
+	enum smp_severity severity;
+	struct smp_config_pos pos;
+};
+
+/*
+ * A parsed configuration file: read-only, every string owned by it.
+ * Fields may be appended in later versions (the library allocates it).
+ */
+struct smp_config {
+	const char *name; /* as given to smp_config_parse() */
+	/* `root: true`: no configuration further up applies */
+	int root;
+	struct smp_config_pos root_pos;
+	struct smp_config_string fail_on;    /* "error", "warning", "info" */
+	struct smp_config_string lr_scaling; /* "linear", "sqrt" */
+	/* the instance_overlay file, relative to the configuration's folder
+	 * unless absolute */
+	struct smp_config_string instance_overlay;
+	const struct smp_config_rule *rules; /* in file order */
+	size_t rule_count;
+	/* hyperparameter name lists (smp_options' names) */
+	struct smp_config_list batch_size_names;
+	struct smp_config_list learning_rate_names;
+	struct smp_config_list model_names;
+	struct smp_config_list global_batch_names;
+	/* glob patterns of paths to skip when walking folders, relative to
+	 * the configuration's folder */
+	struct smp_config_list ignore;
+	/* file name extensions a walked folder's specs have, without the
+	 * dot ("yaml") */
+	struct smp_config_list extensions;
+};
+
+/*
+ * Parses the configuration buf[0..len) named name (YAML, or JSON when the
+ * name ends in ".json"). alloc NULL: malloc. An empty document is an empty
+ * configuration. Returns 0 with *out set; SMP_EPARSE with err giving the
+ * name, line, column and what is wrong (syntax, an unknown key with
+ * did-you-mean, a wrong type, an unknown rule id); SMP_ENOMEM.
+ */
+int smp_config_parse(struct smp_config **out, const char *name, const char *buf,
+		     size_t len, const struct smp_allocator *alloc,
+		     struct smp_error *err);
+
+/* Frees a parsed configuration; NULL is a no-op. */
+void smp_config_free(struct smp_config *config);
 
 #ifdef __cplusplus
 }

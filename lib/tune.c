@@ -38,8 +38,9 @@ smp__batch_read(struct smp_batch_reading *out, const struct smp_settings *s,
 	p = smp__hparam(s, job->hyperparameters, SMP_HP_BATCH_SIZE);
 	if (!p)
 		p = smp__hparam(s, job->hyperparameters, SMP_HP_GLOBAL_BATCH);
+	/* past 1e12 a batch is nonsense, and products could overflow */
 	if (!p || gpus < 1 || smp__node_number(p->value, &v) != 0 || !(v > 0) ||
-	    !isfinite(v))
+	    v > 1e12)
 		return -1;
 	k = p->key;
 	out->pair = p;
@@ -84,17 +85,17 @@ smp__batch_key(const struct smp_batch_reading *r)
 	return r->pair ? r->pair->key->u.scalar.value : "";
 }
 
-/* "4 GPUs" or "8 GPUs (4 x 2 instances)". */
+/* "4 GPUs" or "8 GPUs (4 x 2 instances)" (in doubles: any count). */
 static void
 gpus_text(char *out, size_t size, int gpus, long long instances)
 {
-	long long total = (long long)gpus * instances;
+	double total = (double)gpus * (double)instances;
 
 	if (instances > 1)
-		snprintf(out, size, "%lld GPUs (%d x %lld instances)", total,
+		snprintf(out, size, "%.0f GPUs (%d x %lld instances)", total,
 			 gpus, instances);
 	else
-		snprintf(out, size, "%lld GPU%s", total, total == 1 ? "" : "s");
+		snprintf(out, size, "%.0f GPU%s", total, total == 1 ? "" : "s");
 }
 
 void
@@ -219,17 +220,31 @@ is_path(const char *s)
 	       strstr(s, "://") != NULL;
 }
 
+void
+smp__tune_model_text(char *out, size_t size, const struct smp_node *v)
+{
+	const char *t = v ? smp__node_text(v) : NULL;
+	size_t n = t ? strlen(t) : 0;
+
+	if (n >= 2 && t[0] == '"' && t[n - 1] == '"') {
+		t++;
+		n -= 2;
+	}
+	snprintf(out, size, "%.*s", (int)n, t ? t : "");
+}
+
 int
 smp__tune_query(struct smp_tune_query *q, char *key, size_t keysize,
 		const struct smp_settings *s, const struct smp_job *job,
 		const struct smp_instance *instance)
 {
 	const struct smp_pair *p = smp__tune_model_hparam(s, job);
-	const char *model = p ? smp__node_text(p->value) : NULL;
+	char model[256];
 	double seq;
 
 	memset(q, 0, sizeof(*q));
-	if (!model || !model[0] || is_path(model) || !job->base_framework)
+	smp__tune_model_text(model, sizeof(model), p ? p->value : NULL);
+	if (!model[0] || is_path(model) || !job->base_framework)
 		return -1;
 	smp__model_key(key, keysize, model);
 	q->estimator = job->estimator;
@@ -246,42 +261,11 @@ smp__tune_query(struct smp_tune_query *q, char *key, size_t keysize,
 	return 0;
 }
 
-static const char *
-estimator_key(enum smp_estimator e)
-{
-	switch (e) {
-	case SMP_EST_HUGGINGFACE:
-		return "huggingface";
-	case SMP_EST_PYTORCH:
-		return "pytorch";
-	case SMP_EST_TENSORFLOW:
-		return "tensorflow";
-	default:
-		return NULL;
-	}
-}
-
-static int
-in_list(const char *s, const char *canonical, const char *const *aliases,
-	size_t n)
-{
-	size_t i;
-
-	if (!s || !canonical)
-		return 0;
-	if (strcmp(s, canonical) == 0)
-		return 1;
-	for (i = 0; i < n; i++)
-		if (strcmp(s, aliases[i]) == 0)
-			return 1;
-	return 0;
-}
-
 /* The container image of the query's versions, or NULL. */
 static const struct smp_image *
 query_image(const struct smp_catalog *cat, const struct smp_tune_query *q)
 {
-	const char *est = estimator_key(q->estimator);
+	const char *est = smp__estimator_key(q->estimator);
 	size_t i;
 
 	if (!est || !q->framework_version)
@@ -291,17 +275,29 @@ query_image(const struct smp_catalog *cat, const struct smp_tune_query *q)
 
 		if (strcmp(im->estimator, est) != 0 ||
 		    strcmp(im->framework, q->framework) != 0 ||
-		    !in_list(q->framework_version, im->framework_version,
-			     im->framework_aliases, im->framework_alias_count))
+		    !smp__image_framework_is(im, q->framework_version))
 			continue;
 		if (im->transformers_version &&
-		    !in_list(q->transformers_version, im->transformers_version,
-			     im->transformers_aliases,
-			     im->transformers_alias_count))
+		    !smp__image_transformers_is(im, q->transformers_version))
 			continue;
 		return im;
 	}
 	return NULL;
+}
+
+const struct smp_image *
+smp__tune_job_image(const struct smp_catalog *cat, const struct smp_job *job)
+{
+	struct smp_tune_query q;
+
+	memset(&q, 0, sizeof(q));
+	q.estimator = job->estimator;
+	q.framework = job->base_framework;
+	q.framework_version = smp__node_text(job->framework_version);
+	q.transformers_version = smp__node_text(job->transformers_version);
+	if (!q.framework)
+		return NULL;
+	return query_image(cat, &q);
 }
 
 static int
@@ -326,14 +322,12 @@ row_same_versions(const struct smp_tested_model *row,
 		  const struct smp_tune_query *q, const struct smp_image *im)
 {
 	if (im) {
-		if (!in_list(row->framework_version, im->framework_version,
-			     im->framework_aliases, im->framework_alias_count))
+		if (!smp__image_framework_is(im, row->framework_version))
 			return 0;
 		if (!im->transformers_version)
 			return row->transformers_version == NULL;
-		return in_list(
-			row->transformers_version, im->transformers_version,
-			im->transformers_aliases, im->transformers_alias_count);
+		return smp__image_transformers_is(im,
+						  row->transformers_version);
 	}
 	if (q->estimator != SMP_EST_HUGGINGFACE && row->transformers_version)
 		return 0;
@@ -392,12 +386,15 @@ version_distance(const char *a, const char *b)
 /*
  * Compares two candidate rows on the preferences before the batch size:
  * negative when a is preferred, positive when b is, 0 when they tie.
+ * The sequence length comes first: it drives memory more than anything
+ * else that differs between rows.
  */
 static int
-prefer(const struct smp_tested_model *a, const struct smp_tested_model *b,
-       const struct smp_tune_query *q, const struct smp_image *im,
-       enum smp_row_match level)
+prefer(const struct smp_catalog *cat, const struct smp_tested_model *a,
+       const struct smp_tested_model *b, const struct smp_tune_query *q,
+       const struct smp_image *im, int by_batch)
 {
+	int hf = q->estimator == SMP_EST_HUGGINGFACE;
 	double da, db;
 	int x, y;
 
@@ -407,98 +404,209 @@ prefer(const struct smp_tested_model *a, const struct smp_tested_model *b,
 		if (x != y)
 			return y - x;
 	}
-	if (level == SMP_ROW_SAME_GPU) {
-		x = row_same_versions(a, q, im);
-		y = row_same_versions(b, q, im);
-		if (x != y)
-			return y - x;
-		x = strcmp(a->instance_type, q->instance->type) == 0;
-		y = strcmp(b->instance_type, q->instance->type) == 0;
-		if (x != y)
-			return y - x;
-		x = (a->transformers_version != NULL) ==
-		    (q->estimator == SMP_EST_HUGGINGFACE);
-		y = (b->transformers_version != NULL) ==
-		    (q->estimator == SMP_EST_HUGGINGFACE);
-		if (x != y)
-			return y - x;
-		da = version_distance(a->framework_version,
-				      q->framework_version);
-		db = version_distance(b->framework_version,
-				      q->framework_version);
-		if (da != db)
-			return da < db ? -1 : 1;
-	}
+	x = row_match(cat, a, q, im) == SMP_ROW_EXACT;
+	y = row_match(cat, b, q, im) == SMP_ROW_EXACT;
+	if (x != y)
+		return y - x;
+	if (by_batch &&
+	    smp__tune_row_batch(cat, a) != smp__tune_row_batch(cat, b))
+		return smp__tune_row_batch(cat, a) < smp__tune_row_batch(cat, b)
+			       ? -1
+			       : 1;
+	x = row_same_versions(a, q, im);
+	y = row_same_versions(b, q, im);
+	if (x != y)
+		return y - x;
+	x = strcmp(a->instance_type, q->instance->type) == 0;
+	y = strcmp(b->instance_type, q->instance->type) == 0;
+	if (x != y)
+		return y - x;
+	x = (a->transformers_version != NULL) == hf;
+	y = (b->transformers_version != NULL) == hf;
+	if (x != y)
+		return y - x;
+	da = version_distance(a->framework_version, q->framework_version);
+	db = version_distance(b->framework_version, q->framework_version);
+	if (da != db)
+		return da < db ? -1 : 1;
 	x = a->instance_count > 0 && a->instance_count == q->instance_count;
 	y = b->instance_count > 0 && b->instance_count == q->instance_count;
 	return y - x;
+}
+
+/*
+ * The rows of a pick, matched once: the passes of smp__tune_pick() read
+ * these rather than match every row of the table again (the table has
+ * over a thousand rows and a check may pick several times). More than
+ * PICK_MAX matching rows, which no model has, fall back to every row.
+ */
+#define PICK_MAX 256
+
+struct pick_rows {
+	const struct smp_tested_model *row[PICK_MAX];
+	enum smp_row_match match[PICK_MAX];
+	size_t count; /* matching rows, even past PICK_MAX */
+};
+
+static void
+pick_rows(struct pick_rows *p, const struct smp_catalog *cat,
+	  const struct smp_tune_query *q, const struct smp_image *im)
+{
+	size_t i;
+
+	p->count = 0;
+	for (i = 0; i < cat->tested_count; i++) {
+		const struct smp_tested_model *r = &cat->tested[i];
+		enum smp_row_match m;
+
+		/* most rows are another model's: one byte tells */
+		if (!r->model_key || r->model_key[0] != q->model_key[0])
+			continue;
+		m = row_match(cat, r, q, im);
+		if (m == SMP_ROW_NONE)
+			continue;
+		if (p->count < PICK_MAX) {
+			p->row[p->count] = r;
+			p->match[p->count] = m;
+		}
+		p->count++;
+	}
+}
+
+/* The k-th row to look at and its match (NONE: skip it). */
+static const struct smp_tested_model *
+pick_at(const struct pick_rows *p, const struct smp_catalog *cat,
+	const struct smp_tune_query *q, const struct smp_image *im, size_t k,
+	enum smp_row_match *m)
+{
+	if (p->count <= PICK_MAX) {
+		*m = p->match[k];
+		return p->row[k];
+	}
+	*m = row_match(cat, &cat->tested[k], q, im);
+	return &cat->tested[k];
 }
 
 void
 smp__tune_pick(struct smp_row_pick *out, const struct smp_catalog *cat,
 	       const struct smp_tune_query *q)
 {
+	const struct smp_tested_model *best = NULL, *max = NULL, *r;
 	const struct smp_image *im;
-	const struct smp_tested_model *best = NULL, *max = NULL;
-	enum smp_row_match level = SMP_ROW_NONE, m;
-	size_t i, ties = 0;
+	struct pick_rows rows;
+	enum smp_row_match m;
+	size_t i, total;
 	int any_seq = 0, d;
 
 	memset(out, 0, sizeof(*out));
 	if (!q->model_key || !q->framework || !q->instance)
 		return;
 	im = query_image(cat, q);
-	for (i = 0; i < cat->tested_count; i++) {
-		m = row_match(cat, &cat->tested[i], q, im);
-		if (m == SMP_ROW_EXACT)
-			level = SMP_ROW_EXACT;
-		else if (m == SMP_ROW_SAME_GPU && level == SMP_ROW_NONE)
-			level = SMP_ROW_SAME_GPU;
-		if (m != SMP_ROW_NONE && q->sequence_length &&
-		    cat->tested[i].sequence_length == q->sequence_length)
-			any_seq = 1;
-	}
-	if (level == SMP_ROW_NONE)
-		return;
-	for (i = 0; i < cat->tested_count; i++) {
-		const struct smp_tested_model *r = &cat->tested[i];
-
-		m = row_match(cat, r, q, im);
+	pick_rows(&rows, cat, q, im);
+	total = rows.count <= PICK_MAX ? rows.count : cat->tested_count;
+	/* rows of several lengths and none given: the job may use the
+	 * longest, so the smallest batch is the safe one */
+	for (i = 0; i < total; i++) {
+		r = pick_at(&rows, cat, q, im, i, &m);
 		if (m == SMP_ROW_NONE)
 			continue;
-		/* the largest batch on this GPU, at the job's length */
-		if (!any_seq || r->sequence_length == q->sequence_length) {
-			if (!max ||
-			    r->compiler_batch_size > max->compiler_batch_size ||
-			    (r->compiler_batch_size ==
-				     max->compiler_batch_size &&
-			     r->batch_size_is_lower_bound))
-				max = r;
-		}
-		if (m != level)
+		if (best && r->sequence_length != best->sequence_length)
+			out->seq_mixed = 1;
+		best = r;
+	}
+	out->by_batch = out->seq_mixed && !q->sequence_length;
+	best = NULL;
+	for (i = 0; i < total; i++) {
+		r = pick_at(&rows, cat, q, im, i, &m);
+		if (m == SMP_ROW_NONE)
 			continue;
 		out->candidates++;
+		if (m == SMP_ROW_EXACT)
+			out->exact_rows++;
+		if (q->sequence_length &&
+		    r->sequence_length == q->sequence_length)
+			any_seq = 1;
 		if (!best) {
 			best = r;
 			continue;
 		}
-		d = prefer(r, best, q, im, level);
-		if (d < 0 || (d == 0 && r->compiler_batch_size <
-						best->compiler_batch_size))
+		d = prefer(cat, r, best, q, im, out->by_batch);
+		if (d < 0 || (d == 0 && smp__tune_row_batch(cat, r) <
+						smp__tune_row_batch(cat, best)))
 			best = r;
 	}
-	for (i = 0; i < cat->tested_count; i++)
-		if (row_match(cat, &cat->tested[i], q, im) == level &&
-		    prefer(&cat->tested[i], best, q, im, level) == 0)
-			ties++;
-	out->match = level;
+	if (!best)
+		return;
+	for (i = 0; i < total; i++) {
+		r = pick_at(&rows, cat, q, im, i, &m);
+		if (m == SMP_ROW_NONE)
+			continue;
+		if (prefer(cat, r, best, q, im, out->by_batch) == 0)
+			out->ties++;
+		/* the largest batch on this GPU, at the job's length */
+		if (any_seq && r->sequence_length != q->sequence_length)
+			continue;
+		if (!max ||
+		    smp__tune_row_batch(cat, r) >
+			    smp__tune_row_batch(cat, max) ||
+		    (smp__tune_row_batch(cat, r) ==
+			     smp__tune_row_batch(cat, max) &&
+		     r->batch_size_is_lower_bound))
+			max = r;
+	}
+	/* of equal maxima, name the chosen row */
+	if (max &&
+	    smp__tune_row_batch(cat, best) == smp__tune_row_batch(cat, max) &&
+	    best->batch_size_is_lower_bound >= max->batch_size_is_lower_bound &&
+	    (!any_seq || best->sequence_length == q->sequence_length))
+		max = best;
+	out->match = row_match(cat, best, q, im);
 	out->row = best;
 	out->max = max;
 	out->seq_matched = q->sequence_length &&
 			   best->sequence_length == q->sequence_length;
 	out->count_matched = best->instance_count > 0 &&
 			     best->instance_count == q->instance_count;
-	out->ties = ties;
+}
+
+int
+smp__tune_row_per_instance(const struct smp_catalog *cat,
+			   const struct smp_tested_model *row)
+{
+	const struct smp_instance *it;
+
+	if (strcmp(row->framework, "tensorflow") != 0 ||
+	    row->sequence_length > 0)
+		return 0;
+	it = smp__catalog_instance(cat, row->instance_type);
+	return it && it->gpus > 1;
+}
+
+double
+smp__tune_row_batch(const struct smp_catalog *cat,
+		    const struct smp_tested_model *row)
+{
+	if (smp__tune_row_per_instance(cat, row))
+		return (double)row->compiler_batch_size /
+		       (double)smp__catalog_instance(cat, row->instance_type)
+			       ->gpus;
+	return row->compiler_batch_size;
+}
+
+void
+smp__tune_row_batch_text(char *out, size_t size, const struct smp_catalog *cat,
+			 const struct smp_tested_model *row)
+{
+	char per[32];
+
+	smp__tune_number(per, sizeof(per), smp__tune_row_batch(cat, row));
+	if (smp__tune_row_per_instance(cat, row))
+		snprintf(out, size, "%s per GPU (%d for the %d GPUs of %s)",
+			 per, row->compiler_batch_size,
+			 smp__catalog_instance(cat, row->instance_type)->gpus,
+			 row->instance_type);
+	else
+		snprintf(out, size, "%s per GPU", per);
 }
 
 int

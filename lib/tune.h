@@ -4,10 +4,14 @@
  * by the tuning rules, the baseline comparison and `suggest`, so that all
  * three read a batch and pick a row the same way.
  *
- * The tested tables give one batch size per model and instance; it is
- * read as the batch of one GPU (the PyTorch tables are filled with
- * per_device_train_batch_size, and the TensorFlow rows on multi-GPU
- * instances hold sizes such as 135 and 268 that no GPU count divides).
+ * The tested tables give one batch size per model and instance. For the
+ * language models it is the batch of one GPU: the same model has about
+ * the same size on 1, 4 and 8 GPUs of a kind (bert-base-uncased, PyTorch
+ * 1.9.0: 24 on ml.p3.2xlarge and on ml.p3.8xlarge). The TensorFlow vision
+ * rows (no sequence length) give the batch of the whole instance, as
+ * Keras takes it: ResNet152 160 on ml.p3.2xlarge and 1280 = 8 x 160 on
+ * ml.p3.16xlarge, VisionTransformer 128 and 1024. smp__tune_row_batch()
+ * turns both into a per-GPU batch; everything compares those.
  */
 #ifndef SMP_TUNE_H
 #define SMP_TUNE_H
@@ -50,7 +54,7 @@ struct smp_batch_reading {
 /*
  * Reads the batch hyperparameter of job (the first name of the batch
  * list that is present) for an instance with gpus GPUs. Returns 0, or -1
- * when there is none, it is not a positive number, or gpus < 1.
+ * when there is none, it is not a positive number up to 1e12, or gpus < 1.
  */
 int smp__batch_read(struct smp_batch_reading *out, const struct smp_settings *s,
 		    const struct smp_job *job, int gpus);
@@ -112,14 +116,19 @@ struct smp_tune_query {
 
 /* The rows that apply to a query and the one chosen. */
 struct smp_row_pick {
-	enum smp_row_match match;
+	enum smp_row_match match;           /* of the chosen row */
 	const struct smp_tested_model *row; /* the chosen row, or NULL */
 	/* the largest compiler batch among the rows of this model on this
 	 * GPU (those of the query's sequence length when there are some) */
 	const struct smp_tested_model *max;
-	size_t candidates; /* rows of the chosen match level */
+	size_t candidates; /* rows of this model on this GPU */
+	size_t exact_rows; /* of which exact matches */
 	int seq_matched;   /* the chosen row has the query's sequence length */
 	int count_matched; /* ... and the query's instance count */
+	int seq_mixed;     /* the candidates have several sequence lengths */
+	/* ... and the query none: the smallest batch came before the
+	 * versions */
+	int by_batch;
 	size_t ties; /* rows equal to the chosen one before the batch size:
 			more than 1 when it won as the smallest batch */
 };
@@ -134,16 +143,42 @@ int smp__tune_query(struct smp_tune_query *q, char *key, size_t keysize,
 		    const struct smp_instance *instance);
 
 /*
- * Finds the tested row for q: the exact rows first, else the rows of the
- * same model and framework on the same GPU model and memory, else none.
- * Among several rows prefers the query's sequence length, then (same-GPU
- * rows) the job's framework version, instance type, Hugging Face or not
- * and the nearest framework version, then the job's instance count, then
- * the smallest compiler batch (the conservative choice), then table
- * order.
+ * Finds the tested row for q among the rows of the same model and
+ * framework on an instance with the same GPU model and memory (exact
+ * rows, same instance type and versions, are among them), or none. Prefers
+ * the query's sequence length (it drives memory most), then an exact row,
+ * then the job's framework versions, instance type, Hugging Face or not,
+ * the nearest framework version, the job's instance count, then the
+ * smallest compiler batch (the conservative choice), then table order.
+ * When the query gives no sequence length and the rows have several, the
+ * smallest batch comes right after the exact row: the job may well use
+ * the longest.
  */
 void smp__tune_pick(struct smp_row_pick *out, const struct smp_catalog *cat,
 		    const struct smp_tune_query *q);
+
+/* 1 when the row's batch is for all GPUs of its instance together. */
+int smp__tune_row_per_instance(const struct smp_catalog *cat,
+			       const struct smp_tested_model *row);
+
+/* The row's compiler batch for one GPU. */
+double smp__tune_row_batch(const struct smp_catalog *cat,
+			   const struct smp_tested_model *row);
+
+/*
+ * "24 per GPU", or "160 per GPU (1280 for the 8 GPUs of ml.p3.16xlarge)"
+ * for a per-instance row. Always NUL-terminates.
+ */
+void smp__tune_row_batch_text(char *out, size_t size,
+			      const struct smp_catalog *cat,
+			      const struct smp_tested_model *row);
+
+/*
+ * The Training Compiler container a job's versions resolve to (any
+ * spelling the SDK accepts: "1.13" is 1.13.1), or NULL.
+ */
+const struct smp_image *smp__tune_job_image(const struct smp_catalog *cat,
+					    const struct smp_job *job);
 
 /* 1 when the table has any row of model_key for framework. */
 int smp__tune_model_tested(const struct smp_catalog *cat, const char *framework,
@@ -162,7 +197,14 @@ const char *smp__framework_title(const char *framework);
 /* The sequence-length hyperparameter of job, or NULL. */
 const struct smp_pair *smp__tune_seq_hparam(const struct smp_job *job);
 
-/* The model hyperparameter's value text (model list order), or NULL. */
+/*
+ * The model name a model hyperparameter value gives, without the JSON
+ * quotes the SDK puts around string hyperparameters of a
+ * CreateTrainingJob request ("\"bert-base-uncased\""); "" when none.
+ */
+void smp__tune_model_text(char *out, size_t size, const struct smp_node *v);
+
+/* The model hyperparameter (model list order), or NULL. */
 const struct smp_pair *smp__tune_model_hparam(const struct smp_settings *s,
 					      const struct smp_job *job);
 

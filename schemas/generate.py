@@ -1,20 +1,23 @@
 #!/usr/bin/env python3
-"""Generate schemas/estimator.schema.json from the reference field lists.
+"""Generate the job-spec schemas of the three dialects from the reference.
 
-    python3 schemas/generate.py [SPEC_FIELDS_JSON] [OUT]
+    python3 schemas/generate.py [SPEC_FIELDS_JSON] [OUTDIR]
 
-SPEC_FIELDS_JSON defaults to ../shared/reference/spec-fields.json (relative
-to the repository root), OUT to schemas/estimator.schema.json beside this
-script.  Python 3 standard library only; the output is deterministic and
-committed, CI never runs this.
+writes OUTDIR/estimator.schema.json, OUTDIR/model-trainer.schema.json and
+OUTDIR/create-training-job.schema.json.  SPEC_FIELDS_JSON defaults to
+../shared/reference/spec-fields.json (relative to the repository root),
+OUTDIR to the folder of this script.  Python 3 standard library only; the
+output is deterministic and committed, CI never runs this.
 
-The field lists (accepted kwargs, legacy names, nested shapes, distribution
-keys) are taken from spec-fields.json, never re-typed here.  What this file
-adds is the mapping from the reference's "yaml" type descriptions to JSON
-Schema, a few types the descriptions leave implicit (FIELD_TYPES), and the
-sm-preflight annotations (x-smp-rule, x-smp-message, x-smp-did-you-mean)
-that lib/schema.c interprets.  Anything it cannot map is an error, so a new
-SDK field cannot slip through untyped.
+The field lists (estimator kwargs and legacy names, the ModelTrainer
+pydantic models of SDK v2 and v3, the CreateTrainingJob members with their
+API limits) are taken from spec-fields.json, never re-typed here.  What
+this file adds is the mapping from the reference's type descriptions to
+JSON Schema, a few types the descriptions leave implicit (FIELD_TYPES), the
+YAML form of what Python builds from objects (ModelTrainer's 'distributed'
+names its runner class), and the sm-preflight annotations (x-smp-rule,
+x-smp-message, x-smp-did-you-mean) that lib/schema.c interprets.  Anything
+it cannot map is an error, so a new SDK field cannot slip through untyped.
 """
 
 import json
@@ -67,8 +70,116 @@ GPU_NUM_DEVICES = {
 }
 
 
+API_LIMIT = "(a CreateTrainingJob limit)"
+
+# The hyperparameters that switch the compiler on in a request (SDK R31):
+# the container reads the strings "true" and "false".
+COMPILER_FLAGS = (
+    "sagemaker_training_compiler_enabled",
+    "sagemaker_training_compiler_debug_mode",
+    "sagemaker_pytorch_xla_multi_worker_enabled",
+)
+
+
 class GenError(Exception):
     pass
+
+
+def api_limit(**keywords):
+    """A subschema holding only limits, reported as api-limits; kept in
+    an allOf so that a value of the wrong type stays a wrong-type finding."""
+    return dict(keywords, **{"x-smp-rule": "api-limits"})
+
+
+def environment_schema(limits):
+    """Environment variables: a string map with the API's limits, and
+    GPU_NUM_DEVICES spelled out (every dialect sends it as Environment)."""
+    key, value = limits["key"], limits["value"]
+    return {
+        "type": "object",
+        "properties": {"GPU_NUM_DEVICES": GPU_NUM_DEVICES},
+        "additionalProperties": {
+            "type": "string",
+            "x-smp-rule": "value-not-string",
+            "allOf": [
+                api_limit(
+                    maxLength=value["max"],
+                    **{
+                        "x-smp-message": "must be at most %d characters long %s"
+                        % (value["max"], API_LIMIT)
+                    }
+                )
+            ],
+        },
+        "propertyNames": api_limit(
+            pattern="^" + key["pattern"] + "$",
+            maxLength=key["max"],
+            **{
+                "x-smp-message": "is not an environment variable name the API "
+                "accepts: letters, digits and '_', not starting with a digit, "
+                "at most %d characters" % key["max"]
+            }
+        ),
+        "allOf": [
+            api_limit(
+                maxProperties=limits["max_entries"],
+                **{
+                    "x-smp-message": "must have at most %d entries %s"
+                    % (limits["max_entries"], API_LIMIT)
+                }
+            )
+        ],
+    }
+
+
+# every framework estimator adds these to the request's hyperparameters
+# (SDK R31); the compiler and distribution settings may add more
+SDK_HYPERPARAMETERS = (
+    "sagemaker_program",
+    "sagemaker_submit_directory",
+    "sagemaker_container_log_level",
+    "sagemaker_job_name",
+    "sagemaker_region",
+)
+
+
+def hyperparameters_schema(limits, value, flags, sdk_adds=()):
+    """Hyperparameters: value is the schema of one value (before the
+    length limit); flags, when given, is the schema of the compiler
+    switches; sdk_adds names the entries the SDK adds to the map."""
+    key, vmax = limits["key"], limits["value"]["max"]
+    entries = limits["max_entries"] - len(sdk_adds)
+    count_message = "must have at most %d entries %s" % (entries, API_LIMIT)
+    if sdk_adds:
+        count_message = (
+            "must have at most %d entries: the API allows %d and the SDK "
+            "adds %d of its own (%s)"
+            % (entries, limits["max_entries"], len(sdk_adds), ", ".join(sdk_adds))
+        )
+    out = {"type": "object"}
+    if flags is not None:
+        out["properties"] = {k: dict(flags) for k in COMPILER_FLAGS}
+    out["additionalProperties"] = dict(
+        value,
+        allOf=[
+            api_limit(
+                maxLength=vmax,
+                **{
+                    "x-smp-message": "must be at most %d characters long %s"
+                    % (vmax, API_LIMIT)
+                }
+            )
+        ],
+    )
+    out["propertyNames"] = api_limit(
+        maxLength=key["max"],
+        **{
+            "x-smp-message": "is longer than the %d characters the API allows "
+            "for a hyperparameter name" % key["max"]
+        }
+    )
+    out["allOf"] = [api_limit(maxProperties=entries, **{"x-smp-message": count_message})]
+    return out
 
 
 # --- the reference's shape notation: {name: type (note) = default, ...} ----
@@ -222,19 +333,14 @@ def kwarg_schema(name, detail, ref):
     if name == "distribution":
         return None  # per estimator, see distribution_schema
     if name == "environment" and yaml == "mapping str -> str":
-        return {
-            "type": "object",
-            "properties": {"GPU_NUM_DEVICES": GPU_NUM_DEVICES},
-            "additionalProperties": {
-                "type": "string",
-                "x-smp-rule": "value-not-string",
-            },
-        }
+        return environment_schema(ref["_api_env"])
     if yaml.startswith("mapping str -> scalar"):
-        return {
-            "type": "object",
-            "additionalProperties": {"type": ["string", "number", "boolean"]},
-        }
+        return hyperparameters_schema(
+            ref["_api_hp"],
+            {"type": ["string", "number", "boolean"]},
+            flags=None,
+            sdk_adds=SDK_HYPERPARAMETERS,
+        )
     if yaml.startswith("mapping str -> str"):
         return {"type": "object", "additionalProperties": {"type": "string"}}
     if yaml.startswith("mapping (") or yaml == "mapping":
@@ -410,8 +516,11 @@ def estimator_def(title, est_names, props_order, kwarg_refs, legacy, dym, est_sc
     return out
 
 
-def generate(ref):
-    est = ref["estimator"]
+def generate_estimator(ref):
+    est = dict(ref["estimator"])
+    api = ref["create_training_job"]
+    est["_api_env"] = api["Environment_limits"]
+    est["_api_hp"] = api["HyperParameters_limits"]
     dist = est["distribution_keys"]
     defs = {}
 
@@ -523,24 +632,465 @@ def generate(ref):
     return out
 
 
+# --- ModelTrainer ----------------------------------------------------------
+
+MT_ROOT = "ModelTrainer"
+
+# Python objects without a YAML form: any value passes, the description says so
+MT_PYTHON_OBJECTS = {
+    "sagemaker_session": "a sagemaker_core Session object",
+    "config_mgr": "a SageMakerConfig object (SDK v3)",
+}
+
+MT_UNKNOWN_MESSAGE = (
+    "ModelTrainer rejects unknown fields (pydantic extra='forbid'), so the "
+    "job would not even be created"
+)
+
+# ModelTrainer.distributed is the abstract DistributedConfig: a YAML spec
+# names the concrete class, lower case, as the key of a one-entry mapping
+MT_RUNNERS = {"torchrun": "Torchrun", "mpi": "MPI"}
+
+
+def split_top(text):
+    """'A, B[C, D], E' -> ['A', 'B[C, D]', 'E']."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch == "["
+        depth -= ch == "]"
+        cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def inner(text, head):
+    if not (text.startswith(head + "[") and text.endswith("]")):
+        return None
+    return text[len(head) + 1 : -1]
+
+
+SCALARS = {"str": "string", "int": "integer", "bool": "boolean", "float": "number"}
+
+
+def py_schema(t, classes, path):
+    """JSON Schema for a pydantic field type such as Optional[List[Tag]].
+    None is not accepted: a YAML null means 'leave it out'."""
+    t = t.strip()
+    for head in ("Optional",):
+        arg = inner(t, head)
+        if arg is not None:
+            return py_schema(arg, classes, path)
+    arg = inner(t, "Union")
+    if arg is not None:
+        alts = [
+            a
+            for a in split_top(arg)
+            if a != "NoneType" and not a.endswith("PipelineVariable")
+        ]
+        if len(alts) == 1:
+            return py_schema(alts[0], classes, path)
+        subs = [py_schema(a, classes, path) for a in alts]
+        if all(set(x) == {"type"} and isinstance(x["type"], str) for x in subs):
+            return {"type": [x["type"] for x in subs]}
+        return {"anyOf": subs}
+    arg = inner(t, "List")
+    if arg is not None:
+        return {"type": "array", "items": py_schema(arg, classes, path + "[]")}
+    arg = inner(t, "Dict")
+    if arg is not None:
+        k, v = split_top(arg)
+        if k != "str":
+            raise GenError("%s: map keys of type %s" % (path, k))
+        return {
+            "type": "object",
+            "additionalProperties": {} if v == "Any" else py_schema(v, classes, path),
+        }
+    if t in SCALARS:
+        return {"type": SCALARS[t]}
+    if t == "Any":
+        return {}
+    if t.startswith("<enum 'Mode"):
+        return {"type": "string", "enum": ["SAGEMAKER_TRAINING_JOB", "LOCAL_CONTAINER"]}
+    name = t.split(".")[-1]
+    if name in classes:
+        return {"$ref": "#/$defs/" + name}
+    raise GenError("%s: cannot map the type %r" % (path, t))
+
+
+def mt_classes(mt):
+    """Every config class, SDK v2 fields then what v3 adds, by name."""
+    classes = {}
+    for version, details in (("v2", mt["details"]), ("v3", mt["v3"]["details"])):
+        for cls, det in details.items():
+            if "(api-shape)" in cls:
+                continue  # same field names as the SDK's own class
+            got = classes.setdefault(cls, {"fields": [], "names": set()})
+            for f in det["fields"]:
+                if f["name"] in got["names"]:
+                    continue
+                got["names"].add(f["name"])
+                got["fields"].append(dict(f, since=version))
+    # the lists in spec-fields.json are the reference: the details agree
+    for cls in mt["ModelTrainer"] and [MT_ROOT, "Compute", "SourceCode"]:
+        want = set(mt[cls]) | set(mt["v3"].get(cls, []))
+        if set(classes[cls]["names"]) != want:
+            raise GenError("%s: details %s != list %s" % (cls, classes[cls]["names"], want))
+    return classes
+
+
+def mt_field_description(f):
+    parts = ["Type: %s." % f["type"]]
+    if f["default"] not in ("None", "REQUIRED") and not f["default"].startswith("<"):
+        parts.append("Default: %s." % f["default"])
+    if f["required"]:
+        parts.append("Required.")
+    if f["since"] == "v3":
+        parts.append("SDK v3 only.")
+    return " ".join(parts)
+
+
+def mt_merged_input(classes):
+    """input_data_config items: a Channel shape or the SDK's InputData,
+    one mapping with the fields of both (a typo then gets did-you-mean
+    instead of an anyOf of two mappings)."""
+    props = {}
+    for cls in ("InputData", "Channel"):
+        for f in classes[cls]["fields"]:
+            if f["name"] == "data_source":
+                continue
+            props.setdefault(f["name"], dict(py_schema(f["type"], classes, cls), description=mt_field_description(f)))
+    source = {}
+    for cls in ("DataSource", "S3DataSource", "FileSystemDataSource", "DatasetSource"):
+        for f in classes[cls]["fields"]:
+            source.setdefault(f["name"], dict(py_schema(f["type"], classes, cls), description="%s. %s" % (cls, mt_field_description(f))))
+    props["data_source"] = {
+        "description": "An S3 URI or local path (InputData), or a data "
+        "source mapping: DataSource {s3_data_source, file_system_data_source, "
+        "dataset_source} for a Channel, S3DataSource or FileSystemDataSource "
+        "fields for InputData.",
+        "type": ["string", "object"],
+        "properties": source,
+        "additionalProperties": False,
+    }
+    return {
+        "description": "One input channel: a Channel shape or an InputData "
+        "(channel_name, data_source).",
+        "type": "object",
+        "properties": props,
+        "additionalProperties": False,
+    }
+
+
+def generate_model_trainer(ref):
+    mt = ref["model_trainer"]
+    api = ref["create_training_job"]
+    classes = mt_classes(mt)
+    defs = {}
+
+    def class_schema(cls, title=None):
+        props = {}
+        for f in classes[cls]["fields"]:
+            name = f["name"]
+            desc = mt_field_description(f)
+            if name in MT_PYTHON_OBJECTS and cls == MT_ROOT:
+                props[name] = {"description": "No YAML form: %s. %s" % (MT_PYTHON_OBJECTS[name], desc)}
+                continue
+            if cls == MT_ROOT and name == "distributed":
+                sch = {"$ref": "#/$defs/distributed"}
+            elif cls == MT_ROOT and name == "environment":
+                sch = environment_schema(api["Environment_limits"])
+            elif cls == MT_ROOT and name == "hyperparameters":
+                sch = hyperparameters_schema(
+                    api["HyperParameters_limits"],
+                    {},
+                    {
+                        "enum": ["true", "false", True, False],
+                        "x-smp-message": "must be true or false; the "
+                        "container reads the string \"true\"",
+                    },
+                )
+                sch["type"] = ["object", "string"]
+                desc += " A string is the path of a JSON or YAML file."
+            elif cls == MT_ROOT and name == "input_data_config":
+                sch = {"type": "array", "items": {"$ref": "#/$defs/input_channel"}}
+            elif name == "instance_count" and cls in ("Compute", "InstanceGroup"):
+                sch = {"type": "integer", "minimum": 1}
+            else:
+                sch = py_schema(f["type"], classes, cls + "." + name)
+            props[name] = dict({"description": desc}, **sch)
+        out = {
+            "description": "ModelTrainer config class %s (pydantic, extra "
+            "fields forbidden)." % cls,
+            "type": "object",
+            "properties": props,
+            "additionalProperties": False,
+        }
+        if title:
+            out["title"] = title
+            out["x-smp-message"] = MT_UNKNOWN_MESSAGE
+        return out
+
+    # the classes reachable from ModelTrainer, found by following $refs
+    todo, seen = [MT_ROOT], set()
+    while todo:
+        cls = todo.pop()
+        if cls in seen or cls not in classes:
+            continue  # distributed and input_channel are made below
+        seen.add(cls)
+        if cls == "DistributedConfig":
+            continue
+        sch = class_schema(cls, "a ModelTrainer" if cls == MT_ROOT else None)
+        if cls != MT_ROOT:
+            defs[cls] = sch
+        text = json.dumps(sch)
+        todo.extend(re.findall(r'"#/\$defs/([A-Za-z0-9]+)"', text))
+        if cls == MT_ROOT:
+            root = sch
+            todo.extend(MT_RUNNERS.values())
+            todo.extend(["InputData", "Channel", "DataSource", "S3DataSource",
+                         "FileSystemDataSource", "DatasetSource"])
+    for cls in ("InputData", "Channel"):
+        defs.pop(cls, None)
+    defs["input_channel"] = mt_merged_input(classes)
+    defs["distributed"] = {
+        "description": "How ModelTrainer launches the script on each node: "
+        "the runner class named by its key, torchrun (Torchrun) or mpi (MPI). "
+        "There is no PyTorch/XLA runner.",
+        "type": "object",
+        # the key check sits one level down so that a non-mapping value
+        # stays a wrong-type finding
+        "allOf": [
+            {
+                "properties": {
+                    k: {"$ref": "#/$defs/" + v} for k, v in MT_RUNNERS.items()
+                },
+                "additionalProperties": False,
+                "x-smp-rule": "distribution-unknown-key",
+                "x-smp-message": "ModelTrainer's runners are 'torchrun' and "
+                "'mpi'; there is no PyTorch/XLA runner (Training Compiler "
+                "reads hyperparameter "
+                "'sagemaker_pytorch_xla_multi_worker_enabled')",
+                "x-smp-did-you-mean": {"torch_distributed": "torchrun"},
+            },
+            {
+                "maxProperties": 1,
+                "x-smp-message": "must name one runner, 'torchrun' or 'mpi'",
+            },
+        ],
+    }
+    prune(defs, root)
+    defs = dict(sorted(defs.items()))
+    out = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "urn:sm-preflight:schema:model-trainer:1",
+        "$comment": "generated by schemas/generate.py from "
+        "reference/spec-fields.json; do not edit",
+        "description": "A SageMaker training job written as the fields of "
+        "ModelTrainer (SDK v2 sagemaker.modules, SDK v3 sagemaker.train): "
+        + mt["_version"]
+        + ". ModelTrainer has no Training Compiler integration; a Training "
+        "Compiler image and sagemaker_training_compiler_* hyperparameters are "
+        "reported by sm-preflight.",
+    }
+    out["title"] = "sm-preflight ModelTrainer job spec"
+    out["$ref"] = "#/$defs/ModelTrainer"
+    defs["ModelTrainer"] = root
+    out["$defs"] = dict(sorted(defs.items()))
+    return out
+
+
+def prune(defs, root):
+    """Drops the $defs that nothing reaches from root."""
+    reach, todo = set(), [root]
+    while todo:
+        for name in re.findall(r'"#/\$defs/([A-Za-z0-9_]+)"', json.dumps(todo.pop())):
+            if name not in reach:
+                if name not in defs:
+                    raise GenError("$ref to a missing $defs entry %s" % name)
+                reach.add(name)
+                todo.append(defs[name])
+    for name in set(defs) - reach:
+        del defs[name]
+
+
+# --- CreateTrainingJob -----------------------------------------------------
+
+API_UNKNOWN_MESSAGE = "the API rejects unknown members (botocore: Unknown parameter)"
+
+# members whose enum the instance rules check with better messages
+API_NO_ENUM = {"InstanceType"}
+
+
+def api_limits(m, word):
+    """minLength/maxLength, minimum/maximum or minItems/maxItems from the
+    API model, as an api-limits allOf whose message names the limit."""
+    kw = {}
+    lo, hi = m.get("min"), m.get("max")
+    names, unit = {
+        "string": (("minLength", "maxLength"), " characters long"),
+        "integer": (("minimum", "maximum"), ""),
+        "long": (("minimum", "maximum"), ""),
+        "list": (("minItems", "maxItems"), " items"),
+        "map": (("minProperties", "maxProperties"), " entries"),
+    }[word]
+    if lo:
+        kw[names[0]] = lo
+    if hi is not None:
+        kw[names[1]] = hi
+    if not kw:
+        return []
+    verb = "have " if unit in (" items", " entries") else "be "
+    if lo and hi is not None:
+        what = "%d to %d" % (lo, hi)
+    elif lo:
+        what = "at least %d" % lo
+    else:
+        what = "at most %d" % hi
+    kw["x-smp-message"] = "must %s%s%s %s" % (verb, what, unit, API_LIMIT)
+    return [api_limit(**kw)]
+
+
+def api_value(m, where):
+    """Schema of one member (or list member / map value) of the API model."""
+    t = m["type"]
+    if t == "structure":
+        return {"$ref": "#/$defs/" + m["shape"]}
+    if t == "string":
+        out = {"type": "string"}
+        if "enum" in m and where.split(".")[-1] not in API_NO_ENUM:
+            out["enum"] = m["enum"]
+        lim = api_limits(m, "string")
+    elif t in ("integer", "long"):
+        out = {"type": "integer"}
+        lim = api_limits(m, t)
+    elif t == "boolean":
+        return {"type": "boolean"}
+    elif t == "list":
+        out = {"type": "array", "items": api_value(m["member_info"], where + "[]")}
+        lim = api_limits(m, "list")
+    elif t == "map":
+        out = {
+            "type": "object",
+            "additionalProperties": api_value(m["value"], where + ".value"),
+            "propertyNames": api_value(m["key"], where + ".key"),
+        }
+        out["propertyNames"].pop("type")
+        if not out["propertyNames"]:
+            del out["propertyNames"]
+        elif "allOf" in out["propertyNames"]:
+            out["propertyNames"] = out["propertyNames"]["allOf"][0]
+        lim = api_limits(m, "map")
+    else:
+        raise GenError("%s: API type %r" % (where, t))
+    if lim:
+        out["allOf"] = lim
+    return out
+
+
+def api_description(struct, name, m):
+    where = "CreateTrainingJobRequest" if struct == "top" else struct
+    parts = ["%s.%s: API shape %s (%s)." % (where, name, m["shape"], m["type"])]
+    if m.get("required"):
+        parts.append("Required by the API.")
+    return " ".join(parts)
+
+
+def generate_create_training_job(ref):
+    api = ref["create_training_job"]
+    detail = api["members_detail"]
+    defs = {}
+
+    def struct_schema(struct):
+        members = api["top"] if struct == "top" else api[struct]
+        if list(detail[struct]) != list(members):
+            raise GenError("%s: members_detail %s != list %s" % (struct, list(detail[struct]), members))
+        props = {}
+        for name in members:
+            m = detail[struct][name]
+            where = struct + "." + name
+            if struct == "top" and name == "HyperParameters":
+                sch = hyperparameters_schema(
+                    api["HyperParameters_limits"],
+                    {"type": "string", "x-smp-rule": "value-not-string"},
+                    {
+                        "type": "string",
+                        "enum": ["true", "false"],
+                        "x-smp-message": "must be \"true\" or \"false\"",
+                    },
+                )
+            elif struct == "top" and name == "Environment":
+                sch = environment_schema(api["Environment_limits"])
+            else:
+                sch = api_value(m, where)
+            props[name] = dict({"description": api_description(struct, name, m)}, **sch)
+        return {
+            "type": "object",
+            "properties": props,
+            "additionalProperties": False,
+        }
+
+    for struct in detail:
+        if struct != "top":
+            defs[struct] = dict(
+                {"description": "CreateTrainingJob shape %s." % struct}, **struct_schema(struct)
+            )
+    prune(defs, struct_schema("top"))
+    out = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "urn:sm-preflight:schema:create-training-job:1",
+        "$comment": "generated by schemas/generate.py from "
+        "reference/spec-fields.json; do not edit",
+        "title": "sm-preflight CreateTrainingJob request",
+        "description": "A SageMaker training job as the CreateTrainingJob "
+        "request (boto3 create_training_job, AWS CLI --cli-input-json), from "
+        + api["_source"]
+        + ". Members, types, enums and the API's length and count limits are "
+        "checked; members the API requires are not, so that a partial request "
+        "can be checked too.",
+    }
+    top = dict({"description": "The request's members."}, **struct_schema("top"))
+    top["title"] = "a CreateTrainingJob request"
+    top["x-smp-message"] = API_UNKNOWN_MESSAGE
+    out["$ref"] = "#/$defs/CreateTrainingJobRequest"
+    defs["CreateTrainingJobRequest"] = top
+    out["$defs"] = dict(sorted(defs.items()))
+    return out
+
+
+OUTPUTS = (
+    ("estimator.schema.json", generate_estimator),
+    ("model-trainer.schema.json", generate_model_trainer),
+    ("create-training-job.schema.json", generate_create_training_job),
+)
+
+
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(here)
     src = argv[1] if len(argv) > 1 else os.path.join(
         root, "..", "shared", "reference", "spec-fields.json"
     )
-    dst = argv[2] if len(argv) > 2 else os.path.join(here, "estimator.schema.json")
+    outdir = argv[2] if len(argv) > 2 else here
     try:
         with open(src, encoding="utf-8") as f:
             ref = json.load(f)
-        schema = generate(ref)
-    except (OSError, ValueError, GenError) as e:
+        texts = [
+            (name, json.dumps(fn(ref), indent=1, ensure_ascii=False) + "\n")
+            for name, fn in OUTPUTS
+        ]
+    except (OSError, ValueError, KeyError, GenError) as e:
         sys.stderr.write("generate.py: %s\n" % e)
         return 1
-    text = json.dumps(schema, indent=1, ensure_ascii=False) + "\n"
-    with open(dst + ".tmp", "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(dst + ".tmp", dst)
+    for name, text in texts:
+        dst = os.path.join(outdir, name)
+        with open(dst + ".tmp", "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(dst + ".tmp", dst)
     return 0
 
 

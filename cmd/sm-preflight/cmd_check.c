@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "commands.h"
+#include "config.h"
+#include "format.h"
+#include "jobs.h"
 #include "output.h"
 #include "smpreflight.h"
 #include "walk.h"
@@ -25,6 +28,19 @@ enum {
 	OPT_INSTANCE_DATA,
 	OPT_DISABLE,
 	OPT_SEVERITY,
+	OPT_BASELINE,
+	OPT_LR_SCALING,
+	OPT_NO_SCRIPT,
+	OPT_OFFLINE,
+	OPT_STALE_DAYS,
+	OPT_FORMAT,
+	OPT_OUTPUT,
+	OPT_RULES_URI,
+	OPT_CONFIG,
+	OPT_NO_CONFIG,
+	OPT_NO_INLINE_IGNORES,
+	OPT_JOBS,
+	OPT_STDIN_FILENAME,
 	OPT_QUIET,
 	OPT_HELP
 };
@@ -45,14 +61,58 @@ static const struct cli_option options[] = {
 	{"--disable", 0, OPT_DISABLE, "RULE", "turn RULE off (repeatable)"},
 	{"--severity", 0, OPT_SEVERITY, "RULE=LEVEL",
 	 "report RULE as error, warning, info, or off (repeatable)"},
+	{"--baseline", 0, OPT_BASELINE, "FILE",
+	 "compare every spec with the native run in FILE: learning rate "
+	 "scaled with the batch, nothing else changed"},
+	{"--lr-scaling", 0, OPT_LR_SCALING, "HOW",
+	 "learning rate in batch-size fixes: linear (x k, default) or sqrt "
+	 "(x sqrt(k))"},
+	{"--no-script", 0, OPT_NO_SCRIPT, NULL,
+	 "do not read the entry scripts the specs name (no script-* rules)"},
+	{"--offline", 0, OPT_OFFLINE, NULL,
+	 "never use the network (checking does not anyway): the built-in or "
+	 "refreshed data only"},
+	{"--stale-days", 0, OPT_STALE_DAYS, "N",
+	 "warn once (data-stale) when the instance data is older than N days "
+	 "(default 180, or SM_PREFLIGHT_STALE_DAYS; 0 turns it off)"},
+	{"--format", 0, OPT_FORMAT, "FORMAT",
+	 "text (default), json, sarif, github (default when GITHUB_ACTIONS is "
+	 "true) or junit; repeatable, each with its own --output"},
+	{"--output", 'o', OPT_OUTPUT, "FILE",
+	 "write the --format before it to FILE (atomically) instead of "
+	 "stdout"},
+	{"--rules-uri", 0, OPT_RULES_URI, "URI",
+	 "where docs/rules.md is published, for SARIF help links (default "
+	 "docs/rules.md, or SM_PREFLIGHT_RULES_URI)"},
+	{"--config", 0, OPT_CONFIG, "FILE",
+	 "read only FILE instead of the " CLI_CONFIG_NAME " files found from "
+	 "each spec's folder up to the repository root"},
+	{"--no-config", 0, OPT_NO_CONFIG, NULL, "read no configuration file"},
+	{"--no-inline-ignores", 0, OPT_NO_INLINE_IGNORES, NULL,
+	 "ignore every '# sm-preflight: ignore[rule] reason' comment"},
+	{"--jobs", 'j', OPT_JOBS, "N",
+	 "check N files at a time (default: the number of CPUs); the output "
+	 "is the same whatever N is"},
+	{"--stdin-filename", 0, OPT_STDIN_FILENAME, "NAME",
+	 "name '-' (stdin) NAME in findings; its configuration is found from "
+	 "NAME's folder"},
 	{"--quiet", 'q', OPT_QUIET, NULL, "print no summary line"},
 	{"--help", 'h', OPT_HELP, NULL, "show this help"},
 };
 
 struct run {
-	const struct smp_context *ctx;
+	const struct smp_context *ctx; /* the first file's, for the outputs */
+	/* the files in output order, and each one's context and fail-on */
+	const struct cli_walk_list *files;
+	const struct smp_context **ctxs;
+	unsigned char *fail_on;
+	const char *stdin_name; /* --stdin-filename, or NULL */
+	size_t suppressed;
+	int failing; /* a finding at or above its file's fail-on */
+	const struct smp_baseline *baseline; /* NULL without --baseline */
+	struct cli_outputs *outs;
 	unsigned int text_flags;
-	size_t files;
+	size_t files_checked;
 	size_t unreadable;
 	size_t counts[SMP_SEVERITY_ERROR + 1];
 	enum smp_severity max;
@@ -98,6 +158,7 @@ read_stdin(char **out, size_t *len)
 
 static int
 check_stdin(struct smp_report **rep, const struct smp_context *ctx,
+	    const char *name, const struct smp_baseline *baseline,
 	    struct smp_error *err)
 {
 	char *buf;
@@ -109,7 +170,7 @@ check_stdin(struct smp_report **rep, const struct smp_context *ctx,
 			 "read error");
 	if (rc)
 		return rc;
-	rc = smp_check_buffer(rep, ctx, "<stdin>", buf, len, err);
+	rc = smp_check_buffer_baseline(rep, ctx, name, buf, len, baseline, err);
 	free(buf);
 	return rc;
 }
@@ -124,52 +185,102 @@ internal_error(int code, const struct smp_error *err)
 		cli_error("internal error: %s", smp_strerror(code));
 }
 
-/* The walk callback: one file, checked and printed. */
-static int
-check_one(void *ud, const char *path)
+/* What a worker hands back for one file. */
+struct result {
+	int rc;
+	struct smp_report *rep;
+	struct smp_error err;
+};
+
+/* In a worker thread: file i checked, nothing printed. */
+static void *
+check_work(void *ud, size_t i)
 {
 	struct run *r = ud;
-	struct smp_report *rep = NULL;
-	struct smp_error err;
-	size_t i, n;
+	const char *path = r->files->paths[i];
+	struct result *res = calloc(1, sizeof(*res));
+
+	if (!res)
+		return NULL;
+	if (strcmp(path, "-") == 0)
+		res->rc = check_stdin(&res->rep, r->ctxs[i],
+				      r->stdin_name ? r->stdin_name : "<stdin>",
+				      r->baseline, &res->err);
+	else
+		res->rc = smp_check_file_baseline(&res->rep, r->ctxs[i], path,
+						  r->baseline, &res->err);
+	return res;
+}
+
+static void
+check_discard(void *ud, void *result)
+{
+	struct result *res = result;
+
+	(void)ud;
+	if (res)
+		smp_report_free(res->rep);
+	free(res);
+}
+
+/* In the caller's thread, in output order: counted and written. */
+static int
+check_done(void *ud, size_t i, void *result)
+{
+	struct run *r = ud;
+	struct result *res = result;
+	const char *path = r->files->paths[i];
+	struct smp_report *rep;
+	size_t k, n;
 	int rc;
 
-	memset(&err, 0, sizeof(err));
-	if (strcmp(path, "-") == 0) {
-		rc = check_stdin(&rep, r->ctx, &err);
-		path = "<stdin>";
-	} else {
-		rc = smp_check_file(&rep, r->ctx, path, &err);
-	}
-	if (rc == SMP_EIO || rc == SMP_ELIMIT) {
-		cli_error("cannot read '%s': %s", path,
-			  err.message[0] ? err.message : smp_strerror(rc));
-		r->unreadable++;
-		return 0;
-	}
-	if (rc) {
-		internal_error(rc, &err);
+	if (strcmp(path, "-") == 0)
+		path = r->stdin_name ? r->stdin_name : "<stdin>";
+	if (!res) {
+		internal_error(SMP_ENOMEM, NULL);
 		r->status = CLI_EXIT_INTERNAL;
 		return 1;
 	}
-	r->files++;
+	rc = res->rc;
+	rep = res->rep;
+	if (rc == SMP_EIO || rc == SMP_ELIMIT) {
+		cli_error("cannot read '%s': %s", path,
+			  res->err.message[0] ? res->err.message
+					      : smp_strerror(rc));
+		r->unreadable++;
+		check_discard(NULL, res);
+		return 0;
+	}
+	if (rc) {
+		internal_error(rc, &res->err);
+		r->status = CLI_EXIT_INTERNAL;
+		check_discard(NULL, res);
+		return 1;
+	}
+	free(res);
+	r->files_checked++;
 	n = smp_report_count(rep);
-	for (i = 0; i < n; i++) {
-		const struct smp_finding *f = smp_report_get(rep, i);
+	for (k = 0; k < n; k++) {
+		const struct smp_finding *f = smp_report_get(rep, k);
 
 		if (f->severity <= SMP_SEVERITY_OFF ||
 		    f->severity > SMP_SEVERITY_ERROR)
 			continue;
+		/* a suppressed finding counts for nothing (issue 5) */
+		if (f->suppressed) {
+			r->suppressed++;
+			continue;
+		}
 		r->counts[f->severity]++;
 		if (f->severity > r->max)
 			r->max = f->severity;
+		if (f->severity >= r->fail_on[i])
+			r->failing = 1;
 	}
-	rc = smp_emit_text(rep, SMP_SEVERITY_INFO, r->text_flags,
-			   cli_stdout_write, NULL);
+	rc = cli_outputs_add(r->outs, rep);
 	smp_report_free(rep);
 	if (rc) {
-		cli_error("cannot write the output");
-		r->status = CLI_EXIT_USAGE;
+		r->status = rc;
 		return 1;
 	}
 	return 0;
@@ -191,7 +302,7 @@ print_summary(const struct run *r)
 
 	for (sev = SMP_SEVERITY_ERROR; sev >= SMP_SEVERITY_INFO; sev--)
 		total += r->counts[sev];
-	if (total == 0 && r->unreadable == 0)
+	if (total == 0 && r->unreadable == 0 && r->suppressed == 0)
 		return;
 	fflush(stdout);
 	if (total == 0)
@@ -205,8 +316,10 @@ print_summary(const struct run *r)
 			sev != SMP_SEVERITY_INFO && n != 1 ? "s" : "");
 		first = 0;
 	}
-	fprintf(stderr, " in %zu file%s", r->files,
-		plural_s(r->files) ? "s" : "");
+	fprintf(stderr, " in %zu file%s", r->files_checked,
+		plural_s(r->files_checked) ? "s" : "");
+	if (r->suppressed)
+		fprintf(stderr, "; %zu suppressed", r->suppressed);
 	if (r->unreadable)
 		fprintf(stderr, "; %zu file%s could not be read", r->unreadable,
 			plural_s(r->unreadable) ? "s" : "");
@@ -271,25 +384,82 @@ parse_severity(struct smp_rule_override *o, const char *value, char **owned)
 	return 0;
 }
 
+/* A --baseline that cannot be used stops the run before any check. */
 static int
-context_error(int rc, const struct smp_error *err, const char *dir)
+baseline_error(int rc, const struct smp_error *err, const char *path)
 {
 	if (rc == SMP_ENOMEM || rc == SMP_EINTERNAL) {
 		internal_error(rc, err);
 		return CLI_EXIT_INTERNAL;
 	}
-	if (err->source[0] && err->line)
-		cli_error("cannot load the instance data: %s:%u:%u: %s",
-			  err->source, (unsigned)err->line,
-			  (unsigned)err->column, err->message);
-	else if (err->source[0])
-		cli_error("cannot load the instance data: %s: %s", err->source,
+	if (rc == SMP_EIO)
+		cli_error("cannot read the baseline '%s': %s", path,
 			  err->message[0] ? err->message : smp_strerror(rc));
+	else if (err->line)
+		cli_error("cannot use the baseline: %s:%u:%u: %s", path,
+			  (unsigned)err->line, (unsigned)err->column,
+			  err->message);
 	else
-		cli_error("cannot load the instance data%s%s%s: %s",
-			  dir ? " from '" : "", dir ? dir : "", dir ? "'" : "",
+		cli_error("cannot use the baseline '%s': %s", path,
 			  err->message[0] ? err->message : smp_strerror(rc));
 	return CLI_EXIT_USAGE;
+}
+
+/* --jobs N: 1 to 1024. */
+static int
+parse_jobs(const char *value, unsigned *out)
+{
+	char *end;
+	long n = strtol(value, &end, 10);
+
+	if (!*value || *end || n < 1 || n > 1024)
+		return cli_usage_error("invalid value '%s' for '--jobs'; "
+				       "expected a number from 1 to 1024",
+				       value);
+	*out = (unsigned)n;
+	return CLI_EXIT_OK;
+}
+
+/*
+ * Each file's context and fail-on, from the configuration of its folder
+ * (contexts are created here, in this thread, before any worker starts;
+ * files with the same settings share one). *first is the first file's
+ * context, or the command line's when there is no file, for what is
+ * reported once per run.
+ */
+static int
+resolve_contexts(struct run *r, struct cli_configs *configs,
+		 const struct cli_walk_list *files,
+		 const struct smp_context **first)
+{
+	struct cli_profile *p;
+	size_t i;
+	int status;
+
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers, one a file */
+	r->ctxs = calloc(files->count + 1, sizeof(*r->ctxs));
+	r->fail_on = calloc(files->count + 1, 1);
+	if (!r->ctxs || !r->fail_on) {
+		internal_error(SMP_ENOMEM, NULL);
+		return CLI_EXIT_INTERNAL;
+	}
+	for (i = 0; i < files->count; i++) {
+		status = cli_configs_profile(configs, files->paths[i],
+					     r->stdin_name, &p);
+		if (status == CLI_EXIT_OK)
+			status = cli_profile_context(configs, p, &r->ctxs[i]);
+		if (status != CLI_EXIT_OK)
+			return status;
+		r->fail_on[i] = (unsigned char)cli_profile_fail_on(p);
+	}
+	if (files->count) {
+		*first = r->ctxs[0];
+		return CLI_EXIT_OK;
+	}
+	status = cli_configs_profile(configs, ".", NULL, &p);
+	if (status == CLI_EXIT_OK)
+		status = cli_profile_context(configs, p, first);
+	return status;
 }
 
 static int
@@ -297,22 +467,39 @@ run_check(int argc, char **argv)
 {
 	static const char *const fail_levels[] = {"error", "warning", "info"};
 	static const char *const colors[] = {"auto", "always", "never"};
+	static const char *const scalings[] = {"linear", "sqrt"};
 	static const char *const dialects[] = {
 		"auto", "estimator", "model_trainer", "create_training_job"};
 	struct smp_options opts = SMP_OPTIONS_INIT;
 	struct smp_rule_override *overrides;
-	struct smp_context *ctx = NULL;
+	const struct smp_context *ctx = NULL;
+	struct cli_configs *configs = NULL;
+	struct cli_config_args cargs;
+	struct cli_walk_list files;
+	struct cli_walk_filter filter;
+	unsigned jobs = 0;
+	struct smp_baseline *baseline = NULL;
+	const char *baseline_path = NULL;
 	enum smp_severity fail_on = SMP_SEVERITY_ERROR;
 	enum cli_color color = CLI_COLOR_AUTO;
 	struct smp_error err;
 	struct cli_args it;
+	struct cli_outputs outs;
 	struct run r;
 	const char *value;
 	const char **inputs;
 	char **owned;
 	size_t ninputs = 0, nowned = 0, i;
 	int id, k, status = CLI_EXIT_OK, quiet = 0;
+	const char *stale_value = NULL;
+	enum smp_severity stale_sev;
+	char cache_dir[1024];
+	long stale_days;
 
+	cli_outputs_init(&outs);
+	memset(&cargs, 0, sizeof(cargs));
+	memset(&files, 0, sizeof(files));
+	memset(&r, 0, sizeof(r));
 	/* every argument is at most one input, override or owned string */
 	overrides = calloc((size_t)argc + 1, sizeof(*overrides));
 	inputs = calloc((size_t)argc + 1, sizeof(*inputs));
@@ -338,6 +525,7 @@ run_check(int argc, char **argv)
 			else
 				fail_on = (enum smp_severity)(
 					SMP_SEVERITY_ERROR - k);
+			cargs.fail_on_set = 1;
 			break;
 		case OPT_COLOR:
 			k = cli_choice("--color", value, colors, 3);
@@ -375,6 +563,49 @@ run_check(int argc, char **argv)
 				status = k == -2 ? CLI_EXIT_INTERNAL
 						 : CLI_EXIT_USAGE;
 			break;
+		case OPT_BASELINE:
+			baseline_path = value;
+			break;
+		case OPT_LR_SCALING:
+			k = cli_choice("--lr-scaling", value, scalings, 2);
+			if (k < 0 || smp_lr_scaling_parse(&opts.lr_scaling,
+							  scalings[k]) != 0)
+				status = CLI_EXIT_USAGE;
+			cargs.lr_scaling_set = 1;
+			break;
+		case OPT_CONFIG:
+			cargs.config_file = value;
+			break;
+		case OPT_NO_CONFIG:
+			cargs.no_config = 1;
+			break;
+		case OPT_NO_INLINE_IGNORES:
+			opts.no_inline_ignores = 1;
+			break;
+		case OPT_JOBS:
+			status = parse_jobs(value, &jobs);
+			break;
+		case OPT_STDIN_FILENAME:
+			r.stdin_name = value;
+			break;
+		case OPT_NO_SCRIPT:
+			opts.no_script = 1;
+			break;
+		case OPT_OFFLINE:
+			opts.offline = 1;
+			break;
+		case OPT_STALE_DAYS:
+			stale_value = value;
+			break;
+		case OPT_FORMAT:
+			status = cli_outputs_format(&outs, value);
+			break;
+		case OPT_OUTPUT:
+			status = cli_outputs_output(&outs, value);
+			break;
+		case OPT_RULES_URI:
+			cli_outputs_rules_uri(&outs, value);
+			break;
 		case OPT_QUIET:
 			quiet = 1;
 			break;
@@ -394,24 +625,78 @@ run_check(int argc, char **argv)
 			"'-' for stdin");
 		goto out;
 	}
-	opts.overrides = overrides;
-	memset(&err, 0, sizeof(err));
-	k = smp_context_new(&ctx, &opts, &err);
-	if (k) {
-		status = context_error(k, &err, opts.instance_data_dir);
+	if (cli_stale_days(stale_value, &stale_days)) {
+		status = CLI_EXIT_USAGE;
 		goto out;
 	}
+	opts.overrides = overrides;
+	/* a refreshed copy in the user's cache, when valid (update-data) */
+	opts.cache_dir = cli_cache_dir(cache_dir, sizeof(cache_dir));
+	cargs.fail_on = fail_on;
+	cargs.opts = &opts;
+	status = cli_configs_new(&configs, &cargs);
+	if (status != CLI_EXIT_OK)
+		goto out;
+	/* every file first, sorted: the output order (walk.c) */
+	cli_configs_filter(configs, &filter);
+	k = cli_walk_collect(&files, inputs, ninputs, &filter, r.stdin_name,
+			     &r.unreadable);
+	if (k == CLI_WALK_ENOMEM) {
+		internal_error(SMP_ENOMEM, NULL);
+		status = CLI_EXIT_INTERNAL;
+		goto out;
+	}
+	if (k) {
+		status = CLI_EXIT_USAGE; /* a configuration file, printed */
+		goto out;
+	}
+	status = resolve_contexts(&r, configs, &files, &ctx);
+	if (status != CLI_EXIT_OK)
+		goto out;
+	/* what is reported once per run goes by the first file's fail-on */
+	if (files.count)
+		fail_on = (enum smp_severity)r.fail_on[0];
 
-	memset(&r, 0, sizeof(r));
+	if (baseline_path) {
+		memset(&err, 0, sizeof(err));
+		k = smp_baseline_new_file(&baseline, ctx, baseline_path, &err);
+		if (k) {
+			status = baseline_error(k, &err, baseline_path);
+			goto out;
+		}
+	}
+
+	status = cli_outputs_open(&outs, ctx, fail_on, color);
+	if (status != CLI_EXIT_OK)
+		goto out;
 	r.ctx = ctx;
+	r.files = &files;
+	r.baseline = baseline;
+	r.outs = &outs;
 	r.text_flags = cli_use_color(color) ? SMP_TEXT_COLOR : 0;
-	for (i = 0; i < ninputs && r.status == CLI_EXIT_OK; i++) {
-		k = cli_walk(inputs[i], check_one, &r, &r.unreadable);
-		if (k == CLI_WALK_ENOMEM) {
+	/* data-stale: once per run, ahead of the specs' findings */
+	status = cli_outputs_data_age(&outs, ctx, stale_days, &stale_sev);
+	if (status != CLI_EXIT_OK)
+		goto out;
+	if (stale_sev != SMP_SEVERITY_OFF) {
+		r.counts[stale_sev]++;
+		r.max = stale_sev;
+		if (stale_sev >= fail_on)
+			r.failing = 1;
+	}
+	{
+		static const struct cli_jobs_ops ops = {check_work, check_done,
+							check_discard};
+
+		k = cli_jobs_run(files.count, jobs ? jobs : cli_jobs_default(),
+				 &ops, &r);
+		if (k < 0 && r.status == CLI_EXIT_OK) {
 			internal_error(SMP_ENOMEM, NULL);
 			r.status = CLI_EXIT_INTERNAL;
 		}
 	}
+	if (r.status == CLI_EXIT_OK)
+		r.status = cli_outputs_finish(&outs);
 	if (fflush(stdout) != 0 && r.status == CLI_EXIT_OK) {
 		cli_error("cannot write the output");
 		r.status = CLI_EXIT_USAGE;
@@ -420,12 +705,17 @@ run_check(int argc, char **argv)
 		status = r.status;
 	else if (r.unreadable)
 		status = CLI_EXIT_USAGE;
-	else if (r.max != SMP_SEVERITY_OFF && r.max >= fail_on)
+	else if (r.failing)
 		status = CLI_EXIT_FINDINGS;
 	if (!quiet && r.status == CLI_EXIT_OK)
 		print_summary(&r);
 out:
-	smp_context_free(ctx);
+	cli_outputs_release(&outs);
+	smp_baseline_free(baseline);
+	free(r.ctxs);
+	free(r.fail_on);
+	cli_walk_list_free(&files);
+	cli_configs_free(configs);
 	for (i = 0; owned && i < nowned; i++)
 		free(owned[i]);
 	free(owned);

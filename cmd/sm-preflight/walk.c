@@ -15,12 +15,15 @@ struct dir_id {
 };
 
 struct walk {
-	char **paths;
-	size_t count, cap;
+	struct cli_walk_list *list;
+	const struct cli_walk_filter *filter;
+	/* directories entered, by device and inode: an open-addressing
+	 * set, so that a large tree costs no quadratic search */
 	struct dir_id *seen;
 	size_t seen_count, seen_cap;
 	size_t *unreadable;
 	int nomem;
+	int stopped;
 };
 
 static int
@@ -41,8 +44,8 @@ grow(void **items, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-static int
-has_spec_suffix(const char *name)
+int
+cli_walk_default_suffix(const char *name)
 {
 	static const char *const suffixes[] = {".yaml", ".yml", ".json"};
 	size_t n = strlen(name), i;
@@ -71,34 +74,72 @@ join(const char *dir, const char *name)
 static void
 add_path(struct walk *w, char *path)
 {
-	if (!path || grow((void **)&w->paths, &w->cap, w->count + 1,
-			  sizeof(*w->paths))) {
+	struct cli_walk_list *l = w->list;
+
+	if (!path || grow((void **)&l->paths, &l->cap, l->count + 1,
+			  sizeof(*l->paths))) {
 		free(path);
 		w->nomem = 1;
 		return;
 	}
-	w->paths[w->count++] = path;
+	l->paths[l->count++] = path;
+}
+
+static size_t
+hash_id(const struct stat *st)
+{
+	unsigned long long h =
+		(unsigned long long)st->st_ino * 0x9E3779B97F4A7C15ull;
+
+	return (size_t)(h ^ ((unsigned long long)st->st_dev << 7) ^ (h >> 29));
 }
 
 /* Remembers a directory; returns 1 when it was visited before. */
 static int
 seen_before(struct walk *w, const struct stat *st)
 {
-	size_t i;
+	size_t i, mask;
 
-	for (i = 0; i < w->seen_count; i++)
+	if (w->seen_count * 2 >= w->seen_cap) {
+		size_t ncap = w->seen_cap ? w->seen_cap * 2 : 64, k;
+		struct dir_id *n = calloc(ncap, sizeof(*n));
+
+		if (!n) {
+			w->nomem = 1;
+			return 1;
+		}
+		/* inode 0 marks an empty slot; no directory has it */
+		for (k = 0; k < w->seen_cap; k++) {
+			struct stat tmp;
+
+			if (!w->seen[k].ino)
+				continue;
+			tmp.st_dev = w->seen[k].dev;
+			tmp.st_ino = w->seen[k].ino;
+			for (i = hash_id(&tmp) & (ncap - 1); n[i].ino;
+			     i = (i + 1) & (ncap - 1))
+				;
+			n[i] = w->seen[k];
+		}
+		free(w->seen);
+		w->seen = n;
+		w->seen_cap = ncap;
+	}
+	mask = w->seen_cap - 1;
+	for (i = hash_id(st) & mask; w->seen[i].ino; i = (i + 1) & mask)
 		if (w->seen[i].dev == st->st_dev &&
 		    w->seen[i].ino == st->st_ino)
 			return 1;
-	if (grow((void **)&w->seen, &w->seen_cap, w->seen_count + 1,
-		 sizeof(*w->seen))) {
-		w->nomem = 1;
-		return 1;
-	}
-	w->seen[w->seen_count].dev = st->st_dev;
-	w->seen[w->seen_count].ino = st->st_ino;
+	w->seen[i].dev = st->st_dev;
+	w->seen[i].ino = st->st_ino ? st->st_ino : 1;
 	w->seen_count++;
 	return 0;
+}
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /*
@@ -133,9 +174,27 @@ list_dir(struct walk *w, const char *dir, char ***out, size_t *count)
 		names[n++] = name;
 	}
 	closedir(d);
+	/* sorted, so that which of two paths to one directory is walked
+	 * (the first) never depends on readdir() order */
+	if (n > 1)
+		qsort(names, n, sizeof(*names), cmp_name);
 	*out = names;
 	*count = n;
 	return 0;
+}
+
+/* 1 to skip: the filter's word, or the default suffixes. */
+static int
+skip(struct walk *w, const char *path, const char *name, int is_dir)
+{
+	int k;
+
+	if (!w->filter)
+		return is_dir ? 0 : !cli_walk_default_suffix(name);
+	k = w->filter->skip(w->filter->ud, path, name, is_dir);
+	if (k < 0)
+		w->stopped = 1;
+	return k != 0;
 }
 
 static void
@@ -151,7 +210,7 @@ walk_dir(struct walk *w, const char *dir, const struct stat *dst)
 		(*w->unreadable)++;
 		return;
 	}
-	for (i = 0; i < count && !w->nomem; i++) {
+	for (i = 0; i < count && !w->nomem && !w->stopped; i++) {
 		char *path = join(dir, names[i]);
 		struct stat st;
 
@@ -160,14 +219,15 @@ walk_dir(struct walk *w, const char *dir, const struct stat *dst)
 		} else if (stat(path, &st) != 0) {
 			/* a broken link named like a spec is reported by
 			 * the check, as any unreadable file */
-			if (has_spec_suffix(names[i]))
+			if (!skip(w, path, names[i], 0))
 				add_path(w, path);
 			else
 				free(path);
 		} else if (S_ISDIR(st.st_mode)) {
-			walk_dir(w, path, &st);
+			if (!skip(w, path, names[i], 1))
+				walk_dir(w, path, &st);
 			free(path);
-		} else if (S_ISREG(st.st_mode) && has_spec_suffix(names[i])) {
+		} else if (S_ISREG(st.st_mode) && !skip(w, path, names[i], 0)) {
 			add_path(w, path);
 		} else {
 			free(path);
@@ -178,37 +238,88 @@ walk_dir(struct walk *w, const char *dir, const struct stat *dst)
 	free(names);
 }
 
+/* Sorting: "-" as its display name. */
+static const char *sort_stdin_name;
+
+static const char *
+sort_name(const char *p)
+{
+	return strcmp(p, "-") == 0 && sort_stdin_name ? sort_stdin_name : p;
+}
+
 static int
 cmp_path(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(sort_name(*(char *const *)a),
+		      sort_name(*(char *const *)b));
 }
 
-/*
- * Collects first, then sorts, so that output order depends only on the
- * paths and never on readdir() order.
- */
+int
+cli_walk_collect(struct cli_walk_list *out, const char *const *inputs, size_t n,
+		 const struct cli_walk_filter *filter, const char *stdin_name,
+		 size_t *unreadable)
+{
+	struct walk w;
+	size_t i, k;
+
+	memset(out, 0, sizeof(*out));
+	memset(&w, 0, sizeof(w));
+	w.list = out;
+	w.filter = filter;
+	w.unreadable = unreadable;
+	for (i = 0; i < n && !w.nomem && !w.stopped; i++) {
+		struct stat st;
+
+		if (strcmp(inputs[i], "-") == 0 || stat(inputs[i], &st) != 0 ||
+		    !S_ISDIR(st.st_mode))
+			add_path(&w, strdup(inputs[i]));
+		else
+			walk_dir(&w, inputs[i], &st);
+	}
+	free(w.seen);
+	if (w.nomem)
+		return CLI_WALK_ENOMEM;
+	if (w.stopped)
+		return -1;
+	/* qsort has no context argument: the name of "-" is passed in a
+	 * file-scope variable, set and cleared around the one call */
+	sort_stdin_name = stdin_name;
+	if (out->count > 1)
+		qsort(out->paths, out->count, sizeof(*out->paths), cmp_path);
+	sort_stdin_name = NULL;
+	for (i = k = 0; i < out->count; i++) {
+		if (k && strcmp(out->paths[k - 1], out->paths[i]) == 0)
+			free(out->paths[i]);
+		else
+			out->paths[k++] = out->paths[i];
+	}
+	out->count = k;
+	return 0;
+}
+
+void
+cli_walk_list_free(struct cli_walk_list *list)
+{
+	size_t i;
+
+	if (!list)
+		return;
+	for (i = 0; i < list->count; i++)
+		free(list->paths[i]);
+	free(list->paths);
+	memset(list, 0, sizeof(*list));
+}
+
 int
 cli_walk(const char *path, cli_walk_fn fn, void *ud, size_t *unreadable)
 {
-	struct walk w;
-	struct stat st;
+	struct cli_walk_list list;
 	size_t i;
-	int rc = 0;
+	int rc;
 
-	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 ||
-	    !S_ISDIR(st.st_mode))
-		return fn(ud, path);
-	memset(&w, 0, sizeof(w));
-	w.unreadable = unreadable;
-	walk_dir(&w, path, &st);
-	if (!w.nomem && w.count > 1)
-		qsort(w.paths, w.count, sizeof(*w.paths), cmp_path);
-	for (i = 0; i < w.count && !w.nomem && rc == 0; i++)
-		rc = fn(ud, w.paths[i]);
-	for (i = 0; i < w.count; i++)
-		free(w.paths[i]);
-	free(w.paths);
-	free(w.seen);
-	return w.nomem ? CLI_WALK_ENOMEM : rc;
+	rc = cli_walk_collect(&list, &path, 1, NULL, NULL, unreadable);
+	for (i = 0; rc == 0 && i < list.count; i++)
+		rc = fn(ud, list.paths[i]);
+	cli_walk_list_free(&list);
+	return rc;
 }

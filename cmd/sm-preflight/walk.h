@@ -1,8 +1,11 @@
 /*
  * walk.h - turning command-line paths into spec files. A directory is
- * walked recursively for *.yaml, *.yml and *.json, skipping hidden
- * entries, following symbolic links but never into a directory already
- * visited (so loops end), and the files are visited sorted by path.
+ * walked recursively for *.yaml, *.yml and *.json (or what a filter
+ * accepts), skipping hidden entries, following symbolic links but never
+ * into a directory already visited (so loops end). All the files of all
+ * the inputs are sorted by path and each is listed once, so the order of
+ * the output depends neither on readdir() nor on the order of the
+ * arguments.
  */
 #ifndef CLI_WALK_H
 #define CLI_WALK_H
@@ -14,6 +17,43 @@ typedef int (*cli_walk_fn)(void *ud, const char *path);
 
 /* Status of cli_walk() besides the callback's own stop value. */
 #define CLI_WALK_ENOMEM (-1000)
+
+/*
+ * Decides about an entry met inside a walked directory (never about the
+ * paths given): path as the walk spells it ("dir/sub/x.yaml"), name its
+ * last component, is_dir 1 for a directory. Returns 1 to skip it (a
+ * skipped directory is not entered), 0 to keep it, or -1 to stop the walk
+ * (the filter printed why).
+ */
+struct cli_walk_filter {
+	int (*skip)(void *ud, const char *path, const char *name, int is_dir);
+	void *ud;
+};
+
+/* The files found, sorted by their sort name, without duplicates. */
+struct cli_walk_list {
+	char **paths;
+	size_t count;
+	size_t cap;
+};
+
+/*
+ * Collects the files of inputs[0..n): "-" and anything that is not a
+ * directory are kept as given (reading them, and reporting failure, is
+ * the caller's job); a directory is walked, each entry passing filter
+ * (NULL: the default extensions). "-" sorts as stdin_name. A directory
+ * that cannot be read is reported on stderr and counted in *unreadable.
+ * Returns 0, CLI_WALK_ENOMEM, or -1 when the filter stopped the walk; the
+ * list is to be freed with cli_walk_list_free() in every case.
+ */
+int cli_walk_collect(struct cli_walk_list *out, const char *const *inputs,
+		     size_t n, const struct cli_walk_filter *filter,
+		     const char *stdin_name, size_t *unreadable);
+
+void cli_walk_list_free(struct cli_walk_list *list);
+
+/* 1 when name ends in .yaml, .yml or .json: the default spec files. */
+int cli_walk_default_suffix(const char *name);
 
 /*
  * Visits path: "-" and anything that is not a directory are passed to fn

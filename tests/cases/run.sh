@@ -42,6 +42,14 @@ trap 'rm -f "$tmp"' EXIT HUP INT TERM
 unset NO_COLOR
 TERM=dumb
 export TERM
+# no refreshed data from the user's cache, and no data-stale warning
+# that depends on today's date (tests/cases/data-stale sets --stale-days)
+XDG_CACHE_HOME=$tmp.no-cache
+SM_PREFLIGHT_STALE_DAYS=0
+export XDG_CACHE_HOME SM_PREFLIGHT_STALE_DAYS
+unset SM_PREFLIGHT_DATA_URL
+# machine output is chosen by these (format.h): cases say what they want
+unset GITHUB_ACTIONS SM_PREFLIGHT_RULES_URI
 if command -v timeout >/dev/null 2>&1; then
 	limit="timeout 20"
 else

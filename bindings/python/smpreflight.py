@@ -1,0 +1,813 @@
+"""Python binding of libsmpreflight: preflight checks for Amazon SageMaker
+Training Compiler job specs, from Python, before the job is submitted.
+
+    >>> import smpreflight
+    >>> for f in smpreflight.check("job.yaml"):
+    ...     print(f)
+    job.yaml:16:20: error: GPU_NUM_DEVICES is "8" but 'ml.p3.8xlarge' has 4 GPUs [gpu-num-devices-mismatch]
+
+ctypes and the standard library only; nothing to build. The shared library
+is looked for, in this order, at the path in the SMPREFLIGHT_LIBRARY
+environment variable, beside this file, and on the system's search path
+(LD_LIBRARY_PATH, then the ld.so cache, e.g. after `make install`).
+
+A Context holds the options and the instance data; it is immutable and may
+be used by many threads at once (the library releases the GIL while it
+checks). The module-level check() and suggest() use a default Context.
+"""
+
+import ctypes
+import ctypes.util
+import enum
+import json
+import os
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import List, Optional, Sequence
+
+__all__ = [
+    "Context", "Error", "Finding", "Rule", "Severity", "Suggestion",
+    "SuggestSide", "TestedRow", "check", "suggest", "rules", "version",
+    "library_path", "has_errors",
+]
+
+# The soname major this binding was written for (SMP_VERSION_MAJOR).
+_ABI_MAJOR = 0
+# The smp_options layout version this binding fills (SMP_OPTIONS_VERSION).
+_OPTIONS_VERSION = 3
+
+
+# ---------------------------------------------------------------- loading
+
+def _candidates():
+    env = os.environ.get("SMPREFLIGHT_LIBRARY")
+    if env:
+        yield env
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in ("libsmpreflight.so.%d" % _ABI_MAJOR, "libsmpreflight.so"):
+        path = os.path.join(here, name)
+        if os.path.exists(path):
+            yield path
+    # dlopen() with a bare name searches LD_LIBRARY_PATH and the ld.so cache
+    yield "libsmpreflight.so.%d" % _ABI_MAJOR
+    found = ctypes.util.find_library("smpreflight")
+    if found:
+        yield found
+
+
+def _load():
+    errors = []
+    for path in _candidates():
+        try:
+            return ctypes.CDLL(path), path
+        except OSError as e:
+            errors.append("%s: %s" % (path, e))
+    raise ImportError(
+        "smpreflight: cannot load libsmpreflight (set SMPREFLIGHT_LIBRARY "
+        "to the path of libsmpreflight.so.%d, put it beside smpreflight.py, "
+        "or install it): %s" % (_ABI_MAJOR, "; ".join(errors)))
+
+
+_lib, library_path = _load()
+
+
+# ------------------------------------------------ the C structs (ABI 0)
+
+_c_str = ctypes.c_char_p
+_c_enum = ctypes.c_int
+
+
+class _Error(ctypes.Structure):
+    _fields_ = [
+        ("code", ctypes.c_int),
+        ("source", ctypes.c_char * 256),
+        ("line", ctypes.c_uint32),
+        ("column", ctypes.c_uint32),
+        ("offset", ctypes.c_size_t),
+        ("message", ctypes.c_char * 512),
+    ]
+
+
+class _Limits(ctypes.Structure):
+    _fields_ = [
+        ("max_file_size", ctypes.c_size_t),
+        ("max_depth", ctypes.c_size_t),
+        ("max_nodes", ctypes.c_size_t),
+        ("max_scalar_len", ctypes.c_size_t),
+        ("max_documents", ctypes.c_size_t),
+    ]
+
+
+class _RuleOverride(ctypes.Structure):
+    _fields_ = [("rule", _c_str), ("severity", _c_enum)]
+
+
+class _Names(ctypes.Structure):
+    _fields_ = [("names", ctypes.POINTER(_c_str)), ("count", ctypes.c_size_t)]
+
+
+class _MemoryDoc(ctypes.Structure):
+    _fields_ = [("name", _c_str), ("buf", _c_str), ("len", ctypes.c_size_t)]
+
+
+class _Options(ctypes.Structure):
+    _fields_ = [
+        # version 1
+        ("version", ctypes.c_uint),
+        ("allocator", ctypes.c_void_p),
+        ("instance_data_dir", _c_str),
+        ("limits", _Limits),
+        ("dialect", _c_enum),
+        ("overrides", ctypes.POINTER(_RuleOverride)),
+        ("override_count", ctypes.c_size_t),
+        # version 2
+        ("batch_size_names", _Names),
+        ("learning_rate_names", _Names),
+        ("model_names", _Names),
+        ("global_batch_names", _Names),
+        ("lr_scaling", _c_enum),
+        ("short_run_steps", ctypes.c_long),
+        ("no_script", ctypes.c_int),
+        ("script_base_dir", _c_str),
+        ("cache_dir", _c_str),
+        ("offline", ctypes.c_int),
+        ("instance_data", _MemoryDoc * 3),
+        # version 3
+        ("no_inline_ignores", ctypes.c_int),
+        ("instance_overlay", _MemoryDoc),
+        ("now", ctypes.c_int64),
+    ]
+
+
+class _Finding(ctypes.Structure):
+    _fields_ = [
+        ("rule", _c_str),
+        ("severity", _c_enum),
+        ("message", _c_str),
+        ("file", _c_str),
+        ("line", ctypes.c_uint32),
+        ("column", ctypes.c_uint32),
+        ("end_line", ctypes.c_uint32),
+        ("end_column", ctypes.c_uint32),
+        ("pointer", _c_str),
+        ("fix", _c_str),
+        ("suggestion", _c_str),
+        ("source_line", _c_str),
+        ("suppressed", ctypes.c_int),
+        ("suppression_reason", _c_str),
+    ]
+
+
+class _RuleInfo(ctypes.Structure):
+    _fields_ = [
+        ("id", _c_str),
+        ("default_severity", _c_enum),
+        ("group", _c_str),
+        ("summary", _c_str),
+        ("explanation", _c_str),
+        ("source", _c_str),
+    ]
+
+
+class _SuggestOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint), ("to_instance", _c_str)]
+
+
+class _TestedRow(ctypes.Structure):
+    _fields_ = [
+        ("framework", _c_str),
+        ("framework_version", _c_str),
+        ("transformers_version", _c_str),
+        ("model", _c_str),
+        ("instance_type", _c_str),
+        ("precision", _c_str),
+        ("sequence_length", ctypes.c_int),
+        ("instance_count", ctypes.c_int),
+        ("native_batch_size", ctypes.c_int),
+        ("compiler_batch_size", ctypes.c_int),
+        ("batch_size_is_lower_bound", ctypes.c_int),
+        ("batch_per_instance", ctypes.c_int),
+        ("compiler_batch_per_gpu", ctypes.c_double),
+    ]
+
+
+class _SuggestSide(ctypes.Structure):
+    _fields_ = [
+        ("instance_type", _c_str),
+        ("gpus", ctypes.c_int),
+        ("instance_count", ctypes.c_longlong),
+        ("gpu_model", _c_str),
+        ("gpu_memory_gib", ctypes.c_double),
+        ("batch_per_gpu", ctypes.c_double),
+        ("global_batch", ctypes.c_double),
+        ("learning_rate", ctypes.c_double),
+    ]
+
+
+class _Suggestion(ctypes.Structure):
+    _fields_ = [
+        ("outcome", _c_enum),
+        ("file", _c_str),
+        ("message", _c_str),
+        ("model", _c_str),
+        ("batch_name", _c_str),
+        ("batch_is_global", ctypes.c_int),
+        ("batch_reading", _c_str),
+        ("lr_name", _c_str),
+        ("lr_scaling", _c_enum),
+        ("now", _SuggestSide),
+        ("next", _SuggestSide),
+        ("k", ctypes.c_double),
+        ("relation", _c_enum),
+        ("row", ctypes.POINTER(_TestedRow)),
+        ("row_choice", _c_str),
+        ("notes", _c_str),
+        ("fragment", _c_str),
+        ("report", ctypes.c_void_p),
+    ]
+
+
+def _proto(name, restype, *argtypes):
+    fn = getattr(_lib, name)
+    fn.restype = restype
+    fn.argtypes = list(argtypes)
+    return fn
+
+
+_P = ctypes.c_void_p
+_ERR = ctypes.POINTER(_Error)
+_smp_version = _proto("smp_version", _c_str)
+_smp_strerror = _proto("smp_strerror", _c_str, ctypes.c_int)
+_smp_context_new = _proto("smp_context_new", ctypes.c_int,
+                          ctypes.POINTER(_P), ctypes.POINTER(_Options), _ERR)
+_smp_context_free = _proto("smp_context_free", None, _P)
+_smp_context_data_version = _proto("smp_context_data_version", _c_str, _P)
+_smp_context_data_date = _proto("smp_context_data_date", _c_str, _P)
+_smp_context_data_source = _proto("smp_context_data_source", _c_str, _P)
+_smp_check_buffer = _proto("smp_check_buffer", ctypes.c_int,
+                           ctypes.POINTER(_P), _P, _c_str, _c_str,
+                           ctypes.c_size_t, _ERR)
+_smp_check_file = _proto("smp_check_file", ctypes.c_int, ctypes.POINTER(_P),
+                         _P, _c_str, _ERR)
+_smp_report_free = _proto("smp_report_free", None, _P)
+_smp_report_count = _proto("smp_report_count", ctypes.c_size_t, _P)
+_smp_report_get = _proto("smp_report_get", ctypes.POINTER(_Finding), _P,
+                         ctypes.c_size_t)
+_smp_report_render_text = _proto(
+    "smp_report_render_text", ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t,
+    ctypes.POINTER(ctypes.c_size_t), _P, _c_enum, ctypes.c_uint)
+_smp_rule_count = _proto("smp_rule_count", ctypes.c_size_t)
+_smp_rule_at = _proto("smp_rule_at", ctypes.POINTER(_RuleInfo),
+                      ctypes.c_size_t)
+_smp_suggest_buffer = _proto(
+    "smp_suggest_buffer", ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), _P,
+    _c_str, _c_str, ctypes.c_size_t, ctypes.POINTER(_SuggestOptions), _ERR)
+_smp_suggest_file = _proto(
+    "smp_suggest_file", ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), _P,
+    _c_str, ctypes.POINTER(_SuggestOptions), _ERR)
+_smp_suggestion_free = _proto("smp_suggestion_free", None, _P)
+_smp_suggestion_emit_text = _proto("smp_suggestion_emit_text", ctypes.c_int,
+                                   _P, _P, _P)
+
+
+class _Membuf(ctypes.Structure):
+    _fields_ = [("buf", ctypes.c_char_p), ("size", ctypes.c_size_t),
+                ("len", ctypes.c_size_t)]
+
+
+# the library's own fixed-buffer sink, passed back to it as an smp_write_fn
+_membuf_write = ctypes.cast(_lib.smp_membuf_write, ctypes.c_void_p)
+
+
+# ------------------------------------------------------------ the values
+
+class Severity(enum.IntEnum):
+    """A finding's severity; compares as a number (ERROR > WARNING)."""
+    OFF = 0
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    def __str__(self):
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, value):
+        if isinstance(value, Severity):
+            return value
+        try:
+            return cls[str(value).upper()]
+        except KeyError:
+            raise ValueError("unknown severity %r: error, warning, info or "
+                             "off" % (value,)) from None
+
+
+_STATUS = {0: "SMP_OK", -1: "SMP_ENOMEM", -2: "SMP_EIO", -3: "SMP_EPARSE",
+           -4: "SMP_EINVAL", -5: "SMP_ELIMIT", -6: "SMP_EFETCH",
+           -7: "SMP_EINTERNAL"}
+
+
+class Error(Exception):
+    """An operational error of the library (not a finding): a file that
+    cannot be read, invalid options, bad instance data, out of memory.
+    code is the negative SMP_E* status, name its symbol (e.g. "SMP_EIO");
+    source, line and column say where (0 when unknown)."""
+
+    def __init__(self, code, message, source="", line=0, column=0):
+        self.code = code
+        self.name = _STATUS.get(code, "SMP_E?")
+        self.message = message
+        self.source = source
+        self.line = line
+        self.column = column
+        where = source
+        if source and line:
+            where += ":%d" % line + (":%d" % column if column else "")
+        super().__init__("%s: %s" % (where, message) if where else message)
+
+
+def _s(value):
+    return None if value is None else value.decode("utf-8", "replace")
+
+
+def _raise(rc, err):
+    raise Error(rc, _s(err.message) or _s(_smp_strerror(rc)),
+                _s(err.source) or "", err.line, err.column)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One finding; str() gives 'file:line:col: severity: message [rule]'."""
+    rule: str
+    severity: Severity
+    message: str
+    file: str
+    line: int  # 1-based; 0 when the finding has no position
+    column: int
+    end_line: int
+    end_column: int  # exclusive
+    pointer: Optional[str]  # JSON Pointer, e.g. "/environment/GPU_NUM_DEVICES"
+    fix: Optional[str]
+    suggestion: Optional[str]  # a suggested value
+    source_line: Optional[str]
+    # an inline "# sm-preflight: ignore[rule] reason" comment hides it
+    suppressed: bool = False
+    suppression_reason: Optional[str] = None
+
+    def __str__(self):
+        where = self.file
+        if self.line:
+            where += ":%d:%d" % (self.line, self.column)
+        return "%s: %s: %s [%s]" % (where, self.severity, self.message,
+                                    self.rule)
+
+    @classmethod
+    def _from_c(cls, f):
+        return cls(_s(f.rule), Severity(f.severity), _s(f.message),
+                   _s(f.file), f.line, f.column, f.end_line, f.end_column,
+                   _s(f.pointer), _s(f.fix), _s(f.suggestion),
+                   _s(f.source_line), bool(f.suppressed),
+                   _s(f.suppression_reason))
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    default_severity: Severity
+    group: str
+    summary: str
+    explanation: str
+    source: str
+
+
+@dataclass(frozen=True)
+class TestedRow:
+    """The tested-models row a suggestion used."""
+    framework: str
+    framework_version: str
+    transformers_version: Optional[str]
+    model: str
+    instance_type: str
+    precision: Optional[str]
+    sequence_length: int
+    instance_count: int
+    native_batch_size: int
+    compiler_batch_size: int
+    batch_size_is_lower_bound: bool
+    batch_per_instance: bool
+    compiler_batch_per_gpu: float
+
+
+@dataclass(frozen=True)
+class SuggestSide:
+    """The job on one instance type, before or after the suggestion."""
+    instance_type: Optional[str]
+    gpus: int
+    instance_count: int
+    gpu_model: Optional[str]
+    gpu_memory_gib: float
+    batch_per_gpu: float
+    global_batch: float
+    learning_rate: float
+
+
+_OUTCOMES = {0: "ok", 1: "no_row", 2: "unavailable", 3: "errors"}
+_RELATIONS = {0: None, 1: "exact", 2: "same_gpu"}
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A batch-size and learning-rate suggestion (`sm-preflight suggest`).
+
+    outcome is "ok" (a batch from a tested row), "no_row" (no tested row
+    applies), "unavailable" (something the arithmetic needs is missing) or
+    "errors" (the spec has error-level findings); str() is the full text.
+    """
+    outcome: str
+    file: str
+    message: str
+    model: Optional[str]
+    batch_name: Optional[str]
+    batch_is_global: bool
+    batch_reading: Optional[str]
+    lr_name: Optional[str]
+    lr_scaling: str
+    now: SuggestSide
+    next: Optional[SuggestSide]  # None when no batch was worked out
+    k: float
+    relation: Optional[str]  # "exact", "same_gpu" or None
+    row: Optional[TestedRow]
+    row_choice: Optional[str]
+    notes: Optional[str]
+    fragment: Optional[str]  # the changed spec, ready to paste
+    findings: List[Finding]
+    text: str
+
+    def __str__(self):
+        return self.text
+
+
+def _side(s):
+    return SuggestSide(_s(s.instance_type), s.gpus, s.instance_count,
+                       _s(s.gpu_model), s.gpu_memory_gib, s.batch_per_gpu,
+                       s.global_batch, s.learning_rate)
+
+
+def _row(r):
+    return TestedRow(_s(r.framework), _s(r.framework_version),
+                     _s(r.transformers_version), _s(r.model),
+                     _s(r.instance_type), _s(r.precision), r.sequence_length,
+                     r.instance_count, r.native_batch_size,
+                     r.compiler_batch_size, bool(r.batch_size_is_lower_bound),
+                     bool(r.batch_per_instance), r.compiler_batch_per_gpu)
+
+
+def _findings(report, include_suppressed=False):
+    out = []
+    for i in range(_smp_report_count(report)):
+        f = Finding._from_c(_smp_report_get(report, i).contents)
+        if include_suppressed or not f.suppressed:
+            out.append(f)
+    return out
+
+
+def _to_bytes(value):
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    return bytes(value)
+
+
+def _source(source, name):
+    """(name, bytes) for a spec given as text, or (path, None) for a file.
+
+    bytes and mappings are specs (a mapping is written as JSON); an
+    os.PathLike is a file; a str is a spec when it holds a newline or starts
+    with '{' or '[', and a path otherwise."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return name or "<string>", bytes(source)
+    if isinstance(source, Mapping):
+        return name or "<dict>", json.dumps(source, indent=2).encode("utf-8")
+    if isinstance(source, os.PathLike):
+        return os.fspath(source), None
+    if isinstance(source, str):
+        if "\n" in source or source.lstrip()[:1] in ("{", "["):
+            return name or "<string>", source.encode("utf-8")
+        return source, None
+    raise TypeError("a spec is a path, a str or bytes of YAML/JSON, or a "
+                    "mapping, not %s" % type(source).__name__)
+
+
+def _names(values, keep):
+    n = _Names()
+    if values:
+        arr = (_c_str * len(values))(*[_to_bytes(v) for v in values])
+        keep.append(arr)
+        n.names = arr
+        n.count = len(values)
+    return n
+
+
+_DIALECTS = {None: 0, "auto": 0, "estimator": 1, "model_trainer": 2,
+             "create_training_job": 3}
+_SCALINGS = {None: 0, "linear": 0, "sqrt": 1}
+
+
+class Context:
+    """Options and instance data for checking; immutable once made and safe
+    to share between threads. Every argument is optional:
+
+    instance_data_dir  a folder holding instances.json, tested-models.json
+                       and frameworks.json (default: the data built in)
+    instance_data      the same three documents as (instances,
+                       tested_models, frameworks) str/bytes, or a mapping
+                       from those file names
+    dialect            "estimator", "model_trainer" or
+                       "create_training_job" instead of detecting it
+    severities         {rule id: "error" | "warning" | "info" | "off"}
+    disable            rule ids to turn off
+    batch_size_names, learning_rate_names, model_names, global_batch_names
+                       hyperparameter names (lists) instead of the defaults
+    lr_scaling         "linear" (default) or "sqrt"
+    short_run_steps    short-run threshold (default 100)
+    script_checks      False skips the entry-script rules
+    script_base_dir    where a spec given as text finds its entry script
+    limits             {"max_file_size": bytes, "max_depth": n, ...}
+    cache_dir          the folder of refreshed instance data
+    instance_overlay   JSON text {"schema_version": 1, "instances": [...]}
+                       adding or replacing instance types
+    inline_ignores     False ignores "# sm-preflight: ignore[rule]" comments
+    now                the time (seconds since the epoch) suppression
+                       comments' until= dates are compared with (0: now)
+    """
+
+    def __init__(self, *, instance_data_dir=None, instance_data=None,
+                 dialect=None, severities=None, disable=(),
+                 batch_size_names=None, learning_rate_names=None,
+                 model_names=None, global_batch_names=None, lr_scaling=None,
+                 short_run_steps=0, script_checks=True, script_base_dir=None,
+                 limits=None, cache_dir=None, instance_overlay=None,
+                 inline_ignores=True, now=0):
+        keep = []  # Python objects the C struct points into
+        o = _Options()
+        o.version = _OPTIONS_VERSION
+        if instance_data_dir is not None:
+            o.instance_data_dir = _to_bytes(os.fspath(instance_data_dir))
+        if instance_data is not None:
+            if isinstance(instance_data, Mapping):
+                instance_data = [instance_data[k] for k in (
+                    "instances.json", "tested-models.json",
+                    "frameworks.json")]
+            docs = [_to_bytes(d) for d in instance_data]
+            if len(docs) != 3:
+                raise ValueError("instance_data: three documents")
+            keep.append(docs)
+            for i, d in enumerate(docs):
+                o.instance_data[i].buf = d
+                o.instance_data[i].len = len(d)
+        try:
+            o.dialect = _DIALECTS[dialect]
+            o.lr_scaling = _SCALINGS[lr_scaling]
+        except KeyError as e:
+            raise ValueError("unknown value %s" % e) from None
+        overrides = [(r, Severity.OFF) for r in disable]
+        overrides += [(r, Severity.parse(v))
+                      for r, v in (severities or {}).items()]
+        if overrides:
+            arr = (_RuleOverride * len(overrides))(
+                *[_RuleOverride(_to_bytes(r), int(v)) for r, v in overrides])
+            keep.append(arr)
+            o.overrides = arr
+            o.override_count = len(overrides)
+        o.batch_size_names = _names(batch_size_names, keep)
+        o.learning_rate_names = _names(learning_rate_names, keep)
+        o.model_names = _names(model_names, keep)
+        o.global_batch_names = _names(global_batch_names, keep)
+        o.short_run_steps = short_run_steps
+        o.no_script = 0 if script_checks else 1
+        if script_base_dir is not None:
+            o.script_base_dir = _to_bytes(os.fspath(script_base_dir))
+        if cache_dir is not None:
+            o.cache_dir = _to_bytes(os.fspath(cache_dir))
+        if instance_overlay is not None:
+            overlay = _to_bytes(instance_overlay)
+            keep.append(overlay)
+            o.instance_overlay.buf = overlay
+            o.instance_overlay.len = len(overlay)
+        o.no_inline_ignores = 0 if inline_ignores else 1
+        o.now = now
+        for k, v in (limits or {}).items():
+            if k not in dict(_Limits._fields_):
+                raise ValueError("unknown limit %r" % k)
+            setattr(o.limits, k, v)
+        ctx = _P()
+        err = _Error()
+        rc = _smp_context_new(ctypes.byref(ctx), ctypes.byref(o),
+                              ctypes.byref(err))
+        if rc:
+            _raise(rc, err)
+        self._ctx = ctx
+
+    def close(self):
+        """Frees the context; using it afterwards raises ValueError."""
+        ctx, self._ctx = getattr(self, "_ctx", None), None
+        if ctx and _smp_context_free is not None:  # None at shutdown
+            _smp_context_free(ctx)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+    def _handle(self):
+        if not self._ctx:
+            raise ValueError("the context is closed")
+        return self._ctx
+
+    @property
+    def data_version(self):
+        """The instance data's data_version."""
+        return _s(_smp_context_data_version(self._handle()))
+
+    @property
+    def data_date(self):
+        """The instance data's generated date (YYYY-MM-DD)."""
+        return _s(_smp_context_data_date(self._handle()))
+
+    @property
+    def data_source(self):
+        """Where the data came from: "built-in", a folder, a URL, "memory"."""
+        return _s(_smp_context_data_source(self._handle()))
+
+    def _report(self, source, name):
+        ctx = self._handle()
+        label, buf = _source(source, name)
+        rep = _P()
+        err = _Error()
+        if buf is None:
+            rc = _smp_check_file(ctypes.byref(rep), ctx, _to_bytes(label),
+                                 ctypes.byref(err))
+        else:
+            rc = _smp_check_buffer(ctypes.byref(rep), ctx, _to_bytes(label),
+                                   buf, len(buf), ctypes.byref(err))
+        if rc:
+            _raise(rc, err)
+        return rep
+
+    def check(self, source, *, name=None,
+              include_suppressed=False) -> List[Finding]:
+        """Checks one spec: a path (str or os.PathLike), YAML/JSON text
+        (str with a newline or starting with '{' or '[', or bytes), or a
+        mapping (checked as JSON). name labels text in findings. Returns the
+        findings in source order, without those an inline ignore comment
+        suppresses unless include_suppressed; raises Error when a file
+        cannot be read."""
+        rep = self._report(source, name)
+        try:
+            return _findings(rep, include_suppressed)
+        finally:
+            _smp_report_free(rep)
+
+    def check_text(self, text, name="<string>") -> List[Finding]:
+        """check() for text that could look like a path."""
+        return self.check(_to_bytes(text), name=name)
+
+    def check_file(self, path) -> List[Finding]:
+        """check() for a path that could look like text."""
+        return self.check(_PathStr(os.fspath(path)))
+
+    def render_text(self, source, *, name=None, min_severity="info",
+                    color=False) -> str:
+        """The findings of one spec as the CLI prints them: each finding's
+        line, the source excerpt with a caret and the fix."""
+        rep = self._report(source, name)
+        try:
+            need = ctypes.c_size_t()
+            sev = int(Severity.parse(min_severity))
+            flags = 1 if color else 0
+            rc = _smp_report_render_text(None, 0, ctypes.byref(need), rep,
+                                         sev, flags)
+            if rc:
+                raise Error(rc, _s(_smp_strerror(rc)))
+            buf = ctypes.create_string_buffer(need.value + 1)
+            rc = _smp_report_render_text(buf, len(buf), None, rep, sev,
+                                         flags)
+            if rc:
+                raise Error(rc, _s(_smp_strerror(rc)))
+            return buf.value.decode("utf-8", "replace")
+        finally:
+            _smp_report_free(rep)
+
+    def suggest(self, source, *, to=None, name=None) -> Suggestion:
+        """A batch size and learning rate for the spec's job from the
+        tested-models table (`sm-preflight suggest`); to= moves the job to
+        another instance type. The spec is given as for check()."""
+        ctx = self._handle()
+        label, buf = _source(source, name)
+        so = _SuggestOptions(1, None if to is None else _to_bytes(to))
+        out = _P()
+        err = _Error()
+        if buf is None:
+            rc = _smp_suggest_file(ctypes.byref(out), ctx, _to_bytes(label),
+                                   ctypes.byref(so), ctypes.byref(err))
+        else:
+            rc = _smp_suggest_buffer(ctypes.byref(out), ctx,
+                                     _to_bytes(label), buf, len(buf),
+                                     ctypes.byref(so), ctypes.byref(err))
+        if rc:
+            _raise(rc, err)
+        try:
+            s = ctypes.cast(out, ctypes.POINTER(_Suggestion)).contents
+            # next is filled when a batch is suggested, and k with it
+            has_next = s.k != 0 or s.next.batch_per_gpu != 0
+            return Suggestion(
+                _OUTCOMES.get(s.outcome, str(s.outcome)), _s(s.file),
+                _s(s.message), _s(s.model), _s(s.batch_name),
+                bool(s.batch_is_global), _s(s.batch_reading), _s(s.lr_name),
+                "sqrt" if s.lr_scaling == 1 else "linear", _side(s.now),
+                _side(s.next) if has_next else None, s.k,
+                _RELATIONS.get(s.relation), _row(s.row.contents)
+                if s.row else None, _s(s.row_choice), _s(s.notes),
+                _s(s.fragment),
+                _findings(s.report) if s.report else [],
+                _suggestion_text(out))
+        finally:
+            _smp_suggestion_free(out)
+
+
+class _PathStr(str):
+    """A str that _source() takes as a path whatever it holds."""
+
+    def __fspath__(self):
+        return str(self)
+
+
+
+def _suggestion_text(s):
+    m = _Membuf(None, 0, 0)
+    rc = _smp_suggestion_emit_text(s, _membuf_write, ctypes.byref(m))
+    if rc:
+        raise Error(rc, _s(_smp_strerror(rc)))
+    buf = ctypes.create_string_buffer(m.len + 1)
+    m = _Membuf(ctypes.cast(buf, ctypes.c_char_p), len(buf), 0)
+    rc = _smp_suggestion_emit_text(s, _membuf_write, ctypes.byref(m))
+    if rc:
+        raise Error(rc, _s(_smp_strerror(rc)))
+    return buf.value.decode("utf-8", "replace")
+
+
+# -------------------------------------------------- module-level helpers
+
+_default = None
+_default_lock = threading.Lock()
+
+
+def _default_context():
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = Context()
+        return _default
+
+
+def check(source, *, name=None, include_suppressed=False) -> List[Finding]:
+    """Context().check() with the default options and the built-in data."""
+    return _default_context().check(source, name=name,
+                                    include_suppressed=include_suppressed)
+
+
+def suggest(source, *, to=None, name=None) -> Suggestion:
+    """Context().suggest() with the default options and built-in data."""
+    return _default_context().suggest(source, to=to, name=name)
+
+
+def rules() -> List[Rule]:
+    """Every rule, in table order."""
+    out = []
+    for i in range(_smp_rule_count()):
+        r = _smp_rule_at(i).contents
+        out.append(Rule(_s(r.id), Severity(r.default_severity), _s(r.group),
+                        _s(r.summary), _s(r.explanation), _s(r.source)))
+    return out
+
+
+def version() -> str:
+    """The library's version, e.g. "0.1.0"."""
+    return _s(_smp_version())
+
+
+def has_errors(findings: Sequence[Finding]) -> bool:
+    """True when a finding is an error that no inline comment suppresses:
+    the job should not be submitted."""
+    return any(f.severity >= Severity.ERROR and not f.suppressed
+               for f in findings)
+
+
+if int(version().split(".")[0]) != _ABI_MAJOR:
+    raise ImportError("smpreflight: %s is version %s; this binding needs "
+                      "%d.x" % (library_path, version(), _ABI_MAJOR))

@@ -1,0 +1,457 @@
+"""Tests of the Python binding, with Debian's python3 and unittest:
+
+    SMPREFLIGHT_LIBRARY=build/libsmpreflight.so.0.1.0 \
+        python3 -B bindings/python/test_smpreflight.py
+
+(make test runs it against the freshly built shared library). Run from
+anywhere: paths are taken relative to the repository root.
+"""
+
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, HERE)
+
+import smpreflight  # noqa: E402
+from smpreflight import Error, Severity  # noqa: E402
+
+# The tests' own specs (the examples/ folder changes with the docs), in a
+# temporary folder that each test runs in. No train.py is there, so the
+# script checks report script-missing (info).
+BROKEN = "broken.yaml"
+CLEAN = "clean.yaml"
+GPT2 = "gpt2.yaml"
+SPECS = {
+    BROKEN: """\
+estimator: HuggingFace
+entry_point: train.py
+instance_type: ml.p3.8xlarge
+instance_count: 1
+transformers_version: "4.17.0"
+pytorch_version: "1.10.2"
+py_version: py38
+compiler_config:
+  enabled: true
+  debug: true
+disable_profiler: true
+debugger_hook_config: false
+environment:
+  GPU_NUM_DEVICES: "8"
+hyperparameters:
+  model_name_or_path: bert-base-cased
+  per_device_train_batch_size: 12
+""",
+    CLEAN: """\
+estimator: HuggingFace
+entry_point: train.py
+instance_type: ml.p3.2xlarge
+instance_count: 1
+transformers_version: "4.21.1"
+pytorch_version: "1.11.0"
+py_version: py38
+compiler_config: {enabled: true, debug: false}
+debugger_hook_config: false
+disable_profiler: true
+hyperparameters:
+  preprocessing_num_workers: 8
+  model_name_or_path: bert-base-uncased
+  per_device_train_batch_size: 24
+  learning_rate: 5.0e-5
+  max_seq_length: 512
+  pad_to_max_length: true
+""",
+    GPT2: """\
+estimator: PyTorch
+entry_point: run_clm.py
+instance_type: ml.p4d.24xlarge
+instance_count: 2
+framework_version: "1.13.1"
+py_version: py39
+compiler_config:
+  enabled: true
+distribution:
+  pytorchxla:
+    enabled: true
+debugger_hook_config: false
+disable_profiler: true
+hyperparameters:
+  model_name_or_path: gpt2
+  per_device_train_batch_size: 24
+  learning_rate: 6.0e-5
+""",
+}
+SYNTAX = "syntax.yaml"
+SPECS[SYNTAX] = "estimator: PyTorch\nhyperparameters:\n  lr: [1, 2\n"
+WORK = None
+# the CLI of the same build, when the library is a build folder's
+CLI = os.path.join(os.path.dirname(os.path.abspath(smpreflight.library_path)),
+                   "sm-preflight")
+
+
+def setUpModule():
+    global WORK
+    WORK = tempfile.mkdtemp(prefix="smpreflight-test.")
+    for name, text in SPECS.items():
+        with open(os.path.join(WORK, name), "w") as f:
+            f.write(text)
+
+
+def tearDownModule():
+    shutil.rmtree(WORK, ignore_errors=True)
+
+
+def read(path):
+    with open(os.path.join(ROOT, path), "rb") as f:
+        return f.read()
+
+
+class InRoot(unittest.TestCase):
+    """Every test runs in the folder holding the specs above."""
+
+    def setUp(self):
+        self._cwd = os.getcwd()
+        os.chdir(WORK)
+
+    def tearDown(self):
+        os.chdir(self._cwd)
+
+
+class TestLibrary(InRoot):
+    def test_version_matches_the_header(self):
+        with open(os.path.join(ROOT, "lib", "smpreflight.h")) as f:
+            h = f.read()
+        parts = [re.search(r"#define SMP_VERSION_%s (\d+)" % p, h).group(1)
+                 for p in ("MAJOR", "MINOR", "PATCH")]
+        self.assertEqual(smpreflight.version(), ".".join(parts))
+
+    def test_library_found_through_the_environment(self):
+        want = os.environ.get("SMPREFLIGHT_LIBRARY")
+        if not want:
+            self.skipTest("SMPREFLIGHT_LIBRARY is not set")
+        self.assertEqual(smpreflight.library_path, want)
+
+    def test_library_found_beside_the_module(self):
+        """Without SMPREFLIGHT_LIBRARY, a libsmpreflight.so.MAJOR next to
+        smpreflight.py is used (in a subprocess: a fresh import)."""
+        with tempfile.TemporaryDirectory() as d:
+            shutil.copy(os.path.join(HERE, "smpreflight.py"), d)
+            shutil.copy(smpreflight.library_path, os.path.join(
+                d, "libsmpreflight.so.%d" % smpreflight._ABI_MAJOR))
+            env = dict(os.environ)
+            env.pop("SMPREFLIGHT_LIBRARY", None)
+            out = subprocess.run(
+                [sys.executable, "-B", "-c",
+                 "import smpreflight; print(smpreflight.library_path)"],
+                cwd=d, env=env, capture_output=True, text=True)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertEqual(out.stdout.strip(), os.path.join(
+                d, "libsmpreflight.so.%d" % smpreflight._ABI_MAJOR))
+
+    def test_rules_are_listed(self):
+        ids = [r.id for r in smpreflight.rules()]
+        self.assertIn("syntax", ids)
+        self.assertIn("gpu-num-devices-mismatch", ids)
+        self.assertEqual(len(ids), len(set(ids)))
+        r = smpreflight.rules()[ids.index("syntax")]
+        self.assertEqual(r.default_severity, Severity.ERROR)
+        self.assertTrue(r.summary)
+
+
+class TestCheck(InRoot):
+    def test_finding_fields_and_str(self):
+        fs = smpreflight.check(BROKEN)
+        f = [f for f in fs if f.rule == "gpu-num-devices-mismatch"][0]
+        self.assertEqual(f.severity, Severity.ERROR)
+        self.assertEqual((f.file, f.line, f.column), (BROKEN, 14, 20))
+        self.assertEqual(f.pointer, "/environment/GPU_NUM_DEVICES")
+        self.assertEqual(f.fix, 'set it to "4"')
+        self.assertIn("GPU_NUM_DEVICES", f.source_line)
+        self.assertEqual(
+            str(f),
+            BROKEN + ":14:20: error: GPU_NUM_DEVICES is \"8\" but "
+            "'ml.p3.8xlarge' has 4 GPUs [gpu-num-devices-mismatch]")
+        self.assertTrue(smpreflight.has_errors(fs))
+        # source order
+        lines = [(x.line, x.column) for x in fs]
+        self.assertEqual(lines, sorted(lines))
+
+    def test_clean_spec_has_no_error(self):
+        fs = smpreflight.check(CLEAN)
+        self.assertFalse(smpreflight.has_errors(fs))
+        for f in fs:
+            self.assertLess(f.severity, Severity.ERROR, str(f))
+
+    def test_text_bytes_path_and_pathlib_agree(self):
+        by_path = smpreflight.check(BROKEN)
+        text = SPECS[BROKEN]
+        by_text = smpreflight.check(text, name=BROKEN)
+        by_bytes = smpreflight.check(text.encode(), name=BROKEN)
+        by_pathlib = smpreflight.check(pathlib.Path(BROKEN))
+        key = [(f.rule, f.line, f.column, f.message) for f in by_path
+               if f.rule != "script-missing"]
+        for other in (by_text, by_bytes, by_pathlib):
+            self.assertEqual([(f.rule, f.line, f.column, f.message)
+                              for f in other if f.rule != "script-missing"],
+                             key)
+        self.assertEqual(smpreflight.check(text)[0].file, "<string>")
+
+    def test_mapping_is_checked_as_json(self):
+        job = {
+            "estimator": "HuggingFace",
+            "entry_point": "train.py",
+            "instance_type": "ml.p3.8xlarge",
+            "instance_count": 1,
+            "transformers_version": "4.21.1",
+            "pytorch_version": "1.11.0",
+            "py_version": "py38",
+            "compiler_confg": {"enabled": True},
+        }
+        fs = smpreflight.check(job)
+        typo = [f for f in fs if f.rule == "unknown-key"]
+        self.assertEqual(len(typo), 1, [str(f) for f in fs])
+        self.assertEqual(typo[0].pointer, "/compiler_confg")
+        self.assertEqual(typo[0].file, "<dict>")
+        self.assertIn("compiler_config", typo[0].message + (typo[0].fix or ""))
+
+    def test_one_line_json_text_is_a_spec(self):
+        fs = smpreflight.check('{"estimator": "PyTorch", "compiler_confg": '
+                               '{"enabled": true}}')
+        self.assertIn("unknown-key", [f.rule for f in fs])
+        self.assertEqual(fs[0].file, "<string>")
+
+    def test_syntax_error_is_a_finding(self):
+        fs = smpreflight.check(SYNTAX)
+        self.assertEqual([f.rule for f in fs], ["syntax"])
+        self.assertEqual((fs[0].file, fs[0].line), (SYNTAX, 3))
+        self.assertEqual(fs[0].severity, Severity.ERROR)
+
+    def test_missing_file_raises_error_eio(self):
+        with self.assertRaises(Error) as cm:
+            smpreflight.check("no/such/job.yaml")
+        self.assertEqual(cm.exception.name, "SMP_EIO")
+        self.assertEqual(cm.exception.code, -2)
+        self.assertIn("no/such/job.yaml", str(cm.exception))
+
+    def test_check_file_and_check_text_are_explicit(self):
+        ctx = smpreflight.Context()
+        with self.assertRaises(Error):
+            ctx.check_file("estimator: PyTorch")  # a path, not text
+        fs = ctx.check_text("job.yaml")  # text: a bare scalar
+        self.assertTrue(fs)
+        self.assertEqual(fs[0].file, "<string>")
+
+    def test_rejects_other_types(self):
+        with self.assertRaises(TypeError):
+            smpreflight.check(42)
+
+    def test_render_text_matches_the_cli(self):
+        cli = CLI
+        text = smpreflight.Context().render_text(BROKEN)
+        self.assertIn("   14 |   GPU_NUM_DEVICES: \"8\"\n", text)
+        self.assertIn("      = fix: set it to \"4\"\n", text)
+        errors_only = smpreflight.Context().render_text(
+            BROKEN, min_severity="error")
+        self.assertLess(len(errors_only), len(text))
+        if not os.access(cli, os.X_OK):
+            self.skipTest("no sm-preflight beside the library")
+        out = subprocess.run([cli, "check", "-q", "--color", "never", BROKEN],
+                             capture_output=True, text=True).stdout
+        self.assertEqual(out, text)
+
+
+class TestContext(InRoot):
+    def test_severities_and_disable(self):
+        ctx = smpreflight.Context(
+            severities={"gpu-num-devices-mismatch": "info"},
+            disable=["compiler-debug"])
+        fs = {f.rule: f for f in ctx.check(BROKEN)}
+        self.assertNotIn("compiler-debug", fs)
+        self.assertEqual(fs["gpu-num-devices-mismatch"].severity,
+                         Severity.INFO)
+
+    def test_unknown_rule_is_einval(self):
+        with self.assertRaises(Error) as cm:
+            smpreflight.Context(disable=["no-such-rule"])
+        self.assertEqual(cm.exception.name, "SMP_EINVAL")
+        self.assertIn("no-such-rule", cm.exception.message)
+
+    def test_bad_values_raise_value_error(self):
+        with self.assertRaises(ValueError):
+            smpreflight.Context(dialect="boto")
+        with self.assertRaises(ValueError):
+            smpreflight.Context(severities={"syntax": "fatal"})
+        with self.assertRaises(ValueError):
+            smpreflight.Context(limits={"max_size": 1})
+
+    def test_instance_data_folder_and_buffers(self):
+        builtin = smpreflight.Context()
+        data = os.path.join(ROOT, "instance-data")
+        folder = smpreflight.Context(instance_data_dir=data)
+        docs = [read("instance-data/" + n) for n in (
+            "instances.json", "tested-models.json", "frameworks.json")]
+        memory = smpreflight.Context(instance_data=docs)
+        self.assertEqual(builtin.data_source, "built-in")
+        self.assertEqual(folder.data_source, data)
+        self.assertEqual(memory.data_source, "memory")
+        for c in (folder, memory):
+            self.assertEqual(c.data_version, builtin.data_version)
+            self.assertEqual(c.check(BROKEN), builtin.check(BROKEN))
+
+    def test_invalid_instance_data_names_the_document(self):
+        docs = {"instances.json": read("instance-data/instances.json"),
+                "tested-models.json": b"{\n  [",
+                "frameworks.json": read("instance-data/frameworks.json")}
+        with self.assertRaises(Error) as cm:
+            smpreflight.Context(instance_data=docs)
+        self.assertEqual(cm.exception.name, "SMP_EPARSE")
+        self.assertEqual(cm.exception.source, "tested-models.json")
+        self.assertEqual(cm.exception.line, 2)
+
+    def test_dialect_and_names(self):
+        spec = ("estimator: PyTorch\nentry_point: train.py\n"
+                "instance_type: ml.p3.2xlarge\ninstance_count: 1\n"
+                "framework_version: '1.13.1'\npy_version: py39\n"
+                "compiler_config: {enabled: true}\n"
+                "hyperparameters: {max_steps: 10}\n")
+        quiet = smpreflight.Context(short_run_steps=5, script_checks=False)
+        loud = smpreflight.Context(script_checks=False)
+        self.assertNotIn("short-run", [f.rule for f in quiet.check(spec)])
+        self.assertIn("short-run", [f.rule for f in loud.check(spec)])
+        forced = smpreflight.Context(dialect="create_training_job")
+        self.assertIn("unknown-key", [f.rule for f in forced.check(spec)])
+
+    def test_script_checks_off(self):
+        on = smpreflight.Context().check(BROKEN)
+        off = smpreflight.Context(script_checks=False).check(BROKEN)
+        self.assertIn("script-missing", [f.rule for f in on])
+        self.assertNotIn("script-missing", [f.rule for f in off])
+
+    def test_inline_ignores(self):
+        text = SPECS[BROKEN].replace(
+            "debug: true",
+            "debug: true  # sm-preflight: ignore[compiler-debug] profiling")
+        shown = [f.rule for f in smpreflight.check(text)]
+        everything = smpreflight.check(text, include_suppressed=True)
+        self.assertNotIn("compiler-debug", shown)
+        hidden = [f for f in everything if f.suppressed]
+        self.assertEqual([(f.rule, f.suppression_reason) for f in hidden],
+                         [("compiler-debug", "profiling")])
+        ignored = smpreflight.Context(inline_ignores=False).check(text)
+        self.assertIn("compiler-debug", [f.rule for f in ignored])
+
+    def test_closed_context_raises(self):
+        with smpreflight.Context() as ctx:
+            self.assertTrue(ctx.check(CLEAN) is not None)
+        with self.assertRaises(ValueError):
+            ctx.check(CLEAN)
+        ctx.close()  # twice is fine
+
+    def test_threads_share_one_context(self):
+        ctx = smpreflight.Context()
+        ex = os.path.join(ROOT, "examples")
+        specs = sorted(os.path.join(ex, n) for n in os.listdir(ex)
+                       if n.endswith((".yaml", ".yml", ".json")))
+        specs += list(SPECS)
+        want = {s: ctx.check(s) for s in specs}
+        bad = []
+
+        def work(k):
+            for i in range(len(specs) * 3):
+                s = specs[(i + k) % len(specs)]
+                if ctx.check(s) != want[s]:
+                    bad.append(s)
+
+        threads = [threading.Thread(target=work, args=(k,))
+                   for k in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(bad, [])
+
+
+class TestSuggest(InRoot):
+    def test_suggestion_fields_and_text(self):
+        s = smpreflight.suggest(GPT2)
+        self.assertEqual(s.outcome, "ok")
+        self.assertEqual(s.model, "gpt2")
+        self.assertEqual(s.batch_name, "per_device_train_batch_size")
+        self.assertEqual((s.now.batch_per_gpu, s.now.gpus,
+                          s.now.instance_count), (24, 8, 2))
+        self.assertEqual(s.next.batch_per_gpu, 64)
+        self.assertAlmostEqual(s.k, 64 / 24)
+        self.assertAlmostEqual(s.next.learning_rate, 6e-05 * 64 / 24)
+        self.assertEqual(s.relation, "exact")
+        self.assertEqual(s.row.compiler_batch_size, 64)
+        self.assertIn("per_device_train_batch_size: 64", s.fragment)
+        self.assertTrue(str(s).startswith(
+            GPT2 + ": suggestion: per-GPU batch 24 -> 64"))
+        self.assertFalse(smpreflight.has_errors(s.findings))
+
+    def test_suggest_move_and_sqrt(self):
+        ctx = smpreflight.Context(lr_scaling="sqrt")
+        s = ctx.suggest(CLEAN, to="ml.p3.8xlarge")
+        self.assertEqual(s.lr_scaling, "sqrt")
+        self.assertEqual(s.next.instance_type, "ml.p3.8xlarge")
+        self.assertAlmostEqual(s.k, 4)
+        self.assertAlmostEqual(s.next.learning_rate, 5e-05 * 2)
+
+    def test_suggest_errors_first(self):
+        s = smpreflight.suggest(BROKEN)
+        self.assertEqual(s.outcome, "errors")
+        self.assertIn("error", s.message)
+        self.assertTrue(smpreflight.has_errors(s.findings))
+
+    def test_suggest_bad_target_is_einval(self):
+        with self.assertRaises(Error) as cm:
+            smpreflight.suggest(CLEAN, to="ml.m5.xlarge")
+        self.assertEqual(cm.exception.name, "SMP_EINVAL")
+
+
+class TestLayout(unittest.TestCase):
+    """The ctypes mirrors list the C structs' fields in the header's order
+    (a field appended to the header without the binding fails here)."""
+
+    STRUCTS = {
+        "smp_error": smpreflight._Error,
+        "smp_limits": smpreflight._Limits,
+        "smp_rule_override": smpreflight._RuleOverride,
+        "smp_names": smpreflight._Names,
+        "smp_memory_doc": smpreflight._MemoryDoc,
+        "smp_options": smpreflight._Options,
+        "smp_finding": smpreflight._Finding,
+        "smp_rule_info": smpreflight._RuleInfo,
+        "smp_suggest_options": smpreflight._SuggestOptions,
+        "smp_tested_row": smpreflight._TestedRow,
+        "smp_suggest_side": smpreflight._SuggestSide,
+        "smp_suggestion": smpreflight._Suggestion,
+        "smp_membuf": smpreflight._Membuf,
+    }
+
+    def test_fields_match_the_header(self):
+        with open(os.path.join(ROOT, "lib", "smpreflight.h")) as f:
+            h = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
+        for name, cls in self.STRUCTS.items():
+            m = re.search(r"struct %s \{(.*?)\n\};" % name, h, re.S)
+            self.assertIsNotNone(m, name)
+            fields = [re.findall(r"\w+", d.split("[")[0])[-1]
+                      for d in m.group(1).split(";") if d.strip()]
+            self.assertEqual([f[0] for f in cls._fields_], fields, name)
+
+    def test_options_version_matches_the_header(self):
+        with open(os.path.join(ROOT, "lib", "smpreflight.h")) as f:
+            v = re.search(r"#define SMP_OPTIONS_VERSION (\d+)", f.read())
+        self.assertEqual(smpreflight._OPTIONS_VERSION, int(v.group(1)))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)

@@ -1,0 +1,73 @@
+/*
+ * config.h - `.sm-preflight.yaml` files: found from each spec's folder
+ * upward to the repository root (the first folder holding .git, else the
+ * filesystem root, or a file saying `root: true`), parsed by the library
+ * (smp_config_parse), merged key by key with the nearer file winning and
+ * the command line over them all. A profile is the merged configuration
+ * of one folder; profiles with the same context settings share one
+ * context. `sm-preflight config [PATH]` prints a profile with the origin
+ * of every value.
+ */
+#ifndef CLI_CONFIG_H
+#define CLI_CONFIG_H
+
+#include <stddef.h>
+
+#include "smpreflight.h"
+#include "walk.h"
+
+#define CLI_CONFIG_NAME ".sm-preflight.yaml"
+
+/* What the command line says, to be merged with the files. */
+struct cli_config_args {
+	const char *config_file; /* --config FILE: the only file read */
+	int no_config;           /* --no-config: no file read */
+	int fail_on_set;         /* --fail-on given */
+	enum smp_severity fail_on;
+	int lr_scaling_set; /* --lr-scaling given (opts->lr_scaling) */
+	/* the options of the command line, base of every context; the
+	 * files' rule severities go before opts->overrides */
+	const struct smp_options *opts;
+};
+
+struct cli_configs;
+struct cli_profile;
+
+/*
+ * Starts a run: reads --config FILE when given. Returns an exit status:
+ * 0, CLI_EXIT_USAGE (a bad --config, printed) or CLI_EXIT_INTERNAL.
+ * args and what it points to must outlive the result.
+ */
+int cli_configs_new(struct cli_configs **out,
+		    const struct cli_config_args *args);
+
+void cli_configs_free(struct cli_configs *c);
+
+/*
+ * The walk filter of the run: hidden entries aside (the walk skips
+ * them), a walked entry is skipped when an `ignore` glob of its folder's
+ * configuration matches it, and a file unless its extension is one of
+ * `extensions`. A configuration file that cannot be read stops the walk.
+ */
+void cli_configs_filter(struct cli_configs *c, struct cli_walk_filter *out);
+
+/*
+ * The profile governing the spec at path ("-": stdin, governed from the
+ * folder of stdin_name when not NULL, else the working folder). Returns
+ * an exit status; a configuration file that cannot be used is printed.
+ */
+int cli_configs_profile(struct cli_configs *c, const char *path,
+			const char *stdin_name, struct cli_profile **out);
+
+/*
+ * The context of a profile, created on first use and shared by the
+ * profiles whose rule severities, names, lr-scaling and instance overlay
+ * are the same. Returns an exit status (errors printed).
+ */
+int cli_profile_context(struct cli_configs *c, struct cli_profile *p,
+			const struct smp_context **out);
+
+/* The profile's fail-on: the command line's, a file's, or error. */
+enum smp_severity cli_profile_fail_on(const struct cli_profile *p);
+
+#endif

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""bench.py - the table of `make bench` (DESIGN.md section 11).
+
+  bench.py --cli build/sm-preflight --floor build/bench/floor
+           --work build/bench [--jsonschema PATH] [--runs 5]
+           [--sizes 1,1000,10000]
+
+For each size N it generates N specs (tests/bench/gen.py, same seed every
+time) and times, as whole processes:
+
+  floor          libyaml's event parser over the same files, nothing else
+  sm-preflight   `check -q --color never --jobs 1` and `--jobs 2` (output
+                 to /dev/null, as a CI step would discard it)
+  jsonschema     the JSON Schema CLI (@sourcemeta/jsonschema, its native
+                 binary) validating each dialect folder against the
+                 project's schema, --fast, one process per dialect
+  python         PyYAML (C loader) + python3-jsonschema, the same schemas
+
+Wall times are medians of --runs runs measured by hyperfine, CPU times
+(user + system) its means; peak RSS is the median of /usr/bin/time -v's "Maximum resident
+set size" over three runs. Files that do not parse are left out of the two
+JSON Schema validators' input (both stop at the first one); sm-preflight
+and the floor read them all. Nothing here asserts a time: the targets are
+printed with the measured figures, and the exit status is 0 whenever the
+measurements ran.
+"""
+import argparse
+import json
+import os
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+DIALECTS = [("estimator", "estimator.schema.json"),
+            ("model-trainer", "model-trainer.schema.json"),
+            ("create-training-job", "create-training-job.schema.json")]
+
+
+def generate(work, n):
+    out = os.path.join(work, "specs-%d" % n)
+    stamp = os.path.join(out, ".complete")
+    if not os.path.exists(stamp):
+        shutil.rmtree(out, ignore_errors=True)
+        subprocess.run([sys.executable, os.path.join(HERE, "gen.py"),
+                        str(n), out], check=True)
+        open(stamp, "w").close()
+    return out
+
+
+def parseable_files(specs, folder):
+    with open(os.path.join(specs, "broken.txt")) as f:
+        broken = set(line.strip() for line in f if line.strip())
+    d = os.path.join(specs, folder)
+    if not os.path.isdir(d):
+        return []
+    return [os.path.join(d, e) for e in sorted(os.listdir(d))
+            if os.path.join(folder, e) not in broken]
+
+
+def hyperfine(argv, runs):
+    """Median wall and CPU seconds of argv, run without a shell (so that
+    nothing is subtracted from a 1 ms process) and its output discarded."""
+    with tempfile.NamedTemporaryFile(suffix=".json") as tmp:
+        subprocess.run(["hyperfine", "-N", "--style", "none", "--warmup", "1",
+                        "--runs", str(runs), "--ignore-failure",
+                        "--output", "null", "--export-json", tmp.name,
+                        shlex.join(argv)],
+                       check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        with open(tmp.name) as f:
+            r = json.load(f)["results"][0]
+    # hyperfine 1.15 (Debian 12) exports the mean CPU times only
+    return statistics.median(r["times"]), r["user"] + r["system"]
+
+
+def time_v(argv, runs, need_wall):
+    """Median peak RSS (KiB) and, when asked, wall and CPU seconds, by
+    /usr/bin/time -v (10 ms resolution: only without hyperfine)."""
+    rss, wall, cpu = [], [], []
+    for _ in range(runs):
+        p = subprocess.run(["/usr/bin/time", "-v"] + argv,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True)
+        fields = {}
+        for line in p.stderr.splitlines():
+            k, _, v = line.strip().rpartition(": ")
+            fields[k] = v
+        rss.append(int(fields.get("Maximum resident set size (kbytes)", 0)))
+        if need_wall:
+            m, _, s = fields.get("Elapsed (wall clock) time (h:mm:ss or "
+                                 "m:ss)", "0:0").rpartition(":")
+            wall.append(float(m or 0) * 60 + float(s))
+            cpu.append(float(fields.get("User time (seconds)", 0)) +
+                       float(fields.get("System time (seconds)", 0)))
+    return (statistics.median(rss),
+            statistics.median(wall) if wall else None,
+            statistics.median(cpu) if cpu else None)
+
+
+def commands(args, specs, n):
+    """(name, argv, files it reads) per tool."""
+    check = [args.cli, "check", "-q", "--color", "never"]
+    out = [("floor (libyaml only)", [args.floor, specs], n),
+           ("sm-preflight --jobs 1", check + ["--jobs", "1", specs], n),
+           ("sm-preflight --jobs 2", check + ["--jobs", "2", specs], n)]
+    if args.jsonschema:
+        parts, count = [], 0
+        for folder, schema in DIALECTS:
+            files = parseable_files(specs, folder)
+            if not files:
+                continue
+            count += len(files)
+            listing = os.path.join(specs, folder + ".list")
+            with open(listing, "w") as f:
+                f.write("".join(x + "\n" for x in files))
+            parts.append("xargs %s validate --fast --continue %s <%s"
+                         % (shlex.quote(args.jsonschema),
+                            shlex.quote(os.path.join(ROOT, "schemas",
+                                                     schema)),
+                            shlex.quote(listing)))
+        out.append(("jsonschema CLI (--fast)",
+                    ["sh", "-c", "{ %s; } >/dev/null 2>&1" % "; ".join(parts)],
+                    count))
+    if args.python:
+        out.append(("PyYAML + jsonschema",
+                    [sys.executable, os.path.join(HERE, "pyvalidate.py"),
+                     os.path.join(ROOT, "schemas"), specs], None))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--floor", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--jsonschema")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--sizes", default="1,1000,10000")
+    args = ap.parse_args()
+    args.python = True
+    try:
+        import jsonschema  # noqa: F401
+        import yaml  # noqa: F401
+    except ImportError:
+        args.python = False
+        print("bench: python3-yaml or python3-jsonschema missing: the "
+              "Python row is skipped")
+    if args.jsonschema and not os.access(args.jsonschema, os.X_OK):
+        print("bench: %s is not executable: the JSON Schema CLI row is "
+              "skipped" % args.jsonschema)
+        args.jsonschema = None
+    have_hf = shutil.which("hyperfine") is not None
+    if not have_hf:
+        print("bench: hyperfine is missing (apt-get install hyperfine): "
+              "times come from /usr/bin/time, at 10 ms resolution")
+    os.makedirs(args.work, exist_ok=True)
+    results = {}
+    print("%-24s %7s %10s %10s %11s %9s %8s %8s" %
+          ("tool", "files", "wall ms", "cpu ms", "files/s", "RSS MiB",
+           "wall/fl", "cpu/fl"))
+    for n in [int(x) for x in args.sizes.split(",")]:
+        specs = generate(args.work, n)
+        floor_wall = floor_cpu = None
+        for name, cmd, count in commands(args, specs, n):
+            runs = args.runs if n > 1 else max(args.runs, 20)
+            if have_hf:
+                wall, cpu = hyperfine(cmd, runs)
+                rss, _, _ = time_v(cmd, 3, False)
+            else:
+                rss, wall, cpu = time_v(cmd, args.runs, True)
+            if floor_wall is None:
+                floor_wall, floor_cpu = wall, cpu
+            count = n if count is None else count
+            results[(name, n)] = (wall, cpu, rss, count)
+            print("%-24s %7d %10.1f %10.1f %11.0f %9.2f %8.2f %8.2f" %
+                  (name, count, wall * 1000, cpu * 1000,
+                   count / wall if wall else 0, rss / 1024.0,
+                   wall / floor_wall if floor_wall else 0,
+                   cpu / floor_cpu if floor_cpu else 0))
+            sys.stdout.flush()
+    print()
+    targets(results)
+    return 0
+
+
+def targets(r):
+    """The DESIGN.md section 11 targets next to the measured figures."""
+    def get(name, n):
+        return r.get((name, n))
+
+    one = get("sm-preflight --jobs 1", 1)
+    if one:
+        print("target: one spec under 3 ms wall ............ %.1f ms %s"
+              % (one[0] * 1000, "met" if one[0] < 0.003 else "MISSED"))
+    big, floor = get("sm-preflight --jobs 2", 10000), \
+        get("floor (libyaml only)", 10000)
+    if big and floor:
+        ratio = big[0] / floor[0]
+        print("target: 10,000 specs <= 1.25x the floor ....... %.2fx wall "
+              "(--jobs 2), %.2fx cpu (--jobs 1: %.2fx) %s"
+              % (ratio, big[1] / floor[1],
+                 get("sm-preflight --jobs 1", 10000)[1] / floor[1],
+                 "met" if ratio <= 1.25 else "MISSED"))
+    js = get("jsonschema CLI (--fast)", 10000)
+    if big and js:
+        # per file, as the JSON Schema CLI reads the parseable ones only
+        speed = (js[0] / js[3]) / (big[0] / big[3])
+        print("target: >= 3x faster than the JSON Schema CLI  %.2fx per "
+              "file, wall %s" % (speed, "met" if speed >= 3 else "MISSED"))
+    py = get("PyYAML + jsonschema", 10000)
+    if big and py:
+        print("        (PyYAML + jsonschema: sm-preflight is %.1fx faster)"
+              % (py[0] / big[0]))
+    rss = max((v[2] for k, v in r.items() if k[0].startswith("sm-")),
+              default=None)
+    if rss is not None:
+        print("target: peak RSS under 10 MiB ............... %.2f MiB %s"
+              % (rss / 1024.0, "met" if rss < 10 * 1024 else "MISSED"))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

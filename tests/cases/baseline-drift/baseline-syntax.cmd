@@ -1,0 +1,1 @@
+check --color never --baseline baseline-drift/broken.yaml baseline-drift/quiet.yaml

@@ -1,0 +1,1 @@
+check --color never --baseline baseline-drift/missing.yaml baseline-drift/quiet.yaml

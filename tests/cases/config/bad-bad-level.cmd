@@ -1,0 +1,1 @@
+check --color never --config config/bad/bad-level.yaml config/tree/a.yaml

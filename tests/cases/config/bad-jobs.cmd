@@ -1,0 +1,1 @@
+check --color never --jobs 0 config/tree

@@ -1,0 +1,1 @@
+check --color never --config config/bad/syntax.yaml config/tree/a.yaml

@@ -1,0 +1,1 @@
+check --color never --no-config config/tree

@@ -1,0 +1,1 @@
+check --color never --no-script config/tree/overlay/new-type.yaml

@@ -1,0 +1,1 @@
+config --config config/tree/overlay/.sm-preflight.yaml config/tree/a.yaml

@@ -1,0 +1,1 @@
+config --no-config config/tree

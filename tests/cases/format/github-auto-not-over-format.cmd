@@ -1,0 +1,1 @@
+GITHUB_ACTIONS=true "$1" check --format text --color never format/bad.yaml

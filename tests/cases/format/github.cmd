@@ -1,0 +1,1 @@
+check --format github format/bad.yaml format/good.yaml format/suppressed.yaml

@@ -1,0 +1,1 @@
+d=$(mktemp -d) && for j in 1 4; do "$1" check --quiet --format sarif --output "$d/$j.sarif" --format junit --output "$d/$j.xml" --jobs $j ../../examples format cli/tree; done; cmp "$d/1.sarif" "$d/4.sarif" && cmp "$d/1.xml" "$d/4.xml" && echo identical; rm -rf "$d"

@@ -1,0 +1,1 @@
+check --format junit --fail-on info format/bad.yaml format/good.yaml

@@ -1,0 +1,1 @@
+check --format json --output format format/bad.yaml

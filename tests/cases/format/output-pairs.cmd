@@ -1,0 +1,1 @@
+d=$(mktemp -d) && "$1" check --color never --format json --output "$d/r.json" --format junit -o "$d/r.xml" --format sarif --output "$d/r.sarif" --format text format/bad.yaml; rc=$?; ls "$d"; head -c 70 "$d/r.json"; echo; sed -n 2p "$d/r.xml"; grep -c ruleId "$d/r.sarif"; rm -rf "$d"; exit $rc

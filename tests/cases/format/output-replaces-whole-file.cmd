@@ -1,0 +1,1 @@
+d=$(mktemp -d) && printf "%s\n" "an old report, longer than the new one: it must be replaced whole" "line 2" "line 3" > "$d/r.txt" && "$1" check --format text --output "$d/r.txt" format/good.yaml; rc=$?; printf "%s bytes\n" "$(wc -c < "$d/r.txt")"; ls -A "$d"; rm -rf "$d"; exit $rc

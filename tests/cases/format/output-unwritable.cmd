@@ -1,0 +1,1 @@
+check --format json --output /nonexistent/folder/report.json format/bad.yaml

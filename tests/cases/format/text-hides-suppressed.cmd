@@ -1,0 +1,1 @@
+check --format text --color never format/suppressed.yaml

@@ -1,0 +1,1 @@
+check --format jsno format/bad.yaml

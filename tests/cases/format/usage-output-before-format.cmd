@@ -1,0 +1,1 @@
+check --output report.json --format json format/bad.yaml

@@ -1,0 +1,1 @@
+check --format json --output a.json --output b.json format/bad.yaml

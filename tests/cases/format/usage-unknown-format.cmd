@@ -1,0 +1,1 @@
+check --format xml format/bad.yaml

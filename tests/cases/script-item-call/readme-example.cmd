@@ -1,0 +1,1 @@
+cd ../.. && "$1" check --color never examples/bert-xla-loop.yaml

@@ -1,0 +1,11 @@
+from transformers import AutoTokenizer
+
+tokenizer = AutoTokenizer.from_pretrained("bert-base-uncased")
+
+
+def encode(batch):
+    return tokenizer(batch["text"], padding="longest", truncation=True)
+
+
+def encode_pairs(batch):
+    return tokenizer(batch["a"], batch["b"], padding=True, max_length=128)

@@ -1,0 +1,1 @@
+suggest suggest/bert-api.json --to ml.p3.8xlarge

@@ -1,0 +1,1 @@
+suggest --lr-scaling cube suggest/distilgpt2.yaml

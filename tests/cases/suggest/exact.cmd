@@ -1,0 +1,1 @@
+suggest suggest/bert-p4d.yaml

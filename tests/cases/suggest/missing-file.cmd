@@ -1,0 +1,1 @@
+suggest suggest/nothing-here.yaml

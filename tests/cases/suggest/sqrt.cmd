@@ -1,0 +1,1 @@
+suggest --lr-scaling sqrt suggest/bert-p4d.yaml

@@ -1,0 +1,1 @@
+suggest - < suggest/distilgpt2.yaml

@@ -1,0 +1,1 @@
+suggest suggest/resnet-tf.yaml --to ml.p3.8xlarge

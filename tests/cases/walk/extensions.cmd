@@ -1,0 +1,1 @@
+check --color never --no-script --config walk/extensions.yaml walk/tree

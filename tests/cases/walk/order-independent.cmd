@@ -1,0 +1,1 @@
+a=$("$1" check --color never --no-script -j 3 walk/tree/sub/e.yaml walk/tree/b.yml walk/tree/a.yaml 2>&1); b=$("$1" check --color never --no-script -j 3 walk/tree/a.yaml walk/tree/sub/e.yaml walk/tree/b.yml 2>&1); [ "$a" = "$b" ] && echo "argument order does not matter"; printf '%s\n' "$a"

@@ -1,0 +1,215 @@
+#!/bin/sh
+# run.sh - the install test: sh tests/install/run.sh [BUILD]
+#
+# Runs `make install` into a temporary DESTDIR, checks that the binary,
+# header, libraries (soname and development symlinks), pkg-config file and
+# man page are in place, builds examples/embed.c against the staged copy
+# with nothing but `pkg-config --cflags --libs smpreflight`, runs it on a
+# clean and a broken example, loads the staged library from the Python
+# binding through LD_LIBRARY_PATH, and finally checks that `make
+# uninstall` removes every file. Prints "N passed, N failed"; the exit
+# status is 1 when anything failed. BUILD is the build folder (default
+# build); MAKE, CC and PREFIX may be set.
+#
+# $make, $cc and the pkg-config flags are split into words on purpose.
+# shellcheck disable=SC2086,SC2046
+
+build=${1:-build}
+make=${MAKE:-make}
+cc=${CC:-cc}
+prefix=${PREFIX:-/usr/local}
+python=${PYTHON:-python3}
+[ -x /usr/bin/python3 ] && [ -z "$PYTHON" ] && python=/usr/bin/python3
+
+cd "$(dirname "$0")/../.." || exit 2
+root=$(pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/smp-install.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT HUP INT TERM
+dest=$tmp/dest
+log=$tmp/log
+
+passed=0
+failed=0
+
+# the test's own specs (examples/ changes with the documentation)
+cat >"$tmp/clean.yaml" <<'EOF'
+estimator: HuggingFace
+entry_point: train.py
+instance_type: ml.p3.2xlarge
+instance_count: 1
+transformers_version: "4.21.1"
+pytorch_version: "1.11.0"
+py_version: py38
+compiler_config: {enabled: true, debug: false}
+debugger_hook_config: false
+disable_profiler: true
+hyperparameters:
+  preprocessing_num_workers: 8
+  model_name_or_path: bert-base-uncased
+  per_device_train_batch_size: 24
+  max_seq_length: 512
+EOF
+cat >"$tmp/broken.yaml" <<'EOF'
+estimator: HuggingFace
+entry_point: train.py
+instance_type: ml.p3.8xlarge
+instance_count: 1
+transformers_version: "4.17.0"
+pytorch_version: "1.10.2"
+py_version: py38
+compiler_config: {enabled: true}
+disable_profiler: true
+debugger_hook_config: false
+environment:
+  GPU_NUM_DEVICES: "8"
+hyperparameters:
+  model_name_or_path: bert-base-cased
+EOF
+
+ok() {
+	passed=$((passed + 1))
+}
+
+bad() {
+	failed=$((failed + 1))
+	echo "FAIL: $*"
+}
+
+# check DESCRIPTION COMMAND...: one test
+check() {
+	what=$1
+	shift
+	if "$@" >"$log" 2>&1; then
+		ok
+	else
+		bad "$what"
+		sed 's/^/    /' "$log" | head -n 20
+	fi
+}
+
+version_part() {
+	sed -n "s/^#define SMP_VERSION_$1 \([0-9][0-9]*\).*/\1/p" lib/smpreflight.h
+}
+major=$(version_part MAJOR)
+version=$major.$(version_part MINOR).$(version_part PATCH)
+lib=$dest$prefix/lib
+soname=libsmpreflight.so.$major
+
+check "make install DESTDIR=... PREFIX=$prefix" \
+	$make --no-print-directory BUILD="$build" DESTDIR="$dest" \
+	PREFIX="$prefix" install
+
+# every installed file
+for f in "bin/sm-preflight" "include/smpreflight.h" \
+	"lib/libsmpreflight.a" "lib/libsmpreflight.so.$version" \
+	"lib/pkgconfig/smpreflight.pc" "share/man/man1/sm-preflight.1"; do
+	check "installed: $prefix/$f" test -f "$dest$prefix/$f"
+done
+check "bin/sm-preflight is executable" test -x "$dest$prefix/bin/sm-preflight"
+check "$soname -> libsmpreflight.so.$version" \
+	test "$(readlink "$lib/$soname")" = "libsmpreflight.so.$version"
+check "libsmpreflight.so -> $soname" \
+	test "$(readlink "$lib/libsmpreflight.so")" = "$soname"
+check "the shared library's soname is $soname" \
+	sh -c "readelf -d '$lib/libsmpreflight.so.$version' |
+		grep -q 'SONAME.*\[$soname\]'"
+check "the installed binary runs" \
+	sh -c "'$dest$prefix/bin/sm-preflight' --version | grep -q '$version'"
+if command -v man >/dev/null 2>&1; then
+	check "the man page renders without warnings" \
+		sh -c "! LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l \
+			'$dest$prefix/share/man/man1/sm-preflight.1' 2>&1 \
+			>/dev/null | grep ."
+else
+	echo "skipped the man page rendering: no man"
+fi
+
+# the man page is kept in step with --help: every command and long option
+man_has_help() {
+	bin=$dest$prefix/bin/sm-preflight
+	page=$dest$prefix/share/man/man1/sm-preflight.1
+	missing=
+	for opt in $("$bin" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+		sed 's/\\-/-/g' "$page" | grep -qe "$opt" ||
+			missing="$missing $opt"
+	done
+	for cmd in $("$bin" --help |
+		sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z-]*\).*/\1/p'); do
+		grep -qE "^\.B[RI]? \"?$cmd( |\"|\$)" "$page" ||
+			missing="$missing $cmd"
+	done
+	[ -z "$missing" ] || { echo "not in the man page:$missing"; return 1; }
+}
+check "the man page names every command and option of --help" man_has_help
+check "the man page is for version $version" \
+	grep -q "^\.TH SM-PREFLIGHT 1 .*\"sm-preflight $version\"" \
+	"$dest$prefix/share/man/man1/sm-preflight.1"
+
+# pkg-config sees the staged copy: PKG_CONFIG_SYSROOT_DIR puts DESTDIR in
+# front of the -I and -L paths the .pc file gives for the real prefix
+PKG_CONFIG_PATH=$lib/pkgconfig
+PKG_CONFIG_SYSROOT_DIR=$dest
+export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+check "pkg-config --modversion smpreflight is $version" \
+	test "$(pkg-config --modversion smpreflight)" = "$version"
+flags=$(pkg-config --cflags --libs smpreflight)
+check "examples/embed.c builds with only pkg-config's flags" \
+	$cc -o "$tmp/embed" examples/embed.c $flags
+check "embed links the shared library" \
+	sh -c "LD_LIBRARY_PATH='$lib' ldd '$tmp/embed' |
+		grep -q '$soname => $lib/$soname'"
+
+# run_embed WANT SPEC: embed's exit status must be WANT
+run_embed() {
+	LD_LIBRARY_PATH=$lib "$tmp/embed" "$2" >"$tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" -ne "$1" ]; then
+		cat "$tmp/out"
+		echo "exit $rc, want $1"
+		return 1
+	fi
+}
+check "embed: a clean spec exits 0" \
+	run_embed 0 "$tmp/clean.yaml"
+check "embed: an error-level finding exits 1" \
+	run_embed 1 "$tmp/broken.yaml"
+check "embed names the error's rule" \
+	grep -q 'gpu-num-devices-mismatch' "$tmp/out"
+check "embed: an unreadable file exits 2" run_embed 2 "$tmp/missing.yaml"
+
+# the static archive, with the libraries the .pc file names as private
+# (linked shared: --static would want every static library libcurl uses)
+check "Requires.private names yaml-0.1, libcjson and libcurl" \
+	test "$(pkg-config --print-requires-private smpreflight | sort | xargs)" \
+	= "libcjson libcurl yaml-0.1"
+static_flags="$(pkg-config --cflags smpreflight) $lib/libsmpreflight.a
+	$(pkg-config --libs $(pkg-config --print-requires-private smpreflight))
+	-lm -lpthread"
+check "examples/embed.c links the static archive" \
+	$cc -o "$tmp/embed-static" examples/embed.c $static_flags
+check "the statically linked embed runs" \
+	sh -c "'$tmp/embed-static' '$tmp/clean.yaml' >/dev/null"
+
+# the Python binding finds the staged library on LD_LIBRARY_PATH
+if command -v "$python" >/dev/null 2>&1; then
+	check "python: import and check through LD_LIBRARY_PATH" \
+		env -u SMPREFLIGHT_LIBRARY LD_LIBRARY_PATH="$lib" \
+		PYTHONPATH="$root/bindings/python" "$python" -B -c '
+import smpreflight, sys
+fs = smpreflight.check(sys.argv[2])
+assert any(f.rule == "gpu-num-devices-mismatch" for f in fs), fs
+sys.exit(0 if smpreflight.version() == sys.argv[1] else 1)
+' "$version" "$tmp/broken.yaml"
+else
+	echo "skipped the Python check: no $python"
+fi
+
+check "make uninstall removes every file" \
+	$make --no-print-directory BUILD="$build" DESTDIR="$dest" \
+	PREFIX="$prefix" uninstall
+left=$(find "$dest" ! -type d)
+check "nothing left after uninstall" test -z "$left"
+[ -z "$left" ] || echo "$left"
+
+echo "install: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

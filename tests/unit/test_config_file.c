@@ -1,0 +1,289 @@
+/*
+ * test_config_file.c - smp_config_parse() (configuration files read with
+ * the spec loader and checked against schemas/config.schema.json) and the
+ * instance overlay of smp_options (instance types added or replaced).
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "smpreflight.h"
+
+struct failing {
+	long fail_at; /* -1: never */
+	long calls;
+	long live;
+};
+
+static void *
+f_malloc(void *ud, size_t n)
+{
+	struct failing *f = ud;
+
+	if (f->fail_at >= 0 && f->calls++ == f->fail_at)
+		return NULL;
+	f->live++;
+	return malloc(n);
+}
+
+static void *
+f_realloc(void *ud, void *p, size_t n)
+{
+	struct failing *f = ud;
+	void *q;
+
+	if (f->fail_at >= 0 && f->calls++ == f->fail_at)
+		return NULL;
+	q = realloc(p, n);
+	if (q && !p)
+		f->live++;
+	return q;
+}
+
+static void
+f_free(void *ud, void *p)
+{
+	struct failing *f = ud;
+
+	if (p)
+		f->live--;
+	free(p);
+}
+
+static struct smp_report *
+check(const struct smp_context *ctx, const char *spec)
+{
+	struct smp_report *rep = NULL;
+	struct smp_error err;
+
+	cr_assert_eq(
+		smp_check_buffer(&rep, ctx, "j.yaml", spec, strlen(spec), &err),
+		0);
+	return rep;
+}
+
+/* The finding of rule, or NULL. */
+static const struct smp_finding *
+find(const struct smp_report *rep, const char *rule)
+{
+	size_t i;
+
+	for (i = 0; i < smp_report_count(rep); i++)
+		if (strcmp(smp_report_get(rep, i)->rule, rule) == 0)
+			return smp_report_get(rep, i);
+	return NULL;
+}
+
+static const char config_text[] =
+	"# a configuration\n"
+	"root: true\n"
+	"fail-on: warning\n"
+	"lr-scaling: sqrt\n"
+	"rules:\n"
+	"  compiler-debug: off\n"
+	"  efa-recommended: error\n"
+	"hyperparameters:\n"
+	"  batch-size: [bs, per_device_train_batch_size]\n"
+	"  global-batch: []\n"
+	"instance-overlay: site/instances.json\n"
+	"ignore: [\"legacy/**\", \"*.draft.yaml\"]\n"
+	"extensions: [yaml, job]\n";
+
+Test(config_file, parse_reads_every_key)
+{
+	struct smp_config *c = NULL;
+	struct smp_error err;
+
+	cr_assert_eq(smp_config_parse(&c, ".sm-preflight.yaml", config_text,
+				      strlen(config_text), NULL, &err),
+		     0, "%s", err.message);
+	cr_assert_eq(c->root, 1);
+	cr_assert_str_eq(c->fail_on.value, "warning");
+	cr_assert_eq(c->fail_on.pos.line, 3);
+	cr_assert_eq(c->fail_on.pos.column, 1);
+	cr_assert_str_eq(c->lr_scaling.value, "sqrt");
+	cr_assert_eq(c->rule_count, 2);
+	cr_assert_str_eq(c->rules[0].rule, "compiler-debug");
+	cr_assert_eq(c->rules[0].severity, SMP_SEVERITY_OFF);
+	cr_assert_eq(c->rules[1].severity, SMP_SEVERITY_ERROR);
+	cr_assert_eq(c->rules[1].pos.line, 7);
+	cr_assert_eq(c->rules[1].pos.column, 3);
+	cr_assert_eq(c->batch_size_names.count, 2);
+	cr_assert_str_eq(c->batch_size_names.items[0], "bs");
+	cr_assert_eq(c->global_batch_names.set, 1);
+	cr_assert_eq(c->global_batch_names.count, 0);
+	cr_assert_eq(c->model_names.set, 0);
+	cr_assert_str_eq(c->instance_overlay.value, "site/instances.json");
+	cr_assert_eq(c->ignore.count, 2);
+	cr_assert_str_eq(c->ignore.items[1], "*.draft.yaml");
+	cr_assert_eq(c->extensions.count, 2);
+	smp_config_free(c);
+
+	cr_assert_eq(smp_config_parse(&c, "empty.yaml", "# nothing\n", 10, NULL,
+				      &err),
+		     0);
+	cr_assert_null(c->fail_on.value);
+	cr_assert_eq(c->rule_count, 0);
+	smp_config_free(c);
+	smp_config_free(NULL);
+}
+
+Test(config_file, parse_errors_have_positions)
+{
+	static const struct {
+		const char *text;
+		unsigned line, column;
+		const char *what;
+	} bad[] = {
+		{"fail-on: warning\nlr_scaling: sqrt\n", 2, 1,
+		 "did you mean 'lr-scaling'"},
+		{"rules:\n  compiler-debg: off\n", 2, 3,
+		 "did you mean 'compiler-debug'"},
+		{"rules:\n  compiler-debug: loud\n", 2, 19, "must be one of"},
+		{"hyperparameters:\n  model: bert\n", 2, 10, "list"},
+		{"fail-on: [warning\n", 1, 10, "flow sequence"},
+		{"- a\n- b\n", 1, 1, "mapping"},
+		{"a: 1\na: 2\n", 2, 1, "duplicate"},
+		{"extensions: []\n", 1, 13, ""},
+	};
+	struct smp_config *c;
+	struct smp_error err;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		c = (struct smp_config *)&err; /* must become NULL */
+		cr_assert_eq(smp_config_parse(&c, "c.yaml", bad[i].text,
+					      strlen(bad[i].text), NULL, &err),
+			     SMP_EPARSE, "%s", bad[i].text);
+		cr_assert_null(c);
+		cr_assert_str_eq(err.source, "c.yaml");
+		cr_assert_eq(err.line, bad[i].line, "%s: line %u: %s",
+			     bad[i].text, err.line, err.message);
+		cr_assert_eq(err.column, bad[i].column, "%s: column %u: %s",
+			     bad[i].text, err.column, err.message);
+		cr_assert_not_null(strstr(err.message, bad[i].what), "%s: %s",
+				   bad[i].text, err.message);
+	}
+}
+
+Test(config_file, parse_allocation_failure_is_clean)
+{
+	struct failing st = {-1, 0, 0};
+	struct smp_allocator a = {f_malloc, f_realloc, f_free, &st};
+	long n;
+	int done = 0;
+
+	for (n = 0; !done; n++) {
+		struct smp_config *c = NULL;
+		int rc;
+
+		st.fail_at = n;
+		st.calls = 0;
+		rc = smp_config_parse(&c, "c.yaml", config_text,
+				      strlen(config_text), &a, NULL);
+		cr_assert(rc == 0 || rc == SMP_ENOMEM, "n=%ld rc=%d", n, rc);
+		done = rc == 0 && st.calls <= n;
+		if (rc == 0)
+			cr_assert_str_eq(c->fail_on.value, "warning");
+		smp_config_free(c);
+		cr_assert_eq(st.live, 0, "n=%ld leaked %ld", n, st.live);
+	}
+}
+
+static const char overlay[] =
+	"{\"schema_version\": 1, \"instances\": [\n"
+	" {\"type\": \"ml.g5.96xlarge\", \"family\": \"g5\", \"vcpus\": 384,"
+	" \"memory_gib\": 1536, \"gpus\": 16, \"gpu_model\": \"A10G\","
+	" \"gpu_memory_gib\": 24, \"efa\": true, \"network_gbps\": 200,"
+	" \"compiler_supported\": true, \"source\": \"test\"},\n"
+	" {\"type\": \"ml.p3.2xlarge\", \"family\": \"p3\", \"vcpus\": 96,"
+	" \"memory_gib\": 61, \"gpus\": 1, \"gpu_model\": \"V100\","
+	" \"gpu_memory_gib\": 16, \"efa\": false, \"network_gbps\": 10,"
+	" \"compiler_supported\": true, \"source\": \"test: replaced\"}]}\n";
+
+/* The message of rule's finding in spec, or "" (static buffer). */
+static const char *
+message_of(const struct smp_context *ctx, const char *spec, const char *rule)
+{
+	static char msg[1024];
+	struct smp_report *rep = check(ctx, spec);
+	const struct smp_finding *f = find(rep, rule);
+
+	snprintf(msg, sizeof(msg), "%s", f ? f->message : "");
+	smp_report_free(rep);
+	return msg;
+}
+
+Test(config_file, overlay_adds_and_replaces_instance_types)
+{
+	struct smp_options o = SMP_OPTIONS_INIT;
+	struct smp_context *ctx = NULL;
+	struct smp_error err;
+	static const char new_type[] = "estimator: HuggingFace\n"
+				       "instance_type: ml.g5.96xlarge\n";
+	static const char replaced[] =
+		"estimator: HuggingFace\n"
+		"instance_type: ml.p3.2xlarge\n"
+		"transformers_version: \"4.21.1\"\n"
+		"pytorch_version: \"1.11.0\"\n"
+		"py_version: py38\n"
+		"compiler_config: {enabled: true}\n"
+		"debugger_hook_config: false\n"
+		"disable_profiler: true\n"
+		"hyperparameters: {model_name_or_path: bert-base-uncased}\n";
+
+	o.no_script = 1;
+	cr_assert_eq(smp_context_new(&ctx, &o, &err), 0);
+	cr_assert_str_neq(message_of(ctx, new_type, "instance-unknown"), "");
+	cr_assert_not_null(strstr(
+		message_of(ctx, replaced, "preprocessing-workers"), "8 vCPUs"));
+	smp_context_free(ctx);
+
+	o.instance_overlay.name = "site.json";
+	o.instance_overlay.buf = overlay;
+	o.instance_overlay.len = strlen(overlay);
+	cr_assert_eq(smp_context_new(&ctx, &o, &err), 0, "%s", err.message);
+	cr_assert_str_eq(message_of(ctx, new_type, "instance-unknown"), "");
+	cr_assert_not_null(
+		strstr(message_of(ctx, replaced, "preprocessing-workers"),
+		       "96 vCPUs"),
+		"%s", message_of(ctx, replaced, "preprocessing-workers"));
+	smp_context_free(ctx);
+}
+
+Test(config_file, bad_overlay_is_an_error_with_position)
+{
+	static const char bad[] = "{\"schema_version\": 1, \"instances\": [\n"
+				  "  {\"type\": \"ml.x.y\"}]}\n";
+	static const char twice[] =
+		"{\"schema_version\": 1, \"instances\": [\n"
+		" {\"type\": \"ml.g5.96xlarge\", \"family\": \"g5\", "
+		"\"vcpus\": "
+		"1, \"memory_gib\": 1, \"gpus\": 1, \"gpu_model\": null, "
+		"\"gpu_memory_gib\": null, \"efa\": false, \"network_gbps\": "
+		"null, \"compiler_supported\": true, \"source\": \"t\"},\n"
+		" {\"type\": \"ml.g5.96xlarge\", \"family\": \"g5\", "
+		"\"vcpus\": "
+		"1, \"memory_gib\": 1, \"gpus\": 1, \"gpu_model\": null, "
+		"\"gpu_memory_gib\": null, \"efa\": false, \"network_gbps\": "
+		"null, \"compiler_supported\": true, \"source\": \"t\"}]}\n";
+	struct smp_options o = SMP_OPTIONS_INIT;
+	struct smp_context *ctx = NULL;
+	struct smp_error err;
+
+	o.instance_overlay.name = "site.json";
+	o.instance_overlay.buf = bad;
+	o.instance_overlay.len = strlen(bad);
+	cr_assert_eq(smp_context_new(&ctx, &o, &err), SMP_EPARSE);
+	cr_assert_null(ctx);
+	cr_assert_str_eq(err.source, "site.json");
+	cr_assert_eq(err.line, 2);
+	cr_assert_not_null(strstr(err.message, "missing required key"));
+
+	o.instance_overlay.buf = twice;
+	o.instance_overlay.len = strlen(twice);
+	cr_assert_eq(smp_context_new(&ctx, &o, &err), SMP_EPARSE);
+	cr_assert_eq(err.line, 3);
+	cr_assert_not_null(strstr(err.message, "listed twice"));
+}

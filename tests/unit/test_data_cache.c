@@ -1,0 +1,625 @@
+/*
+ * test_data_cache.c - the refreshed-data cache: commits that crash
+ * midway or race each other, what a context chooses (folder, cache,
+ * embedded), data-stale and the data getters, and reading the cache
+ * under allocation failure.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "data_cache.h"
+#include "embedded.h"
+#include "smpreflight.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+static char root[64];
+
+static const char *
+make_root(void)
+{
+	snprintf(root, sizeof(root), "/tmp/smp-cache-XXXXXX");
+	cr_assert_not_null(mkdtemp(root));
+	return root;
+}
+
+static void
+rm_tree(const char *path)
+{
+	char sub[1200];
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	if (lstat(path, &st) != 0)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlink(path);
+		return;
+	}
+	d = opendir(path);
+	while (d && (e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		rm_tree(sub);
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
+}
+
+static int
+count_prefixed(const char *dir, const char *prefix)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	while (d && (e = readdir(d)) != NULL)
+		n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* The three embedded documents, optionally redated (malloc'd copies). */
+struct docs {
+	char *buf[SMP_DOC_COUNT];
+	size_t len[SMP_DOC_COUNT];
+};
+
+static char *
+redate_one(const char *s, size_t len, const char *version, const char *date,
+	   size_t *out_len)
+{
+	const char *v = strstr(s, "\"data_version\": \"");
+	const char *g = strstr(s, "\"generated\": \"");
+	char *r;
+	size_t vo, go;
+
+	cr_assert(v && g && v < g);
+	vo = (size_t)(v - s) + 17;
+	go = (size_t)(g - s) + 14;
+	/* both values are exactly 10 characters: patch in place */
+	r = malloc(len + 1);
+	cr_assert_not_null(r);
+	memcpy(r, s, len);
+	r[len] = '\0';
+	memcpy(r + vo, version, 10);
+	memcpy(r + go, date, 10);
+	*out_len = len;
+	return r;
+}
+
+static void
+docs_make(struct docs *d, const char *version, const char *date)
+{
+	int i;
+
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i < 3; i++) {
+		const struct smp_embedded_file *f =
+			smp__embedded_find(smp__doc_names[i]);
+
+		cr_assert_not_null(f);
+		d->buf[i] = redate_one((const char *)f->data, f->len, version,
+				       date, &d->len[i]);
+	}
+}
+
+static void
+docs_free(struct docs *d)
+{
+	int i;
+
+	for (i = 0; i < SMP_DOC_COUNT; i++)
+		free(d->buf[i]);
+}
+
+static void
+commit(const char *cache, const struct docs *d, const char *url,
+       const struct smp_cache_io *io)
+{
+	struct smp_allocator a = {NULL, NULL, NULL, NULL};
+	struct smp_cache_meta m;
+	struct smp_error err;
+	const char *b[SMP_DOC_COUNT];
+	int i;
+
+	smp__allocator_resolve(&a, NULL);
+	memset(&m, 0, sizeof(m));
+	m.url = (char *)(uintptr_t)url;
+	m.fetched = 1800000000;
+	m.etag[0] = (char *)(uintptr_t) "\"e0\"";
+	for (i = 0; i < SMP_DOC_COUNT; i++)
+		b[i] = d->buf[i];
+	cr_assert_eq(smp__cache_commit(cache, b, d->len, &m, io, &a, &err), 0,
+		     "%s: %s", err.source, err.message);
+}
+
+static struct smp_context *
+context(const char *cache, const char *dir)
+{
+	struct smp_options o = SMP_OPTIONS_INIT;
+	struct smp_context *ctx = NULL;
+	struct smp_error err;
+
+	o.cache_dir = cache;
+	o.instance_data_dir = dir;
+	cr_assert_eq(smp_context_new(&ctx, &o, &err), 0, "%s", err.message);
+	return ctx;
+}
+
+/* ------------------------------------------------------------------ tests */
+
+Test(data_cache, context_uses_valid_newer_cache)
+{
+	char cache[128];
+	struct smp_context *ctx;
+	struct docs d;
+
+	snprintf(cache, sizeof(cache), "%s/c", make_root());
+	docs_make(&d, "2100.01.01", "2100-01-01");
+	commit(cache, &d, "https://example.com/data/", NULL);
+	ctx = context(cache, NULL);
+	cr_assert_eq(smp_context_data_origin(ctx), SMP_DATA_CACHE);
+	cr_assert_str_eq(smp_context_data_version(ctx), "2100.01.01");
+	cr_assert_str_eq(smp_context_data_source(ctx),
+			 "https://example.com/data/");
+	cr_assert_eq(smp_context_data_fetched(ctx), 1800000000);
+	smp_context_free(ctx);
+	/* --instance-data wins over the cache */
+	ctx = context(cache, "instance-data");
+	cr_assert_eq(smp_context_data_origin(ctx), SMP_DATA_DIRECTORY);
+	cr_assert_str_eq(smp_context_data_source(ctx), "instance-data");
+	cr_assert_eq(smp_context_data_fetched(ctx), 0);
+	smp_context_free(ctx);
+	/* no cache folder at all: the embedded data */
+	ctx = context(NULL, NULL);
+	cr_assert_eq(smp_context_data_origin(ctx), SMP_DATA_BUILTIN);
+	cr_assert_str_eq(smp_context_data_source(ctx), "built-in");
+	smp_context_free(ctx);
+	docs_free(&d);
+	rm_tree(root);
+}
+
+Test(data_cache, invalid_or_older_cache_falls_back_to_builtin)
+{
+	struct smp_options o = SMP_OPTIONS_INIT;
+	struct smp_cache_info info;
+	struct smp_context *ctx;
+	struct smp_error err;
+	char cache[128], path[256];
+	struct docs d;
+	FILE *f;
+
+	snprintf(cache, sizeof(cache), "%s/c", make_root());
+	docs_make(&d, "2001.01.01", "2001-01-01");
+	commit(cache, &d, "https://example.com/old/", NULL);
+	ctx = context(cache, NULL);
+	cr_assert_eq(smp_context_data_origin(ctx), SMP_DATA_BUILTIN);
+	smp_context_free(ctx);
+	o.cache_dir = cache;
+	cr_assert_eq(smp_data_cache_info(&info, &o, &err), 0);
+	cr_assert(info.present && info.valid && info.older_than_builtin);
+	cr_assert_str_eq(info.data_version, "2001.01.01");
+	cr_assert_str_eq(info.url, "https://example.com/old/");
+	docs_free(&d);
+
+	docs_make(&d, "2100.01.01", "2100-01-01");
+	commit(cache, &d, "https://example.com/new/", NULL);
+	snprintf(path, sizeof(path), "%s/current/frameworks.json", cache);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("{\"schema_version\": 1,", f);
+	fclose(f);
+	ctx = context(cache, NULL);
+	cr_assert_eq(smp_context_data_origin(ctx), SMP_DATA_BUILTIN);
+	smp_context_free(ctx);
+	cr_assert_eq(smp_data_cache_info(&info, &o, &err), 0);
+	cr_assert(info.present);
+	cr_assert_not(info.valid);
+	cr_assert(strstr(info.error, "frameworks.json:1:"), "%s", info.error);
+	/* a copy missing a file */
+	unlink(path);
+	cr_assert_eq(smp_data_cache_info(&info, &o, &err), 0);
+	cr_assert_not(info.valid);
+	cr_assert(strstr(info.error, "No such file"), "%s", info.error);
+	docs_free(&d);
+	rm_tree(root);
+}
+
+/* The write hook of the crash test: dies like a killed process halfway
+ * through tested-models.json. */
+static ssize_t
+die_midway(void *ud, int fd, const void *buf, size_t len)
+{
+	size_t *left = ud;
+
+	if (len >= *left) {
+		if (write(fd, buf, *left / 2) < 0)
+			_exit(4);
+		_exit(3);
+	}
+	*left -= len;
+	return write(fd, buf, len);
+}
+
+static int
+real_fsync(void *ud, int fd)
+{
+	(void)ud;
+	return fsync(fd);
+}
+
+Test(data_cache, crash_mid_write_keeps_old_copy)
+{
+	char cache[128];
+	struct smp_context *ctx;
+	struct docs old, next;
+	int status;
+	pid_t pid;
+
+	snprintf(cache, sizeof(cache), "%s/c", make_root());
+	docs_make(&old, "2100.01.01", "2100-01-01");
+	docs_make(&next, "2100.02.02", "2100-02-02");
+	commit(cache, &old, "https://example.com/a/", NULL);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		size_t left = next.len[0] + next.len[1] / 2;
+		struct smp_cache_io io = {die_midway, real_fsync, &left};
+
+		commit(cache, &next, "https://example.com/b/", &io);
+		_exit(0); /* not reached */
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 3);
+	/* the dead writer's folder is there, the old copy in use */
+	cr_assert_eq(count_prefixed(cache, ".tmp-"), 1);
+	ctx = context(cache, NULL);
+	cr_assert_eq(smp_context_data_origin(ctx), SMP_DATA_CACHE);
+	cr_assert_str_eq(smp_context_data_version(ctx), "2100.01.01");
+	smp_context_free(ctx);
+	/* the next commit clears what the dead writer left */
+	commit(cache, &next, "https://example.com/b/", NULL);
+	cr_assert_eq(count_prefixed(cache, ".tmp-"), 0);
+	cr_assert_eq(count_prefixed(cache, "data-"), 1);
+	ctx = context(cache, NULL);
+	cr_assert_str_eq(smp_context_data_version(ctx), "2100.02.02");
+	smp_context_free(ctx);
+	docs_free(&old);
+	docs_free(&next);
+	rm_tree(root);
+}
+
+Test(data_cache, concurrent_commits_leave_one_valid_copy)
+{
+	char cache[128];
+	struct smp_context *ctx;
+	struct docs d[2];
+	pid_t pids[6];
+	int i, status;
+
+	snprintf(cache, sizeof(cache), "%s/c", make_root());
+	docs_make(&d[0], "2100.01.01", "2100-01-01");
+	docs_make(&d[1], "2100.02.02", "2100-02-02");
+	for (i = 0; i < 6; i++) {
+		pids[i] = fork();
+		cr_assert_geq(pids[i], 0);
+		if (pids[i] == 0) {
+			commit(cache, &d[i % 2], "https://example.com/", NULL);
+			_exit(0);
+		}
+	}
+	for (i = 0; i < 6; i++) {
+		cr_assert_eq(waitpid(pids[i], &status, 0), pids[i]);
+		cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+			  "writer %d failed", i);
+	}
+	cr_assert_eq(count_prefixed(cache, "data-"), 1);
+	cr_assert_eq(count_prefixed(cache, ".tmp-"), 0);
+	cr_assert_eq(count_prefixed(cache, ".current-"), 0);
+	ctx = context(cache, NULL);
+	cr_assert_eq(smp_context_data_origin(ctx), SMP_DATA_CACHE);
+	smp_context_free(ctx);
+	docs_free(&d[0]);
+	docs_free(&d[1]);
+	rm_tree(root);
+}
+
+/* Validators from the cache become request headers: a line break in
+ * one must not survive the round trip. */
+Test(data_cache, meta_round_trip_drops_unsafe_validators)
+{
+	struct smp_allocator a;
+	struct smp_cache_meta m;
+	struct smp_cache_copy c;
+	struct smp_error err;
+	const char *b[SMP_DOC_COUNT];
+	char cache[128];
+	struct docs d;
+	int i;
+
+	smp__allocator_resolve(&a, NULL);
+	snprintf(cache, sizeof(cache), "%s/c", make_root());
+	docs_make(&d, "2100.01.01", "2100-01-01");
+	memset(&m, 0, sizeof(m));
+	m.url = (char *)(uintptr_t) "https://example.com/\"q\"/";
+	m.fetched = 42;
+	m.etag[0] = (char *)(uintptr_t) "W/\"a\\b\"";
+	m.etag[1] = (char *)(uintptr_t) "\"x\"\r\nInjected: 1";
+	m.last_modified[2] =
+		(char *)(uintptr_t) "Mon, 30 Nov 2026 00:00:00 GMT";
+	for (i = 0; i < SMP_DOC_COUNT; i++)
+		b[i] = d.buf[i];
+	cr_assert_eq(smp__cache_commit(cache, b, d.len, &m, NULL, &a, &err), 0);
+	cr_assert_eq(smp__cache_read(&c, &a, cache, 1 << 22, &err), 0, "%s",
+		     err.message);
+	cr_assert_str_eq(c.meta.url, "https://example.com/\"q\"/");
+	cr_assert_eq(c.meta.fetched, 42);
+	cr_assert_str_eq(c.meta.etag[0], "W/\"a\\b\"");
+	cr_assert_null(c.meta.etag[1]);
+	cr_assert_null(c.meta.etag[2]);
+	cr_assert_str_eq(c.meta.last_modified[2],
+			 "Mon, 30 Nov 2026 00:00:00 GMT");
+	cr_assert_null(c.buf[SMP_DOC_INDEX]);
+	cr_assert_eq(c.len[1], d.len[1]);
+	cr_assert_eq(memcmp(c.buf[1], d.buf[1], d.len[1]), 0);
+	smp__cache_copy_release(&c, &a);
+	docs_free(&d);
+	rm_tree(root);
+}
+
+Test(data_cache, days_from_date)
+{
+	cr_assert_eq(smp__days_from_date("1970-01-01"), 0);
+	cr_assert_eq(smp__days_from_date("2000-03-01"), 11017);
+	cr_assert_eq(smp__days_from_date("2024-02-29"), 19782);
+	cr_assert_eq(smp__days_from_date("2026-11-30"), 20787);
+	cr_assert_eq(smp__days_from_date("2026-13-01"), -1);
+	cr_assert_eq(smp__days_from_date("2026/11/30"), -1);
+	cr_assert_eq(smp__days_from_date("26-11-30"), -1);
+}
+
+/* data-stale: one finding at no position, named after the data. */
+Test(data_cache, data_stale_once_at_no_position)
+{
+	struct smp_context *ctx = context(NULL, NULL);
+	struct smp_report *rep = NULL;
+	const struct smp_finding *f;
+	struct smp_error err;
+	long born = smp__days_from_date(smp_context_data_date(ctx));
+	int64_t day = 86400;
+
+	cr_assert_geq(born, 0);
+	cr_assert_eq(smp_check_data_age(&rep, ctx, (born + 181) * day + 5, 180,
+					&err),
+		     0);
+	cr_assert_eq(smp_report_count(rep), 1);
+	f = smp_report_get(rep, 0);
+	cr_assert_str_eq(f->rule, "data-stale");
+	cr_assert_eq(f->severity, SMP_SEVERITY_WARNING);
+	cr_assert_eq(f->line, 0);
+	cr_assert_str_eq(f->file, "<built-in instance data>");
+	cr_assert(strstr(f->message, "is 181 days old, more than 180"), "%s",
+		  f->message);
+	cr_assert(strstr(f->fix, "update-data"));
+	smp_report_free(rep);
+	cr_assert_eq(smp_context_data_age(ctx, (born + 181) * day + 5), 181);
+	/* at the limit: quiet */
+	cr_assert_eq(smp_check_data_age(&rep, ctx, (born + 180) * day + 86399,
+					180, &err),
+		     0);
+	cr_assert_eq(smp_report_count(rep), 0);
+	smp_report_free(rep);
+	/* before the data was made (clock skew): quiet, age 0 */
+	cr_assert_eq(smp_check_data_age(&rep, ctx, (born - 3) * day, 1, &err),
+		     0);
+	cr_assert_eq(smp_report_count(rep), 0);
+	smp_report_free(rep);
+	cr_assert_eq(smp_context_data_age(ctx, (born - 3) * day), 0);
+	cr_assert_eq(smp_check_data_age(&rep, ctx, 0, 0, &err), SMP_EINVAL);
+	cr_assert_null(rep);
+	smp_context_free(ctx);
+}
+
+Test(data_cache, data_stale_follows_severity_overrides)
+{
+	struct smp_options o = SMP_OPTIONS_INIT;
+	struct smp_rule_override ov = {"data-stale", SMP_SEVERITY_OFF};
+	struct smp_context *ctx = NULL;
+	struct smp_report *rep = NULL;
+	struct smp_error err;
+	int64_t late = (int64_t)4102444800; /* 2100-01-01 */
+
+	o.overrides = &ov;
+	o.override_count = 1;
+	cr_assert_eq(smp_context_new(&ctx, &o, &err), 0);
+	cr_assert_eq(smp_check_data_age(&rep, ctx, late, 180, &err), 0);
+	cr_assert_eq(smp_report_count(rep), 0);
+	smp_report_free(rep);
+	smp_context_free(ctx);
+	ov.severity = SMP_SEVERITY_ERROR;
+	cr_assert_eq(smp_context_new(&ctx, &o, &err), 0);
+	cr_assert_eq(smp_check_data_age(&rep, ctx, late, 180, &err), 0);
+	cr_assert_eq(smp_report_max_severity(rep), SMP_SEVERITY_ERROR);
+	smp_report_free(rep);
+	smp_context_free(ctx);
+	/* a folder's finding is named after the folder */
+	ctx = context(NULL, "instance-data");
+	cr_assert_eq(smp_check_data_age(&rep, ctx, late, 180, &err), 0);
+	cr_assert_str_eq(smp_report_get(rep, 0)->file, "instance-data");
+	cr_assert(strstr(smp_report_get(rep, 0)->fix, "'instance-data'"));
+	smp_report_free(rep);
+	smp_context_free(ctx);
+}
+
+Test(data_cache, cache_info_without_cache)
+{
+	struct smp_options o = SMP_OPTIONS_INIT;
+	struct smp_cache_info info;
+	struct smp_error err;
+	char cache[128];
+
+	cr_assert_eq(smp_data_cache_info(&info, &o, &err), 0);
+	cr_assert_not(info.present);
+	snprintf(cache, sizeof(cache), "%s/none", make_root());
+	o.cache_dir = cache;
+	cr_assert_eq(smp_data_cache_info(&info, &o, &err), 0);
+	cr_assert_not(info.present);
+	cr_assert_eq(info.checked, 0);
+	cr_assert_eq(smp__cache_mark_checked(root, 77, NULL, &err), 0);
+	o.cache_dir = root;
+	cr_assert_eq(smp_data_cache_info(&info, &o, &err), 0);
+	cr_assert_eq(info.checked, 77);
+	rm_tree(root);
+}
+
+struct counting {
+	long calls, fail_at, live;
+};
+
+static void *
+c_malloc(void *ud, size_t n)
+{
+	struct counting *c = ud;
+	void *p;
+
+	if (c->calls++ == c->fail_at)
+		return NULL;
+	p = malloc(n);
+	c->live += p != NULL;
+	return p;
+}
+
+static void *
+c_realloc(void *ud, void *p, size_t n)
+{
+	struct counting *c = ud;
+	void *q;
+
+	if (c->calls++ == c->fail_at)
+		return NULL;
+	q = realloc(p, n);
+	c->live += q && !p;
+	return q;
+}
+
+static void
+c_free(void *ud, void *p)
+{
+	struct counting *c = ud;
+
+	c->live -= p != NULL;
+	free(p);
+}
+
+/* Reading the cache at context creation and for `data`, with allocation
+ * N failing: SMP_ENOMEM (never a silent fall-back) and no leak. The
+ * first 64 and last 256 allocations one by one, a stride between. */
+static void
+fail_each(struct counting *c, const struct smp_options *o, int info_call)
+{
+	struct smp_context *ctx = NULL;
+	struct smp_cache_info info;
+	struct smp_error err;
+	long n, total, step;
+	int rc;
+
+	c->calls = 0;
+	c->fail_at = -1;
+	if (info_call) {
+		cr_assert_eq(smp_data_cache_info(&info, o, &err), 0);
+		cr_assert(info.valid);
+	} else {
+		cr_assert_eq(smp_context_new(&ctx, o, &err), 0);
+		cr_assert_eq(smp_context_data_origin(ctx), SMP_DATA_CACHE);
+		smp_context_free(ctx);
+	}
+	total = c->calls;
+	step = total / 200 + 1;
+	for (n = 0; n < total; n += n < 64 || n >= total - 256 ? 1 : step) {
+		c->calls = 0;
+		c->fail_at = n;
+		rc = info_call ? smp_data_cache_info(&info, o, &err)
+			       : smp_context_new(&ctx, o, &err);
+		cr_assert_eq(c->live, 0, "n=%ld leaked %ld", n, c->live);
+		/* checked.json is optional: losing it is not an error */
+		if (info_call && rc == 0 && info.valid)
+			continue;
+		cr_assert_eq(rc, SMP_ENOMEM, "n=%ld of %ld: rc=%d", n, total,
+			     rc);
+	}
+}
+
+/* Small valid documents (as in test_fetch.c) keep this fast under ASan. */
+#define SMALL_HEAD(v, d)                                                       \
+	"{\"schema_version\": 1, \"data_version\": \"" v "\", "                \
+	"\"generated\": \"" d "\", \"sources\": [], "
+#define SMALL_INSTANCES(v, d, vcpus)                                           \
+	SMALL_HEAD(v, d)                                                       \
+	"\"instances\": [{\"type\": \"ml.p3.8xlarge\", \"family\": \"p3\", "   \
+	"\"vcpus\": " vcpus ", \"memory_gib\": 244, \"gpus\": 4, "             \
+	"\"gpu_model\": \"V100\", \"gpu_memory_gib\": 16, \"efa\": false, "    \
+	"\"network_gbps\": 10, \"compiler_supported\": true, "                 \
+	"\"source\": \"K\"}]}"
+#define SMALL_TESTED(v, d)                                                     \
+	SMALL_HEAD(v, d)                                                       \
+	"\"models\": [{\"framework\": \"pytorch\", \"framework_version\": "    \
+	"\"1.11.0\", \"transformers_version\": \"4.21.1\", \"model\": "        \
+	"\"bert\", \"dataset\": null, \"instance_type\": \"ml.p3.8xlarge\", "  \
+	"\"precision\": null, \"sequence_length\": 512, \"scope\": null, "     \
+	"\"native_batch_size\": null, \"compiler_batch_size\": 24, "           \
+	"\"batch_size_is_lower_bound\": false, \"instance_count\": 2, "        \
+	"\"source\": \"x\"}]}"
+#define SMALL_FRAMEWORKS(v, d)                                                 \
+	SMALL_HEAD(v, d)                                                       \
+	"\"supported_instance_classes\": [\"p3\"], "                           \
+	"\"sdk_efa_instance_types\": [], \"pytorchxla_min_version\": "         \
+	"{\"huggingface\": \"1.11\", \"pytorch\": \"1.12\"}, \"images\": "     \
+	"[{\"estimator\": \"huggingface\", \"framework\": \"pytorch\", "       \
+	"\"framework_version\": \"1.11.0\", \"framework_aliases\": [], "       \
+	"\"transformers_version\": \"4.21.1\", \"transformers_aliases\": [], " \
+	"\"py_versions\": [\"py38\"], \"repository\": \"r\", "                 \
+	"\"source\": \"s\"}]}"
+
+static const char *const small[3] = {
+	SMALL_INSTANCES("2100.01.01", "2100-01-01", "32"),
+	SMALL_TESTED("2100.01.01", "2100-01-01"),
+	SMALL_FRAMEWORKS("2100.01.01", "2100-01-01")};
+
+Test(data_cache, reading_cache_allocation_failures_are_clean)
+{
+	struct counting c = {0, -1, 0};
+	struct smp_allocator a = {c_malloc, c_realloc, c_free, &c};
+	struct smp_options o = SMP_OPTIONS_INIT;
+	struct smp_error err;
+	char cache[128];
+	struct docs d;
+	int i;
+
+	snprintf(cache, sizeof(cache), "%s/c", make_root());
+	memset(&d, 0, sizeof(d));
+	for (i = 0; i < 3; i++) {
+		d.len[i] = strlen(small[i]);
+		d.buf[i] = malloc(d.len[i] + 1);
+		cr_assert_not_null(d.buf[i]);
+		memcpy(d.buf[i], small[i], d.len[i] + 1);
+	}
+	commit(cache, &d, "https://example.com/", NULL);
+	cr_assert_eq(smp__cache_mark_checked(cache, 5, NULL, &err), 0);
+	o.cache_dir = cache;
+	o.allocator = &a;
+	fail_each(&c, &o, 0);
+	fail_each(&c, &o, 1);
+	docs_free(&d);
+	rm_tree(root);
+}

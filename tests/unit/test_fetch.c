@@ -1,0 +1,853 @@
+/*
+ * test_fetch.c - smp_data_update() with a fake fetcher (no network): the
+ * URL policy, conditional requests, retries and their backoff, size cap,
+ * validation and index digests, the list of changes, write failures
+ * injected through the cache I/O, and allocation failure at every step.
+ * The real libcurl fetcher is exercised by tests/net/run.sh.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "data_cache.h"
+#include "embedded.h"
+#include "fetch.h"
+#include "sha256.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+/* What the fake server holds per document (instances, tested-models,
+ * frameworks, index); a NULL body answers 404. */
+struct fake {
+	const char *body[SMP_DOC_COUNT];
+	size_t len[SMP_DOC_COUNT];
+	const char *etag[SMP_DOC_COUNT];
+	int fail_first[SMP_DOC_COUNT]; /* 500s before the 200 */
+	int transport;                 /* 1: every call times out */
+	int transient;                 /* with transport: worth a retry */
+	int calls;
+	int not_modified;
+	int conditional; /* requests that carried If-None-Match */
+	long slept[16];
+	int nsleep;
+};
+
+static int
+doc_of(const char *url)
+{
+	const char *name = strrchr(url, '/') + 1;
+	int i;
+
+	for (i = 0; i < SMP_DOC_COUNT; i++)
+		if (strcmp(name, smp__doc_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static int
+fake_fetch(void *ud, const struct smp_fetch_request *req,
+	   struct smp_fetch_response *resp)
+{
+	struct fake *f = ud;
+	int d = doc_of(req->url);
+	size_t off, n;
+
+	f->calls++;
+	cr_assert_geq(d, 0, "unexpected URL %s", req->url);
+	if (f->transport) {
+		snprintf(resp->error, sizeof(resp->error), "timed out");
+		resp->transient = f->transient;
+		return SMP_EFETCH;
+	}
+	if (f->fail_first[d] > 0) {
+		f->fail_first[d]--;
+		resp->status = 500;
+		return 0;
+	}
+	if (!f->body[d]) {
+		resp->status = 404;
+		return 0;
+	}
+	if (req->if_none_match)
+		f->conditional++;
+	if (f->etag[d] && req->if_none_match &&
+	    strcmp(req->if_none_match, f->etag[d]) == 0) {
+		f->not_modified++;
+		resp->status = 304;
+		return 0;
+	}
+	for (off = 0; off < f->len[d]; off += n) {
+		n = f->len[d] - off < 4096 ? f->len[d] - off : 4096;
+		if (req->write(req->write_ud, f->body[d] + off, n))
+			return SMP_EFETCH; /* as libcurl does */
+	}
+	resp->status = 200;
+	if (f->etag[d])
+		snprintf(resp->etag, sizeof(resp->etag), "%s", f->etag[d]);
+	return 0;
+}
+
+static void
+record_sleep(void *ud, long ms)
+{
+	struct fake *f = ud;
+
+	if (f->nsleep < 16)
+		f->slept[f->nsleep++] = ms;
+}
+
+/* The fake serves the embedded data, with ETags. */
+static void
+fake_embedded(struct fake *f)
+{
+	int i;
+
+	memset(f, 0, sizeof(*f));
+	for (i = 0; i < 3; i++) {
+		const struct smp_embedded_file *e =
+			smp__embedded_find(smp__doc_names[i]);
+
+		cr_assert_not_null(e);
+		f->body[i] = (const char *)e->data;
+		f->len[i] = e->len;
+	}
+	f->etag[0] = "\"i1\"";
+	f->etag[1] = "\"t1\"";
+	f->etag[2] = "\"f1\"";
+}
+
+/* s with the first `from` replaced by `to` (malloc'd). */
+static char *
+replace1(const char *s, size_t len, const char *from, const char *to,
+	 size_t *out_len)
+{
+	const char *p = strstr(s, from);
+	size_t a, b = strlen(from), c = strlen(to);
+	char *r;
+
+	cr_assert_not_null(p, "'%s' not found", from);
+	a = (size_t)(p - s);
+	r = malloc(len - b + c + 1);
+	cr_assert_not_null(r);
+	memcpy(r, s, a);
+	memcpy(r + a, to, c);
+	memcpy(r + a + c, p + b, len - a - b);
+	r[len - b + c] = '\0';
+	*out_len = len - b + c;
+	return r;
+}
+
+/* The text of `"key": "value"` (first occurrence) in from. */
+static void
+field_text(char *from, size_t size, const char *s, const char *key)
+{
+	char pre[64];
+	const char *p, *end;
+
+	snprintf(pre, sizeof(pre), "\"%s\": \"", key);
+	p = strstr(s, pre);
+	cr_assert_not_null(p);
+	end = strchr(p + strlen(pre), '"');
+	cr_assert_not_null(end);
+	snprintf(from, size, "%.*s", (int)(end + 1 - p), p);
+}
+
+/* Replaces the header fields "data_version" and "generated". */
+static char *
+redate(const char *s, size_t len, const char *version, const char *date,
+       size_t *out_len)
+{
+	char from_v[64], from_g[64], to_v[64], to_g[64], *t, *r;
+	size_t tl;
+
+	field_text(from_v, sizeof(from_v), s, "data_version");
+	field_text(from_g, sizeof(from_g), s, "generated");
+	snprintf(to_v, sizeof(to_v), "\"data_version\": \"%s\"", version);
+	snprintf(to_g, sizeof(to_g), "\"generated\": \"%s\"", date);
+	t = replace1(s, len, from_v, to_v, &tl);
+	r = replace1(t, tl, from_g, to_g, out_len);
+	free(t);
+	return r;
+}
+
+static char tmp_root[64];
+
+static const char *
+make_tmp(void)
+{
+	snprintf(tmp_root, sizeof(tmp_root), "/tmp/smp-fetch-XXXXXX");
+	cr_assert_not_null(mkdtemp(tmp_root));
+	return tmp_root;
+}
+
+static void
+rm_tree(const char *path)
+{
+	char sub[1200];
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	if (lstat(path, &st) != 0)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlink(path);
+		return;
+	}
+	d = opendir(path);
+	while (d && (e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		rm_tree(sub);
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
+}
+
+/* Names in dir starting with prefix. */
+static int
+count_prefixed(const char *dir, const char *prefix)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	while (d && (e = readdir(d)) != NULL)
+		n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+struct env {
+	struct fake fake;
+	struct smp_options opts;
+	struct smp_update_options up;
+	char cache[128];
+	struct smp_error err;
+};
+
+static void
+env_init(struct env *e)
+{
+	struct smp_options o = SMP_OPTIONS_INIT;
+	struct smp_update_options u = SMP_UPDATE_OPTIONS_INIT;
+
+	memset(e, 0, sizeof(*e));
+	fake_embedded(&e->fake);
+	snprintf(e->cache, sizeof(e->cache), "%s/cache", make_tmp());
+	e->opts = o;
+	e->opts.cache_dir = e->cache;
+	e->up = u;
+	e->up.url = "https://data.example.com/instance-data";
+	e->up.fetch = fake_fetch;
+	e->up.fetch_ud = &e->fake;
+	e->up.sleep_fn = record_sleep;
+	e->up.sleep_ud = &e->fake;
+	e->up.retry_delay_ms = 100;
+	e->up.now = 1800000000;
+}
+
+static void
+env_release(struct env *e)
+{
+	rm_tree(tmp_root);
+	(void)e;
+}
+
+static int
+update(struct env *e, struct smp_update_result **r)
+{
+	memset(&e->err, 0, sizeof(e->err));
+	return smp_data_update(r, &e->opts, &e->up, &e->err);
+}
+
+/* The data_version of the embedded data. */
+static const char *
+builtin(void)
+{
+	static char v[32];
+	struct smp_context *ctx = NULL;
+	struct smp_error err;
+
+	cr_assert_eq(smp_context_new(&ctx, NULL, &err), 0);
+	snprintf(v, sizeof(v), "%s", smp_context_data_version(ctx));
+	smp_context_free(ctx);
+	return v;
+}
+
+/* The data_version a context with the env's options uses, and where
+ * from. */
+static void
+expect_in_use(struct env *e, const char *version, enum smp_data_origin o)
+{
+	struct smp_context *ctx = NULL;
+	struct smp_error err;
+
+	cr_assert_eq(smp_context_new(&ctx, &e->opts, &err), 0, "%s",
+		     err.message);
+	cr_assert_str_eq(smp_context_data_version(ctx), version);
+	cr_assert_eq(smp_context_data_origin(ctx), o);
+	smp_context_free(ctx);
+}
+
+/* ------------------------------------------------------------------ tests */
+
+Test(fetch, url_policy)
+{
+	struct smp_error err;
+
+	cr_assert_eq(smp__url_check("https://example.com/d/", 0, &err), 0);
+	cr_assert_eq(smp__url_check("http://127.0.0.1:8080/d", 0, &err), 0);
+	cr_assert_eq(smp__url_check("http://localhost/d", 0, &err), 0);
+	cr_assert_eq(smp__url_check("http://[::1]:80/d", 0, &err), 0);
+	cr_assert_eq(smp__url_check("http://example.com/d", 0, &err),
+		     SMP_EINVAL);
+	cr_assert(strstr(err.message, "loopback"));
+	cr_assert_eq(smp__url_check("http://example.com/d", 1, &err), 0);
+	cr_assert_eq(smp__url_check("ftp://example.com/d", 1, &err),
+		     SMP_EINVAL);
+	cr_assert_eq(smp__url_check("file:///etc", 1, &err), SMP_EINVAL);
+	cr_assert_eq(smp__url_check("https://", 0, &err), SMP_EINVAL);
+	cr_assert_eq(smp__url_check("https://a.com/d?x=1", 0, &err),
+		     SMP_EINVAL);
+	cr_assert_eq(smp__url_check("https://a.com/a b", 0, &err), SMP_EINVAL);
+	cr_assert_eq(smp__url_check("https://a.com/\r\nX: y", 0, &err),
+		     SMP_EINVAL);
+	cr_assert_eq(smp__url_check("", 0, &err), SMP_EINVAL);
+}
+
+Test(fetch, loopback_hosts)
+{
+	cr_assert(smp__url_is_loopback("http://127.0.0.1/"));
+	cr_assert(smp__url_is_loopback("http://127.1.2.3:99/x"));
+	cr_assert(smp__url_is_loopback("https://LOCALHOST./x"));
+	cr_assert(smp__url_is_loopback("http://user@localhost:1"));
+	cr_assert(smp__url_is_loopback("http://[::1]/"));
+	cr_assert_not(smp__url_is_loopback("http://128.0.0.1/"));
+	cr_assert_not(smp__url_is_loopback("http://127.0.0.1.evil.com/"));
+	cr_assert_not(smp__url_is_loopback("http://localhost.example.com/"));
+	cr_assert_not(smp__url_is_loopback("http://localhost@evil.com/"));
+	cr_assert_not(smp__url_is_loopback("http://[::2]/"));
+	cr_assert_not(smp__url_is_loopback("ftp://127.0.0.1/"));
+}
+
+Test(fetch, refuses_bad_options_without_fetching)
+{
+	struct smp_update_result *r = NULL;
+	struct env e;
+
+	env_init(&e);
+	e.opts.offline = 1;
+	cr_assert_eq(update(&e, &r), SMP_EINVAL);
+	cr_assert(strstr(e.err.message, "offline"));
+	e.opts.offline = 0;
+	e.opts.cache_dir = NULL;
+	cr_assert_eq(update(&e, &r), SMP_EINVAL);
+	e.opts.cache_dir = e.cache;
+	e.up.url = NULL;
+	cr_assert_eq(update(&e, &r), SMP_EINVAL);
+	e.up.url = "http://data.example.com/";
+	cr_assert_eq(update(&e, &r), SMP_EINVAL);
+	e.up.version = 99;
+	cr_assert_eq(update(&e, &r), SMP_EINVAL);
+	cr_assert_null(r);
+	cr_assert_eq(e.fake.calls, 0);
+	env_release(&e);
+}
+
+Test(fetch, first_update_stores_and_is_used)
+{
+	struct smp_update_result *r = NULL;
+	struct env e;
+
+	env_init(&e);
+	cr_assert_eq(update(&e, &r), 0, "%s: %s", e.err.source, e.err.message);
+	/* same bytes as the built-in data: nothing changed in use */
+	cr_assert_eq(r->outcome, SMP_UPDATE_UNCHANGED);
+	cr_assert_eq(r->old_origin, SMP_DATA_BUILTIN);
+	cr_assert_eq(r->change_count, 0);
+	cr_assert_str_eq(r->url, "https://data.example.com/instance-data/");
+	cr_assert_eq(r->requests, 4); /* index (404) + 3 */
+	cr_assert_not(r->verified);
+	smp_update_result_free(r);
+	expect_in_use(&e, builtin(), SMP_DATA_CACHE);
+	env_release(&e);
+}
+
+Test(fetch, conditional_requests_answer_304)
+{
+	struct smp_update_result *r = NULL;
+	struct env e;
+
+	env_init(&e);
+	cr_assert_eq(update(&e, &r), 0);
+	smp_update_result_free(r);
+	cr_assert_eq(e.fake.conditional, 0);
+	cr_assert_eq(update(&e, &r), 0, "%s", e.err.message);
+	cr_assert_eq(e.fake.conditional, 3);
+	cr_assert_eq(e.fake.not_modified, 3);
+	cr_assert(r->not_modified);
+	cr_assert_eq(r->outcome, SMP_UPDATE_UNCHANGED);
+	smp_update_result_free(r);
+	/* another source: its validators are not ours to send */
+	e.up.url = "https://mirror.example.com/d/";
+	e.fake.conditional = 0;
+	cr_assert_eq(update(&e, &r), 0);
+	cr_assert_eq(e.fake.conditional, 0);
+	smp_update_result_free(r);
+	env_release(&e);
+}
+
+Test(fetch, changes_are_listed)
+{
+	struct smp_update_result *r = NULL;
+	char *doc[3], *t;
+	size_t len[3], tl;
+	struct env e;
+	size_t i;
+	int added = 0, removed = 0, changed = 0;
+
+	env_init(&e);
+	for (i = 0; i < 3; i++) {
+		doc[i] = redate(e.fake.body[i], e.fake.len[i], "2100.01.01",
+				"2100-01-01", &len[i]);
+		e.fake.body[i] = doc[i];
+		e.fake.len[i] = len[i];
+	}
+	/* rename one type (one removed, one added), change another */
+	t = replace1(doc[0], len[0], "\"type\": \"ml.trn1.32xlarge\"",
+		     "\"type\": \"ml.trn9.32xlarge\"", &tl);
+	free(doc[0]);
+	doc[0] = replace1(t, tl, "\"vcpus\": 8,", "\"vcpus\": 9,", &len[0]);
+	free(t);
+	e.fake.body[0] = doc[0];
+	e.fake.len[0] = len[0];
+	cr_assert_eq(update(&e, &r), 0, "%s: %s", e.err.source, e.err.message);
+	cr_assert_eq(r->outcome, SMP_UPDATE_UPDATED);
+	cr_assert_str_eq(r->new_version, "2100.01.01");
+	cr_assert_str_eq(r->new_date, "2100-01-01");
+	for (i = 0; i < r->change_count; i++) {
+		const struct smp_data_change *c = &r->changes[i];
+
+		if (c->kind == SMP_DATA_ADDED) {
+			added++;
+			cr_assert_str_eq(c->instance_type, "ml.trn9.32xlarge");
+		} else if (c->kind == SMP_DATA_REMOVED) {
+			removed++;
+			cr_assert_str_eq(c->instance_type, "ml.trn1.32xlarge");
+		} else {
+			changed++;
+			cr_assert_str_eq(c->detail, "vcpus 8 -> 9");
+		}
+	}
+	cr_assert_eq(added, 1);
+	cr_assert_eq(removed, 1);
+	cr_assert_eq(changed, 1);
+	smp_update_result_free(r);
+	expect_in_use(&e, "2100.01.01", SMP_DATA_CACHE);
+	for (i = 0; i < 3; i++)
+		free(doc[i]);
+	env_release(&e);
+}
+
+Test(fetch, retries_5xx_with_doubling_delay)
+{
+	struct smp_update_result *r = NULL;
+	struct env e;
+
+	env_init(&e);
+	e.fake.fail_first[1] = 2;
+	cr_assert_eq(update(&e, &r), 0, "%s", e.err.message);
+	cr_assert_eq(e.fake.nsleep, 2);
+	cr_assert_eq(e.fake.slept[0], 100);
+	cr_assert_eq(e.fake.slept[1], 200);
+	cr_assert_eq(r->requests, 6);
+	smp_update_result_free(r);
+	env_release(&e);
+}
+
+Test(fetch, gives_up_after_max_attempts)
+{
+	struct smp_update_result *r = NULL;
+	struct env e;
+
+	env_init(&e);
+	e.fake.fail_first[0] = 10;
+	e.up.max_attempts = 3;
+	cr_assert_eq(update(&e, &r), SMP_EFETCH);
+	cr_assert_null(r);
+	cr_assert_str_eq(e.err.source, "https://data.example.com/instance-data/"
+				       "instances.json");
+	cr_assert_str_eq(e.err.message, "the server answered HTTP 500 (3 "
+					"attempts)");
+	cr_assert_eq(e.fake.nsleep, 2);
+	env_release(&e);
+}
+
+Test(fetch, transient_failures_retried_others_not)
+{
+	struct smp_update_result *r = NULL;
+	struct env e;
+	int calls;
+
+	env_init(&e);
+	e.fake.transport = 1;
+	e.fake.transient = 1;
+	cr_assert_eq(update(&e, &r), SMP_EFETCH);
+	cr_assert_eq(e.fake.calls, 3);
+	cr_assert(strstr(e.err.message, "timed out (3 attempts)"));
+	calls = e.fake.calls;
+	e.fake.transient = 0;
+	cr_assert_eq(update(&e, &r), SMP_EFETCH);
+	cr_assert_eq(e.fake.calls - calls, 1);
+	cr_assert_str_eq(e.err.message, "timed out");
+	env_release(&e);
+}
+
+Test(fetch, missing_document_fails_missing_index_does_not)
+{
+	struct smp_update_result *r = NULL;
+	struct env e;
+
+	env_init(&e);
+	e.fake.body[2] = NULL;
+	cr_assert_eq(update(&e, &r), SMP_EFETCH);
+	cr_assert(strstr(e.err.source, "frameworks.json"));
+	cr_assert_str_eq(e.err.message, "the server answered HTTP 404");
+	cr_assert_eq(access(e.cache, F_OK), -1, "nothing written");
+	env_release(&e);
+}
+
+Test(fetch, size_cap)
+{
+	struct smp_update_result *r = NULL;
+	struct env e;
+
+	env_init(&e);
+	e.up.max_size = 10000; /* instances.json is larger */
+	cr_assert_eq(update(&e, &r), SMP_EFETCH);
+	cr_assert(strstr(e.err.message, "larger than the limit of 10000"));
+	env_release(&e);
+}
+
+/* A bad document leaves the previous refresh in use. */
+static void
+expect_refused(struct env *e, int doc, const char *body, int code,
+	       const char *msg)
+{
+	struct smp_update_result *r = NULL;
+
+	cr_assert_eq(update(e, &r), 0);
+	smp_update_result_free(r);
+	e->fake.body[doc] = body;
+	e->fake.len[doc] = strlen(body);
+	e->fake.etag[doc] = NULL;
+	cr_assert_eq(update(e, &r), code, "%s", e->err.message);
+	cr_assert_null(r);
+	cr_assert(strstr(e->err.message, msg), "message: %s", e->err.message);
+	expect_in_use(e, builtin(), SMP_DATA_CACHE);
+	cr_assert_eq(count_prefixed(e->cache, ".tmp-"), 0);
+}
+
+Test(fetch, invalid_json_refused)
+{
+	struct env e;
+
+	env_init(&e);
+	expect_refused(&e, 0, "{\"schema_version\": 1,\n  \"data_v", SMP_EPARSE,
+		       "unexpected end of input");
+	cr_assert_eq(e.err.line, 2);
+	cr_assert(strstr(e.err.source, "instances.json"));
+	env_release(&e);
+}
+
+Test(fetch, wrong_schema_version_refused)
+{
+	struct env e;
+
+	env_init(&e);
+	expect_refused(&e, 2, "{\"schema_version\": 7}", SMP_EPARSE,
+		       "unsupported schema_version 7");
+	cr_assert_eq(e.err.line, 1);
+	cr_assert_eq(e.err.column, 20);
+	env_release(&e);
+}
+
+Test(fetch, index_digests_verified)
+{
+	struct smp_update_result *r = NULL;
+	char index[512], h[3][65];
+	struct env e;
+	int i;
+
+	env_init(&e);
+	for (i = 0; i < 3; i++)
+		smp__sha256_hex(h[i], e.fake.body[i], e.fake.len[i]);
+	snprintf(index, sizeof(index),
+		 "{\"files\": {\"instances.json\": {\"sha256\": \"%s\"}, "
+		 "\"tested-models.json\": {\"sha256\": \"%s\"}, "
+		 "\"frameworks.json\": {\"sha256\": \"%s\"}}}",
+		 h[0], h[1], h[2]);
+	e.fake.body[SMP_DOC_INDEX] = index;
+	e.fake.len[SMP_DOC_INDEX] = strlen(index);
+	cr_assert_eq(update(&e, &r), 0, "%s", e.err.message);
+	cr_assert(r->verified);
+	smp_update_result_free(r);
+	/* one digit off */
+	index[strlen(index) - 10] ^= 1;
+	e.fake.etag[2] = NULL;
+	cr_assert_eq(update(&e, &r), SMP_EFETCH);
+	cr_assert(strstr(e.err.source, "frameworks.json"));
+	cr_assert(strstr(e.err.message, "does not match"));
+	/* an index without a digest for a file */
+	snprintf(index, sizeof(index), "{\"files\": {}}");
+	e.fake.len[SMP_DOC_INDEX] = strlen(index);
+	cr_assert_eq(update(&e, &r), SMP_EPARSE);
+	cr_assert(strstr(e.err.message, "no 64-digit 'sha256'"));
+	env_release(&e);
+}
+
+/* Write failures injected into the commit: the old copy stays. */
+struct io_fault {
+	long budget; /* bytes that may still be written */
+	int fail_fsync;
+};
+
+static ssize_t
+short_write(void *ud, int fd, const void *buf, size_t len)
+{
+	struct io_fault *f = ud;
+
+	if (f->budget <= 0) {
+		errno = ENOSPC;
+		return -1;
+	}
+	if ((long)len > f->budget)
+		len = (size_t)f->budget; /* a partial write first */
+	f->budget -= (long)len;
+	return write(fd, buf, len);
+}
+
+static int
+maybe_fsync(void *ud, int fd)
+{
+	struct io_fault *f = ud;
+
+	if (f->fail_fsync) {
+		errno = EIO;
+		return -1;
+	}
+	return fsync(fd);
+}
+
+Test(fetch, write_failure_keeps_old_data)
+{
+	struct smp_update_result *r = NULL;
+	struct io_fault fault = {0, 0};
+	struct smp_cache_io io = {short_write, maybe_fsync, &fault};
+	long budgets[5];
+	char *doc[3];
+	size_t len[3], i;
+	struct env e;
+
+	env_init(&e);
+	cr_assert_eq(update(&e, &r), 0);
+	smp_update_result_free(r);
+	for (i = 0; i < 3; i++) {
+		doc[i] = redate(e.fake.body[i], e.fake.len[i], "2100.01.01",
+				"2100-01-01", &len[i]);
+		e.fake.body[i] = doc[i];
+		e.fake.len[i] = len[i];
+		e.fake.etag[i] = NULL;
+	}
+	/* nothing, one byte, into instances.json, into tested-models.json,
+	 * the last bytes of frameworks.json (meta.json comes last) */
+	budgets[0] = 0;
+	budgets[1] = 1;
+	budgets[2] = 5000;
+	budgets[3] = (long)(len[0] + 100);
+	budgets[4] = (long)(len[0] + len[1] + len[2] - 10);
+	for (i = 0; i < sizeof(budgets) / sizeof(budgets[0]); i++) {
+		fault.budget = budgets[i];
+		memset(&e.err, 0, sizeof(e.err));
+		cr_assert_eq(
+			smp__data_update_io(&r, &e.opts, &e.up, &io, &e.err),
+			SMP_EIO, "budget %ld", budgets[i]);
+		cr_assert(strstr(e.err.message, "No space left"));
+		expect_in_use(&e, builtin(), SMP_DATA_CACHE);
+		cr_assert_eq(count_prefixed(e.cache, ".tmp-"), 0);
+		cr_assert_eq(count_prefixed(e.cache, "data-"), 1);
+	}
+	fault.budget = 1L << 30;
+	fault.fail_fsync = 1;
+	cr_assert_eq(smp__data_update_io(&r, &e.opts, &e.up, &io, &e.err),
+		     SMP_EIO);
+	expect_in_use(&e, builtin(), SMP_DATA_CACHE);
+	fault.fail_fsync = 0;
+	cr_assert_eq(smp__data_update_io(&r, &e.opts, &e.up, &io, &e.err), 0);
+	smp_update_result_free(r);
+	expect_in_use(&e, "2100.01.01", SMP_DATA_CACHE);
+	cr_assert_eq(count_prefixed(e.cache, "data-"), 1);
+	for (i = 0; i < 3; i++)
+		free(doc[i]);
+	env_release(&e);
+}
+
+/* Counts live blocks; fails allocation number fail_at. */
+struct counting {
+	long calls, fail_at, live;
+};
+
+static void *
+c_malloc(void *ud, size_t n)
+{
+	struct counting *c = ud;
+	void *p;
+
+	if (c->calls++ == c->fail_at)
+		return NULL;
+	p = malloc(n);
+	c->live += p != NULL;
+	return p;
+}
+
+static void *
+c_realloc(void *ud, void *p, size_t n)
+{
+	struct counting *c = ud;
+	void *q;
+
+	if (c->calls++ == c->fail_at)
+		return NULL;
+	q = realloc(p, n);
+	c->live += q && !p;
+	return q;
+}
+
+static void
+c_free(void *ud, void *p)
+{
+	struct counting *c = ud;
+
+	c->live -= p != NULL;
+	free(p);
+}
+
+/* Small but valid documents (as in test_catalog.c), so that failing
+ * every allocation stays fast under ASan with SMP_ARENA_DEBUG. */
+#define SMALL_HEAD(v, d)                                                       \
+	"{\"schema_version\": 1, \"data_version\": \"" v "\", "                \
+	"\"generated\": \"" d "\", \"sources\": [], "
+#define SMALL_INSTANCES(v, d, vcpus)                                           \
+	SMALL_HEAD(v, d)                                                       \
+	"\"instances\": [{\"type\": \"ml.p3.8xlarge\", \"family\": \"p3\", "   \
+	"\"vcpus\": " vcpus ", \"memory_gib\": 244, \"gpus\": 4, "             \
+	"\"gpu_model\": \"V100\", \"gpu_memory_gib\": 16, \"efa\": false, "    \
+	"\"network_gbps\": 10, \"compiler_supported\": true, "                 \
+	"\"source\": \"K\"}]}"
+#define SMALL_TESTED(v, d)                                                     \
+	SMALL_HEAD(v, d)                                                       \
+	"\"models\": [{\"framework\": \"pytorch\", \"framework_version\": "    \
+	"\"1.11.0\", \"transformers_version\": \"4.21.1\", \"model\": "        \
+	"\"bert\", \"dataset\": null, \"instance_type\": \"ml.p3.8xlarge\", "  \
+	"\"precision\": null, \"sequence_length\": 512, \"scope\": null, "     \
+	"\"native_batch_size\": null, \"compiler_batch_size\": 24, "           \
+	"\"batch_size_is_lower_bound\": false, \"instance_count\": 2, "        \
+	"\"source\": \"x\"}]}"
+#define SMALL_FRAMEWORKS(v, d)                                                 \
+	SMALL_HEAD(v, d)                                                       \
+	"\"supported_instance_classes\": [\"p3\"], "                           \
+	"\"sdk_efa_instance_types\": [], \"pytorchxla_min_version\": "         \
+	"{\"huggingface\": \"1.11\", \"pytorch\": \"1.12\"}, \"images\": "     \
+	"[{\"estimator\": \"huggingface\", \"framework\": \"pytorch\", "       \
+	"\"framework_version\": \"1.11.0\", \"framework_aliases\": [], "       \
+	"\"transformers_version\": \"4.21.1\", \"transformers_aliases\": [], " \
+	"\"py_versions\": [\"py38\"], \"repository\": \"r\", "                 \
+	"\"source\": \"s\"}]}"
+
+static const char *const small_v1[3] = {
+	SMALL_INSTANCES("2100.01.01", "2100-01-01", "32"),
+	SMALL_TESTED("2100.01.01", "2100-01-01"),
+	SMALL_FRAMEWORKS("2100.01.01", "2100-01-01")};
+static const char *const small_v2[3] = {
+	SMALL_INSTANCES("2100.02.02", "2100-02-02", "33"),
+	SMALL_TESTED("2100.02.02", "2100-02-02"),
+	SMALL_FRAMEWORKS("2100.02.02", "2100-02-02")};
+
+static void
+serve(struct fake *f, const char *const docs[3])
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		f->body[i] = docs[i];
+		f->len[i] = strlen(docs[i]);
+		f->etag[i] = NULL;
+	}
+}
+
+/*
+ * CONVENTIONS.md 9: fail allocation N of an update that replaces a
+ * previous copy (reading the cache, downloads, validation, the diff,
+ * the commit): N = 0..63 and the last 256 one by one, a stride between.
+ * Every failure is SMP_ENOMEM, leaks nothing and leaves the old copy.
+ */
+Test(fetch, every_allocation_failure_is_clean)
+{
+	struct counting c = {0, -1, 0};
+	struct smp_allocator a = {c_malloc, c_realloc, c_free, &c};
+	struct smp_update_result *r = NULL;
+	struct env e;
+	char dry[160], real[160];
+	long n, total, step;
+	int rc;
+
+	env_init(&e);
+	snprintf(dry, sizeof(dry), "%s", e.cache);
+	snprintf(real, sizeof(real), "%s/cache2", tmp_root);
+	serve(&e.fake, small_v1);
+	cr_assert_eq(update(&e, &r), 0, "%s", e.err.message);
+	smp_update_result_free(r);
+	e.opts.cache_dir = real;
+	cr_assert_eq(update(&e, &r), 0);
+	smp_update_result_free(r);
+	serve(&e.fake, small_v2);
+	e.opts.allocator = &a;
+	/* a dry run on the twin cache counts the allocations */
+	e.opts.cache_dir = dry;
+	cr_assert_eq(update(&e, &r), 0, "%s", e.err.message);
+	cr_assert_eq(r->change_count, 1);
+	smp_update_result_free(r);
+	total = c.calls;
+	cr_assert_eq(c.live, 0);
+	e.opts.cache_dir = real;
+	step = total / 200 + 1;
+	for (n = 0; n < total; n += n < 64 || n >= total - 256 ? 1 : step) {
+		c.calls = 0;
+		c.fail_at = n;
+		rc = update(&e, &r);
+		cr_assert_eq(rc, SMP_ENOMEM, "n=%ld of %ld: rc=%d %s", n, total,
+			     rc, e.err.message);
+		cr_assert_null(r);
+		cr_assert_eq(c.live, 0, "n=%ld leaked %ld", n, c.live);
+	}
+	e.opts.allocator = NULL;
+	expect_in_use(&e, "2100.01.01", SMP_DATA_CACHE);
+	e.opts.allocator = &a;
+	c.fail_at = -1;
+	cr_assert_eq(update(&e, &r), 0);
+	cr_assert_eq(r->outcome, SMP_UPDATE_UPDATED);
+	cr_assert_eq(r->change_count, 1);
+	cr_assert_str_eq(r->changes[0].detail, "vcpus 32 -> 33");
+	smp_update_result_free(r);
+	cr_assert_eq(c.live, 0);
+	env_release(&e);
+}
