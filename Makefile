@@ -12,7 +12,10 @@ CC ?= cc
 BUILD ?= build
 SHARED ?= ../shared
 
+# libcurl: headers only; lib/fetch_curl.c loads it with dlopen() when a
+# download starts, so that no other command pays for loading it.
 PKGS = yaml-0.1 libcjson libcurl
+LINK_PKGS = yaml-0.1 libcjson
 TEST_PKGS = criterion
 APT_PKGS = libyaml-dev libcjson-dev libcurl4-openssl-dev libcriterion-dev pkg-config
 
@@ -21,14 +24,20 @@ WARN = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wundef -fno-common -Werror
 CFLAGS ?= -O2 -g
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-DEP_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# dlopen() is in the C library from glibc 2.34 (and in musl); older glibc
+# needs -ldl.
+DL_LIBS := $(shell echo 'void *dlopen(const char *, int); int main(void) \
+	{ return !dlopen(0, 0); }' | $(CC) -x c -o /dev/null - \
+	>/dev/null 2>&1 || echo -ldl)
+DEP_LIBS = $(shell pkg-config --libs $(LINK_PKGS) 2>/dev/null) $(DL_LIBS)
 TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 ALL_CFLAGS = $(WARN) -D_POSIX_C_SOURCE=200809L -Ilib -I$(BUILD)/gen \
 	$(DEP_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 LIB_SRC = $(sort $(wildcard lib/*.c))
-LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/embedded_data.o
+LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/embedded_data.o \
+	$(BUILD)/gen/embedded_catalog.o
 CLI_SRC = $(sort $(wildcard cmd/sm-preflight/*.c))
 CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC = $(sort $(wildcard tests/unit/*.c))
@@ -37,6 +46,9 @@ FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/replay_%)
 EMBED = $(sort $(wildcard instance-data/*.json)) \
 	$(sort $(wildcard schemas/*.schema.json))
+# the built-in catalog, precompiled by the library's own loader
+CATALOG_JSON = instance-data/instances.json \
+	instance-data/tested-models.json instance-data/frameworks.json
 
 LIBA = $(BUILD)/libsmpreflight.a
 CLI = $(BUILD)/sm-preflight
@@ -52,7 +64,8 @@ PATCH := $(call VERSION_PART,PATCH)
 SONAME = libsmpreflight.so.$(MAJOR)
 SOFILE = libsmpreflight.so.$(MAJOR).$(MINOR).$(PATCH)
 SOLIB = $(BUILD)/$(SOFILE)
-PIC_OBJ = $(LIB_SRC:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/gen/embedded_data.o
+PIC_OBJ = $(LIB_SRC:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/gen/embedded_data.o \
+	$(BUILD)/pic/gen/embedded_catalog.o
 
 # make install: where things go (DESTDIR is prepended only there).
 BINDIR ?= $(PREFIX)/bin
@@ -136,6 +149,21 @@ $(BUILD)/gen/embedded_data.c: lib/embed.sh $(EMBED)
 $(BUILD)/gen/embedded_data.o: $(BUILD)/gen/embedded_data.c
 	$(CC) $(ALL_CFLAGS) -Wno-overlength-strings -c -o $@ $<
 
+# The catalog as C tables (lib/gen/embed_catalog.c): the generator links
+# what it needs of the library from an archive without the tables.
+$(BUILD)/gen/stage.a: $(filter-out $(BUILD)/gen/embedded_catalog.o,$(LIB_OBJ))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/gen/embed_catalog: $(BUILD)/lib/gen/embed_catalog.o $(BUILD)/gen/stage.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(DEP_LIBS) -lm -lpthread
+
+$(BUILD)/gen/embedded_catalog.c: $(BUILD)/gen/embed_catalog $(CATALOG_JSON)
+	$(BUILD)/gen/embed_catalog $@ $(CATALOG_JSON)
+
+$(BUILD)/gen/embedded_catalog.o: $(BUILD)/gen/embedded_catalog.c
+	$(CC) $(ALL_CFLAGS) -Wno-overlength-strings -c -o $@ $<
+
 $(LIBA): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
@@ -147,6 +175,10 @@ $(BUILD)/pic/%.o: %.c
 	$(CC) $(ALL_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
 
 $(BUILD)/pic/gen/embedded_data.o: $(BUILD)/gen/embedded_data.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -Wno-overlength-strings -c -o $@ $<
+
+$(BUILD)/pic/gen/embedded_catalog.o: $(BUILD)/gen/embedded_catalog.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fPIC -Wno-overlength-strings -c -o $@ $<
 
@@ -225,7 +257,7 @@ tsan: deps
 #   mkdir -p build/fuzz/new-json && build/fuzz/fuzz_json \
 #     -dict=tests/fuzz/json.dict -max_total_time=60 build/fuzz/new-json \
 #     tests/fuzz/corpus/json
-fuzz: $(BUILD)/gen/embedded_data.c
+fuzz: $(BUILD)/gen/embedded_data.c $(BUILD)/gen/embedded_catalog.c
 	@mkdir -p $(BUILD)/fuzz
 	@for src in $(FUZZ_SRC); do \
 		n=$${src##*/}; n=$${n%.c}; \
@@ -235,7 +267,8 @@ fuzz: $(BUILD)/gen/embedded_data.c
 			-I$(BUILD)/gen $(DEP_CFLAGS) -g -O1 -fno-omit-frame-pointer \
 			-fsanitize=fuzzer,address,undefined \
 			-fno-sanitize-recover=all -o $(BUILD)/fuzz/$$n $$src \
-			$(LIB_SRC) $(BUILD)/gen/embedded_data.c $(DEP_LIBS) \
+			$(LIB_SRC) $(BUILD)/gen/embedded_data.c \
+			$(BUILD)/gen/embedded_catalog.c $(DEP_LIBS) \
 			-lm -lpthread || exit 1; \
 	done
 
@@ -329,6 +362,7 @@ install: all shared
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
 		-e 's|@VERSION@|$(MAJOR).$(MINOR).$(PATCH)|g' \
+		-e 's|@DL_LIBS@|$(DL_LIBS)|g' \
 		lib/smpreflight.pc.in > $(BUILD)/smpreflight.pc
 	install -m 644 $(BUILD)/smpreflight.pc $(DESTDIR)$(PKGCONFIGDIR)/smpreflight.pc
 	install -m 644 docs/sm-preflight.1 $(DESTDIR)$(MANDIR)/man1/sm-preflight.1

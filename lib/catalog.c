@@ -516,14 +516,18 @@ read_object(struct loader *L, const struct smp_node *n,
 	if (n->kind != SMP_NODE_MAPPING)
 		return fail_at(L, n, "%s must be a mapping, found %s", what,
 			       smp__node_type_name(n));
-	/* one pass over the members; the loader rejected duplicate keys */
+	/* one pass over the members; the loader rejected duplicate keys.
+	 * The files list the keys in the tables' order: try that first. */
 	memset(vals, 0, sizeof(vals));
 	for (i = 0; i < n->u.mapping.count; i++) {
 		const struct smp_pair *pr = &n->u.mapping.items[i];
 
-		for (j = 0; j < nfields; j++)
-			if (smp__scalar_is(pr->key, fields[j].key))
-				break;
+		if (i < nfields && smp__scalar_is(pr->key, fields[i].key))
+			j = i;
+		else
+			for (j = 0; j < nfields; j++)
+				if (smp__scalar_is(pr->key, fields[j].key))
+					break;
 		if (j == nfields)
 			return fail_at(L, pr->key, "unknown key '%s' in %s",
 				       pr->key->kind == SMP_NODE_SCALAR
@@ -740,7 +744,8 @@ read_tested(struct loader *L, const struct smp_node *root)
 		return rc;
 	cat->tested = rows;
 	for (i = 0; rows && i < cat->tested_count; i++) {
-		struct smp_tested_model *m = &cat->tested[i];
+		struct smp_tested_model *m =
+			(struct smp_tested_model *)rows + i;
 		size_t n = m->model ? strlen(m->model) + 1 : 1;
 		char *key = smp__arena_alloc(&cat->arena, n);
 

@@ -60,11 +60,11 @@ struct smp_catalog {
 	struct smp_arena arena;
 	const char *data_version;
 	const char *generated; /* YYYY-MM-DD */
-	struct smp_instance *instances;
+	const struct smp_instance *instances;
 	size_t instance_count;
-	struct smp_tested_model *tested;
+	const struct smp_tested_model *tested;
 	size_t tested_count;
-	struct smp_image *images;
+	const struct smp_image *images;
 	size_t image_count;
 	/* instance classes the SDK accepts (exact match on ml.<class>.<size>)
 	 */

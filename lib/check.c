@@ -51,6 +51,7 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 	       const struct smp_check_hook *hook, const char *script_dir)
 {
 	struct smp_script_facts script;
+	const struct smp_schema *schema;
 	struct smp_job job;
 	struct smp_check c;
 	enum smp_dialect dialect;
@@ -80,11 +81,11 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 				 "model_trainer or create_training_job");
 		return 0;
 	}
-	if (ctx->schema[dialect]) {
-		rc = smp__schema_check(ctx->schema[dialect], doc->root, rep);
-		if (rc)
-			return rc;
-	}
+	rc = smp__context_schema(ctx, dialect, &schema);
+	if (!rc && schema)
+		rc = smp__schema_check(schema, doc->root, rep);
+	if (rc)
+		return rc;
 	memset(&job, 0, sizeof(job));
 	job.dialect = dialect;
 	job.arena = arena;

@@ -3,6 +3,8 @@
  * catalog (embedded or from a folder) and the dialect schemas.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -59,29 +61,6 @@ out:
 	return rc;
 }
 
-static int
-load_catalog_embedded(struct smp_context *ctx, struct smp_error *err)
-{
-	struct smp_data_buffer b[3];
-	int i;
-
-	for (i = 0; i < 3; i++) {
-		const struct smp_embedded_file *f =
-			smp__embedded_find(data_names[i]);
-
-		if (!f) {
-			set_error(err, SMP_EINTERNAL, data_names[i],
-				  "embedded instance data is missing");
-			return SMP_EINTERNAL;
-		}
-		b[i].name = f->name;
-		b[i].buf = (const char *)f->data;
-		b[i].len = f->len;
-	}
-	return smp__catalog_load(&ctx->catalog, &ctx->alloc, &b[0], &b[1],
-				 &b[2], err);
-}
-
 /* The caller's three buffers (opts->instance_data), all or none. */
 static int
 load_catalog_memory(struct smp_context *ctx, const struct smp_memory_doc *docs,
@@ -111,25 +90,83 @@ static const char *const schema_names[] = {
 	[SMP_DIALECT_CREATE_TRAINING_JOB] = "create-training-job.schema.json",
 };
 
+#define DIALECTS (SMP_DIALECT_CREATE_TRAINING_JOB + 1)
+
+/*
+ * The schemas compiled so far. A context is shared by threads and
+ * read-only to them, so this lives behind a pointer: ready[d] is set,
+ * with release order, once schema[d] is final; the lock serialises the
+ * compiling. Compiling all three took longer than checking a spec.
+ */
+struct smp_schema_cache {
+	pthread_mutex_t lock;
+	atomic_int ready[DIALECTS];
+	struct smp_schema *schema[DIALECTS];
+};
+
 static int
-load_schemas(struct smp_context *ctx, struct smp_error *err)
+schemas_new(struct smp_context *ctx, struct smp_error *err)
 {
+	struct smp_schema_cache *c = smp__calloc(&ctx->alloc, 1, sizeof(*c));
 	size_t d;
 
-	for (d = SMP_DIALECT_ESTIMATOR; d <= SMP_DIALECT_CREATE_TRAINING_JOB;
-	     d++) {
-		const struct smp_embedded_file *f =
-			smp__embedded_find(schema_names[d]);
-		int rc;
-
-		if (!f)
-			continue; /* dialect without a schema yet */
-		rc = smp__schema_load(&ctx->schema[d], &ctx->alloc, f->name,
-				      (const char *)f->data, f->len, err);
-		if (rc)
-			return rc;
+	if (!c || pthread_mutex_init(&c->lock, NULL) != 0) {
+		smp__free(&ctx->alloc, c);
+		set_error(err, SMP_ENOMEM, "context", "out of memory");
+		return SMP_ENOMEM;
 	}
+	for (d = 0; d < DIALECTS; d++)
+		atomic_init(&c->ready[d], 0);
+	ctx->schemas = c;
 	return 0;
+}
+
+static void
+schemas_free(struct smp_context *ctx)
+{
+	struct smp_schema_cache *c = ctx->schemas;
+	size_t d;
+
+	if (!c)
+		return;
+	for (d = 0; d < DIALECTS; d++)
+		smp__schema_free(c->schema[d]);
+	pthread_mutex_destroy(&c->lock);
+	smp__free(&ctx->alloc, c);
+}
+
+int
+smp__context_schema(const struct smp_context *ctx, enum smp_dialect d,
+		    const struct smp_schema **out)
+{
+	struct smp_schema_cache *c = ctx->schemas;
+	const struct smp_embedded_file *f;
+	int rc = 0;
+
+	*out = NULL;
+	if ((unsigned)d >= DIALECTS || !schema_names[d])
+		return 0;
+	if (atomic_load_explicit(&c->ready[d], memory_order_acquire)) {
+		*out = c->schema[d];
+		return 0;
+	}
+	pthread_mutex_lock(&c->lock);
+	if (!atomic_load_explicit(&c->ready[d], memory_order_relaxed)) {
+		f = smp__embedded_find(schema_names[d]);
+		/* a dialect without a schema yet has no structural check */
+		if (f)
+			rc = smp__schema_load(&c->schema[d], &ctx->alloc,
+					      f->name, (const char *)f->data,
+					      f->len, NULL);
+		if (rc == 0)
+			atomic_store_explicit(&c->ready[d], 1,
+					      memory_order_release);
+		else if (rc != SMP_ENOMEM)
+			rc = SMP_EINTERNAL; /* the build embedded a bad one */
+	}
+	*out = c->schema[d];
+	pthread_mutex_unlock(&c->lock);
+	return rc;
 }
 
 static int
@@ -222,7 +259,8 @@ smp_context_new(struct smp_context **out, const struct smp_options *opts,
 	} else {
 		rc = smp__context_data_cache(ctx, opts->cache_dir, err);
 		if (rc > 0)
-			rc = load_catalog_embedded(ctx, err);
+			rc = smp__catalog_load_embedded(&ctx->catalog,
+							&ctx->alloc, err);
 	}
 	if (!rc && opts->instance_overlay.buf) {
 		struct smp_data_buffer ov;
@@ -238,7 +276,7 @@ smp_context_new(struct smp_context **out, const struct smp_options *opts,
 		goto fail;
 	ctx->no_inline_ignores = opts->no_inline_ignores;
 	ctx->now = opts->now ? opts->now : (int64_t)time(NULL);
-	rc = load_schemas(ctx, err);
+	rc = schemas_new(ctx, err);
 	if (rc)
 		goto fail;
 	*out = ctx;
@@ -251,12 +289,9 @@ fail:
 void
 smp_context_free(struct smp_context *ctx)
 {
-	size_t d;
-
 	if (!ctx)
 		return;
-	for (d = 0; d <= SMP_DIALECT_CREATE_TRAINING_JOB; d++)
-		smp__schema_free(ctx->schema[d]);
+	schemas_free(ctx);
 	smp__catalog_release(&ctx->catalog);
 	smp__settings_release(&ctx->settings, &ctx->alloc);
 	smp__context_data_release(ctx);

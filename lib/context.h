@@ -8,6 +8,8 @@
 #include "schema.h"
 #include "settings.h"
 
+struct smp_schema_cache; /* context.c */
+
 struct smp_context {
 	struct smp_allocator alloc;
 	struct smp_limits limits; /* resolved: no zeros */
@@ -15,8 +17,9 @@ struct smp_context {
 	enum smp_severity severity[SMP_RULE_COUNT];
 	struct smp_settings settings;
 	struct smp_catalog catalog;
-	/* structural schema per dialect, indexed by enum smp_dialect */
-	struct smp_schema *schema[SMP_DIALECT_CREATE_TRAINING_JOB + 1];
+	/* structural schema per dialect, compiled at its first use
+	 * (smp__context_schema) */
+	struct smp_schema_cache *schemas;
 	/* entry-script checks: off, and the folder for buffers (owned) */
 	int no_script;
 	char *script_base_dir;
@@ -32,5 +35,15 @@ struct smp_context {
 	int no_inline_ignores;
 	int64_t now;
 };
+
+/*
+ * The structural schema of dialect d (NULL when it has none), compiled at
+ * the first call for d from any thread: a run reading one dialect compiles
+ * one schema. Returns 0; SMP_ENOMEM, after which nothing is kept and the
+ * next call tries again; SMP_EINTERNAL for an embedded schema that does
+ * not load.
+ */
+int smp__context_schema(const struct smp_context *ctx, enum smp_dialect d,
+			const struct smp_schema **out);
 
 #endif

@@ -41,7 +41,7 @@ static int
 is_one_of(const char *s, const char *const *list)
 {
 	for (; *list; list++)
-		if (strcmp(s, *list) == 0)
+		if (s[0] == (*list)[0] && strcmp(s, *list) == 0)
 			return 1;
 	return 0;
 }
@@ -74,7 +74,12 @@ is_core_int(const char *s)
 		return all_digits(s + 2, "0123456789abcdefABCDEF");
 	if (*s == '-' || *s == '+')
 		s++;
-	return all_digits(s, "0123456789");
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
 }
 
 /* [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? */
@@ -128,6 +133,14 @@ smp__scalar_type(const struct smp_node *n)
 	if (n->u.scalar.style != SMP_STYLE_PLAIN)
 		return SMP_SCALAR_STRING;
 	if (n->u.scalar.len != strlen(v))
+		return SMP_SCALAR_STRING;
+	/* the common number: no word below starts with a digit */
+	if (*v >= '0' && *v <= '9')
+		return is_core_int(v)     ? SMP_SCALAR_INT
+		       : is_core_float(v) ? SMP_SCALAR_FLOAT
+					  : SMP_SCALAR_STRING;
+	/* nor does any start with another character than these */
+	if (!strchr("nN~tTfF.+-", *v))
 		return SMP_SCALAR_STRING;
 	if (!*v || is_one_of(v, null_words))
 		return SMP_SCALAR_NULL;

@@ -19,4 +19,13 @@ extern const size_t smp__embedded_count;
 /* The embedded file of that base name, or NULL. */
 const struct smp_embedded_file *smp__embedded_find(const char *name);
 
+/*
+ * The embedded instances.json, tested-models.json and frameworks.json as
+ * the catalog loader reads them, precompiled into constant tables at build
+ * time by lib/gen/embed_catalog.c (its arena is empty: copy the struct,
+ * then smp__arena_init() the copy's arena).
+ */
+struct smp_catalog;
+extern const struct smp_catalog smp__embedded_catalog;
+
 #endif

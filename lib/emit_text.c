@@ -70,8 +70,15 @@ out_str(struct out *o, const char *s)
 static void
 out_repeat(struct out *o, char c, size_t times)
 {
-	while (times--)
-		out_mem(o, &c, 1);
+	char run[32];
+
+	memset(run, c, times < sizeof(run) ? times : sizeof(run));
+	while (times) {
+		size_t k = times < sizeof(run) ? times : sizeof(run);
+
+		out_mem(o, run, k);
+		times -= k;
+	}
 }
 
 static void
@@ -269,6 +276,27 @@ excerpt_char(struct out *o, struct window *win, size_t cells, const char *s,
 }
 
 /*
+ * A run of n printable ASCII characters starting at cell `cells`: one
+ * cell each, so the part inside the window goes out in one piece (what
+ * excerpt_char() would do character by character).
+ */
+static void
+excerpt_ascii(struct out *o, struct window *win, size_t cells, const char *s,
+	      size_t n)
+{
+	size_t a = win->from > cells ? win->from - cells : 0;
+	size_t b = win->to > cells ? win->to - cells : 0;
+
+	if (b > n)
+		b = n;
+	if (a >= b)
+		return;
+	if (win->first == (size_t)-1)
+		win->first = cells + a;
+	out_mem(o, s + a, b - a);
+}
+
+/*
  * Writes the source line (tabs expanded to TAB_STOP) inside the window,
  * or only measures it when o is NULL, and finds where the characters
  * `column` up to `end_column` (exclusive) start. Columns count as
@@ -292,6 +320,27 @@ excerpt(struct out *o, const struct smp_finding *f, struct window *win)
 		size_t k;
 		long cp;
 
+		/* the common case: printable ASCII, a column and a cell each */
+		if (u[i] >= 0x20 && u[i] < 0x7F) {
+			for (k = 1;
+			     i + k < n && u[i + k] >= 0x20 && u[i + k] < 0x7F;
+			     k++)
+				;
+			if (f->column >= col && f->column - col < k) {
+				sp.start = cells + (f->column - col);
+				have_start = 1;
+			}
+			if (end && end >= col && end - col < k) {
+				sp.end = cells + (end - col);
+				have_end = 1;
+			}
+			if (o)
+				excerpt_ascii(o, win, cells, s + i, k);
+			cells += k;
+			col += (uint32_t)k;
+			i += k;
+			continue;
+		}
 		if ((u[i] & 0xC0) == 0x80) {
 			/* a stray continuation byte: no column of its own */
 			k = 1;

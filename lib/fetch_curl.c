@@ -3,9 +3,18 @@
  * set up defensively (curl's "libcurl security considerations"): no
  * signals, explicit protocols for the request and for redirects, TLS
  * verification forced on, timeouts, a size cap, no proxy or .netrc taken
- * from the environment. curl_global_init() is the program's job.
+ * from the environment.
+ *
+ * libcurl is loaded at each call with dlopen() rather than linked: linked,
+ * it and the ~30 libraries it needs (TLS, Kerberos, LDAP, ...) cost every
+ * process about 3 ms and 6 MiB, although only a data refresh uses them.
+ * Its functions are looked up into a struct on the caller's stack, so
+ * nothing is kept between calls; the loader counts references, and
+ * RTLD_NODELETE keeps the library mapped after the first call.
  */
 #include <curl/curl.h>
+#include <dlfcn.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -13,6 +22,113 @@
 #include "fetch.h"
 
 #define MAX_REDIRECTS 5L
+
+/* The library's name at run time (a build may point it elsewhere). */
+#ifndef SMP_CURL_SONAME
+#define SMP_CURL_SONAME "libcurl.so.4"
+#endif
+#ifndef RTLD_NODELETE
+#define RTLD_NODELETE 0
+#endif
+
+/* The libcurl functions used here; names differ from curl's own, which
+ * curl.h may define as type-checking macros. */
+struct curl_api {
+	void *lib;
+	CURLcode (*global_init)(long flags);
+	void (*global_cleanup)(void);
+	curl_version_info_data *(*version_info)(CURLversion v);
+	CURL *(*easy_init)(void);
+	CURLcode (*easy_setopt)(CURL *h, CURLoption opt, ...);
+	CURLcode (*easy_perform)(CURL *h);
+	CURLcode (*easy_getinfo)(CURL *h, CURLINFO info, ...);
+	void (*easy_cleanup)(CURL *h);
+	const char *(*easy_strerror)(CURLcode c);
+	struct curl_slist *(*slist_append)(struct curl_slist *l, const char *s);
+	void (*slist_free_all)(struct curl_slist *l);
+	int initialized; /* global_init() was called and needs its cleanup */
+};
+
+static const struct {
+	const char *name;
+	size_t offset;
+} curl_symbols[] = {
+	{"curl_global_init", offsetof(struct curl_api, global_init)},
+	{"curl_global_cleanup", offsetof(struct curl_api, global_cleanup)},
+	{"curl_version_info", offsetof(struct curl_api, version_info)},
+	{"curl_easy_init", offsetof(struct curl_api, easy_init)},
+	{"curl_easy_setopt", offsetof(struct curl_api, easy_setopt)},
+	{"curl_easy_perform", offsetof(struct curl_api, easy_perform)},
+	{"curl_easy_getinfo", offsetof(struct curl_api, easy_getinfo)},
+	{"curl_easy_cleanup", offsetof(struct curl_api, easy_cleanup)},
+	{"curl_easy_strerror", offsetof(struct curl_api, easy_strerror)},
+	{"curl_slist_append", offsetof(struct curl_api, slist_append)},
+	{"curl_slist_free_all", offsetof(struct curl_api, slist_free_all)},
+};
+
+/* dlsym() returns a data pointer stored into function pointers */
+_Static_assert(sizeof(void *) == sizeof(void (*)(void)),
+	       "function and data pointers differ in size");
+
+static void
+curl_unload(struct curl_api *api)
+{
+	if (api->initialized)
+		api->global_cleanup();
+	dlclose(api->lib);
+}
+
+/*
+ * Loads libcurl and looks its functions up (POSIX guarantees that a data
+ * pointer from dlsym() converts to a function pointer; memcpy() says so
+ * without a cast ISO C lacks). Since 7.84, curl_global_init() is
+ * reference-counted and thread-safe where libcurl says so, and is then
+ * called here; an older libcurl initialises itself in curl_easy_init(),
+ * or the program has called curl_global_init() before its threads.
+ */
+static int
+curl_load(struct curl_api *api, struct smp_fetch_response *resp)
+{
+	const curl_version_info_data *v;
+	const char *why;
+	size_t i;
+
+	memset(api, 0, sizeof(*api));
+	api->lib =
+		dlopen(SMP_CURL_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+	if (!api->lib) {
+		why = dlerror();
+		snprintf(resp->error, sizeof(resp->error),
+			 "cannot load libcurl (" SMP_CURL_SONAME
+			 "), which downloads need: %.160s",
+			 why ? why : "not found");
+		return SMP_EFETCH;
+	}
+	for (i = 0; i < sizeof(curl_symbols) / sizeof(curl_symbols[0]); i++) {
+		void *sym = dlsym(api->lib, curl_symbols[i].name);
+
+		if (!sym) {
+			snprintf(resp->error, sizeof(resp->error),
+				 SMP_CURL_SONAME " lacks %s (libcurl 7.85 or "
+						 "later needed)",
+				 curl_symbols[i].name);
+			dlclose(api->lib);
+			return SMP_EFETCH;
+		}
+		memcpy((char *)api + curl_symbols[i].offset, &sym, sizeof(sym));
+	}
+	v = api->version_info(CURLVERSION_NOW);
+	if (v && (v->features & CURL_VERSION_THREADSAFE)) {
+		if (api->global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+			snprintf(resp->error, sizeof(resp->error),
+				 "cannot initialize libcurl");
+			dlclose(api->lib);
+			return SMP_EFETCH;
+		}
+		api->initialized = 1;
+	}
+	return 0;
+}
 
 struct transfer {
 	const struct smp_fetch_request *req;
@@ -86,7 +202,8 @@ header_safe(const char *v)
 }
 
 static int
-add_header(struct curl_slist **list, const char *name, const char *value)
+add_header(const struct curl_api *api, struct curl_slist **list,
+	   const char *name, const char *value)
 {
 	char line[512];
 	struct curl_slist *l;
@@ -95,7 +212,7 @@ add_header(struct curl_slist **list, const char *name, const char *value)
 	    snprintf(line, sizeof(line), "%s: %s", name, value) >=
 		    (int)sizeof(line))
 		return 0; /* unconditional then: costs bytes, not safety */
-	l = curl_slist_append(*list, line);
+	l = api->slist_append(*list, line);
 	if (!l)
 		return -1;
 	*list = l;
@@ -121,8 +238,8 @@ is_transient(CURLcode c)
 }
 
 static int
-setup(CURL *h, const struct smp_fetch_request *req, struct transfer *t,
-      struct curl_slist *headers, char *errbuf)
+setup(const struct curl_api *api, CURL *h, const struct smp_fetch_request *req,
+      struct transfer *t, struct curl_slist *headers, char *errbuf)
 {
 	int plain = req->allow_http || smp__url_is_loopback(req->url);
 	CURLcode c = CURLE_OK;
@@ -130,7 +247,7 @@ setup(CURL *h, const struct smp_fetch_request *req, struct transfer *t,
 #define SET(opt, val)                                                          \
 	do {                                                                   \
 		if (c == CURLE_OK)                                             \
-			c = curl_easy_setopt(h, opt, val);                     \
+			c = api->easy_setopt(h, opt, val);                     \
 	} while (0)
 	SET(CURLOPT_ERRORBUFFER, errbuf);
 	SET(CURLOPT_NOSIGNAL, 1L);
@@ -165,11 +282,12 @@ setup(CURL *h, const struct smp_fetch_request *req, struct transfer *t,
 /* A redirect to a protocol other than https is refused by libcurl with a
  * message about its build; say what happened instead. */
 static int
-redirected(CURL *h, const char *url, struct smp_fetch_response *resp)
+redirected(const struct curl_api *api, CURL *h, const char *url,
+	   struct smp_fetch_response *resp)
 {
 	char *where = NULL;
 
-	if (curl_easy_getinfo(h, CURLINFO_EFFECTIVE_URL, &where) != CURLE_OK ||
+	if (api->easy_getinfo(h, CURLINFO_EFFECTIVE_URL, &where) != CURLE_OK ||
 	    !where || strcmp(where, url) == 0)
 		return 0;
 	snprintf(resp->error, sizeof(resp->error),
@@ -186,6 +304,7 @@ smp_fetch_curl(void *ud, const struct smp_fetch_request *req,
 	char errbuf[CURL_ERROR_SIZE];
 	struct curl_slist *headers = NULL;
 	struct transfer t = {req, resp, 0};
+	struct curl_api api;
 	CURL *h;
 	CURLcode c;
 	long status = 0;
@@ -198,27 +317,30 @@ smp_fetch_curl(void *ud, const struct smp_fetch_request *req,
 		snprintf(resp->error, sizeof(resp->error), "invalid request");
 		return SMP_EFETCH;
 	}
-	h = curl_easy_init();
+	if (curl_load(&api, resp))
+		return SMP_EFETCH;
+	h = api.easy_init();
 	if (!h) {
 		snprintf(resp->error, sizeof(resp->error),
 			 "cannot start libcurl");
+		curl_unload(&api);
 		return SMP_EFETCH;
 	}
-	if (add_header(&headers, "If-None-Match", req->if_none_match) ||
-	    add_header(&headers, "If-Modified-Since", req->if_modified_since)) {
-		curl_easy_cleanup(h);
-		curl_slist_free_all(headers);
-		return SMP_ENOMEM;
+	if (add_header(&api, &headers, "If-None-Match", req->if_none_match) ||
+	    add_header(&api, &headers, "If-Modified-Since",
+		       req->if_modified_since)) {
+		rc = SMP_ENOMEM;
+		goto out;
 	}
-	if (setup(h, req, &t, headers, errbuf) != 0) {
+	if (setup(&api, h, req, &t, headers, errbuf) != 0) {
 		snprintf(resp->error, sizeof(resp->error),
 			 "libcurl lacks a required option (7.85 or later "
 			 "needed)");
 		rc = SMP_EFETCH;
 		goto out;
 	}
-	c = curl_easy_perform(h);
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+	c = api.easy_perform(h);
+	api.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
 	if (c == CURLE_OK) {
 		resp->status = status;
 		goto out;
@@ -230,12 +352,14 @@ smp_fetch_curl(void *ud, const struct smp_fetch_request *req,
 	    (c == CURLE_WRITE_ERROR && t.refused))
 		resp->too_large = 1;
 	resp->transient = is_transient(c);
-	if (c == CURLE_UNSUPPORTED_PROTOCOL && redirected(h, req->url, resp))
+	if (c == CURLE_UNSUPPORTED_PROTOCOL &&
+	    redirected(&api, h, req->url, resp))
 		goto out;
 	snprintf(resp->error, sizeof(resp->error), "%s",
-		 errbuf[0] ? errbuf : curl_easy_strerror(c));
+		 errbuf[0] ? errbuf : api.easy_strerror(c));
 out:
-	curl_easy_cleanup(h);
-	curl_slist_free_all(headers);
+	api.easy_cleanup(h);
+	api.slist_free_all(headers);
+	curl_unload(&api);
 	return rc;
 }

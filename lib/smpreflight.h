@@ -783,8 +783,11 @@ typedef int (*smp_fetch_fn)(void *ud, const struct smp_fetch_request *req,
  * The libcurl fetcher: one easy handle per call, no signals, TLS
  * verification always on (TLS 1.2 or later), https only, or http too for
  * loopback hosts or allow_http, redirects (at most 5) only to https,
- * compressed transfer. ud is unused. The program must have called
- * curl_global_init() first.
+ * compressed transfer. ud is unused. libcurl (libcurl.so.4) is loaded
+ * with dlopen() at the call, not linked: SMP_EFETCH says so when it is
+ * missing. libcurl 7.84 or later with CURL_VERSION_THREADSAFE is
+ * initialized here; with an older one, a threaded program calls
+ * curl_global_init() before starting its threads.
  */
 int smp_fetch_curl(void *ud, const struct smp_fetch_request *req,
 		   struct smp_fetch_response *resp);

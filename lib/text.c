@@ -1,5 +1,6 @@
 /* text.c - UTF-8 validation, offsets to line:column, did-you-mean */
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "text.h"
@@ -16,7 +17,14 @@ smp__utf8_valid(const char *buf, size_t len, size_t *bad)
 		unsigned cp, min;
 
 		if (c < 0x80) {
-			i++;
+			uint64_t w;
+
+			/* then ASCII eight bytes at a time: most specs are */
+			for (i++; len - i >= 8; i += 8) {
+				memcpy(&w, s + i, 8);
+				if (w & 0x8080808080808080u)
+					break;
+			}
 			continue;
 		} else if (c >= 0xC2 && c <= 0xDF) {
 			n = 1, cp = c & 0x1F, min = 0x80;
@@ -90,9 +98,19 @@ smp__line_len(const char *buf, size_t len, size_t start)
 size_t
 smp__line_start(const char *buf, size_t len, unsigned line)
 {
+	const char *nl;
 	size_t i = 0;
 	unsigned cur = 1;
 
+	/* the common case, no '\r' up to there: line - 1 '\n' go before */
+	while (cur < line && i < len && (nl = memchr(buf + i, '\n', len - i))) {
+		i = (size_t)(nl - buf) + 1;
+		cur++;
+	}
+	if (!memchr(buf, '\r', cur == line ? i : len))
+		return cur == line ? i : len;
+	i = 0;
+	cur = 1;
 	while (cur < line && i < len) {
 		if (buf[i] == '\n' ||
 		    (buf[i] == '\r' && !(i + 1 < len && buf[i + 1] == '\n')))

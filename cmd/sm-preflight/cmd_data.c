@@ -10,7 +10,6 @@
  * failed (download, verification or write; the data in use is kept);
  * 2 usage error (no URL, bad option, --offline); 3 internal error.
  */
-#include <curl/curl.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,15 +363,10 @@ run_update_data(int argc, char **argv)
 	if (!up.proxy)
 		up.proxy = env_proxy(url);
 	up.url = url;
-	/* the program's job, done here so that `check` never pays for
-	 * initializing TLS */
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-		cli_error("internal error: cannot initialize libcurl");
-		return CLI_EXIT_INTERNAL;
-	}
+	/* the library's fetcher loads and initializes libcurl itself, so
+	 * that `check` never pays for it */
 	memset(&err, 0, sizeof(err));
 	rc = smp_data_update(&res, &opts, &up, &err);
-	curl_global_cleanup();
 	if (rc)
 		return update_failed(rc, &err, opts.cache_dir);
 	if (!quiet)

@@ -92,6 +92,7 @@ run_suggest(int argc, char **argv)
 	struct smp_error err;
 	struct cli_args it;
 	const char *value, *file = NULL;
+	char cache_dir[1024];
 	int id, k, status = CLI_EXIT_OK;
 
 	cli_args_init(&it, argc, argv);
@@ -133,6 +134,9 @@ run_suggest(int argc, char **argv)
 	if (!file)
 		return cli_usage_error("nothing to suggest for; give one spec "
 				       "file (or '-' for stdin)");
+	/* the same data as check: a valid refreshed copy wins over built-in */
+	if (!opts.instance_data_dir)
+		opts.cache_dir = cli_cache_dir(cache_dir, sizeof(cache_dir));
 	memset(&err, 0, sizeof(err));
 	k = smp_context_new(&ctx, &opts, &err);
 	if (k) {

@@ -177,11 +177,19 @@ check "embed names the error's rule" \
 	grep -q 'gpu-num-devices-mismatch' "$tmp/out"
 check "embed: an unreadable file exits 2" run_embed 2 "$tmp/missing.yaml"
 
+# libcurl is loaded by the fetcher when a download starts, never linked
+# (it costs every process milliseconds and megabytes)
+no_curl() {
+	readelf -d "$1" >"$tmp/dynamic" && grep -q 'NEEDED' "$tmp/dynamic" &&
+		! grep -q 'NEEDED.*libcurl' "$tmp/dynamic"
+}
+check "sm-preflight does not link libcurl" no_curl "$dest$prefix/bin/sm-preflight"
+check "$soname does not link libcurl" no_curl "$lib/$soname"
+
 # the static archive, with the libraries the .pc file names as private
-# (linked shared: --static would want every static library libcurl uses)
-check "Requires.private names yaml-0.1, libcjson and libcurl" \
+check "Requires.private names yaml-0.1 and libcjson" \
 	test "$(pkg-config --print-requires-private smpreflight | sort | xargs)" \
-	= "libcjson libcurl yaml-0.1"
+	= "libcjson yaml-0.1"
 static_flags="$(pkg-config --cflags smpreflight) $lib/libsmpreflight.a
 	$(pkg-config --libs $(pkg-config --print-requires-private smpreflight))
 	-lm -lpthread"

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "failing_alloc.h"
+#include "helpers.h"
 #include "smpreflight.h"
 
 /* The test's own specs: examples/ changes with the documentation. */
@@ -93,18 +95,6 @@ read_all(const char *path, size_t *len)
 	return buf;
 }
 
-/* 1 when the report has a finding of rule. */
-static int
-has_rule(const struct smp_report *rep, const char *rule)
-{
-	size_t i;
-
-	for (i = 0; i < smp_report_count(rep); i++)
-		if (strcmp(smp_report_get(rep, i)->rule, rule) == 0)
-			return 1;
-	return 0;
-}
-
 /* The report's text, malloc'd, through the two-call render. */
 static char *
 render(const struct smp_report *rep)
@@ -174,8 +164,8 @@ Test(api, old_caller_struct_exact_size_is_read_correctly)
 	cr_assert_eq(smp_check_buffer(&rep, ctx, "job.yaml", spec_with_script,
 				      strlen(spec_with_script), &err),
 		     0);
-	cr_assert_not(has_rule(rep, "compiler-debug"));
-	cr_assert_not(has_rule(rep, "debugger-profiler-overhead"));
+	cr_assert_not(th_has_rule(rep, "compiler-debug"));
+	cr_assert_not(th_has_rule(rep, "debugger-profiler-overhead"));
 	smp_report_free(rep);
 	smp_context_free(ctx);
 }
@@ -210,7 +200,7 @@ Test(api, old_caller_struct_followed_by_garbage_is_not_read_beyond)
 	cr_assert_eq(smp_check_buffer(&rep, ctx, "job.yaml", spec_with_script,
 				      strlen(spec_with_script), &err),
 		     0);
-	cr_assert(has_rule(rep, "compiler-debug"));
+	cr_assert(th_has_rule(rep, "compiler-debug"));
 	smp_report_free(rep);
 	smp_context_free(ctx);
 }
@@ -253,8 +243,8 @@ Test(api, version_2_caller_struct_is_read_to_its_end)
 				      strlen(spec_with_script), &err),
 		     0);
 	/* version-2 fields are read: no_script */
-	cr_assert_not(has_rule(rep, "script-missing"));
-	cr_assert(has_rule(rep, "compiler-debug"));
+	cr_assert_not(th_has_rule(rep, "script-missing"));
+	cr_assert(th_has_rule(rep, "compiler-debug"));
 	smp_report_free(rep);
 	smp_context_free(ctx);
 }
@@ -290,7 +280,7 @@ Test(api, version_2_fields_are_read)
 				      strlen(spec_with_script), &err),
 		     0);
 	/* no_script: the missing train.py is not looked for */
-	cr_assert_not(has_rule(rep, "script-missing"));
+	cr_assert_not(th_has_rule(rep, "script-missing"));
 	smp_report_free(rep);
 	smp_context_free(ctx);
 	/* the control: with the script checks on, it is */
@@ -299,7 +289,7 @@ Test(api, version_2_fields_are_read)
 	cr_assert_eq(smp_check_buffer(&rep, ctx, "job.yaml", spec_with_script,
 				      strlen(spec_with_script), &err),
 		     0);
-	cr_assert(has_rule(rep, "script-missing"));
+	cr_assert(th_has_rule(rep, "script-missing"));
 	smp_report_free(rep);
 	smp_context_free(ctx);
 }
@@ -388,55 +378,11 @@ Test(api, instance_data_invalid_buffer_names_the_document)
 		free(bufs[i]);
 }
 
-struct counting {
-	size_t live;
-	size_t calls;
-	size_t fail_at; /* the call that fails (1-based); 0: none */
-};
-
-static void *
-c_malloc(void *ud, size_t n)
-{
-	struct counting *c = ud;
-	void *p;
-
-	if (++c->calls == c->fail_at)
-		return NULL;
-	p = malloc(n);
-	if (p)
-		c->live++;
-	return p;
-}
-
-static void *
-c_realloc(void *ud, void *ptr, size_t n)
-{
-	struct counting *c = ud;
-	void *p;
-
-	if (++c->calls == c->fail_at)
-		return NULL;
-	p = realloc(ptr, n);
-	if (p && !ptr)
-		c->live++;
-	return p;
-}
-
-static void
-c_free(void *ud, void *ptr)
-{
-	struct counting *c = ud;
-
-	if (ptr)
-		c->live--;
-	free(ptr);
-}
-
 /* Every allocation of a context from buffers may fail: no crash, no leak. */
 Test(api, instance_data_buffers_out_of_memory_at_every_step)
 {
-	struct counting c;
-	struct smp_allocator al = {c_malloc, c_realloc, c_free, &c};
+	struct failing_alloc c = FA_INIT;
+	struct smp_allocator al = fa_allocator(&c);
 	struct smp_options o = SMP_OPTIONS_INIT;
 	char *bufs[3];
 	size_t n;
@@ -452,8 +398,7 @@ Test(api, instance_data_buffers_out_of_memory_at_every_step)
 		struct smp_error err;
 		int rc;
 
-		memset(&c, 0, sizeof(c));
-		c.fail_at = n;
+		fa_init(&c, (long)n - 1); /* n counts calls from 1 */
 		rc = smp_context_new(&ctx, &o, &err);
 		if (rc == 0) {
 			ok = 1;
@@ -463,7 +408,7 @@ Test(api, instance_data_buffers_out_of_memory_at_every_step)
 				     err.message);
 			cr_assert_null(ctx);
 		}
-		cr_assert_eq(c.live, 0, "call %zu leaks %zu blocks", n, c.live);
+		cr_assert_eq(c.live, 0, "call %zu leaks %ld blocks", n, c.live);
 	}
 	cr_assert(ok);
 	for (i = 0; i < 3; i++)

@@ -9,74 +9,9 @@
 
 #include "catalog.h"
 #include "embedded.h"
+#include "failing_alloc.h"
 
 /* ---------------------------------------------------------------- helpers */
-
-/* Fails allocation number fail_at (0-based); counts live blocks. */
-struct counting {
-	long calls;
-	long fail_at; /* -1: never */
-	long live;
-	int failed;
-};
-
-static int
-should_fail(struct counting *c)
-{
-	if (c->calls++ == c->fail_at) {
-		c->failed = 1;
-		return 1;
-	}
-	return 0;
-}
-
-static void *
-c_malloc(void *ud, size_t size)
-{
-	struct counting *c = ud;
-	void *p;
-
-	if (should_fail(c))
-		return NULL;
-	p = malloc(size);
-	if (p)
-		c->live++;
-	return p;
-}
-
-static void *
-c_realloc(void *ud, void *ptr, size_t size)
-{
-	struct counting *c = ud;
-	void *p;
-
-	if (should_fail(c))
-		return NULL;
-	p = realloc(ptr, size);
-	if (p && !ptr)
-		c->live++;
-	return p;
-}
-
-static void
-c_free(void *ud, void *ptr)
-{
-	struct counting *c = ud;
-
-	if (ptr)
-		c->live--;
-	free(ptr);
-}
-
-static struct smp_allocator
-counting_allocator(struct counting *c, long fail_at)
-{
-	struct smp_allocator a = {c_malloc, c_realloc, c_free, c};
-
-	memset(c, 0, sizeof(*c));
-	c->fail_at = fail_at;
-	return a;
-}
 
 static struct smp_data_buffer
 embedded(const char *name)
@@ -795,15 +730,16 @@ Test(catalog, allocation_failure_small)
 		{"t", small_tested, sizeof(small_tested) - 1},
 		{"f", small_frameworks, sizeof(small_frameworks) - 1},
 	};
-	struct counting c;
+	struct failing_alloc c;
 	long n;
 
 	for (n = 0;; n++) {
-		struct smp_allocator a = counting_allocator(&c, n);
+		struct smp_allocator a = fa_allocator(&c);
 		struct smp_catalog cat;
 		struct smp_error err;
 		int rc;
 
+		fa_init(&c, n);
 		memset(&cat, 0, sizeof(cat));
 		rc = smp__catalog_load(&cat, &a, &b[0], &b[1], &b[2], &err);
 		if (!c.failed) {
@@ -828,8 +764,8 @@ Test(catalog, allocation_failure_small)
  */
 Test(catalog, allocation_failure_embedded)
 {
-	struct counting c;
-	struct smp_allocator a = counting_allocator(&c, -1);
+	struct failing_alloc c = FA_INIT;
+	struct smp_allocator a = fa_allocator(&c);
 	struct smp_catalog cat;
 	struct smp_error err;
 	long total, n, step;
@@ -843,14 +779,14 @@ Test(catalog, allocation_failure_embedded)
 	for (n = 0; n < total; n += n < 64 ? 1 : step) {
 		int rc;
 
-		a = counting_allocator(&c, n);
+		fa_init(&c, n);
 		memset(&cat, 0, sizeof(cat));
 		rc = load_embedded(&cat, &a, &err);
 		cr_assert_eq(rc, SMP_ENOMEM, "n=%ld of %ld: rc=%d", n, total,
 			     rc);
 		cr_assert_eq(c.live, 0, "n=%ld leaks %ld blocks", n, c.live);
 	}
-	a = counting_allocator(&c, total - 1);
+	fa_init(&c, total - 1);
 	cr_assert_eq(load_embedded(&cat, &a, &err), SMP_ENOMEM);
 	cr_assert_eq(c.live, 0);
 }

@@ -7,49 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "failing_alloc.h"
+#include "helpers.h"
 #include "smpreflight.h"
-
-/* An allocator that fails the Nth allocation and counts live blocks. */
-struct failing {
-	long fail_at; /* -1: never */
-	long calls;
-	long live;
-};
-
-static void *
-f_malloc(void *ud, size_t n)
-{
-	struct failing *f = ud;
-
-	if (f->fail_at >= 0 && f->calls++ == f->fail_at)
-		return NULL;
-	f->live++;
-	return malloc(n);
-}
-
-static void *
-f_realloc(void *ud, void *p, size_t n)
-{
-	struct failing *f = ud;
-	void *q;
-
-	if (f->fail_at >= 0 && f->calls++ == f->fail_at)
-		return NULL;
-	q = realloc(p, n);
-	if (q && !p)
-		f->live++;
-	return q;
-}
-
-static void
-f_free(void *ud, void *p)
-{
-	struct failing *f = ud;
-
-	if (p)
-		f->live--;
-	free(p);
-}
 
 static const char spec[] = "estimator: HuggingFace\n"
 			   "entry_point: train.py\n"
@@ -63,31 +23,9 @@ static const char spec[] = "estimator: HuggingFace\n"
 			   "environment: {GPU_NUM_DEVICES: \"8\", X: 1}\n"
 			   "distribution: {torchxla: {enabled: true}}\n";
 
-static struct smp_context *
-new_context(void)
-{
-	struct smp_context *ctx = NULL;
-	struct smp_error err;
-	int rc = smp_context_new(&ctx, NULL, &err);
-
-	cr_assert_eq(rc, 0, "context: %s", err.message);
-	return ctx;
-}
-
-static int
-has_rule(const struct smp_report *r, const char *rule)
-{
-	size_t i;
-
-	for (i = 0; i < smp_report_count(r); i++)
-		if (strcmp(smp_report_get(r, i)->rule, rule) == 0)
-			return 1;
-	return 0;
-}
-
 Test(check, finds_problems_in_a_buffer)
 {
-	struct smp_context *ctx = new_context();
+	struct smp_context *ctx = th_context(NULL);
 	struct smp_report *rep = NULL;
 	const struct smp_finding *f;
 	size_t i;
@@ -95,11 +33,11 @@ Test(check, finds_problems_in_a_buffer)
 
 	rc = smp_check_buffer(&rep, ctx, "job.yaml", spec, strlen(spec), NULL);
 	cr_assert_eq(rc, 0);
-	cr_assert(has_rule(rep, "unknown-key"));
-	cr_assert(has_rule(rep, "compiler-debug"));
-	cr_assert(has_rule(rep, "gpu-num-devices-mismatch"));
-	cr_assert(has_rule(rep, "distribution-unknown-key"));
-	cr_assert(has_rule(rep, "value-not-string"));
+	cr_assert(th_has_rule(rep, "unknown-key"));
+	cr_assert(th_has_rule(rep, "compiler-debug"));
+	cr_assert(th_has_rule(rep, "gpu-num-devices-mismatch"));
+	cr_assert(th_has_rule(rep, "distribution-unknown-key"));
+	cr_assert(th_has_rule(rep, "value-not-string"));
 	cr_assert_eq(smp_report_max_severity(rep), SMP_SEVERITY_ERROR);
 	for (i = 0; i < smp_report_count(rep); i++) {
 		f = smp_report_get(rep, i);
@@ -123,7 +61,7 @@ Test(check, finds_problems_in_a_buffer)
 
 Test(check, pointer_names_the_field)
 {
-	struct smp_context *ctx = new_context();
+	struct smp_context *ctx = th_context(NULL);
 	struct smp_report *rep = NULL;
 	size_t i;
 	int seen = 0;
@@ -161,7 +99,7 @@ Test(check, severity_overrides_apply)
 	cr_assert_eq(
 		smp_check_buffer(&rep, ctx, "j.yaml", spec, strlen(spec), NULL),
 		0);
-	cr_assert_not(has_rule(rep, "compiler-debug"));
+	cr_assert_not(th_has_rule(rep, "compiler-debug"));
 	for (i = 0; i < smp_report_count(rep); i++)
 		if (strcmp(smp_report_get(rep, i)->rule, "unknown-key") == 0)
 			cr_assert_eq(smp_report_get(rep, i)->severity,
@@ -197,7 +135,7 @@ Test(check, old_options_version_is_refused)
 
 Test(check, unreadable_file_is_eio)
 {
-	struct smp_context *ctx = new_context();
+	struct smp_context *ctx = th_context(NULL);
 	struct smp_report *rep = NULL;
 	struct smp_error err;
 
@@ -216,7 +154,7 @@ Test(check, empty_and_clean_specs)
 		"instance_type: ml.p3.2xlarge\nframework_version: \"1.13.1\"\n"
 		"py_version: py39\ncompiler_config: {enabled: true}\n"
 		"debugger_hook_config: false\ndisable_profiler: true\n";
-	struct smp_context *ctx = new_context();
+	struct smp_context *ctx = th_context(NULL);
 	struct smp_report *rep = NULL;
 
 	cr_assert_eq(smp_check_buffer(&rep, ctx, "e.yaml", "", 0, NULL), 0);
@@ -235,22 +173,28 @@ Test(check, empty_and_clean_specs)
 /* CONVENTIONS.md 9: fail allocation N of load + check, N = 0, 1, 2 ... */
 Test(check, every_allocation_failure_is_clean)
 {
-	struct failing st = {-1, 0, 0};
-	struct smp_allocator a = {f_malloc, f_realloc, f_free, &st};
+	struct failing_alloc st = FA_INIT;
+	struct smp_allocator a = fa_allocator(&st);
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_context *ctx = NULL;
+	struct smp_report *first = NULL;
 	long n, base;
 	int done = 0;
 
 	o.allocator = &a;
 	cr_assert_eq(smp_context_new(&ctx, &o, NULL), 0);
+	/* the first check compiles the dialect's schema, which the context
+	 * keeps: count what the checks after it leave */
+	cr_assert_eq(smp_check_buffer(&first, ctx, "j.yaml", spec, strlen(spec),
+				      NULL),
+		     0);
+	smp_report_free(first);
 	base = st.live;
 	for (n = 0; !done; n++) {
 		struct smp_report *rep = NULL;
 		int rc;
 
-		st.fail_at = n;
-		st.calls = 0;
+		fa_arm(&st, n);
 		rc = smp_check_buffer(&rep, ctx, "j.yaml", spec, strlen(spec),
 				      NULL);
 		cr_assert(rc == 0 || rc == SMP_ENOMEM, "n=%ld rc=%d", n, rc);
@@ -263,16 +207,74 @@ Test(check, every_allocation_failure_is_clean)
 		cr_assert_eq(st.live, base, "n=%ld leaked %ld blocks", n,
 			     st.live - base);
 	}
-	st.fail_at = -1;
+	st.fail_at = FA_NEVER;
 	smp_context_free(ctx);
 	cr_assert_eq(st.live, 0);
 }
 
-/* The same for context creation (catalog and schemas), sampled. */
+/*
+ * A dialect's schema is compiled by the first check that needs it: out of
+ * memory there is that check's SMP_ENOMEM with nothing kept or leaked, and
+ * the next check compiles it and finds the same. Sampled like context
+ * creation below, since each step makes a context.
+ */
+Test(check, schema_compiled_at_first_use_fails_cleanly)
+{
+	struct failing_alloc st = FA_INIT;
+	struct smp_allocator a = fa_allocator(&st);
+	struct smp_options o = SMP_OPTIONS_INIT;
+	struct smp_context *ctx = NULL;
+	struct smp_report *rep = NULL;
+	long n, first, later;
+	size_t want;
+
+	o.allocator = &a;
+	cr_assert_eq(smp_context_new(&ctx, &o, NULL), 0);
+	fa_arm(&st, FA_NEVER);
+	cr_assert_eq(
+		smp_check_buffer(&rep, ctx, "j.yaml", spec, strlen(spec), NULL),
+		0);
+	first = st.calls;
+	want = smp_report_count(rep);
+	smp_report_free(rep);
+	fa_arm(&st, FA_NEVER);
+	cr_assert_eq(
+		smp_check_buffer(&rep, ctx, "j.yaml", spec, strlen(spec), NULL),
+		0);
+	later = st.calls;
+	cr_assert_eq(smp_report_count(rep), want);
+	smp_report_free(rep);
+	smp_context_free(ctx);
+	cr_assert_gt(first, later, "the first check compiles the schema");
+	cr_assert_gt(want, 0);
+	for (n = 0; n < first; n += n < 64 ? 1 : 1 + first / 64) {
+		int rc;
+
+		ctx = NULL;
+		cr_assert_eq(smp_context_new(&ctx, &o, NULL), 0);
+		fa_arm(&st, n);
+		rc = smp_check_buffer(&rep, ctx, "j.yaml", spec, strlen(spec),
+				      NULL);
+		cr_assert(rc == 0 || rc == SMP_ENOMEM, "n=%ld rc=%d", n, rc);
+		if (rc)
+			cr_assert_null(rep);
+		smp_report_free(rep);
+		fa_arm(&st, FA_NEVER);
+		rc = smp_check_buffer(&rep, ctx, "j.yaml", spec, strlen(spec),
+				      NULL);
+		cr_assert_eq(rc, 0, "n=%ld: the check after it", n);
+		cr_assert_eq(smp_report_count(rep), want, "n=%ld", n);
+		smp_report_free(rep);
+		smp_context_free(ctx);
+		cr_assert_eq(st.live, 0, "n=%ld leaked %ld blocks", n, st.live);
+	}
+}
+
+/* The same for context creation (the catalog), sampled. */
 Test(check, context_allocation_failure_is_clean)
 {
-	struct failing st = {-1, 0, 0};
-	struct smp_allocator a = {f_malloc, f_realloc, f_free, &st};
+	struct failing_alloc st = FA_INIT;
+	struct smp_allocator a = fa_allocator(&st);
 	struct smp_options o = SMP_OPTIONS_INIT;
 	long n, total;
 	struct smp_context *ctx = NULL;
@@ -284,8 +286,7 @@ Test(check, context_allocation_failure_is_clean)
 	for (n = 0; n < total; n += n < 64 ? 1 : 1 + total / 64) {
 		int rc;
 
-		st.fail_at = n;
-		st.calls = 0;
+		fa_arm(&st, n);
 		st.live = 0;
 		ctx = NULL;
 		rc = smp_context_new(&ctx, &o, NULL);

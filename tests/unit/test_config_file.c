@@ -8,72 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "failing_alloc.h"
+#include "helpers.h"
 #include "smpreflight.h"
-
-struct failing {
-	long fail_at; /* -1: never */
-	long calls;
-	long live;
-};
-
-static void *
-f_malloc(void *ud, size_t n)
-{
-	struct failing *f = ud;
-
-	if (f->fail_at >= 0 && f->calls++ == f->fail_at)
-		return NULL;
-	f->live++;
-	return malloc(n);
-}
-
-static void *
-f_realloc(void *ud, void *p, size_t n)
-{
-	struct failing *f = ud;
-	void *q;
-
-	if (f->fail_at >= 0 && f->calls++ == f->fail_at)
-		return NULL;
-	q = realloc(p, n);
-	if (q && !p)
-		f->live++;
-	return q;
-}
-
-static void
-f_free(void *ud, void *p)
-{
-	struct failing *f = ud;
-
-	if (p)
-		f->live--;
-	free(p);
-}
-
-static struct smp_report *
-check(const struct smp_context *ctx, const char *spec)
-{
-	struct smp_report *rep = NULL;
-	struct smp_error err;
-
-	cr_assert_eq(
-		smp_check_buffer(&rep, ctx, "j.yaml", spec, strlen(spec), &err),
-		0);
-	return rep;
-}
-
-/* The finding of rule, or NULL. */
-static const struct smp_finding *
-find(const struct smp_report *rep, const char *rule)
-{
-	size_t i;
-
-	for (i = 0; i < smp_report_count(rep); i++)
-		if (strcmp(smp_report_get(rep, i)->rule, rule) == 0)
-			return smp_report_get(rep, i);
-	return NULL;
-}
 
 static const char config_text[] =
 	"# a configuration\n"
@@ -169,8 +106,8 @@ Test(config_file, parse_errors_have_positions)
 
 Test(config_file, parse_allocation_failure_is_clean)
 {
-	struct failing st = {-1, 0, 0};
-	struct smp_allocator a = {f_malloc, f_realloc, f_free, &st};
+	struct failing_alloc st = FA_INIT;
+	struct smp_allocator a = fa_allocator(&st);
 	long n;
 	int done = 0;
 
@@ -178,8 +115,7 @@ Test(config_file, parse_allocation_failure_is_clean)
 		struct smp_config *c = NULL;
 		int rc;
 
-		st.fail_at = n;
-		st.calls = 0;
+		fa_arm(&st, n);
 		rc = smp_config_parse(&c, "c.yaml", config_text,
 				      strlen(config_text), &a, NULL);
 		cr_assert(rc == 0 || rc == SMP_ENOMEM, "n=%ld rc=%d", n, rc);
@@ -207,8 +143,8 @@ static const char *
 message_of(const struct smp_context *ctx, const char *spec, const char *rule)
 {
 	static char msg[1024];
-	struct smp_report *rep = check(ctx, spec);
-	const struct smp_finding *f = find(rep, rule);
+	struct smp_report *rep = th_check(ctx, spec);
+	const struct smp_finding *f = th_find(rep, rule);
 
 	snprintf(msg, sizeof(msg), "%s", f ? f->message : "");
 	smp_report_free(rep);

@@ -5,16 +5,17 @@
  * under allocation failure.
  */
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "data_cache.h"
 #include "embedded.h"
+#include "failing_alloc.h"
+#include "helpers.h"
+#include "small_docs.h"
 #include "smpreflight.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -27,46 +28,6 @@ make_root(void)
 	snprintf(root, sizeof(root), "/tmp/smp-cache-XXXXXX");
 	cr_assert_not_null(mkdtemp(root));
 	return root;
-}
-
-static void
-rm_tree(const char *path)
-{
-	char sub[1200];
-	struct dirent *e;
-	struct stat st;
-	DIR *d;
-
-	if (lstat(path, &st) != 0)
-		return;
-	if (!S_ISDIR(st.st_mode)) {
-		unlink(path);
-		return;
-	}
-	d = opendir(path);
-	while (d && (e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
-		rm_tree(sub);
-	}
-	if (d)
-		closedir(d);
-	rmdir(path);
-}
-
-static int
-count_prefixed(const char *dir, const char *prefix)
-{
-	struct dirent *e;
-	DIR *d = opendir(dir);
-	int n = 0;
-
-	while (d && (e = readdir(d)) != NULL)
-		n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
-	if (d)
-		closedir(d);
-	return n;
 }
 
 /* The three embedded documents, optionally redated (malloc'd copies). */
@@ -187,7 +148,7 @@ Test(data_cache, context_uses_valid_newer_cache)
 	cr_assert_str_eq(smp_context_data_source(ctx), "built-in");
 	smp_context_free(ctx);
 	docs_free(&d);
-	rm_tree(root);
+	th_rm_tree(root);
 }
 
 Test(data_cache, invalid_or_older_cache_falls_back_to_builtin)
@@ -233,7 +194,7 @@ Test(data_cache, invalid_or_older_cache_falls_back_to_builtin)
 	cr_assert_not(info.valid);
 	cr_assert(strstr(info.error, "No such file"), "%s", info.error);
 	docs_free(&d);
-	rm_tree(root);
+	th_rm_tree(root);
 }
 
 /* The write hook of the crash test: dies like a killed process halfway
@@ -283,21 +244,21 @@ Test(data_cache, crash_mid_write_keeps_old_copy)
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 3);
 	/* the dead writer's folder is there, the old copy in use */
-	cr_assert_eq(count_prefixed(cache, ".tmp-"), 1);
+	cr_assert_eq(th_count_prefixed(cache, ".tmp-"), 1);
 	ctx = context(cache, NULL);
 	cr_assert_eq(smp_context_data_origin(ctx), SMP_DATA_CACHE);
 	cr_assert_str_eq(smp_context_data_version(ctx), "2100.01.01");
 	smp_context_free(ctx);
 	/* the next commit clears what the dead writer left */
 	commit(cache, &next, "https://example.com/b/", NULL);
-	cr_assert_eq(count_prefixed(cache, ".tmp-"), 0);
-	cr_assert_eq(count_prefixed(cache, "data-"), 1);
+	cr_assert_eq(th_count_prefixed(cache, ".tmp-"), 0);
+	cr_assert_eq(th_count_prefixed(cache, "data-"), 1);
 	ctx = context(cache, NULL);
 	cr_assert_str_eq(smp_context_data_version(ctx), "2100.02.02");
 	smp_context_free(ctx);
 	docs_free(&old);
 	docs_free(&next);
-	rm_tree(root);
+	th_rm_tree(root);
 }
 
 Test(data_cache, concurrent_commits_leave_one_valid_copy)
@@ -324,15 +285,15 @@ Test(data_cache, concurrent_commits_leave_one_valid_copy)
 		cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 			  "writer %d failed", i);
 	}
-	cr_assert_eq(count_prefixed(cache, "data-"), 1);
-	cr_assert_eq(count_prefixed(cache, ".tmp-"), 0);
-	cr_assert_eq(count_prefixed(cache, ".current-"), 0);
+	cr_assert_eq(th_count_prefixed(cache, "data-"), 1);
+	cr_assert_eq(th_count_prefixed(cache, ".tmp-"), 0);
+	cr_assert_eq(th_count_prefixed(cache, ".current-"), 0);
 	ctx = context(cache, NULL);
 	cr_assert_eq(smp_context_data_origin(ctx), SMP_DATA_CACHE);
 	smp_context_free(ctx);
 	docs_free(&d[0]);
 	docs_free(&d[1]);
-	rm_tree(root);
+	th_rm_tree(root);
 }
 
 /* Validators from the cache become request headers: a line break in
@@ -375,7 +336,7 @@ Test(data_cache, meta_round_trip_drops_unsafe_validators)
 	cr_assert_eq(memcmp(c.buf[1], d.buf[1], d.len[1]), 0);
 	smp__cache_copy_release(&c, &a);
 	docs_free(&d);
-	rm_tree(root);
+	th_rm_tree(root);
 }
 
 Test(data_cache, days_from_date)
@@ -480,53 +441,14 @@ Test(data_cache, cache_info_without_cache)
 	o.cache_dir = root;
 	cr_assert_eq(smp_data_cache_info(&info, &o, &err), 0);
 	cr_assert_eq(info.checked, 77);
-	rm_tree(root);
-}
-
-struct counting {
-	long calls, fail_at, live;
-};
-
-static void *
-c_malloc(void *ud, size_t n)
-{
-	struct counting *c = ud;
-	void *p;
-
-	if (c->calls++ == c->fail_at)
-		return NULL;
-	p = malloc(n);
-	c->live += p != NULL;
-	return p;
-}
-
-static void *
-c_realloc(void *ud, void *p, size_t n)
-{
-	struct counting *c = ud;
-	void *q;
-
-	if (c->calls++ == c->fail_at)
-		return NULL;
-	q = realloc(p, n);
-	c->live += q && !p;
-	return q;
-}
-
-static void
-c_free(void *ud, void *p)
-{
-	struct counting *c = ud;
-
-	c->live -= p != NULL;
-	free(p);
+	th_rm_tree(root);
 }
 
 /* Reading the cache at context creation and for `data`, with allocation
  * N failing: SMP_ENOMEM (never a silent fall-back) and no leak. The
  * first 64 and last 256 allocations one by one, a stride between. */
 static void
-fail_each(struct counting *c, const struct smp_options *o, int info_call)
+fail_each(struct failing_alloc *c, const struct smp_options *o, int info_call)
 {
 	struct smp_context *ctx = NULL;
 	struct smp_cache_info info;
@@ -534,8 +456,7 @@ fail_each(struct counting *c, const struct smp_options *o, int info_call)
 	long n, total, step;
 	int rc;
 
-	c->calls = 0;
-	c->fail_at = -1;
+	fa_arm(c, FA_NEVER);
 	if (info_call) {
 		cr_assert_eq(smp_data_cache_info(&info, o, &err), 0);
 		cr_assert(info.valid);
@@ -547,8 +468,7 @@ fail_each(struct counting *c, const struct smp_options *o, int info_call)
 	total = c->calls;
 	step = total / 200 + 1;
 	for (n = 0; n < total; n += n < 64 || n >= total - 256 ? 1 : step) {
-		c->calls = 0;
-		c->fail_at = n;
+		fa_arm(c, n);
 		rc = info_call ? smp_data_cache_info(&info, o, &err)
 			       : smp_context_new(&ctx, o, &err);
 		cr_assert_eq(c->live, 0, "n=%ld leaked %ld", n, c->live);
@@ -560,36 +480,7 @@ fail_each(struct counting *c, const struct smp_options *o, int info_call)
 	}
 }
 
-/* Small valid documents (as in test_fetch.c) keep this fast under ASan. */
-#define SMALL_HEAD(v, d)                                                       \
-	"{\"schema_version\": 1, \"data_version\": \"" v "\", "                \
-	"\"generated\": \"" d "\", \"sources\": [], "
-#define SMALL_INSTANCES(v, d, vcpus)                                           \
-	SMALL_HEAD(v, d)                                                       \
-	"\"instances\": [{\"type\": \"ml.p3.8xlarge\", \"family\": \"p3\", "   \
-	"\"vcpus\": " vcpus ", \"memory_gib\": 244, \"gpus\": 4, "             \
-	"\"gpu_model\": \"V100\", \"gpu_memory_gib\": 16, \"efa\": false, "    \
-	"\"network_gbps\": 10, \"compiler_supported\": true, "                 \
-	"\"source\": \"K\"}]}"
-#define SMALL_TESTED(v, d)                                                     \
-	SMALL_HEAD(v, d)                                                       \
-	"\"models\": [{\"framework\": \"pytorch\", \"framework_version\": "    \
-	"\"1.11.0\", \"transformers_version\": \"4.21.1\", \"model\": "        \
-	"\"bert\", \"dataset\": null, \"instance_type\": \"ml.p3.8xlarge\", "  \
-	"\"precision\": null, \"sequence_length\": 512, \"scope\": null, "     \
-	"\"native_batch_size\": null, \"compiler_batch_size\": 24, "           \
-	"\"batch_size_is_lower_bound\": false, \"instance_count\": 2, "        \
-	"\"source\": \"x\"}]}"
-#define SMALL_FRAMEWORKS(v, d)                                                 \
-	SMALL_HEAD(v, d)                                                       \
-	"\"supported_instance_classes\": [\"p3\"], "                           \
-	"\"sdk_efa_instance_types\": [], \"pytorchxla_min_version\": "         \
-	"{\"huggingface\": \"1.11\", \"pytorch\": \"1.12\"}, \"images\": "     \
-	"[{\"estimator\": \"huggingface\", \"framework\": \"pytorch\", "       \
-	"\"framework_version\": \"1.11.0\", \"framework_aliases\": [], "       \
-	"\"transformers_version\": \"4.21.1\", \"transformers_aliases\": [], " \
-	"\"py_versions\": [\"py38\"], \"repository\": \"r\", "                 \
-	"\"source\": \"s\"}]}"
+/* Small valid documents (small_docs.h) keep this fast under ASan. */
 
 static const char *const small[3] = {
 	SMALL_INSTANCES("2100.01.01", "2100-01-01", "32"),
@@ -598,8 +489,8 @@ static const char *const small[3] = {
 
 Test(data_cache, reading_cache_allocation_failures_are_clean)
 {
-	struct counting c = {0, -1, 0};
-	struct smp_allocator a = {c_malloc, c_realloc, c_free, &c};
+	struct failing_alloc c = FA_INIT;
+	struct smp_allocator a = fa_allocator(&c);
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_error err;
 	char cache[128];
@@ -621,5 +512,5 @@ Test(data_cache, reading_cache_allocation_failures_are_clean)
 	fail_each(&c, &o, 0);
 	fail_each(&c, &o, 1);
 	docs_free(&d);
-	rm_tree(root);
+	th_rm_tree(root);
 }

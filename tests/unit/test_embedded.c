@@ -1,7 +1,8 @@
 /*
  * test_embedded.c - the data compiled into the library is byte for byte
  * the files in the source tree (CONVENTIONS.md 23): a stale build or a
- * broken embed.sh would otherwise check specs against old data.
+ * broken embed.sh would otherwise check specs against old data. The
+ * precompiled catalog equals what the loader reads from those bytes.
  * Run from the repository root.
  */
 #include <criterion/criterion.h>
@@ -9,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+#include "catalog.h"
 #include "embedded.h"
 
 /* Reads a whole file (test code: plain malloc); NULL when unreadable. */
@@ -112,4 +115,135 @@ Test(embedded, find_by_name)
 	cr_assert_null(smp__embedded_find("instances"));
 	cr_assert_null(smp__embedded_find("instance-data/instances.json"));
 	cr_assert_null(smp__embedded_find(""));
+}
+
+static void
+same_str(const char *a, const char *b, const char *what, size_t row)
+{
+	if (!a || !b)
+		cr_assert(!a && !b, "%s of row %zu: one is NULL", what, row);
+	else
+		cr_assert_str_eq(a, b, "%s of row %zu", what, row);
+}
+
+static void
+same_list(const char *const *a, size_t na, const char *const *b, size_t nb,
+	  const char *what, size_t row)
+{
+	size_t i;
+
+	cr_assert_eq(na, nb, "%s of row %zu", what, row);
+	for (i = 0; i < na; i++)
+		same_str(a[i], b[i], what, row);
+}
+
+/*
+ * The precompiled catalog (lib/gen/embed_catalog.c) is what the loader
+ * reads from the embedded JSON, field by field: a context using it must
+ * check exactly as one that parses the files.
+ */
+Test(embedded, precompiled_catalog_equals_the_loaded_json)
+{
+	const struct smp_catalog *pre = &smp__embedded_catalog;
+	static const char *const names[3] = {
+		"instances.json", "tested-models.json", "frameworks.json"};
+	struct smp_data_buffer b[3];
+	struct smp_allocator a;
+	struct smp_catalog cat;
+	struct smp_error err;
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		const struct smp_embedded_file *f =
+			smp__embedded_find(names[i]);
+
+		cr_assert_not_null(f, "%s", names[i]);
+		b[i].name = f->name;
+		b[i].buf = (const char *)f->data;
+		b[i].len = f->len;
+	}
+	smp__allocator_resolve(&a, NULL);
+	memset(&cat, 0, sizeof(cat));
+	cr_assert_eq(smp__catalog_load(&cat, &a, &b[0], &b[1], &b[2], &err), 0,
+		     "%s", err.message);
+	same_str(pre->data_version, cat.data_version, "data_version", 0);
+	same_str(pre->generated, cat.generated, "generated", 0);
+	cr_assert_eq(pre->instance_count, cat.instance_count);
+	for (i = 0; i < cat.instance_count; i++) {
+		const struct smp_instance *x = &pre->instances[i],
+					  *y = &cat.instances[i];
+
+		same_str(x->type, y->type, "type", i);
+		same_str(x->family, y->family, "family", i);
+		same_str(x->gpu_model, y->gpu_model, "gpu_model", i);
+		cr_assert(x->vcpus == y->vcpus && x->gpus == y->gpus &&
+				  x->memory_gib == y->memory_gib &&
+				  x->gpu_memory_gib == y->gpu_memory_gib &&
+				  x->efa == y->efa &&
+				  x->network_gbps == y->network_gbps &&
+				  x->compiler_supported ==
+					  y->compiler_supported,
+			  "instance row %zu", i);
+	}
+	cr_assert_eq(pre->tested_count, cat.tested_count);
+	cr_assert_gt(cat.tested_count, 0);
+	for (i = 0; i < cat.tested_count; i++) {
+		const struct smp_tested_model *x = &pre->tested[i],
+					      *y = &cat.tested[i];
+
+		same_str(x->framework, y->framework, "framework", i);
+		same_str(x->framework_version, y->framework_version,
+			 "framework_version", i);
+		same_str(x->transformers_version, y->transformers_version,
+			 "transformers_version", i);
+		same_str(x->model, y->model, "model", i);
+		same_str(x->model_key, y->model_key, "model_key", i);
+		same_str(x->dataset, y->dataset, "dataset", i);
+		same_str(x->instance_type, y->instance_type, "instance_type",
+			 i);
+		same_str(x->precision, y->precision, "precision", i);
+		same_str(x->scope, y->scope, "scope", i);
+		cr_assert(x->sequence_length == y->sequence_length &&
+				  x->native_batch_size ==
+					  y->native_batch_size &&
+				  x->compiler_batch_size ==
+					  y->compiler_batch_size &&
+				  x->batch_size_is_lower_bound ==
+					  y->batch_size_is_lower_bound &&
+				  x->instance_count == y->instance_count,
+			  "tested row %zu", i);
+	}
+	cr_assert_eq(pre->image_count, cat.image_count);
+	for (i = 0; i < cat.image_count; i++) {
+		const struct smp_image *x = &pre->images[i],
+				       *y = &cat.images[i];
+
+		same_str(x->estimator, y->estimator, "estimator", i);
+		same_str(x->framework, y->framework, "framework", i);
+		same_str(x->framework_version, y->framework_version,
+			 "framework_version", i);
+		same_list(x->framework_aliases, x->framework_alias_count,
+			  y->framework_aliases, y->framework_alias_count,
+			  "framework_aliases", i);
+		same_str(x->transformers_version, y->transformers_version,
+			 "transformers_version", i);
+		same_list(x->transformers_aliases, x->transformers_alias_count,
+			  y->transformers_aliases, y->transformers_alias_count,
+			  "transformers_aliases", i);
+		same_list(x->py_versions, x->py_version_count, y->py_versions,
+			  y->py_version_count, "py_versions", i);
+		same_str(x->repository, y->repository, "repository", i);
+	}
+	same_list(pre->supported_classes, pre->supported_class_count,
+		  cat.supported_classes, cat.supported_class_count,
+		  "supported_classes", 0);
+	same_list(pre->sdk_efa_types, pre->sdk_efa_type_count,
+		  cat.sdk_efa_types, cat.sdk_efa_type_count, "sdk_efa_types",
+		  0);
+	same_str(pre->pytorchxla_min_huggingface,
+		 cat.pytorchxla_min_huggingface, "pytorchxla_min_huggingface",
+		 0);
+	same_str(pre->pytorchxla_min_pytorch, cat.pytorchxla_min_pytorch,
+		 "pytorchxla_min_pytorch", 0);
+	smp__catalog_release(&cat);
 }

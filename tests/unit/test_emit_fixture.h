@@ -1,6 +1,6 @@
 /*
- * test_emit_fixture.h - what the emitter tests share: a growing sink, an
- * allocator that counts and can fail the Nth allocation, hand-built
+ * test_emit_fixture.h - what the emitter tests share: a growing sink, a
+ * context on a failing allocator (failing_alloc.h), hand-built
  * findings and reports (report.h is transparent inside the library), and
  * a helper that runs one emitter over a list of reports. Static inline,
  * so that each test file uses what it needs without warnings.
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "failing_alloc.h"
 #include "report.h"
 #include "smpreflight.h"
 
@@ -52,58 +53,11 @@ fx_sink_free(struct fx_sink *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Counts live allocations; fails the allocation numbered fail_at (1-based)
- * and every one after it while armed. */
-struct fx_alloc {
-	size_t live;
-	size_t count;
-	size_t fail_at; /* 0: never */
-};
-
-static inline void *
-fx_malloc(void *ud, size_t n)
-{
-	struct fx_alloc *a = ud;
-	void *p;
-
-	if (a->fail_at && ++a->count >= a->fail_at)
-		return NULL;
-	p = malloc(n ? n : 1);
-	if (p)
-		a->live++;
-	return p;
-}
-
-static inline void *
-fx_realloc(void *ud, void *ptr, size_t n)
-{
-	struct fx_alloc *a = ud;
-	void *p;
-
-	if (a->fail_at && ++a->count >= a->fail_at)
-		return NULL;
-	p = realloc(ptr, n ? n : 1);
-	if (p && !ptr)
-		a->live++;
-	return p;
-}
-
-static inline void
-fx_free(void *ud, void *ptr)
-{
-	struct fx_alloc *a = ud;
-
-	if (ptr)
-		a->live--;
-	free(ptr);
-}
-
 /* A context with the default data and, when a is given, its allocator. */
 static inline struct smp_context *
-fx_context(struct fx_alloc *a)
+fx_context(struct failing_alloc *a)
 {
-	static struct smp_allocator hooks = {fx_malloc, fx_realloc, fx_free,
-					     NULL};
+	static struct smp_allocator hooks;
 	struct smp_options opts = SMP_OPTIONS_INIT;
 	struct smp_allocator *h = NULL;
 	struct smp_context *ctx = NULL;
@@ -111,7 +65,7 @@ fx_context(struct fx_alloc *a)
 
 	if (a) {
 		/* per test: Criterion runs each test in its own process */
-		hooks.ud = a;
+		hooks = fa_allocator(a);
 		h = &hooks;
 	}
 	opts.allocator = h;

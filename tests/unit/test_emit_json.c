@@ -311,13 +311,15 @@ Test(emit_json, misuse_is_einval)
 /* Every allocation failing in turn: SMP_ENOMEM and nothing leaked. */
 Test(emit_json, out_of_memory_every_format)
 {
-	static struct fx_alloc a;
+	static struct failing_alloc a = FA_INIT;
 	struct smp_context *ctx = fx_context(&a);
 	struct smp_finding f[2];
 	struct smp_report reps[40];
-	size_t base = a.live, i;
+	long base = a.live;
+	size_t i;
 	int format;
 
+	a.sticky = 1; /* a failure, once hit, lasts until disarmed */
 	f[0] = fx_finding("a.yaml", "syntax", SMP_SEVERITY_ERROR, "e", 1, 1, 2);
 	f[1] = fx_finding("a.yaml", "short-run", SMP_SEVERITY_INFO, "i", 2, 1,
 			  2);
@@ -330,11 +332,10 @@ Test(emit_json, out_of_memory_every_format)
 		for (n = 1; rc == SMP_ENOMEM && n < 1000; n++) {
 			struct fx_sink s = {0};
 
-			a.count = 0;
-			a.fail_at = n;
+			fa_arm(&a, (long)n - 1); /* n counts from 1 */
 			rc = fx_emit(ctx, (enum smp_format)format, NULL, reps,
 				     40, &s);
-			a.fail_at = 0;
+			a.fail_at = FA_NEVER;
 			cr_assert(rc == 0 || rc == SMP_ENOMEM,
 				  "format %d, failing allocation %zu: %d",
 				  format, n, rc);

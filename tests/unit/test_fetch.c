@@ -6,18 +6,19 @@
  * The real libcurl fetcher is exercised by tests/net/run.sh.
  */
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "data_cache.h"
 #include "embedded.h"
+#include "failing_alloc.h"
 #include "fetch.h"
+#include "helpers.h"
 #include "sha256.h"
+#include "small_docs.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -185,47 +186,6 @@ make_tmp(void)
 	return tmp_root;
 }
 
-static void
-rm_tree(const char *path)
-{
-	char sub[1200];
-	struct dirent *e;
-	struct stat st;
-	DIR *d;
-
-	if (lstat(path, &st) != 0)
-		return;
-	if (!S_ISDIR(st.st_mode)) {
-		unlink(path);
-		return;
-	}
-	d = opendir(path);
-	while (d && (e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
-		rm_tree(sub);
-	}
-	if (d)
-		closedir(d);
-	rmdir(path);
-}
-
-/* Names in dir starting with prefix. */
-static int
-count_prefixed(const char *dir, const char *prefix)
-{
-	struct dirent *e;
-	DIR *d = opendir(dir);
-	int n = 0;
-
-	while (d && (e = readdir(d)) != NULL)
-		n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
-	if (d)
-		closedir(d);
-	return n;
-}
-
 struct env {
 	struct fake fake;
 	struct smp_options opts;
@@ -258,7 +218,7 @@ env_init(struct env *e)
 static void
 env_release(struct env *e)
 {
-	rm_tree(tmp_root);
+	th_rm_tree(tmp_root);
 	(void)e;
 }
 
@@ -554,7 +514,7 @@ expect_refused(struct env *e, int doc, const char *body, int code,
 	cr_assert_null(r);
 	cr_assert(strstr(e->err.message, msg), "message: %s", e->err.message);
 	expect_in_use(e, builtin(), SMP_DATA_CACHE);
-	cr_assert_eq(count_prefixed(e->cache, ".tmp-"), 0);
+	cr_assert_eq(th_count_prefixed(e->cache, ".tmp-"), 0);
 }
 
 Test(fetch, invalid_json_refused)
@@ -683,8 +643,8 @@ Test(fetch, write_failure_keeps_old_data)
 			SMP_EIO, "budget %ld", budgets[i]);
 		cr_assert(strstr(e.err.message, "No space left"));
 		expect_in_use(&e, builtin(), SMP_DATA_CACHE);
-		cr_assert_eq(count_prefixed(e.cache, ".tmp-"), 0);
-		cr_assert_eq(count_prefixed(e.cache, "data-"), 1);
+		cr_assert_eq(th_count_prefixed(e.cache, ".tmp-"), 0);
+		cr_assert_eq(th_count_prefixed(e.cache, "data-"), 1);
 	}
 	fault.budget = 1L << 30;
 	fault.fail_fsync = 1;
@@ -695,83 +655,14 @@ Test(fetch, write_failure_keeps_old_data)
 	cr_assert_eq(smp__data_update_io(&r, &e.opts, &e.up, &io, &e.err), 0);
 	smp_update_result_free(r);
 	expect_in_use(&e, "2100.01.01", SMP_DATA_CACHE);
-	cr_assert_eq(count_prefixed(e.cache, "data-"), 1);
+	cr_assert_eq(th_count_prefixed(e.cache, "data-"), 1);
 	for (i = 0; i < 3; i++)
 		free(doc[i]);
 	env_release(&e);
 }
 
-/* Counts live blocks; fails allocation number fail_at. */
-struct counting {
-	long calls, fail_at, live;
-};
-
-static void *
-c_malloc(void *ud, size_t n)
-{
-	struct counting *c = ud;
-	void *p;
-
-	if (c->calls++ == c->fail_at)
-		return NULL;
-	p = malloc(n);
-	c->live += p != NULL;
-	return p;
-}
-
-static void *
-c_realloc(void *ud, void *p, size_t n)
-{
-	struct counting *c = ud;
-	void *q;
-
-	if (c->calls++ == c->fail_at)
-		return NULL;
-	q = realloc(p, n);
-	c->live += q && !p;
-	return q;
-}
-
-static void
-c_free(void *ud, void *p)
-{
-	struct counting *c = ud;
-
-	c->live -= p != NULL;
-	free(p);
-}
-
-/* Small but valid documents (as in test_catalog.c), so that failing
- * every allocation stays fast under ASan with SMP_ARENA_DEBUG. */
-#define SMALL_HEAD(v, d)                                                       \
-	"{\"schema_version\": 1, \"data_version\": \"" v "\", "                \
-	"\"generated\": \"" d "\", \"sources\": [], "
-#define SMALL_INSTANCES(v, d, vcpus)                                           \
-	SMALL_HEAD(v, d)                                                       \
-	"\"instances\": [{\"type\": \"ml.p3.8xlarge\", \"family\": \"p3\", "   \
-	"\"vcpus\": " vcpus ", \"memory_gib\": 244, \"gpus\": 4, "             \
-	"\"gpu_model\": \"V100\", \"gpu_memory_gib\": 16, \"efa\": false, "    \
-	"\"network_gbps\": 10, \"compiler_supported\": true, "                 \
-	"\"source\": \"K\"}]}"
-#define SMALL_TESTED(v, d)                                                     \
-	SMALL_HEAD(v, d)                                                       \
-	"\"models\": [{\"framework\": \"pytorch\", \"framework_version\": "    \
-	"\"1.11.0\", \"transformers_version\": \"4.21.1\", \"model\": "        \
-	"\"bert\", \"dataset\": null, \"instance_type\": \"ml.p3.8xlarge\", "  \
-	"\"precision\": null, \"sequence_length\": 512, \"scope\": null, "     \
-	"\"native_batch_size\": null, \"compiler_batch_size\": 24, "           \
-	"\"batch_size_is_lower_bound\": false, \"instance_count\": 2, "        \
-	"\"source\": \"x\"}]}"
-#define SMALL_FRAMEWORKS(v, d)                                                 \
-	SMALL_HEAD(v, d)                                                       \
-	"\"supported_instance_classes\": [\"p3\"], "                           \
-	"\"sdk_efa_instance_types\": [], \"pytorchxla_min_version\": "         \
-	"{\"huggingface\": \"1.11\", \"pytorch\": \"1.12\"}, \"images\": "     \
-	"[{\"estimator\": \"huggingface\", \"framework\": \"pytorch\", "       \
-	"\"framework_version\": \"1.11.0\", \"framework_aliases\": [], "       \
-	"\"transformers_version\": \"4.21.1\", \"transformers_aliases\": [], " \
-	"\"py_versions\": [\"py38\"], \"repository\": \"r\", "                 \
-	"\"source\": \"s\"}]}"
+/* Small but valid documents (small_docs.h), so that failing every
+ * allocation stays fast under ASan with SMP_ARENA_DEBUG. */
 
 static const char *const small_v1[3] = {
 	SMALL_INSTANCES("2100.01.01", "2100-01-01", "32"),
@@ -802,8 +693,8 @@ serve(struct fake *f, const char *const docs[3])
  */
 Test(fetch, every_allocation_failure_is_clean)
 {
-	struct counting c = {0, -1, 0};
-	struct smp_allocator a = {c_malloc, c_realloc, c_free, &c};
+	struct failing_alloc c = FA_INIT;
+	struct smp_allocator a = fa_allocator(&c);
 	struct smp_update_result *r = NULL;
 	struct env e;
 	char dry[160], real[160];
@@ -831,8 +722,7 @@ Test(fetch, every_allocation_failure_is_clean)
 	e.opts.cache_dir = real;
 	step = total / 200 + 1;
 	for (n = 0; n < total; n += n < 64 || n >= total - 256 ? 1 : step) {
-		c.calls = 0;
-		c.fail_at = n;
+		fa_arm(&c, n);
 		rc = update(&e, &r);
 		cr_assert_eq(rc, SMP_ENOMEM, "n=%ld of %ld: rc=%d %s", n, total,
 			     rc, e.err.message);
@@ -842,7 +732,7 @@ Test(fetch, every_allocation_failure_is_clean)
 	e.opts.allocator = NULL;
 	expect_in_use(&e, "2100.01.01", SMP_DATA_CACHE);
 	e.opts.allocator = &a;
-	c.fail_at = -1;
+	c.fail_at = FA_NEVER;
 	cr_assert_eq(update(&e, &r), 0);
 	cr_assert_eq(r->outcome, SMP_UPDATE_UPDATED);
 	cr_assert_eq(r->change_count, 1);

@@ -5,61 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "failing_alloc.h"
 #include "load.h"
-
-/* Counts live blocks and fails the fail_at-th allocation (0-based). */
-struct counting {
-	size_t calls;
-	size_t fail_at; /* SIZE_MAX: never */
-	size_t live;
-	int failed;
-};
-
-static void *
-c_malloc(void *ud, size_t size)
-{
-	struct counting *c = ud;
-	void *p;
-
-	if (c->calls++ == c->fail_at) {
-		c->failed = 1;
-		return NULL;
-	}
-	p = malloc(size);
-	if (p)
-		c->live++;
-	return p;
-}
-
-static void *
-c_realloc(void *ud, void *ptr, size_t size)
-{
-	struct counting *c = ud;
-	void *p;
-
-	if (c->calls++ == c->fail_at) {
-		c->failed = 1;
-		return NULL;
-	}
-	p = realloc(ptr, size);
-	if (p && !ptr)
-		c->live++;
-	return p;
-}
-
-static void
-c_free(void *ud, void *ptr)
-{
-	struct counting *c = ud;
-
-	if (ptr)
-		c->live--;
-	free(ptr);
-}
 
 /* One load: its allocator, documents, report and status. */
 struct run {
-	struct counting count;
+	struct failing_alloc count;
 	struct smp_allocator alloc;
 	struct smp_docs docs;
 	struct smp_report *rep;
@@ -67,14 +18,11 @@ struct run {
 };
 
 static void
-run_init(struct run *r, size_t fail_at)
+run_init(struct run *r, long fail_at)
 {
 	memset(r, 0, sizeof(*r));
-	r->count.fail_at = fail_at;
-	r->alloc.malloc_fn = c_malloc;
-	r->alloc.realloc_fn = c_realloc;
-	r->alloc.free_fn = c_free;
-	r->alloc.ud = &r->count;
+	fa_init(&r->count, fail_at);
+	r->alloc = fa_allocator(&r->count);
 	smp__docs_init(&r->docs, &r->alloc);
 }
 
@@ -82,7 +30,7 @@ static void
 run_json(struct run *r, const char *buf, size_t len,
 	 const struct smp_limits *lim)
 {
-	run_init(r, SIZE_MAX);
+	run_init(r, FA_NEVER);
 	cr_assert_eq(smp__report_new(&r->rep, &r->alloc, "x.json", NULL), 0);
 	r->rep->buf = buf;
 	r->rep->len = len;
@@ -95,7 +43,7 @@ run_done(struct run *r)
 {
 	smp__docs_release(&r->docs);
 	smp_report_free(r->rep);
-	cr_expect_eq(r->count.live, 0, "%zu blocks leaked", r->count.live);
+	cr_expect_eq(r->count.live, 0, "%ld blocks leaked", r->count.live);
 }
 
 static const struct smp_node *
@@ -784,7 +732,7 @@ Test(load_json, object_with_100000_members)
 static void
 alloc_failure_loop(const char *in, size_t want_docs, size_t want_findings)
 {
-	size_t fail_at;
+	long fail_at;
 
 	for (fail_at = 0;; fail_at++) {
 		struct run r;
@@ -798,7 +746,7 @@ alloc_failure_loop(const char *in, size_t want_docs, size_t want_findings)
 			rc = smp__load_json(&r.docs, in, strlen(in), NULL,
 					    r.rep);
 		}
-		cr_assert(rc == 0 || rc == SMP_ENOMEM, "rc %d at %zu", rc,
+		cr_assert(rc == 0 || rc == SMP_ENOMEM, "rc %d at %ld", rc,
 			  fail_at);
 		if (rc == 0) {
 			cr_expect_eq(r.docs.count, want_docs);
@@ -806,7 +754,7 @@ alloc_failure_loop(const char *in, size_t want_docs, size_t want_findings)
 			cr_expect(!r.rep->failed);
 		}
 		cr_expect(rc == SMP_ENOMEM || !r.count.failed,
-			  "a failed allocation at %zu went unnoticed", fail_at);
+			  "a failed allocation at %ld went unnoticed", fail_at);
 		run_done(&r);
 		if (!r.count.failed)
 			break;

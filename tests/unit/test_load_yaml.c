@@ -8,52 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "failing_alloc.h"
 #include "load.h"
-
-/* An allocator that counts live blocks and fails the Nth request. */
-struct counting {
-	size_t live;
-	size_t calls;
-	size_t fail_at; /* SIZE_MAX: never */
-};
-
-static void *
-c_malloc(void *ud, size_t size)
-{
-	struct counting *c = ud;
-	void *p;
-
-	if (c->calls++ == c->fail_at)
-		return NULL;
-	p = malloc(size);
-	if (p)
-		c->live++;
-	return p;
-}
-
-static void *
-c_realloc(void *ud, void *ptr, size_t size)
-{
-	struct counting *c = ud;
-	void *p;
-
-	if (!ptr)
-		return c_malloc(ud, size);
-	if (c->calls++ == c->fail_at)
-		return NULL;
-	p = realloc(ptr, size);
-	return p;
-}
-
-static void
-c_free(void *ud, void *ptr)
-{
-	struct counting *c = ud;
-
-	if (ptr)
-		c->live--;
-	free(ptr);
-}
 
 /* The DESIGN.md section 8 defaults, filled here on purpose. */
 static struct smp_limits
@@ -65,7 +21,7 @@ default_limits(void)
 }
 
 struct loaded {
-	struct counting count;
+	struct failing_alloc count;
 	struct smp_allocator alloc;
 	struct smp_docs docs;
 	struct smp_report *rep;
@@ -79,11 +35,8 @@ load_n(struct loaded *t, const char *buf, size_t len,
 	struct smp_limits def = default_limits();
 
 	memset(t, 0, sizeof(*t));
-	t->count.fail_at = SIZE_MAX;
-	t->alloc.malloc_fn = c_malloc;
-	t->alloc.realloc_fn = c_realloc;
-	t->alloc.free_fn = c_free;
-	t->alloc.ud = &t->count;
+	fa_init(&t->count, FA_NEVER);
+	t->alloc = fa_allocator(&t->count);
 	smp__docs_init(&t->docs, &t->alloc);
 	cr_assert_eq(smp__report_new(&t->rep, &t->alloc, "x.yaml", NULL), 0);
 	t->rep->buf = buf;
@@ -102,7 +55,7 @@ unload(struct loaded *t)
 {
 	smp__docs_release(&t->docs);
 	smp_report_free(t->rep);
-	cr_assert_eq(t->count.live, 0, "%zu blocks leaked", t->count.live);
+	cr_assert_eq(t->count.live, 0, "%ld blocks leaked", t->count.live);
 }
 
 static const struct smp_node *
@@ -868,12 +821,13 @@ chaos(const char *text)
 	int succeeded = 0;
 
 	for (n = 0; n < 10000 && !succeeded; n++) {
-		struct counting c = {0, 0, n};
-		struct smp_allocator a = {c_malloc, c_realloc, c_free, &c};
+		struct failing_alloc c;
+		struct smp_allocator a = fa_allocator(&c);
 		struct smp_report *rep = NULL;
 		struct smp_docs docs;
 		int rc;
 
+		fa_init(&c, (long)n);
 		smp__docs_init(&docs, &a);
 		if (smp__report_new(&rep, &a, "x.yaml", NULL) == 0) {
 			rep->buf = text;
@@ -887,7 +841,7 @@ chaos(const char *text)
 		}
 		smp__docs_release(&docs);
 		smp_report_free(rep);
-		cr_assert_eq(c.live, 0, "%zu leaked when failing call %zu",
+		cr_assert_eq(c.live, 0, "%ld leaked when failing call %zu",
 			     c.live, n);
 	}
 	cr_assert(succeeded);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "failing_alloc.h"
 #include "pyscan.h"
 #include "smpreflight.h"
 
@@ -409,48 +410,6 @@ Test(pyscan, records_are_capped)
 	free(src);
 }
 
-/* An allocator that fails the Nth allocation and counts live blocks. */
-struct failing {
-	long fail_at;
-	long calls;
-	long live;
-};
-
-static void *
-f_malloc(void *ud, size_t n)
-{
-	struct failing *f = ud;
-
-	if (f->calls++ == f->fail_at)
-		return NULL;
-	f->live++;
-	return malloc(n);
-}
-
-static void *
-f_realloc(void *ud, void *p, size_t n)
-{
-	struct failing *f = ud;
-	void *q;
-
-	if (f->calls++ == f->fail_at)
-		return NULL;
-	q = realloc(p, n);
-	if (q && !p)
-		f->live++;
-	return q;
-}
-
-static void
-f_free(void *ud, void *p)
-{
-	struct failing *f = ud;
-
-	if (p)
-		f->live--;
-	free(p);
-}
-
 Test(pyscan, out_of_memory_at_every_allocation)
 {
 	char src[8192];
@@ -466,13 +425,14 @@ Test(pyscan, out_of_memory_at_every_allocation)
 					"os.environ['K'] = '%d'\n",
 					i, i, i, i, i);
 	for (n = 0;; n++) {
-		struct failing f = {n, 0, 0};
-		struct smp_allocator a = {f_malloc, f_realloc, f_free, &f};
+		struct failing_alloc f;
+		struct smp_allocator a = fa_allocator(&f);
 		struct smp_allocator r;
 		struct smp_arena arena;
 		struct smp_pyscan scan_out;
 		int rc;
 
+		fa_init(&f, n);
 		smp__allocator_resolve(&r, &a);
 		smp__arena_init(&arena, &r);
 		rc = smp__pyscan_run(&scan_out, &arena, src, len);

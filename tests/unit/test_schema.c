@@ -10,63 +10,13 @@
 #include <string.h>
 
 #include "embedded.h"
+#include "failing_alloc.h"
 #include "load.h"
 #include "schema.h"
 
-/* An allocator that counts live blocks and fails the Nth request. */
-struct counting {
-	size_t live;
-	size_t calls;
-	size_t fail_at; /* SIZE_MAX: never */
-};
-
-static void *
-c_malloc(void *ud, size_t size)
-{
-	struct counting *c = ud;
-	void *p;
-
-	if (c->calls++ == c->fail_at)
-		return NULL;
-	p = malloc(size);
-	if (p)
-		c->live++;
-	return p;
-}
-
-static void *
-c_realloc(void *ud, void *ptr, size_t size)
-{
-	struct counting *c = ud;
-
-	if (!ptr)
-		return c_malloc(ud, size);
-	if (c->calls++ == c->fail_at)
-		return NULL;
-	return realloc(ptr, size);
-}
-
-static void
-c_free(void *ud, void *ptr)
-{
-	struct counting *c = ud;
-
-	if (ptr)
-		c->live--;
-	free(ptr);
-}
-
-static struct counting counter = {0, 0, SIZE_MAX};
-static const struct smp_allocator counting_alloc = {c_malloc, c_realloc, c_free,
-						    &counter};
-
-static void
-reset_counter(size_t fail_at)
-{
-	counter.live = 0;
-	counter.calls = 0;
-	counter.fail_at = fail_at;
-}
+static struct failing_alloc counter = FA_INIT;
+static const struct smp_allocator counting_alloc = {fa_malloc, fa_realloc,
+						    fa_free, &counter};
 
 static struct smp_schema *
 load_estimator(void)
@@ -1065,7 +1015,7 @@ Test(schema, allocation_failure_on_load_is_clean)
 		struct smp_error err;
 		int rc;
 
-		reset_counter(n);
+		fa_init(&counter, (long)n);
 		rc = smp__schema_load(&s, &counting_alloc, f->name,
 				      (const char *)f->data, f->len, &err);
 		if (rc == 0) {
@@ -1078,12 +1028,12 @@ Test(schema, allocation_failure_on_load_is_clean)
 			     err.message);
 		cr_assert_null(s);
 		cr_assert_eq(err.code, SMP_ENOMEM);
-		cr_assert_eq(counter.live, 0, "n=%zu: %zu blocks leaked", n,
+		cr_assert_eq(counter.live, 0, "n=%zu: %ld blocks leaked", n,
 			     counter.live);
 		cr_assert_lt(n, 100000);
 	}
 	cr_expect_gt(n, 5);
-	reset_counter(SIZE_MAX);
+	fa_init(&counter, FA_NEVER);
 }
 
 /*
@@ -1094,15 +1044,16 @@ static size_t
 check_alloc_loop(const struct smp_schema *s, const char *spec,
 		 size_t want_findings)
 {
-	size_t n, schema_live = counter.live;
+	long schema_live = counter.live;
+	size_t n;
 
 	for (n = 0;; n++) {
 		struct checked t;
 
 		load_spec(&t, spec);
-		counter.fail_at = counter.calls + n;
+		counter.fail_at = counter.calls + (long)n;
 		t.rc = smp__schema_check(s, t.docs.items[0].root, t.rep);
-		counter.fail_at = SIZE_MAX;
+		counter.fail_at = FA_NEVER;
 		if (t.rc == 0) {
 			cr_assert_eq(t.rep->failed, 0);
 			cr_assert_eq(t.rep->count, want_findings);

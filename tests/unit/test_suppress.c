@@ -7,52 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "failing_alloc.h"
+#include "helpers.h"
 #include "smpreflight.h"
 #include "suppress.h"
 
 /* 2030-06-15 12:00:00 UTC */
 #define NOON_2030_06_15 ((int64_t)1907755200)
-
-struct failing {
-	long fail_at; /* -1: never */
-	long calls;
-	long live;
-};
-
-static void *
-f_malloc(void *ud, size_t n)
-{
-	struct failing *f = ud;
-
-	if (f->fail_at >= 0 && f->calls++ == f->fail_at)
-		return NULL;
-	f->live++;
-	return malloc(n);
-}
-
-static void *
-f_realloc(void *ud, void *p, size_t n)
-{
-	struct failing *f = ud;
-	void *q;
-
-	if (f->fail_at >= 0 && f->calls++ == f->fail_at)
-		return NULL;
-	q = realloc(p, n);
-	if (q && !p)
-		f->live++;
-	return q;
-}
-
-static void
-f_free(void *ud, void *p)
-{
-	struct failing *f = ud;
-
-	if (p)
-		f->live--;
-	free(p);
-}
 
 static void
 parse(struct smp_suppress_comment *c, const char *text)
@@ -72,30 +33,6 @@ context_at(int64_t now, int no_inline_ignores)
 	o.no_script = 1;
 	cr_assert_eq(smp_context_new(&ctx, &o, &err), 0, "%s", err.message);
 	return ctx;
-}
-
-static struct smp_report *
-check(const struct smp_context *ctx, const char *spec)
-{
-	struct smp_report *rep = NULL;
-	struct smp_error err;
-
-	cr_assert_eq(
-		smp_check_buffer(&rep, ctx, "j.yaml", spec, strlen(spec), &err),
-		0);
-	return rep;
-}
-
-/* The finding of rule, or NULL. */
-static const struct smp_finding *
-find(const struct smp_report *rep, const char *rule)
-{
-	size_t i;
-
-	for (i = 0; i < smp_report_count(rep); i++)
-		if (strcmp(smp_report_get(rep, i)->rule, rule) == 0)
-			return smp_report_get(rep, i);
-	return NULL;
 }
 
 /* compiler-debug fires on line 3, column 34. */
@@ -202,36 +139,37 @@ Test(suppress, same_line_and_line_above)
 	struct smp_report *rep;
 	const struct smp_finding *f;
 
-	rep = check(ctx, SPEC_HEAD "compiler_config: {enabled: true, debug: "
-				   "true} # sm-preflight: "
-				   "ignore[compiler-debug] on purpose\n");
-	f = find(rep, "compiler-debug");
+	rep = th_check(ctx, SPEC_HEAD "compiler_config: {enabled: true, debug: "
+				      "true} # sm-preflight: "
+				      "ignore[compiler-debug] on purpose\n");
+	f = th_find(rep, "compiler-debug");
 	cr_assert_not_null(f);
 	cr_assert_eq(f->suppressed, 1);
 	cr_assert_str_eq(f->suppression_reason, "on purpose");
-	cr_assert_null(find(rep, "suppression-unused"));
+	cr_assert_null(th_find(rep, "suppression-unused"));
 	smp_report_free(rep);
 
-	rep = check(ctx, SPEC_HEAD "  # sm-preflight: ignore[compiler-debug] "
-				   "until=2030-06-15 profiling   the graph\n"
-				   "\n# another comment\n" DEBUG_LINE);
-	f = find(rep, "compiler-debug");
+	rep = th_check(ctx,
+		       SPEC_HEAD "  # sm-preflight: ignore[compiler-debug] "
+				 "until=2030-06-15 profiling   the graph\n"
+				 "\n# another comment\n" DEBUG_LINE);
+	f = th_find(rep, "compiler-debug");
 	cr_assert_eq(f->suppressed, 1);
 	cr_assert_str_eq(f->suppression_reason, "profiling the graph");
 	cr_assert_eq(smp_report_max_severity(rep), max_unsuppressed(rep));
 	smp_report_free(rep);
 
 	/* a spec whose only finding is suppressed */
-	rep = check(ctx, "estimator: HuggingFace\n"
-			 "instance_type: ml.p3.2xlarge\n"
-			 "transformers_version: \"4.21.1\"\n"
-			 "pytorch_version: \"1.11.0\"\n"
-			 "py_version: py38\n"
-			 "compiler_config: {enabled: true, debug: true}  # "
-			 "sm-preflight: ignore[compiler-debug] tracing\n"
-			 "debugger_hook_config: false\n"
-			 "disable_profiler: true\n");
-	cr_assert_eq(find(rep, "compiler-debug")->suppressed, 1);
+	rep = th_check(ctx, "estimator: HuggingFace\n"
+			    "instance_type: ml.p3.2xlarge\n"
+			    "transformers_version: \"4.21.1\"\n"
+			    "pytorch_version: \"1.11.0\"\n"
+			    "py_version: py38\n"
+			    "compiler_config: {enabled: true, debug: true}  # "
+			    "sm-preflight: ignore[compiler-debug] tracing\n"
+			    "debugger_hook_config: false\n"
+			    "disable_profiler: true\n");
+	cr_assert_eq(th_find(rep, "compiler-debug")->suppressed, 1);
 	cr_assert_eq(smp_report_max_severity(rep), SMP_SEVERITY_OFF,
 		     "a suppressed warning does not count");
 	smp_report_free(rep);
@@ -245,18 +183,18 @@ Test(suppress, until_lapses_after_its_day)
 			  "ignore[compiler-debug] until "
 			  "the fix until=2030-06-15\n" DEBUG_LINE;
 	struct smp_context *ctx = context_at(NOON_2030_06_15 + 11 * 3600, 0);
-	struct smp_report *rep = check(ctx, spec);
+	struct smp_report *rep = th_check(ctx, spec);
 	const struct smp_finding *f;
 
-	cr_assert_eq(find(rep, "compiler-debug")->suppressed, 1,
+	cr_assert_eq(th_find(rep, "compiler-debug")->suppressed, 1,
 		     "23:00 on the until day: still suppressed");
 	smp_report_free(rep);
 	smp_context_free(ctx);
 
 	ctx = context_at(NOON_2030_06_15 + 12 * 3600, 0);
-	rep = check(ctx, spec);
-	cr_assert_eq(find(rep, "compiler-debug")->suppressed, 0);
-	f = find(rep, "suppression-invalid");
+	rep = th_check(ctx, spec);
+	cr_assert_eq(th_find(rep, "compiler-debug")->suppressed, 0);
+	f = th_find(rep, "suppression-invalid");
 	cr_assert_not_null(f);
 	cr_assert_not_null(strstr(f->message, "expired on 2030-06-15"));
 	cr_assert_eq(f->line, 3);
@@ -269,11 +207,11 @@ Test(suppress, unused_ids_are_reported_at_the_id)
 {
 	struct smp_context *ctx = context_at(NOON_2030_06_15, 0);
 	struct smp_report *rep =
-		check(ctx, SPEC_HEAD "# sm-preflight: ignore[compiler-debug,"
-				     "efa-recommended] both\n" DEBUG_LINE);
-	const struct smp_finding *f = find(rep, "suppression-unused");
+		th_check(ctx, SPEC_HEAD "# sm-preflight: ignore[compiler-debug,"
+					"efa-recommended] both\n" DEBUG_LINE);
+	const struct smp_finding *f = th_find(rep, "suppression-unused");
 
-	cr_assert_eq(find(rep, "compiler-debug")->suppressed, 1);
+	cr_assert_eq(th_find(rep, "compiler-debug")->suppressed, 1);
 	cr_assert_not_null(f);
 	cr_assert_eq(f->line, 3);
 	cr_assert_eq(f->column, 39, "column %u", f->column);
@@ -286,14 +224,14 @@ Test(suppress, unused_ids_are_reported_at_the_id)
 Test(suppress, option_turns_them_all_off)
 {
 	struct smp_context *ctx = context_at(NOON_2030_06_15, 1);
-	struct smp_report *rep =
-		check(ctx, SPEC_HEAD "# sm-preflight: ignore[compiler-debug]\n"
-				     "# sm-preflight: ignore[efa-recommended] "
-				     "x\n" DEBUG_LINE);
+	struct smp_report *rep = th_check(
+		ctx, SPEC_HEAD "# sm-preflight: ignore[compiler-debug]\n"
+			       "# sm-preflight: ignore[efa-recommended] "
+			       "x\n" DEBUG_LINE);
 
-	cr_assert_eq(find(rep, "compiler-debug")->suppressed, 0);
-	cr_assert_null(find(rep, "suppression-invalid"));
-	cr_assert_null(find(rep, "suppression-unused"));
+	cr_assert_eq(th_find(rep, "compiler-debug")->suppressed, 0);
+	cr_assert_null(th_find(rep, "suppression-invalid"));
+	cr_assert_null(th_find(rep, "suppression-unused"));
 	smp_report_free(rep);
 	smp_context_free(ctx);
 }
@@ -301,16 +239,16 @@ Test(suppress, option_turns_them_all_off)
 Test(suppress, text_inside_scalars_is_not_a_comment)
 {
 	struct smp_context *ctx = context_at(NOON_2030_06_15, 0);
-	struct smp_report *rep = check(
+	struct smp_report *rep = th_check(
 		ctx, SPEC_HEAD "base_job_name: 'a # sm-preflight: "
 			       "ignore[compiler-debug] x'\n"
 			       "tags:\n  - Key: k\n    Value: |\n"
 			       "      # sm-preflight: ignore[compiler-debug]\n"
 			       "      more\n" DEBUG_LINE);
 
-	cr_assert_eq(find(rep, "compiler-debug")->suppressed, 0);
-	cr_assert_null(find(rep, "suppression-invalid"));
-	cr_assert_null(find(rep, "suppression-unused"));
+	cr_assert_eq(th_find(rep, "compiler-debug")->suppressed, 0);
+	cr_assert_null(th_find(rep, "suppression-invalid"));
+	cr_assert_null(th_find(rep, "suppression-unused"));
 	smp_report_free(rep);
 	smp_context_free(ctx);
 }
@@ -322,10 +260,11 @@ Test(suppress, every_allocation_failure_is_clean)
 		"# sm-preflight: ignore[compiler-debug] a reason\n" DEBUG_LINE
 		"# sm-preflight: ignore[efa-recommended] unused\n"
 		"instance_count: 1  # sm-preflight: ignore[bogus] x\n";
-	struct failing st = {-1, 0, 0};
-	struct smp_allocator a = {f_malloc, f_realloc, f_free, &st};
+	struct failing_alloc st = FA_INIT;
+	struct smp_allocator a = fa_allocator(&st);
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_context *ctx = NULL;
+	struct smp_report *first = NULL;
 	long n, base;
 	int done = 0;
 
@@ -333,26 +272,31 @@ Test(suppress, every_allocation_failure_is_clean)
 	o.now = NOON_2030_06_15;
 	o.no_script = 1;
 	cr_assert_eq(smp_context_new(&ctx, &o, NULL), 0);
+	/* the first check compiles the dialect's schema, which the context
+	 * keeps: count what the checks after it leave */
+	cr_assert_eq(smp_check_buffer(&first, ctx, "j.yaml", spec, strlen(spec),
+				      NULL),
+		     0);
+	smp_report_free(first);
 	base = st.live;
 	for (n = 0; !done; n++) {
 		struct smp_report *rep = NULL;
 		int rc;
 
-		st.fail_at = n;
-		st.calls = 0;
+		fa_arm(&st, n);
 		rc = smp_check_buffer(&rep, ctx, "j.yaml", spec, strlen(spec),
 				      NULL);
 		cr_assert(rc == 0 || rc == SMP_ENOMEM, "n=%ld rc=%d", n, rc);
 		if (rc == 0) {
-			cr_assert_not_null(find(rep, "suppression-unused"));
-			cr_assert_not_null(find(rep, "suppression-invalid"));
+			cr_assert_not_null(th_find(rep, "suppression-unused"));
+			cr_assert_not_null(th_find(rep, "suppression-invalid"));
 		}
 		done = rc == 0 && st.calls <= n;
 		smp_report_free(rep);
 		cr_assert_eq(st.live, base, "n=%ld leaked %ld blocks", n,
 			     st.live - base);
 	}
-	st.fail_at = -1;
+	st.fail_at = FA_NEVER;
 	smp_context_free(ctx);
 	cr_assert_eq(st.live, 0);
 }

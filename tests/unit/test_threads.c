@@ -329,6 +329,78 @@ Test(threads, one_context_eight_threads_match_serial_runs)
 	smp_context_free(ctx);
 }
 
+/* One spec per dialect: each compiles its dialect's schema at first use. */
+static const char *const first_use[] = {
+	"examples/bert-single-gpu.yaml",           /* estimator */
+	"examples/broken-model-trainer-mt.yaml",   /* ModelTrainer */
+	"examples/broken-copied-request-api.json", /* CreateTrainingJob */
+};
+#define FIRST_USE (sizeof(first_use) / sizeof(first_use[0]))
+
+struct first_use_run {
+	pthread_t tid;
+	const struct smp_context *ctx;
+	char *const *expected;
+	size_t first;
+	size_t mismatches;
+};
+
+static void *
+first_use_work(void *arg)
+{
+	struct first_use_run *r = arg;
+	size_t k;
+
+	for (k = 0; k < FIRST_USE; k++) {
+		size_t i = (r->first + k) % FIRST_USE;
+		char *got = run_one(r->ctx, NULL, first_use[i]);
+
+		if (!got || strcmp(got, r->expected[i]) != 0)
+			r->mismatches++;
+		free(got);
+	}
+	return NULL;
+}
+
+/*
+ * A fresh context checked from 8 threads at once: they race to compile
+ * the schemas it builds at first use, and must all get the serial run's
+ * results (from another context).
+ */
+Test(threads, first_use_of_a_fresh_context)
+{
+	struct smp_context *ref = NULL, *ctx = NULL;
+	struct first_use_run r[THREADS];
+	char *expected[FIRST_USE];
+	struct smp_error err;
+	size_t i;
+	int t;
+
+	cr_assert_eq(smp_context_new(&ref, NULL, &err), 0, "%s", err.message);
+	for (i = 0; i < FIRST_USE; i++) {
+		expected[i] = run_one(ref, NULL, first_use[i]);
+		cr_assert_not_null(expected[i]);
+	}
+	smp_context_free(ref);
+	cr_assert_eq(smp_context_new(&ctx, NULL, &err), 0, "%s", err.message);
+	for (t = 0; t < THREADS; t++) {
+		memset(&r[t], 0, sizeof(r[t]));
+		r[t].ctx = ctx;
+		r[t].expected = expected;
+		r[t].first = (size_t)t % FIRST_USE;
+		cr_assert_eq(
+			pthread_create(&r[t].tid, NULL, first_use_work, &r[t]),
+			0);
+	}
+	for (t = 0; t < THREADS; t++) {
+		cr_assert_eq(pthread_join(r[t].tid, NULL), 0);
+		cr_expect_eq(r[t].mismatches, 0, "thread %d", t);
+	}
+	for (i = 0; i < FIRST_USE; i++)
+		free(expected[i]);
+	smp_context_free(ctx);
+}
+
 /*
  * Contexts are independent: threads each creating, using and freeing
  * their own context at the same time (no hidden shared state).
@@ -380,6 +452,7 @@ int
 main(void)
 {
 	threads_one_context_eight_threads_match_serial_runs();
+	threads_first_use_of_a_fresh_context();
 	threads_contexts_created_and_freed_concurrently();
 	fprintf(stderr, "test_threads: %s\n", sa_failed ? "FAILED" : "passed");
 	return sa_failed;

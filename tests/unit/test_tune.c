@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "context.h"
+#include "helpers.h"
 #include "tune.h"
 
 static int
@@ -122,17 +123,6 @@ probe_fn(void *ud, const struct smp_check *c)
 		smp__tune_pick(&p->pick, c->cat, &q);
 }
 
-static struct smp_context *
-context(const struct smp_options *opts)
-{
-	struct smp_context *ctx = NULL;
-	struct smp_error err;
-	int rc = smp_context_new(&ctx, opts, &err);
-
-	cr_assert_eq(rc, 0, "context: %s", err.message);
-	return ctx;
-}
-
 static void
 probe(struct smp_context *ctx, const char *spec, struct probe *p)
 {
@@ -159,7 +149,7 @@ probe(struct smp_context *ctx, const char *spec, struct probe *p)
 
 Test(tune, per_device_batch_is_per_gpu)
 {
-	struct smp_context *ctx = context(NULL);
+	struct smp_context *ctx = th_context(NULL);
 	struct probe p = {0};
 
 	probe(ctx,
@@ -180,7 +170,7 @@ Test(tune, per_device_batch_is_per_gpu)
 
 Test(tune, tensorflow_batch_size_is_global)
 {
-	struct smp_context *ctx = context(NULL);
+	struct smp_context *ctx = th_context(NULL);
 	struct probe p = {0};
 
 	/* the AWS ViT example: 48 per GPU x 4 GPUs = 192 */
@@ -220,7 +210,7 @@ Test(tune, other_names_per_gpu_and_configured_global)
 {
 	static const char *const global[] = {"global_batch_size"};
 	struct smp_options opts = SMP_OPTIONS_INIT;
-	struct smp_context *ctx = context(NULL), *gctx;
+	struct smp_context *ctx = th_context(NULL), *gctx;
 	struct probe p = {0};
 
 	/* PyTorch's plain batch_size is per GPU */
@@ -236,7 +226,7 @@ Test(tune, other_names_per_gpu_and_configured_global)
 	/* a configured global name, written as a string */
 	opts.global_batch_names.names = global;
 	opts.global_batch_names.count = 1;
-	gctx = context(&opts);
+	gctx = th_context(&opts);
 	probe(gctx,
 	      "estimator: PyTorch\n"
 	      "instance_type: ml.p3.16xlarge\n"
@@ -271,7 +261,7 @@ Test(tune, other_names_per_gpu_and_configured_global)
 
 Test(tune, exact_row_prefers_the_instance_count)
 {
-	struct smp_context *ctx = context(NULL);
+	struct smp_context *ctx = th_context(NULL);
 	struct probe p = {0};
 
 	/* HF 4.21.1 bert-base-uncased on p4d: rows for 2, 4, 8, 16 nodes */
@@ -298,7 +288,7 @@ Test(tune, exact_row_prefers_the_instance_count)
 
 Test(tune, same_gpu_row_when_no_exact_row)
 {
-	struct smp_context *ctx = context(NULL);
+	struct smp_context *ctx = th_context(NULL);
 	struct probe p = {0};
 	char desc[256];
 
@@ -322,7 +312,7 @@ Test(tune, same_gpu_row_when_no_exact_row)
 
 Test(tune, sequence_length_beats_the_exact_instance)
 {
-	struct smp_context *ctx = context(NULL);
+	struct smp_context *ctx = th_context(NULL);
 	struct probe p = {0};
 
 	/* PyTorch 1.13.1 bert: g5.4xlarge at 128 (288), g5.48xlarge at 512
@@ -357,7 +347,7 @@ Test(tune, sequence_length_beats_the_exact_instance)
 
 Test(tune, unknown_length_takes_the_smallest_batch)
 {
-	struct smp_context *ctx = context(NULL);
+	struct smp_context *ctx = th_context(NULL);
 	struct probe p = {0};
 
 	/* bert-base-uncased on A10G: 288 at 128 tokens (PyTorch 1.12.0 and
@@ -378,7 +368,7 @@ Test(tune, unknown_length_takes_the_smallest_batch)
 
 Test(tune, vision_rows_of_tensorflow_are_per_instance)
 {
-	struct smp_context *ctx = context(NULL);
+	struct smp_context *ctx = th_context(NULL);
 	struct probe p = {0};
 	char text[128];
 
@@ -413,7 +403,7 @@ Test(tune, vision_rows_of_tensorflow_are_per_instance)
 
 Test(tune, move_to_an_instance_with_and_without_a_row)
 {
-	struct smp_context *ctx = context(NULL);
+	struct smp_context *ctx = th_context(NULL);
 	struct probe p = {0};
 
 	/* distilgpt2 with HF 4.11 / PyTorch 1.9: rows on V100 only */
@@ -446,7 +436,7 @@ Test(tune, move_to_an_instance_with_and_without_a_row)
 
 Test(tune, model_keys_and_untestable_models)
 {
-	struct smp_context *ctx = context(NULL);
+	struct smp_context *ctx = th_context(NULL);
 	struct probe p = {0};
 
 	cr_assert(smp__tune_model_tested(&ctx->catalog, "tensorflow",

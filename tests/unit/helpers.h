@@ -1,0 +1,33 @@
+/*
+ * helpers.h - small helpers several unit-test files had each written
+ * alike: a context that must be created, a buffer that must check, the
+ * finding of a rule, and temporary folders. Linked into the unit-test
+ * binary with the test files; no tests here. Failing assertions stop the
+ * calling test, as they did when each file had its own copy.
+ */
+#ifndef HELPERS_H
+#define HELPERS_H
+
+#include "smpreflight.h"
+
+/* A new context with opts (NULL: defaults); asserts it was made. */
+struct smp_context *th_context(const struct smp_options *opts);
+
+/* The report of spec checked as "j.yaml"; asserts the check completed. */
+struct smp_report *th_check(const struct smp_context *ctx, const char *spec);
+
+/* The first finding of rule in rep (borrowed), or NULL. */
+const struct smp_finding *th_find(const struct smp_report *rep,
+				  const char *rule);
+
+/* 1 when rep has a finding of rule, else 0. */
+int th_has_rule(const struct smp_report *rep, const char *rule);
+
+/* Removes path, and everything below it when it is a folder; errors are
+ * ignored (a test's leftovers under /tmp). */
+void th_rm_tree(const char *path);
+
+/* How many names in dir start with prefix (0 when dir cannot be read). */
+int th_count_prefixed(const char *dir, const char *prefix);
+
+#endif
