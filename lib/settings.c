@@ -1,5 +1,4 @@
 /* settings.c - hyperparameter name lists and thresholds of a context */
-#include <ctype.h>
 #include <string.h>
 
 #include "settings.h"
@@ -81,10 +80,11 @@ smp__settings_release(struct smp_settings *s, const struct smp_allocator *a)
 	}
 }
 
+/* ASCII only, whatever the process locale (tolower() depends on it). */
 static int
 fold(int c)
 {
-	return c == '-' ? '_' : tolower(c);
+	return c == '-' ? '_' : c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
 }
 
 int

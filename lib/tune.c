@@ -356,13 +356,17 @@ static enum smp_row_match
 row_match(const struct smp_catalog *cat, const struct smp_tested_model *row,
 	  const struct smp_tune_query *q, const struct smp_image *im)
 {
+	int same_type;
+
 	if (!q->instance || !row_same_model(row, q))
 		return SMP_ROW_NONE;
-	if (strcmp(row->instance_type, q->instance->type) == 0 &&
-	    row_same_versions(row, q, im))
+	same_type = strcmp(row->instance_type, q->instance->type) == 0;
+	if (same_type && row_same_versions(row, q, im))
 		return SMP_ROW_EXACT;
-	if (same_gpu(q->instance,
-		     smp__catalog_instance(cat, row->instance_type)))
+	/* types are unique in the catalog: the same type is q's instance */
+	if (same_gpu(q->instance, same_type ? q->instance
+					    : smp__catalog_instance(
+						      cat, row->instance_type)))
 		return SMP_ROW_SAME_GPU;
 	return SMP_ROW_NONE;
 }

@@ -248,16 +248,13 @@ check_done(void *ud, size_t i, void *result)
 			  res->err.message[0] ? res->err.message
 					      : smp_strerror(rc));
 		r->unreadable++;
-		check_discard(NULL, res);
 		return 0;
 	}
 	if (rc) {
 		internal_error(rc, &res->err);
 		r->status = CLI_EXIT_INTERNAL;
-		check_discard(NULL, res);
 		return 1;
 	}
-	free(res);
 	r->files_checked++;
 	n = smp_report_count(rep);
 	for (k = 0; k < n; k++) {
@@ -278,7 +275,6 @@ check_done(void *ud, size_t i, void *result)
 			r->failing = 1;
 	}
 	rc = cli_outputs_add(r->outs, rep);
-	smp_report_free(rep);
 	if (rc) {
 		r->status = rc;
 		return 1;

@@ -11,10 +11,13 @@
  * caller checks files too whenever the next result is not ready, so that
  * --jobs 2 on two cores keeps both busy rather than running three threads.
  * Nobody is woken who is not waiting: a wake-up per file would cost more
- * than a small file's check.
+ * than a small file's check. A consumed result goes back to the thread
+ * that made it, which frees it the next time it takes the lock: with
+ * glibc, freeing another thread's blocks contends with its mallocs.
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "jobs.h"
@@ -24,6 +27,13 @@
 struct slot {
 	void *result;
 	int ready;
+	size_t maker; /* 0: the caller; k: worker k */
+};
+
+/* Consumed results waiting for their maker to free them. */
+struct bin {
+	void **items;
+	size_t count;
 };
 
 struct pool {
@@ -32,6 +42,7 @@ struct pool {
 	size_t count;
 	size_t window;
 	struct slot *slots;
+	struct bin *bins; /* one per worker, 1-based: bins[0] is unused */
 	size_t next_work; /* next item a worker takes */
 	size_t next_done; /* next item the caller consumes */
 	int stop;
@@ -50,10 +61,42 @@ cli_jobs_default(void)
 	return n < 1 ? 1u : n > 1024 ? 1024u : (unsigned)n;
 }
 
+struct worker_arg {
+	struct pool *pool;
+	size_t id;      /* 1-based */
+	void **freeing; /* the bin's items taken out, freed unlocked */
+};
+
+/* Under the lock: moves worker id's bin into w->freeing; returns how
+ * many, which the worker frees after unlocking. */
+static size_t
+take_bin(struct pool *p, struct worker_arg *w)
+{
+	struct bin *b = &p->bins[w->id];
+	size_t n = b->count;
+
+	if (n)
+		memcpy(w->freeing, b->items, n * sizeof(*b->items));
+	b->count = 0;
+	return n;
+}
+
+static void
+free_taken(struct pool *p, struct worker_arg *w, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (p->ops->discard)
+			p->ops->discard(p->ud, w->freeing[k]);
+}
+
 static void *
 worker(void *arg)
 {
-	struct pool *p = arg;
+	struct worker_arg *w = arg;
+	struct pool *p = w->pool;
+	size_t n;
 
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
@@ -69,15 +112,20 @@ worker(void *arg)
 		if (p->stop || p->next_work >= p->count)
 			break;
 		i = p->next_work++;
+		n = take_bin(p, w);
 		pthread_mutex_unlock(&p->lock);
+		free_taken(p, w, n);
 		r = p->ops->work(p->ud, i);
 		pthread_mutex_lock(&p->lock);
 		p->slots[i % p->window].result = r;
+		p->slots[i % p->window].maker = w->id;
 		p->slots[i % p->window].ready = 1;
 		if (p->caller_waiting)
 			pthread_cond_signal(&p->ready);
 	}
+	n = take_bin(p, w);
 	pthread_mutex_unlock(&p->lock);
+	free_taken(p, w, n);
 	return NULL;
 }
 
@@ -88,7 +136,11 @@ run_inline(size_t count, const struct cli_jobs_ops *ops, void *ud)
 	int rc;
 
 	for (i = 0; i < count; i++) {
-		rc = ops->done(ud, i, ops->work(ud, i));
+		void *r = ops->work(ud, i);
+
+		rc = ops->done(ud, i, r);
+		if (ops->discard)
+			ops->discard(ud, r);
 		if (rc)
 			return rc;
 	}
@@ -111,6 +163,7 @@ consume(struct pool *p)
 
 		if (s->ready) {
 			void *r = s->result;
+			size_t maker = s->maker;
 
 			s->result = NULL;
 			s->ready = 0;
@@ -119,7 +172,14 @@ consume(struct pool *p)
 				pthread_cond_broadcast(&p->space);
 			pthread_mutex_unlock(&p->lock);
 			rc = p->ops->done(p->ud, i - 1, r);
+			if (!maker && p->ops->discard)
+				p->ops->discard(p->ud, r);
 			pthread_mutex_lock(&p->lock);
+			if (maker) {
+				struct bin *b = &p->bins[maker];
+
+				b->items[b->count++] = r;
+			}
 		} else if (p->next_work < p->count &&
 			   p->next_work < p->next_done + p->window) {
 			size_t k = p->next_work++;
@@ -129,6 +189,7 @@ consume(struct pool *p)
 			r = p->ops->work(p->ud, k);
 			pthread_mutex_lock(&p->lock);
 			p->slots[k % p->window].result = r;
+			p->slots[k % p->window].maker = 0;
 			p->slots[k % p->window].ready = 1;
 		} else {
 			p->caller_waiting = 1;
@@ -150,7 +211,9 @@ cli_jobs_run(size_t count, unsigned threads, const struct cli_jobs_ops *ops,
 {
 	struct pool p;
 	pthread_t *tids;
-	size_t i, started = 0;
+	struct worker_arg *args;
+	void **space;
+	size_t i, k, started = 0, bin_cap;
 	int rc;
 
 	if (threads <= 1 || count <= 1)
@@ -167,18 +230,34 @@ cli_jobs_run(size_t count, unsigned threads, const struct cli_jobs_ops *ops,
 	p.stop = 0;
 	p.caller_waiting = 0;
 	p.workers_waiting = 0;
+	/* a worker empties its bin whenever it takes the lock: by then at
+	 * most the window's results and the one it just made are in it */
+	bin_cap = p.window + 1;
 	p.slots = calloc(p.window, sizeof(*p.slots));
+	p.bins = calloc((size_t)threads + 1, sizeof(*p.bins));
 	tids = calloc(threads, sizeof(*tids));
-	if (!p.slots || !tids) {
+	args = calloc(threads, sizeof(*args));
+	/* per worker: its bin and the copy it frees from */
+	space = calloc((size_t)threads * 2 * bin_cap, sizeof(*space));
+	if (!p.slots || !p.bins || !tids || !args || !space) {
 		free(p.slots);
+		free(p.bins);
 		free(tids);
+		free(args);
+		free(space);
 		return -1;
+	}
+	for (i = 0; i < threads; i++) {
+		p.bins[i + 1].items = space + i * 2 * bin_cap;
+		args[i].pool = &p;
+		args[i].id = i + 1;
+		args[i].freeing = space + i * 2 * bin_cap + bin_cap;
 	}
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_cond_init(&p.space, NULL);
 	pthread_cond_init(&p.ready, NULL);
 	for (i = 0; i < threads; i++) {
-		if (pthread_create(&tids[i], NULL, worker, &p) != 0)
+		if (pthread_create(&tids[i], NULL, worker, &args[i]) != 0)
 			break;
 		started++;
 	}
@@ -186,7 +265,11 @@ cli_jobs_run(size_t count, unsigned threads, const struct cli_jobs_ops *ops,
 	rc = consume(&p);
 	for (i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
-	/* after a stop: results that were made but will not be consumed */
+	/* what the workers left when they ended, and after a stop the
+	 * results that were made but will not be consumed */
+	for (i = 1; i <= threads && ops->discard; i++)
+		for (k = 0; k < p.bins[i].count; k++)
+			ops->discard(ud, p.bins[i].items[k]);
 	for (i = 0; i < p.window; i++)
 		if (p.slots[i].ready && ops->discard)
 			ops->discard(ud, p.slots[i].result);
@@ -194,6 +277,9 @@ cli_jobs_run(size_t count, unsigned threads, const struct cli_jobs_ops *ops,
 	pthread_cond_destroy(&p.space);
 	pthread_mutex_destroy(&p.lock);
 	free(p.slots);
+	free(p.bins);
 	free(tids);
+	free(args);
+	free(space);
 	return rc;
 }

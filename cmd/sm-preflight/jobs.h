@@ -15,11 +15,13 @@ struct cli_jobs_ops {
 	/* In a worker thread (or the caller's with one thread): the result
 	 * of item i. Must be thread-safe; may return NULL. */
 	void *(*work)(void *ud, size_t i);
-	/* In the caller's thread, for i = 0, 1, 2 ... in order; takes
-	 * ownership of result. A non-zero return stops the run: no item
+	/* In the caller's thread, for i = 0, 1, 2 ... in order; result
+	 * stays owned by the pool. A non-zero return stops the run: no item
 	 * after i is consumed. */
 	int (*done)(void *ud, size_t i, void *result);
-	/* Frees a result that will not be consumed after a stop. */
+	/* Frees a result, consumed or not, in the thread that made it when
+	 * that thread still runs (a free from another thread would take the
+	 * lock of that thread's malloc arena while it allocates). */
 	void (*discard)(void *ud, void *result);
 };
 
