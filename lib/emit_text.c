@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "text.h"
 
 #define TAB_STOP 8
 /* Source lines wider than this many cells are cut around the caret. */
@@ -100,49 +101,6 @@ out_color(struct out *o, int color, const char *code)
 {
 	if (color)
 		out_str(o, code);
-}
-
-/*
- * Decodes the character at s[0..n). Returns its length in bytes (at least
- * 1) and sets *cp, or -1 for a byte that does not start valid UTF-8. The
- * checks match smp__utf8_valid().
- */
-static size_t
-decode(const unsigned char *s, size_t n, long *cp)
-{
-	unsigned c = s[0], k, len;
-	unsigned long v, min;
-
-	if (c < 0x80) {
-		*cp = (long)c;
-		return 1;
-	} else if (c >= 0xC2 && c <= 0xDF) {
-		len = 2, v = c & 0x1F, min = 0x80;
-	} else if (c >= 0xE0 && c <= 0xEF) {
-		len = 3, v = c & 0x0F, min = 0x800;
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		len = 4, v = c & 0x07, min = 0x10000;
-	} else {
-		*cp = -1;
-		return 1;
-	}
-	if (n < len) {
-		*cp = -1;
-		return 1;
-	}
-	for (k = 1; k < len; k++) {
-		if ((s[k] & 0xC0) != 0x80) {
-			*cp = -1;
-			return 1;
-		}
-		v = (v << 6) | (s[k] & 0x3F);
-	}
-	if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
-		*cp = -1;
-		return 1;
-	}
-	*cp = (long)v;
-	return len;
 }
 
 /*
@@ -232,7 +190,7 @@ out_safe(struct out *o, const char *s)
 			i++;
 			continue;
 		}
-		k = decode(u + i, n - i, &cp);
+		k = smp__utf8_decode(u + i, n - i, &cp);
 		out_char(o, s + i, k, cp);
 		i += k;
 	}
@@ -358,7 +316,7 @@ excerpt(struct out *o, const struct smp_finding *f, struct window *win)
 			sp.end = cells;
 			have_end = 1;
 		}
-		k = decode(u + i, n - i, &cp);
+		k = smp__utf8_decode(u + i, n - i, &cp);
 		if (cp < 0) {
 			/* an invalid sequence shows as one character */
 			while (i + k < n && (u[i + k] & 0xC0) == 0x80)

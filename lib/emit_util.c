@@ -9,6 +9,7 @@
 
 #include "context.h"
 #include "emit_util.h"
+#include "text.h"
 #include "report.h"
 
 static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
@@ -69,45 +70,6 @@ smp__out_uint(struct smp__out *o, uint64_t v)
 		v /= 10;
 	} while (v);
 	smp__out_mem(o, tmp + i, sizeof(tmp) - i);
-}
-
-/* The same acceptance as smp__utf8_valid() and the text emitter. */
-size_t
-smp__utf8_decode(const unsigned char *s, size_t n, long *cp)
-{
-	unsigned c = s[0], k, len;
-	unsigned long v, min;
-
-	if (c < 0x80) {
-		*cp = (long)c;
-		return 1;
-	} else if (c >= 0xC2 && c <= 0xDF) {
-		len = 2, v = c & 0x1F, min = 0x80;
-	} else if (c >= 0xE0 && c <= 0xEF) {
-		len = 3, v = c & 0x0F, min = 0x800;
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		len = 4, v = c & 0x07, min = 0x10000;
-	} else {
-		*cp = -1;
-		return 1;
-	}
-	if (n < len) {
-		*cp = -1;
-		return 1;
-	}
-	for (k = 1; k < len; k++) {
-		if ((s[k] & 0xC0) != 0x80) {
-			*cp = -1;
-			return 1;
-		}
-		v = (v << 6) | (s[k] & 0x3F);
-	}
-	if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
-		*cp = -1;
-		return 1;
-	}
-	*cp = (long)v;
-	return len;
 }
 
 static const char hex[] = "0123456789ABCDEF";

@@ -34,13 +34,6 @@ void smp__out_str(struct smp__out *o, const char *s);
 void smp__out_uint(struct smp__out *o, uint64_t v);
 
 /*
- * Decodes the character at s[0..n) (n >= 1): returns its length in bytes
- * and sets *cp, or returns 1 with *cp = -1 for a byte that does not start
- * a valid sequence (overlong, surrogate, above U+10FFFF, truncated).
- */
-size_t smp__utf8_decode(const unsigned char *s, size_t n, long *cp);
-
-/*
  * s as a JSON string with its quotes (RFC 8259): '"', '\\' and every
  * control character escaped (\n, \t, ... or \u00XX), U+2028 and U+2029
  * as \u2028 / \u2029 (so the output is also valid JavaScript), other

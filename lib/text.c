@@ -5,6 +5,44 @@
 
 #include "text.h"
 
+size_t
+smp__utf8_decode(const unsigned char *s, size_t n, long *cp)
+{
+	unsigned c = s[0], k, len;
+	unsigned long v, min;
+
+	if (c < 0x80) {
+		*cp = (long)c;
+		return 1;
+	} else if (c >= 0xC2 && c <= 0xDF) {
+		len = 2, v = c & 0x1F, min = 0x80;
+	} else if (c >= 0xE0 && c <= 0xEF) {
+		len = 3, v = c & 0x0F, min = 0x800;
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		len = 4, v = c & 0x07, min = 0x10000;
+	} else {
+		*cp = -1;
+		return 1;
+	}
+	if (n < len) {
+		*cp = -1;
+		return 1;
+	}
+	for (k = 1; k < len; k++) {
+		if ((s[k] & 0xC0) != 0x80) {
+			*cp = -1;
+			return 1;
+		}
+		v = (v << 6) | (s[k] & 0x3F);
+	}
+	if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
+		*cp = -1;
+		return 1;
+	}
+	*cp = (long)v;
+	return len;
+}
+
 int
 smp__utf8_valid(const char *buf, size_t len, size_t *bad)
 {
@@ -13,8 +51,8 @@ smp__utf8_valid(const char *buf, size_t len, size_t *bad)
 
 	while (i < len) {
 		unsigned c = s[i];
-		size_t n, k;
-		unsigned cp, min;
+		size_t n;
+		long cp;
 
 		if (c < 0x80) {
 			uint64_t w;
@@ -26,33 +64,13 @@ smp__utf8_valid(const char *buf, size_t len, size_t *bad)
 					break;
 			}
 			continue;
-		} else if (c >= 0xC2 && c <= 0xDF) {
-			n = 1, cp = c & 0x1F, min = 0x80;
-		} else if (c >= 0xE0 && c <= 0xEF) {
-			n = 2, cp = c & 0x0F, min = 0x800;
-		} else if (c >= 0xF0 && c <= 0xF4) {
-			n = 3, cp = c & 0x07, min = 0x10000;
-		} else {
+		}
+		n = smp__utf8_decode(s + i, len - i, &cp);
+		if (cp < 0) {
 			*bad = i;
 			return 0;
 		}
-		if (len - i <= n) {
-			*bad = i;
-			return 0;
-		}
-		for (k = 1; k <= n; k++) {
-			if ((s[i + k] & 0xC0) != 0x80) {
-				*bad = i;
-				return 0;
-			}
-			cp = (cp << 6) | (s[i + k] & 0x3F);
-		}
-		if (cp < min || cp > 0x10FFFF ||
-		    (cp >= 0xD800 && cp <= 0xDFFF)) {
-			*bad = i;
-			return 0;
-		}
-		i += n + 1;
+		i += n;
 	}
 	return 1;
 }

@@ -12,6 +12,13 @@
  */
 int smp__utf8_valid(const char *buf, size_t len, size_t *bad);
 
+/*
+ * Decodes the character at s[0..n): returns its length in bytes (at least
+ * 1) and sets *cp to the code point, or to -1 when the bytes are not valid
+ * UTF-8 (overlong, surrogate, above U+10FFFF, truncated).
+ */
+size_t smp__utf8_decode(const unsigned char *s, size_t n, long *cp);
+
 /* Line and column (1-based, counted in code points) of a byte offset. */
 struct smp_pos smp__pos_at(const char *buf, size_t len, size_t offset);
 
