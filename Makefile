@@ -35,7 +35,7 @@ TEST_LIBS = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 ALL_CFLAGS = $(WARN) -D_POSIX_C_SOURCE=200809L -Ilib -I$(BUILD)/gen \
 	$(DEP_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
-LIB_SRC = $(sort $(wildcard lib/*.c))
+LIB_SRC = $(sort $(wildcard lib/*/*.c))
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/embedded_data.o \
 	$(BUILD)/gen/embedded_catalog.o
 CLI_SRC = $(sort $(wildcard cmd/sm-preflight/*.c))
@@ -142,20 +142,20 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/gen/embedded_data.c: lib/embed.sh $(EMBED)
+$(BUILD)/gen/embedded_data.c: lib/catalog/embed.sh $(EMBED)
 	@mkdir -p $(@D)
-	sh lib/embed.sh $@ $(EMBED)
+	sh lib/catalog/embed.sh $@ $(EMBED)
 
 $(BUILD)/gen/embedded_data.o: $(BUILD)/gen/embedded_data.c
 	$(CC) $(ALL_CFLAGS) -Wno-overlength-strings -c -o $@ $<
 
-# The catalog as C tables (lib/gen/embed_catalog.c): the generator links
+# The catalog as C tables (lib/catalog/gen/embed_catalog.c): the generator links
 # what it needs of the library from an archive without the tables.
 $(BUILD)/gen/stage.a: $(filter-out $(BUILD)/gen/embedded_catalog.o,$(LIB_OBJ))
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/gen/embed_catalog: $(BUILD)/lib/gen/embed_catalog.o $(BUILD)/gen/stage.a
+$(BUILD)/gen/embed_catalog: $(BUILD)/lib/catalog/gen/embed_catalog.o $(BUILD)/gen/stage.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(DEP_LIBS) -lm -lpthread
 
 $(BUILD)/gen/embedded_catalog.c: $(BUILD)/gen/embed_catalog $(CATALOG_JSON)

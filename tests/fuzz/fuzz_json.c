@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load.h"
-#include "text.h"
+#include "doc/load.h"
+#include "util/text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

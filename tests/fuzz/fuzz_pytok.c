@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pyscan.h"
-#include "pytok.h"
-#include "text.h"
+#include "script/pyscan.h"
+#include "script/pytok.h"
+#include "util/text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

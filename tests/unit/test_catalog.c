@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog.h"
-#include "embedded.h"
+#include "catalog/catalog.h"
+#include "catalog/embedded.h"
 #include "failing_alloc.h"
 
 /* ---------------------------------------------------------------- helpers */

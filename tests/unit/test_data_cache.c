@@ -11,8 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "data_cache.h"
-#include "embedded.h"
+#include "catalog/data_cache.h"
+#include "catalog/embedded.h"
 #include "failing_alloc.h"
 #include "helpers.h"
 #include "small_docs.h"

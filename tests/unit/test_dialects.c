@@ -11,12 +11,12 @@
 #include <string.h>
 
 #include "smpreflight.h"
-#include "check.h"
-#include "embedded.h"
+#include "rules/check.h"
+#include "catalog/embedded.h"
 #include "failing_alloc.h"
 #include "helpers.h"
-#include "load.h"
-#include "schema.h"
+#include "doc/load.h"
+#include "schema/schema.h"
 
 static struct smp_context *
 new_context(enum smp_dialect dialect)

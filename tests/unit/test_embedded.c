@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
-#include "catalog.h"
-#include "embedded.h"
+#include "util/alloc.h"
+#include "catalog/catalog.h"
+#include "catalog/embedded.h"
 
 /* Reads a whole file (test code: plain malloc); NULL when unreadable. */
 static unsigned char *

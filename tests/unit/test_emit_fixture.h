@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "failing_alloc.h"
-#include "report.h"
+#include "report/report.h"
 #include "smpreflight.h"
 
 struct fx_sink {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report.h"
+#include "report/report.h"
 #include "smpreflight.h"
 
 struct sink {

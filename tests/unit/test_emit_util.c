@@ -7,7 +7,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "emit_util.h"
+#include "emit/writer.h"
 
 struct sink {
 	char buf[16384];

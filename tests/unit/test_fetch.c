@@ -12,12 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "data_cache.h"
-#include "embedded.h"
+#include "catalog/data_cache.h"
+#include "catalog/embedded.h"
 #include "failing_alloc.h"
-#include "fetch.h"
+#include "catalog/fetch.h"
 #include "helpers.h"
-#include "sha256.h"
+#include "util/sha256.h"
 #include "small_docs.h"
 
 /* ---------------------------------------------------------------- helpers */

@@ -6,7 +6,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "image.h"
+#include "job/image.h"
 
 #define ECR "763104351884.dkr.ecr.us-east-1.amazonaws.com/"
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load.h"
+#include "doc/load.h"
 
 /* Counts live blocks so that every test also checks for leaks. */
 static void *

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "failing_alloc.h"
-#include "load.h"
+#include "doc/load.h"
 
 /* One load: its allocator, documents, report and status. */
 struct run {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "failing_alloc.h"
-#include "load.h"
+#include "doc/load.h"
 
 /* The DESIGN.md section 8 defaults, filled here on purpose. */
 static struct smp_limits

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "failing_alloc.h"
-#include "pyscan.h"
+#include "script/pyscan.h"
 #include "smpreflight.h"
 
 struct scanned {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pytok.h"
-#include "text.h"
+#include "script/pytok.h"
+#include "util/text.h"
 
 /* One letter per token kind, for compact expectations. */
 static char

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "embedded.h"
+#include "catalog/embedded.h"
 #include "failing_alloc.h"
-#include "load.h"
-#include "schema.h"
+#include "doc/load.h"
+#include "schema/schema.h"
 
 static struct failing_alloc counter = FA_INIT;
 static const struct smp_allocator counting_alloc = {fa_malloc, fa_realloc,

@@ -15,7 +15,7 @@
 
 #include "failing_alloc.h"
 #include "helpers.h"
-#include "script.h"
+#include "script/script.h"
 #include "smpreflight.h"
 
 #define CORPUS "tests/scripts"

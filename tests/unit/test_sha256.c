@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sha256.h"
+#include "util/sha256.h"
 
 static void
 expect_hex(const char *data, size_t len, const char *want)

@@ -10,7 +10,7 @@
 #include "failing_alloc.h"
 #include "helpers.h"
 #include "smpreflight.h"
-#include "suppress.h"
+#include "report/suppress.h"
 
 /* 2030-06-15 12:00:00 UTC */
 #define NOON_2030_06_15 ((int64_t)1907755200)

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "context.h"
+#include "rules/check.h"
+#include "context/context.h"
 #include "helpers.h"
-#include "tune.h"
+#include "tune/tune.h"
 
 static int
 close_to(double a, double b)

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "load.h"
+#include "doc/load.h"
 
 struct known {
 	const char *id;

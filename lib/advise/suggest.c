@@ -1,0 +1,1019 @@
+/*
+ * suggest.c - `sm-preflight suggest`: a batch size and learning rate for
+ * a job from the tested-models table (DESIGN.md section 7), with the
+ * arithmetic shown and the changed spec fragment ready to paste. The spec
+ * is checked by the usual pipeline; a hook computes the suggestion while
+ * the job's nodes are alive and copies what it keeps into its own arena.
+ * Where no tested row applies the suggestion says so and invents nothing.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/check.h"
+#include "context/context.h"
+#include "util/read_file.h"
+#include "util/text.h"
+#include "tune/tune.h"
+
+struct suggestion {
+	struct smp_suggestion pub; /* first: the caller's pointer */
+	struct smp_tested_row row;
+	struct smp_arena arena;
+	struct smp_report *report;
+	const struct smp_allocator *alloc;
+	int failed; /* an arena allocation failed */
+};
+
+struct run {
+	struct suggestion *s;
+	const struct smp_instance *to; /* NULL: stay on the job's type */
+	int json;                      /* the spec is JSON */
+	size_t jobs;
+};
+
+static const char *
+dup(struct suggestion *s, const char *text)
+{
+	char *p;
+
+	if (!text)
+		return NULL;
+	p = smp__arena_strndup(&s->arena, text, strlen(text));
+	if (!p)
+		s->failed = 1;
+	return p;
+}
+
+/* Appends to a fixed buffer; sets *over when it does not fit. */
+struct buf {
+	char data[8192];
+	size_t len;
+	int over;
+};
+
+static void buf_add(struct buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+buf_add(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->over)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(b->data + b->len, sizeof(b->data) - b->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(b->data) - b->len)
+		b->over = 1;
+	else
+		b->len += (size_t)n;
+}
+
+/* ---- the spec fragment ---- */
+
+#define FRAG_DEPTH 8
+#define FRAG_NODES 32
+
+/* A small tree of the keys that change, rendered as YAML or JSON. */
+struct frag {
+	struct {
+		const char *key;
+		const char *value; /* leaf value as written, or NULL */
+		int child, next;   /* first child, next sibling; -1 none */
+	} n[FRAG_NODES];
+	int count;
+};
+
+/* Path of keys from root's mapping down to node; depth or -1. */
+static int
+path_of(const struct smp_node *m, const struct smp_node *node,
+	const char **segs, int depth)
+{
+	size_t i;
+	int d;
+
+	if (!m || m->kind != SMP_NODE_MAPPING || depth >= FRAG_DEPTH)
+		return -1;
+	for (i = 0; i < m->u.mapping.count; i++) {
+		const struct smp_pair *p = &m->u.mapping.items[i];
+
+		if (p->key->kind != SMP_NODE_SCALAR)
+			continue;
+		segs[depth] = p->key->u.scalar.value;
+		if (p->value == node)
+			return depth + 1;
+		d = path_of(p->value, node, segs, depth + 1);
+		if (d > 0)
+			return d;
+	}
+	return -1;
+}
+
+/* Adds segs[0..n) = value to the tree (node 0 is the root). */
+static void
+frag_put(struct frag *f, const char *const *segs, int n, const char *value)
+{
+	int at = 0, i, c, last;
+
+	for (i = 0; i < n; i++) {
+		last = -1;
+		for (c = f->n[at].child; c >= 0; c = f->n[c].next) {
+			if (strcmp(f->n[c].key, segs[i]) == 0)
+				break;
+			last = c;
+		}
+		if (c < 0) {
+			if (f->count >= FRAG_NODES)
+				return;
+			c = f->count++;
+			f->n[c].key = segs[i];
+			f->n[c].value = NULL;
+			f->n[c].child = -1;
+			f->n[c].next = -1;
+			if (last < 0)
+				f->n[at].child = c;
+			else
+				f->n[last].next = c;
+		}
+		at = c;
+	}
+	f->n[at].value = value;
+}
+
+/* A JSON string literal (also used for YAML keys that need quoting). */
+static void
+quoted(struct buf *b, const char *s)
+{
+	buf_add(b, "\"");
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			buf_add(b, "\\%c", ch);
+		else if (ch < 0x20)
+			buf_add(b, "\\u%04x", ch);
+		else
+			buf_add(b, "%c", ch);
+	}
+	buf_add(b, "\"");
+}
+
+static int
+plain_key(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_-./", *s))
+			return 0;
+	return 1;
+}
+
+static void
+frag_yaml(struct buf *b, const struct frag *f, int at, int depth)
+{
+	int c;
+
+	for (c = f->n[at].child; c >= 0; c = f->n[c].next) {
+		buf_add(b, "%*s", 2 * depth, "");
+		if (plain_key(f->n[c].key))
+			buf_add(b, "%s", f->n[c].key);
+		else
+			quoted(b, f->n[c].key);
+		if (f->n[c].value) {
+			buf_add(b, ": %s\n", f->n[c].value);
+		} else {
+			buf_add(b, ":\n");
+			frag_yaml(b, f, c, depth + 1);
+		}
+	}
+}
+
+static void
+frag_json(struct buf *b, const struct frag *f, int at, int depth)
+{
+	int c;
+
+	buf_add(b, "{\n");
+	for (c = f->n[at].child; c >= 0; c = f->n[c].next) {
+		buf_add(b, "%*s", 2 * (depth + 1), "");
+		quoted(b, f->n[c].key);
+		buf_add(b, ": ");
+		if (f->n[c].value)
+			buf_add(b, "%s", f->n[c].value);
+		else
+			frag_json(b, f, c, depth + 1);
+		buf_add(b, "%s\n", f->n[c].next >= 0 ? "," : "");
+	}
+	buf_add(b, "%*s}", 2 * depth, "");
+}
+
+/* The changed keys of the job in its own names and format. */
+static void
+make_fragment(struct run *r, const struct smp_check *c,
+	      const struct smp_batch_reading *b, const struct smp_pair *lr)
+{
+	struct suggestion *s = r->s;
+	const struct smp_suggestion *p = &s->pub;
+	const char *segs[FRAG_DEPTH + 1];
+	char vb[48], vl[48];
+	struct frag f;
+	struct buf out, iv;
+	int n;
+
+	memset(&f, 0, sizeof(f));
+	f.count = 1;
+	f.n[0].child = f.n[0].next = -1;
+	out.len = iv.len = 0;
+	out.over = iv.over = 0;
+	iv.data[0] = '\0';
+	if (r->to && c->job->instance_type && c->instance &&
+	    strcmp(r->to->type, c->instance->type) != 0) {
+		n = path_of(c->job->root, c->job->instance_type, segs, 0);
+		if (n > 0) {
+			if (r->json)
+				quoted(&iv, r->to->type);
+			else
+				buf_add(&iv, "%s", r->to->type);
+			if (!iv.over)
+				frag_put(&f, segs, n, iv.data);
+		}
+	}
+	n = path_of(c->job->root, c->job->hyperparameters, segs, 0);
+	if (n > 0 && n < FRAG_DEPTH) {
+		double nb = b->scope == SMP_BATCH_GLOBAL
+				    ? p->next.global_batch
+				    : p->next.batch_per_gpu;
+
+		/* only what changes */
+		smp__tune_value(vb, sizeof(vb), b->pair->value, nb);
+		segs[n] = b->pair->key->u.scalar.value;
+		if (fabs(nb - b->value) > 1e-9 * b->value)
+			frag_put(&f, segs, n + 1, vb);
+		if (lr && p->next.learning_rate > 0 &&
+		    fabs(p->next.learning_rate - p->now.learning_rate) >
+			    1e-9 * p->now.learning_rate) {
+			smp__tune_value(vl, sizeof(vl), lr->value,
+					p->next.learning_rate);
+			segs[n] = lr->key->u.scalar.value;
+			frag_put(&f, segs, n + 1, vl);
+		}
+	}
+	if (f.n[0].child < 0)
+		return;
+	out.len = 0;
+	out.data[0] = '\0';
+	if (r->json) {
+		frag_json(&out, &f, 0, 0);
+		buf_add(&out, "\n");
+	} else {
+		frag_yaml(&out, &f, 0, 0);
+	}
+	if (!out.over)
+		s->pub.fragment = dup(s, out.data);
+}
+
+/* ---- the suggestion ---- */
+
+static void
+side_instance(struct smp_suggest_side *side, struct suggestion *s,
+	      const struct smp_instance *it, long long count)
+{
+	side->instance_type = dup(s, it->type);
+	side->gpus = it->gpus;
+	side->instance_count = count;
+	side->gpu_model = dup(s, it->gpu_model);
+	side->gpu_memory_gib = it->gpu_memory_gib;
+}
+
+static void
+copy_row(struct suggestion *s, const struct smp_catalog *cat,
+	 const struct smp_tested_model *m)
+{
+	struct smp_tested_row *row = &s->row;
+
+	row->framework = dup(s, m->framework);
+	row->framework_version = dup(s, m->framework_version);
+	row->transformers_version = dup(s, m->transformers_version);
+	row->model = dup(s, m->model);
+	row->instance_type = dup(s, m->instance_type);
+	row->precision = dup(s, m->precision);
+	row->sequence_length = m->sequence_length;
+	row->instance_count = m->instance_count;
+	row->native_batch_size = m->native_batch_size;
+	row->compiler_batch_size = m->compiler_batch_size;
+	row->batch_size_is_lower_bound = m->batch_size_is_lower_bound;
+	row->batch_per_instance = smp__tune_row_per_instance(cat, m);
+	row->compiler_batch_per_gpu = smp__tune_row_batch(cat, m);
+	s->pub.row = row;
+}
+
+/* How the row was chosen, for the text and for callers. */
+static void
+row_choice(struct suggestion *s, const struct smp_check *c,
+	   const struct smp_row_pick *pick, const struct smp_instance *on)
+{
+	const struct smp_pair *seq = smp__tune_seq_hparam(c->job);
+	const char *seqname = seq ? seq->key->u.scalar.value : "";
+	char text[512];
+	size_t n;
+
+	if (pick->match == SMP_ROW_EXACT)
+		n = (size_t)snprintf(text, sizeof(text),
+				     "exact match: framework, versions, "
+				     "model and instance type");
+	else if (pick->exact_rows)
+		n = (size_t)snprintf(text, sizeof(text),
+				     "same model on the same GPU (%s, %g GiB) "
+				     "at the sequence length of '%s'; the "
+				     "rows for %s itself have another length",
+				     on->gpu_model, on->gpu_memory_gib, seqname,
+				     on->type);
+	else
+		n = (size_t)snprintf(text, sizeof(text),
+				     "no row for this exact job; the nearest "
+				     "for the same model on the same GPU "
+				     "(%s, %g GiB) as %s",
+				     on->gpu_model, on->gpu_memory_gib,
+				     on->type);
+	if (n < sizeof(text) && pick->candidates > 1) {
+		if (pick->seq_matched && pick->seq_mixed && seq)
+			snprintf(text + n, sizeof(text) - n,
+				 "; of %zu rows, one with the sequence length "
+				 "of '%s'",
+				 pick->candidates, seqname);
+		else if (pick->by_batch &&
+			 (pick->match != SMP_ROW_EXACT || pick->exact_rows > 1))
+			snprintf(text + n, sizeof(text) - n,
+				 "; of %zu rows of several sequence lengths, "
+				 "the smallest batch (conservative: the spec "
+				 "sets no max_seq_length)",
+				 pick->candidates);
+		else if (pick->count_matched)
+			snprintf(text + n, sizeof(text) - n,
+				 "; of %zu rows, the one for %d instance%s",
+				 pick->candidates, pick->row->instance_count,
+				 pick->row->instance_count == 1 ? "" : "s");
+		else if (pick->ties > 1)
+			snprintf(text + n, sizeof(text) - n,
+				 "; of %zu rows, the smallest batch of the "
+				 "%zu closest (conservative)",
+				 pick->candidates, pick->ties);
+		else
+			snprintf(text + n, sizeof(text) - n,
+				 "; of %zu rows, the closest to the job",
+				 pick->candidates);
+	}
+	s->pub.row_choice = dup(s, text);
+}
+
+static void set_message(struct suggestion *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+set_message(struct suggestion *s, const char *fmt, ...)
+{
+	char text[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	s->pub.message = dup(s, text);
+}
+
+static void add_note(struct suggestion *s, struct buf *notes, const char *fmt,
+		     ...) __attribute__((format(printf, 3, 4)));
+
+static void
+add_note(struct suggestion *s, struct buf *notes, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	(void)s;
+	if (notes->over)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(notes->data + notes->len,
+		      sizeof(notes->data) - notes->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n + 1 >= sizeof(notes->data) - notes->len) {
+		notes->over = 1;
+		return;
+	}
+	notes->len += (size_t)n;
+	notes->data[notes->len++] = '\n';
+	notes->data[notes->len] = '\0';
+}
+
+/* "PyTorch 1.11.0, transformers 4.21.1" for messages. */
+static void
+job_framework(char *out, size_t size, const struct smp_job *job)
+{
+	const char *fv = smp__node_text(job->framework_version);
+	const char *tv = smp__node_text(job->transformers_version);
+
+	snprintf(out, size, "%s%s%s%s%s",
+		 smp__framework_title(job->base_framework), fv ? " " : "",
+		 fv ? fv : "", tv ? ", transformers " : "", tv ? tv : "");
+}
+
+static void
+compute(struct run *r, const struct smp_check *c)
+{
+	struct suggestion *s = r->s;
+	struct smp_suggestion *p = &s->pub;
+	const struct smp_job *job = c->job;
+	const struct smp_instance *now = c->instance;
+	const struct smp_instance *to = r->to ? r->to : c->instance;
+	const struct smp_pair *model, *lr;
+	struct smp_batch_reading b;
+	struct smp_tune_query q;
+	struct smp_row_pick pick;
+	struct buf notes;
+	char key[256], text[512], fw[128], kt[32], bt[32], nt[32], lt[32];
+	char nl[32], tb[128] = "";
+	const char *mname;
+	double lrv = 0, nb;
+	int moving, have_batch;
+
+	notes.len = 0;
+	notes.over = 0;
+	notes.data[0] = '\0';
+	p->lr_scaling = c->settings->lr_scaling;
+	model = smp__tune_model_hparam(c->settings, job);
+	if (model) {
+		smp__tune_model_text(text, sizeof(text), model->value);
+		p->model = dup(s, text);
+	}
+	p->now.instance_count = job->count > 0 ? job->count : 1;
+	if (!now) {
+		p->outcome = SMP_SUGGEST_UNAVAILABLE;
+		set_message(s,
+			    "the instance type is %s, so the GPU count is "
+			    "unknown",
+			    job->instance_type ? "not in the instance data"
+					       : "not given");
+		return;
+	}
+	side_instance(&p->now, s, now, p->now.instance_count);
+	if (now->gpus < 1) {
+		p->outcome = SMP_SUGGEST_UNAVAILABLE;
+		set_message(s,
+			    "'%s' has no GPU; Training Compiler trains on "
+			    "GPU instances",
+			    now->type);
+		return;
+	}
+	moving = r->to && strcmp(r->to->type, now->type) != 0;
+	side_instance(&p->next, s, to, p->now.instance_count);
+	if (!job->compiler || !job->compiler_enabled)
+		add_note(s, &notes,
+			 "the job does not turn the compiler on; the tested "
+			 "batches are compiler batches");
+	have_batch = smp__batch_read(&b, c->settings, job, now->gpus) == 0;
+	if (have_batch) {
+		p->batch_name = dup(s, smp__batch_key(&b));
+		p->batch_is_global = b.scope == SMP_BATCH_GLOBAL;
+		smp__batch_describe(text, sizeof(text), &b);
+		p->batch_reading = dup(s, text);
+		p->now.batch_per_gpu = b.per_gpu;
+		p->now.global_batch = b.global;
+	}
+	lr = smp__hparam(c->settings, job->hyperparameters,
+			 SMP_HP_LEARNING_RATE);
+	if (lr && smp__node_number(lr->value, &lrv) == 0 && lrv > 0 &&
+	    isfinite(lrv)) {
+		p->lr_name = dup(s, lr->key->u.scalar.value);
+		p->now.learning_rate = lrv;
+	} else {
+		lr = NULL;
+	}
+	if (smp__tune_query(&q, key, sizeof(key), c->settings, job, to)) {
+		p->outcome = SMP_SUGGEST_UNAVAILABLE;
+		if (model)
+			set_message(s,
+				    "the model '%s' is a path or the framework "
+				    "is unknown, so no tested row can be "
+				    "looked up",
+				    p->model ? p->model : "");
+		else
+			set_message(s, "the spec names no model in its "
+				       "hyperparameters (model_name_or_path, "
+				       "model_name, ...), so no tested row "
+				       "can be looked up");
+		return;
+	}
+	mname = p->model ? p->model : "";
+	smp__tune_pick(&pick, c->cat, &q);
+	job_framework(fw, sizeof(fw), job);
+	if (pick.row) {
+		copy_row(s, c->cat, pick.row);
+		smp__tune_row_batch_text(tb, sizeof(tb), c->cat, pick.row);
+		p->relation = pick.match == SMP_ROW_EXACT
+				      ? SMP_ROW_RELATION_EXACT
+				      : SMP_ROW_RELATION_SAME_GPU;
+		row_choice(s, c, &pick, to);
+	}
+	if (!have_batch) {
+		p->outcome = SMP_SUGGEST_UNAVAILABLE;
+		if (pick.row)
+			set_message(s,
+				    "the spec sets no batch size (looked for "
+				    "%s, ...); the tested compiler batch for "
+				    "'%s' on %s is %s",
+				    c->settings->hp[SMP_HP_BATCH_SIZE].names[0],
+				    mname, to->type, tb);
+		else
+			set_message(s,
+				    "the spec sets no batch size (looked for "
+				    "%s, ...), and no tested row applies to "
+				    "'%s' on %s",
+				    c->settings->hp[SMP_HP_BATCH_SIZE].names[0],
+				    mname, to->type);
+		goto notes;
+	}
+	if (pick.row) {
+		nb = smp__tune_row_batch(c->cat, pick.row);
+		if (b.scope == SMP_BATCH_PER_GPU && nb >= 1)
+			nb = floor(nb); /* written per GPU: whole */
+		if (pick.row->batch_size_is_lower_bound && b.per_gpu > nb) {
+			nb = b.per_gpu;
+			add_note(s, &notes,
+				 "the tested batch %s is a lower bound (the "
+				 "instance may fit more), so the per-GPU batch "
+				 "is kept",
+				 tb);
+		}
+		p->outcome = SMP_SUGGEST_OK;
+	} else if (moving) {
+		nb = b.per_gpu;
+		p->outcome = SMP_SUGGEST_NO_ROW;
+		if (to->gpu_memory_gib < now->gpu_memory_gib)
+			add_note(s, &notes,
+				 "per-GPU memory drops from %g to %g GiB: the "
+				 "kept per-GPU batch may not fit; measure GPU "
+				 "memory on a short run",
+				 now->gpu_memory_gib, to->gpu_memory_gib);
+		else if (to->gpu_memory_gib > now->gpu_memory_gib)
+			add_note(s, &notes,
+				 "per-GPU memory grows from %g to %g GiB: a "
+				 "larger batch may fit; measure it",
+				 now->gpu_memory_gib, to->gpu_memory_gib);
+	} else if (!smp__tune_model_tested(c->cat, q.framework, key)) {
+		p->outcome = SMP_SUGGEST_NO_ROW;
+		set_message(s,
+			    "'%s' is not in the tested-models table for %s; "
+			    "nothing to suggest: measure GPU memory to find "
+			    "the largest batch that fits",
+			    mname, smp__framework_title(q.framework));
+		goto notes;
+	} else {
+		p->outcome = SMP_SUGGEST_NO_ROW;
+		set_message(s,
+			    "no tested row applies to '%s' with %s on %s "
+			    "(nor on another instance with the same %s %g GiB "
+			    "GPU); nothing to suggest: measure GPU memory to "
+			    "find the largest batch that fits",
+			    mname, fw, to->type, to->gpu_model,
+			    to->gpu_memory_gib);
+		goto notes;
+	}
+	p->next.batch_per_gpu = nb;
+	p->next.global_batch =
+		nb * (double)to->gpus * (double)p->next.instance_count;
+	p->k = smp__tune_k(b.per_gpu, now->gpus, p->now.instance_count, nb,
+			   to->gpus, p->next.instance_count);
+	if (lr)
+		p->next.learning_rate = smp__tune_lr(lrv, p->k, p->lr_scaling);
+	else
+		add_note(s, &notes,
+			 "the spec sets no learning rate (%s, ...): scale the "
+			 "script's default by %s",
+			 c->settings->hp[SMP_HP_LEARNING_RATE].names[0],
+			 p->lr_scaling == SMP_LR_SCALING_SQRT ? "sqrt(k)"
+							      : "k");
+	smp__tune_number(kt, sizeof(kt), p->k);
+	smp__tune_number(bt, sizeof(bt), b.per_gpu);
+	smp__tune_number(nt, sizeof(nt), nb);
+	if (lr) {
+		smp__tune_number(lt, sizeof(lt), lrv);
+		smp__tune_number(nl, sizeof(nl), p->next.learning_rate);
+		snprintf(text, sizeof(text), " and learning rate %s -> %s", lt,
+			 nl);
+	} else {
+		text[0] = '\0';
+	}
+	if (p->outcome == SMP_SUGGEST_OK)
+		set_message(s,
+			    "per-GPU batch %s -> %s%s (k = %s, %s) for '%s' "
+			    "on %s",
+			    bt, nt, text, kt,
+			    smp_lr_scaling_name(p->lr_scaling), mname,
+			    to->type);
+	else
+		set_message(s,
+			    "no tested row applies to '%s' with %s on %s; "
+			    "keeping the per-GPU batch %s, the global batch "
+			    "follows the GPU count (k = %s)%s",
+			    mname, fw, to->type, bt, kt, text);
+	make_fragment(r, c, &b, lr);
+notes:
+	if (notes.len && !notes.over)
+		p->notes = dup(s, notes.data);
+}
+
+static void
+on_job(void *ud, const struct smp_check *c)
+{
+	struct run *r = ud;
+
+	if (r->jobs++ == 0)
+		compute(r, c);
+}
+
+/* JSON when the loader would read it as JSON (load.h). */
+static int
+is_json(const char *name, const char *buf, size_t len)
+{
+	size_t n = strlen(name), i;
+
+	if (n >= 5 && strcmp(name + n - 5, ".json") == 0)
+		return 1;
+	for (i = 0; i < len; i++) {
+		if (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' ||
+		    buf[i] == '\r')
+			continue;
+		return buf[i] == '{' || buf[i] == '[';
+	}
+	return 0;
+}
+
+static int fail(struct smp_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int
+fail(struct smp_error *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		memset(err, 0, sizeof(*err));
+		err->code = code;
+		va_start(ap, fmt);
+		vsnprintf(err->message, sizeof(err->message), fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+/* The --to instance: known, with GPUs, supported by the compiler. */
+static int
+target(const struct smp_instance **out, const struct smp_catalog *cat,
+       const char *type, struct smp_error *err)
+{
+	const struct smp_instance *it;
+	const char *best = NULL;
+	size_t i, d, best_d = 4;
+
+	*out = NULL;
+	if (!type)
+		return 0;
+	it = smp__catalog_instance(cat, type);
+	if (!it) {
+		for (i = 0; i < cat->instance_count; i++) {
+			d = smp__edit_distance(type, cat->instances[i].type, 3);
+			if (d < best_d) {
+				best_d = d;
+				best = cat->instances[i].type;
+			}
+		}
+		if (best)
+			return fail(err, SMP_EINVAL,
+				    "unknown instance type '%s'; did you mean "
+				    "'%s'?",
+				    type, best);
+		return fail(err, SMP_EINVAL, "unknown instance type '%s'",
+			    type);
+	}
+	if (it->gpus < 1 || !it->compiler_supported)
+		return fail(err, SMP_EINVAL,
+			    "'%s' is not an instance type Training Compiler "
+			    "supports (%s)",
+			    type,
+			    it->gpus < 1 ? "no GPU" : "class not supported");
+	*out = it;
+	return 0;
+}
+
+void
+smp_suggestion_free(struct smp_suggestion *suggestion)
+{
+	struct suggestion *s = (struct suggestion *)suggestion;
+
+	if (!s)
+		return;
+	smp_report_free(s->report);
+	smp__arena_release(&s->arena);
+	smp__free(s->alloc, s);
+}
+
+static int
+suggest(struct smp_suggestion **out, const struct smp_context *ctx,
+	const char *name, const char *buf, size_t len, const char *path,
+	const struct smp_suggest_options *opts, struct smp_error *err)
+{
+	struct smp_check_hook hook;
+	struct suggestion *s;
+	struct run r;
+	size_t i, errors = 0;
+	char *owned = NULL;
+	int rc;
+
+	*out = NULL;
+	if (!ctx || !name || (!path && !buf && len) ||
+	    (opts && opts->version != SMP_SUGGEST_OPTIONS_VERSION))
+		return fail(err, SMP_EINVAL, "invalid argument");
+	memset(&r, 0, sizeof(r));
+	rc = target(&r.to, &ctx->catalog, opts ? opts->to_instance : NULL, err);
+	if (rc)
+		return rc;
+	if (path) {
+		rc = smp__read_file(&owned, &len, &ctx->alloc, path,
+				    ctx->limits.max_file_size, err);
+		if (rc == SMP_ELIMIT)
+			return fail(err, SMP_EIO,
+				    "file is larger than the limit of %zu "
+				    "bytes",
+				    ctx->limits.max_file_size);
+		if (rc)
+			return rc;
+		buf = owned;
+	}
+	s = smp__calloc(&ctx->alloc, 1, sizeof(*s));
+	if (!s) {
+		smp__free(&ctx->alloc, owned);
+		return fail(err, SMP_ENOMEM, "%s", smp_strerror(SMP_ENOMEM));
+	}
+	s->alloc = &ctx->alloc;
+	smp__arena_init(&s->arena, &ctx->alloc);
+	r.s = s;
+	r.json = is_json(name, buf ? buf : "", len);
+	hook.fn = on_job;
+	hook.ud = &r;
+	hook.keep = NULL;
+	rc = smp__check_run(&s->report, ctx, name, buf, len, &hook, err);
+	smp__free(&ctx->alloc, owned);
+	if (rc)
+		goto fail;
+	s->pub.file = dup(s, name);
+	s->pub.report = s->report;
+	for (i = 0; i < smp_report_count(s->report); i++)
+		if (smp_report_get(s->report, i)->severity ==
+			    SMP_SEVERITY_ERROR &&
+		    !smp_report_get(s->report, i)->suppressed)
+			errors++;
+	if (errors) {
+		s->pub.outcome = SMP_SUGGEST_ERRORS;
+		set_message(s,
+			    "the spec has %zu error%s; fix %s first "
+			    "('sm-preflight check %s')",
+			    errors, errors == 1 ? "" : "s",
+			    errors == 1 ? "it" : "them", name);
+	} else if (r.jobs == 0) {
+		s->pub.outcome = SMP_SUGGEST_UNAVAILABLE;
+		set_message(s, "the file holds no job spec");
+	} else if (r.jobs > 1 && !s->pub.notes) {
+		char note[64];
+
+		snprintf(note, sizeof(note),
+			 "the file holds %zu jobs; this is the first\n",
+			 r.jobs);
+		s->pub.notes = dup(s, note);
+	}
+	if (s->failed) {
+		rc = fail(err, SMP_ENOMEM, "%s", smp_strerror(SMP_ENOMEM));
+		goto fail;
+	}
+	*out = &s->pub;
+	return 0;
+fail:
+	smp_suggestion_free(&s->pub);
+	return rc;
+}
+
+int
+smp_suggest_buffer(struct smp_suggestion **out, const struct smp_context *ctx,
+		   const char *name, const char *buf, size_t len,
+		   const struct smp_suggest_options *opts,
+		   struct smp_error *err)
+{
+	return suggest(out, ctx, name, buf, len, NULL, opts, err);
+}
+
+int
+smp_suggest_file(struct smp_suggestion **out, const struct smp_context *ctx,
+		 const char *path, const struct smp_suggest_options *opts,
+		 struct smp_error *err)
+{
+	if (!path) {
+		*out = NULL;
+		return fail(err, SMP_EINVAL, "invalid argument");
+	}
+	return suggest(out, ctx, path, NULL, 0, path, opts, err);
+}
+
+/* ---- text ---- */
+
+struct out {
+	smp_write_fn write;
+	void *ud;
+	int failed;
+};
+
+static void out_line(struct out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+out_line(struct out *o, const char *fmt, ...)
+{
+	char line[2048];
+	va_list ap;
+	int n;
+
+	if (o->failed)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line))
+		n = (int)sizeof(line) - 1;
+	if (o->write(o->ud, line, (size_t)n) != 0)
+		o->failed = 1;
+}
+
+/* "1 GPU (V100, 16 GiB) x 1 instance" */
+static void
+side_text(char *out, size_t size, const struct smp_suggest_side *side)
+{
+	snprintf(out, size, "%s: %d GPU%s (%s, %g GiB) x %lld instance%s",
+		 side->instance_type, side->gpus, side->gpus == 1 ? "" : "s",
+		 side->gpu_model ? side->gpu_model : "?", side->gpu_memory_gib,
+		 side->instance_count, side->instance_count == 1 ? "" : "s");
+}
+
+static void
+row_text(char *out, size_t size, const struct smp_tested_row *row)
+{
+	struct smp_tested_model m;
+	char desc[256], native[32] = "", per[32];
+
+	memset(&m, 0, sizeof(m));
+	m.framework = row->framework;
+	m.framework_version = row->framework_version;
+	m.transformers_version = row->transformers_version;
+	m.instance_type = row->instance_type;
+	m.precision = row->precision;
+	m.sequence_length = row->sequence_length;
+	m.instance_count = row->instance_count;
+	smp__tune_row_describe(desc, sizeof(desc), &m);
+	smp__tune_number(per, sizeof(per), row->compiler_batch_per_gpu);
+	if (row->native_batch_size > 0)
+		snprintf(native, sizeof(native), " (native %d)",
+			 row->native_batch_size);
+	if (row->batch_per_instance)
+		snprintf(out, size,
+			 "%s, %s: compiler batch %d%s%s for the instance = %s "
+			 "per GPU",
+			 row->model, desc, row->compiler_batch_size,
+			 row->batch_size_is_lower_bound ? " or more" : "",
+			 native, per);
+	else
+		snprintf(out, size, "%s, %s: compiler batch %d%s per GPU%s",
+			 row->model, desc, row->compiler_batch_size,
+			 row->batch_size_is_lower_bound ? " or more" : "",
+			 native);
+}
+
+static void
+batch_line(struct out *o, const char *label,
+	   const struct smp_suggest_side *side)
+{
+	char b[32], g[32];
+
+	smp__tune_number(b, sizeof(b), side->batch_per_gpu);
+	smp__tune_number(g, sizeof(g), side->global_batch);
+	out_line(o,
+		 "  %-12s%s per GPU x %d GPU%s x %lld instance%s = %s "
+		 "global\n",
+		 label, b, side->gpus, side->gpus == 1 ? "" : "s",
+		 side->instance_count, side->instance_count == 1 ? "" : "s", g);
+}
+
+static void
+emit_arithmetic(struct out *o, const struct smp_suggestion *s)
+{
+	char b0[32], b1[32], k[32], l0[32], l1[32], alt[32], sk[32];
+	enum smp_lr_scaling other = s->lr_scaling == SMP_LR_SCALING_SQRT
+					    ? SMP_LR_SCALING_LINEAR
+					    : SMP_LR_SCALING_SQRT;
+
+	batch_line(o, "now:", &s->now);
+	batch_line(o, "suggested:", &s->next);
+	smp__tune_number(b0, sizeof(b0), s->now.batch_per_gpu);
+	smp__tune_number(b1, sizeof(b1), s->next.batch_per_gpu);
+	smp__tune_number(k, sizeof(k), s->k);
+	out_line(o, "  %-12s%s x %d x %lld / (%s x %d x %lld) = %s\n", "k:", b1,
+		 s->next.gpus, s->next.instance_count, b0, s->now.gpus,
+		 s->now.instance_count, k);
+	if (s->now.learning_rate > 0) {
+		smp__tune_number(l0, sizeof(l0), s->now.learning_rate);
+		smp__tune_number(l1, sizeof(l1), s->next.learning_rate);
+		smp__tune_number(
+			alt, sizeof(alt),
+			smp__tune_lr(s->now.learning_rate, s->k, other));
+		smp__tune_number(sk, sizeof(sk), sqrt(s->k));
+		if (s->lr_scaling == SMP_LR_SCALING_SQRT)
+			out_line(o,
+				 "  %-12s%s x sqrt(%s) = %s x %s = %s (sqrt; "
+				 "linear gives %s)\n",
+				 "lr:", l0, k, l0, sk, l1, alt);
+		else
+			out_line(o,
+				 "  %-12s%s x %s = %s (linear; --lr-scaling "
+				 "sqrt gives %s x %s = %s)\n",
+				 "lr:", l0, k, l1, l0, sk, alt);
+	}
+}
+
+int
+smp_suggestion_emit_text(const struct smp_suggestion *s, smp_write_fn write,
+			 void *ud)
+{
+	struct out o = {write, ud, 0};
+	char text[512], other[512];
+	const char *p, *nl;
+
+	if (!s || !write)
+		return SMP_EINVAL;
+	switch (s->outcome) {
+	case SMP_SUGGEST_OK:
+		out_line(&o, "%s: suggestion: %s\n", s->file, s->message);
+		break;
+	case SMP_SUGGEST_NO_ROW:
+		out_line(&o, "%s: %s\n", s->file, s->message);
+		break;
+	default:
+		out_line(&o, "%s: no suggestion: %s\n", s->file, s->message);
+		break;
+	}
+	if (s->outcome == SMP_SUGGEST_ERRORS)
+		return o.failed ? SMP_EIO : 0;
+	if (s->now.instance_type) {
+		side_text(text, sizeof(text), &s->now);
+		if (s->next.instance_type &&
+		    strcmp(s->next.instance_type, s->now.instance_type) != 0) {
+			side_text(other, sizeof(other), &s->next);
+			out_line(&o, "  %-12s%s\n", "instance:", text);
+			out_line(&o, "  %-12s-> %s\n", "", other);
+		} else {
+			out_line(&o, "  %-12s%s\n", "instance:", text);
+		}
+	}
+	if (s->row) {
+		row_text(text, sizeof(text), s->row);
+		out_line(&o, "  %-12s%s\n", "tested row:", text);
+		if (s->row_choice)
+			out_line(&o, "  %-12s%s\n", "", s->row_choice);
+	}
+	if (s->batch_reading)
+		out_line(&o, "  %-12s%s\n", "batch:", s->batch_reading);
+	if (s->k > 0)
+		emit_arithmetic(&o, s);
+	for (p = s->notes; p && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		out_line(&o, "  %-12s%.*s\n", "note:", (int)(nl - p), p);
+	}
+	if (s->fragment) {
+		out_line(&o, "\n  the changed spec, ready to paste:\n\n");
+		for (p = s->fragment; *p; p = nl + 1) {
+			nl = strchr(p, '\n');
+			if (!nl) {
+				out_line(&o, "    %s\n", p);
+				break;
+			}
+			out_line(&o, "    %.*s\n", (int)(nl - p), p);
+		}
+	}
+	return o.failed ? SMP_EIO : 0;
+}

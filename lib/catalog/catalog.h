@@ -1,0 +1,126 @@
+/*
+ * catalog.h - the instance-type, tested-model and framework tables, read
+ * from the instance-data JSON files (embedded at build time, or a folder)
+ * by the same loader as specs, and validated before use.
+ */
+#ifndef SMP_CATALOG_H
+#define SMP_CATALOG_H
+
+#include <stddef.h>
+
+#include "smpreflight.h"
+#include "util/arena.h"
+
+struct smp_instance {
+	const char *type;   /* "ml.p3.8xlarge" */
+	const char *family; /* "p3" */
+	int vcpus;
+	double memory_gib;
+	int gpus;              /* 0 for CPU and Trainium types */
+	const char *gpu_model; /* "V100", or NULL */
+	double gpu_memory_gib; /* per GPU; 0 when none */
+	int efa;
+	double network_gbps; /* 0 when unknown */
+	int compiler_supported;
+};
+
+struct smp_tested_model {
+	const char *framework;            /* "pytorch", "tensorflow" */
+	const char *framework_version;    /* "1.11.0" */
+	const char *transformers_version; /* "4.21.1", or NULL */
+	const char *model;                /* as the page writes it */
+	const char *model_key;            /* normalized, see smp__model_key */
+	const char *dataset;
+	const char *instance_type;
+	const char *precision; /* or NULL */
+	int sequence_length;   /* 0 when unknown */
+	const char *scope;     /* or NULL */
+	int native_batch_size; /* 0 when the page leaves it blank */
+	int compiler_batch_size;
+	int batch_size_is_lower_bound;
+	int instance_count; /* 0 when the table has no column */
+};
+
+/* One Training Compiler image configuration the SDK can resolve. */
+struct smp_image {
+	const char *estimator; /* "huggingface", "pytorch", "tensorflow" */
+	const char *framework; /* base framework: "pytorch", "tensorflow" */
+	const char *framework_version;        /* canonical, "1.11.0" */
+	const char *const *framework_aliases; /* other accepted spellings */
+	size_t framework_alias_count;
+	const char *transformers_version; /* NULL unless huggingface */
+	const char *const *transformers_aliases;
+	size_t transformers_alias_count;
+	const char *const *py_versions;
+	size_t py_version_count;
+	const char *repository; /* ECR repository name */
+};
+
+struct smp_catalog {
+	struct smp_arena arena;
+	const char *data_version;
+	const char *generated; /* YYYY-MM-DD */
+	const struct smp_instance *instances;
+	size_t instance_count;
+	const struct smp_tested_model *tested;
+	size_t tested_count;
+	const struct smp_image *images;
+	size_t image_count;
+	/* instance classes the SDK accepts (exact match on ml.<class>.<size>)
+	 */
+	const char *const *supported_classes;
+	size_t supported_class_count;
+	/* the SDK's SUPPORTED_INSTANCE_TYPES_WITH_EFA (R11/R16) */
+	const char *const *sdk_efa_types;
+	size_t sdk_efa_type_count;
+	/* minimum base framework version for pytorchxla per estimator */
+	const char *pytorchxla_min_huggingface; /* "1.11" */
+	const char *pytorchxla_min_pytorch;     /* "1.12" */
+};
+
+/*
+ * Loads the three documents, each given as a buffer (name is used in
+ * errors, e.g. "instance-data/instances.json"). A malformed or invalid
+ * document fails with SMP_EPARSE and err naming file, line and column.
+ */
+struct smp_data_buffer {
+	const char *name;
+	const char *buf;
+	size_t len;
+};
+
+int smp__catalog_load(struct smp_catalog *cat, const struct smp_allocator *a,
+		      const struct smp_data_buffer *instances,
+		      const struct smp_data_buffer *tested,
+		      const struct smp_data_buffer *frameworks,
+		      struct smp_error *err);
+
+void smp__catalog_release(struct smp_catalog *cat);
+
+/*
+ * Adds or replaces instance types from an overlay document
+ * {"schema_version": 1, "instances": [rows as in instances.json]}: a type
+ * already present is replaced whole, a new one appended. SMP_EPARSE with
+ * err at the offending line and column; the catalog is unusable after a
+ * failure (the context being created is freed).
+ */
+int smp__catalog_overlay(struct smp_catalog *cat, const struct smp_allocator *a,
+			 const struct smp_data_buffer *overlay,
+			 struct smp_error *err);
+
+const struct smp_instance *smp__catalog_instance(const struct smp_catalog *cat,
+						 const char *type);
+
+/*
+ * 1 when version is the image's framework version or one of its aliases
+ * ("1.11" for "1.11.0", the guide's "2.9.1" for the SDK's "2.9.2").
+ */
+int smp__image_framework_is(const struct smp_image *im, const char *version);
+
+/* The same for the transformers version of a HuggingFace image. */
+int smp__image_transformers_is(const struct smp_image *im, const char *version);
+
+/* Normalizes a model name: lower case, '/' and '_' become '-'. */
+void smp__model_key(char *out, size_t outsz, const char *model);
+
+#endif

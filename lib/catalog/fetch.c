@@ -1,0 +1,846 @@
+/*
+ * fetch.c - refreshing the instance data (`sm-preflight update-data`):
+ * the URL policy, conditional downloads with retries through a fetcher
+ * callback, verification (index.json digests, the catalog's own
+ * validation), the atomic commit into the cache and the list of instance
+ * types that changed.
+ */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "util/alloc.h"
+#include "util/arena.h"
+#include "catalog/catalog.h"
+#include "catalog/data_cache.h"
+#include "catalog/embedded.h"
+#include "catalog/fetch.h"
+#include "doc/load.h"
+#include "report/report.h"
+#include "util/sha256.h"
+
+#define DEFAULT_TIMEOUT_MS 60000L
+#define DEFAULT_CONNECT_MS 10000L
+#define DEFAULT_MAX_SIZE ((size_t)4 * 1024 * 1024)
+#define DEFAULT_ATTEMPTS 3
+#define DEFAULT_DELAY_MS 500L
+#define MAX_DELAY_MS 30000L
+#define MAX_URL 1900
+
+static int fail(struct smp_error *err, int code, const char *source,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int
+fail(struct smp_error *err, int code, const char *source, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return code;
+	memset(err, 0, sizeof(*err));
+	err->code = code;
+	snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* --------------------------------------------------------------- URLs */
+
+/* The scheme's length ("https://" is 8), or 0 for anything else. */
+static size_t
+scheme_len(const char *url, int *is_http)
+{
+	*is_http = 0;
+	if (strncmp(url, "https://", 8) == 0)
+		return 8;
+	if (strncmp(url, "http://", 7) == 0) {
+		*is_http = 1;
+		return 7;
+	}
+	return 0;
+}
+
+static int
+is_ipv4_loopback(const char *h, size_t n)
+{
+	size_t i, parts = 1, digits = 0;
+
+	if (n < 4 || strncmp(h, "127.", 4) != 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (h[i] == '.') {
+			if (digits == 0 || digits > 3)
+				return 0;
+			parts++;
+			digits = 0;
+		} else if (h[i] >= '0' && h[i] <= '9') {
+			digits++;
+		} else {
+			return 0;
+		}
+	}
+	return parts == 4 && digits > 0 && digits <= 3;
+}
+
+/* Loopback by name or address; nothing is resolved. */
+int
+smp__url_is_loopback(const char *url)
+{
+	const char *auth, *end, *at, *h;
+	size_t n;
+	int http;
+
+	if (!url || !(n = scheme_len(url, &http)))
+		return 0;
+	auth = url + n;
+	end = auth + strcspn(auth, "/?#");
+	for (at = auth; at < end; at++)
+		if (*at == '@')
+			auth = at + 1; /* after the user info */
+	h = auth;
+	if (*h == '[') {
+		const char *close = memchr(h, ']', (size_t)(end - h));
+
+		return close && close - h == 4 && strncmp(h, "[::1]", 5) == 0;
+	}
+	for (n = 0; h + n < end && h[n] != ':'; n++)
+		;
+	if (n > 0 && h[n - 1] == '.')
+		n--; /* "localhost." */
+	if (n == 9 && strncasecmp(h, "localhost", 9) == 0)
+		return 1;
+	return is_ipv4_loopback(h, n);
+}
+
+int
+smp__url_check(const char *url, int allow_http, struct smp_error *err)
+{
+	size_t i, n;
+	int http;
+
+	if (!url || !url[0])
+		return fail(err, SMP_EINVAL, "url", "no data URL given");
+	if (strlen(url) > MAX_URL)
+		return fail(err, SMP_EINVAL, "url", "the URL is too long");
+	n = scheme_len(url, &http);
+	if (!n)
+		return fail(err, SMP_EINVAL, url,
+			    "the data URL must start with https:// (or "
+			    "http:// for a loopback host)");
+	for (i = 0; url[i]; i++) {
+		unsigned char c = (unsigned char)url[i];
+
+		if (c <= 0x20 || c >= 0x7f)
+			return fail(err, SMP_EINVAL, url,
+				    "the URL holds a space, control or "
+				    "non-ASCII character; percent-encode it");
+		if (c == '?' || c == '#')
+			return fail(err, SMP_EINVAL, url,
+				    "the URL must name a folder, without a "
+				    "query or fragment");
+	}
+	if (url[n] == '\0' || url[n] == '/' || url[n] == ':' || url[n] == '@')
+		return fail(err, SMP_EINVAL, url, "the URL has no host");
+	if (http && !allow_http && !smp__url_is_loopback(url))
+		return fail(err, SMP_EINVAL, url,
+			    "plain http:// is allowed only to a loopback host "
+			    "unless explicitly allowed (--allow-http); use "
+			    "https://");
+	return 0;
+}
+
+/* ------------------------------------------------------------ result */
+
+struct result {
+	struct smp_update_result pub; /* first: the handle is &pub */
+	struct smp_allocator alloc;
+	struct smp_arena arena;
+	struct smp_data_change *changes;
+	size_t cap;
+};
+
+void
+smp_update_result_free(struct smp_update_result *result)
+{
+	struct result *r = (struct result *)result;
+	struct smp_allocator a;
+
+	if (!r)
+		return;
+	a = r->alloc;
+	smp__free(&a, r->changes);
+	smp__arena_release(&r->arena);
+	smp__free(&a, r);
+}
+
+static const char *
+bool_name(int b)
+{
+	return b ? "true" : "false";
+}
+
+static const char *
+str_or_none(const char *s)
+{
+	return s ? s : "none";
+}
+
+static int
+same_str(const char *x, const char *y)
+{
+	return (!x && !y) || (x && y && strcmp(x, y) == 0);
+}
+
+/* "gpus 4 -> 8, efa false -> true" into the arena; "" when equal. */
+static char *
+instance_diff(struct smp_arena *ar, const struct smp_instance *o,
+	      const struct smp_instance *n)
+{
+	char d[768];
+	size_t len = 0;
+
+#define ADD(...)                                                               \
+	do {                                                                   \
+		if (len < sizeof(d))                                           \
+			len += (size_t)snprintf(d + len, sizeof(d) - len,      \
+						"%s", len ? ", " : "");        \
+		if (len < sizeof(d))                                           \
+			len += (size_t)snprintf(d + len, sizeof(d) - len,      \
+						__VA_ARGS__);                  \
+	} while (0)
+
+	d[0] = '\0';
+	if (!same_str(o->family, n->family))
+		ADD("family %s -> %s", str_or_none(o->family),
+		    str_or_none(n->family));
+	if (o->vcpus != n->vcpus)
+		ADD("vcpus %d -> %d", o->vcpus, n->vcpus);
+	if (o->memory_gib != n->memory_gib)
+		ADD("memory_gib %g -> %g", o->memory_gib, n->memory_gib);
+	if (o->gpus != n->gpus)
+		ADD("gpus %d -> %d", o->gpus, n->gpus);
+	if (!same_str(o->gpu_model, n->gpu_model))
+		ADD("gpu_model %s -> %s", str_or_none(o->gpu_model),
+		    str_or_none(n->gpu_model));
+	if (o->gpu_memory_gib != n->gpu_memory_gib)
+		ADD("gpu_memory_gib %g -> %g", o->gpu_memory_gib,
+		    n->gpu_memory_gib);
+	if (!o->efa != !n->efa)
+		ADD("efa %s -> %s", bool_name(o->efa), bool_name(n->efa));
+	if (o->network_gbps != n->network_gbps)
+		ADD("network_gbps %g -> %g", o->network_gbps, n->network_gbps);
+	if (!o->compiler_supported != !n->compiler_supported)
+		ADD("compiler_supported %s -> %s",
+		    bool_name(o->compiler_supported),
+		    bool_name(n->compiler_supported));
+#undef ADD
+	if (len >= sizeof(d))
+		len = sizeof(d) - 1;
+	return smp__arena_strndup(ar, d, len);
+}
+
+static int
+add_change(struct result *r, enum smp_data_change_kind kind, const char *type,
+	   const char *detail)
+{
+	void *items = r->changes;
+	struct smp_data_change *c;
+
+	if (smp__grow(&r->alloc, &items, &r->cap, r->pub.change_count + 1,
+		      sizeof(*r->changes)))
+		return SMP_ENOMEM;
+	r->changes = items;
+	c = &r->changes[r->pub.change_count++];
+	c->kind = kind;
+	c->instance_type = smp__arena_strndup(&r->arena, type, strlen(type));
+	c->detail = detail;
+	return c->instance_type ? 0 : SMP_ENOMEM;
+}
+
+/* Added in new order, removed in old order, then changed. */
+static int
+diff_catalogs(struct result *r, const struct smp_catalog *o,
+	      const struct smp_catalog *n)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n->instance_count; i++)
+		if (!smp__catalog_instance(o, n->instances[i].type) &&
+		    (rc = add_change(r, SMP_DATA_ADDED, n->instances[i].type,
+				     NULL)))
+			return rc;
+	for (i = 0; i < o->instance_count; i++)
+		if (!smp__catalog_instance(n, o->instances[i].type) &&
+		    (rc = add_change(r, SMP_DATA_REMOVED, o->instances[i].type,
+				     NULL)))
+			return rc;
+	for (i = 0; i < n->instance_count; i++) {
+		const struct smp_instance *was =
+			smp__catalog_instance(o, n->instances[i].type);
+		char *d;
+
+		if (!was)
+			continue;
+		d = instance_diff(&r->arena, was, &n->instances[i]);
+		if (!d)
+			return SMP_ENOMEM;
+		if (d[0] && (rc = add_change(r, SMP_DATA_CHANGED,
+					     n->instances[i].type, d)))
+			return rc;
+	}
+	r->pub.changes = r->changes;
+	return 0;
+}
+
+/* ---------------------------------------------------------- download */
+
+/* The body of one attempt, kept through the caller's allocator. */
+struct sink {
+	const struct smp_allocator *a;
+	char *buf;
+	size_t len, cap, max;
+	int over, nomem;
+};
+
+static int
+sink_write(void *ud, const char *data, size_t len)
+{
+	struct sink *s = ud;
+	void *p = s->buf;
+
+	if (len > s->max - s->len) {
+		s->over = 1;
+		return 1;
+	}
+	if (smp__grow(s->a, &p, &s->cap, s->len + len + 1, 1)) {
+		s->nomem = 1;
+		return 1;
+	}
+	s->buf = p;
+	memcpy(s->buf + s->len, data, len);
+	s->len += len;
+	s->buf[s->len] = '\0';
+	return 0;
+}
+
+static void
+sleep_ms(void *ud, long ms)
+{
+	struct timespec ts;
+
+	(void)ud;
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (ms % 1000) * 1000000L;
+	while (nanosleep(&ts, &ts) != 0)
+		;
+}
+
+enum got { GOT_BODY, GOT_NOT_MODIFIED, GOT_NOT_FOUND };
+
+/* One document as downloaded (or reused from the cache). */
+struct doc {
+	char url[2048];
+	char *owned; /* a downloaded body */
+	const char *buf;
+	size_t len;
+	enum got got;
+	char etag[256];
+	char last_modified[128];
+};
+
+struct updater {
+	struct smp_update_options o; /* defaults filled in */
+	const struct smp_allocator *a;
+	const char *base;
+	struct smp_cache_copy copy;        /* the cached copy, if readable */
+	const struct smp_cache_copy *held; /* &copy when from base, or NULL */
+	struct smp_error *err;
+	unsigned int requests;
+};
+
+/*
+ * GETs one document, with the cached copy's validators when there is
+ * one, retrying 5xx, 408, 429 and transient failures with a doubling
+ * delay. 404 and 410 are GOT_NOT_FOUND for the optional index only.
+ */
+static int
+download(struct updater *U, int which, struct doc *d)
+{
+	const struct smp_cache_copy *h = U->held;
+	const char *inm = NULL, *ims = NULL;
+	long delay = U->o.retry_delay_ms;
+	int attempt;
+
+	snprintf(d->url, sizeof(d->url), "%s%s", U->base,
+		 smp__doc_names[which]);
+	if (h && h->buf[which]) {
+		inm = h->meta.etag[which];
+		ims = h->meta.last_modified[which];
+	}
+	for (attempt = 1;; attempt++) {
+		struct sink s = {U->a, NULL, 0, 0, U->o.max_size, 0, 0};
+		struct smp_fetch_request req;
+		struct smp_fetch_response resp;
+		char why[300];
+		int rc, retry = 0;
+
+		memset(&req, 0, sizeof(req));
+		memset(&resp, 0, sizeof(resp));
+		req.url = d->url;
+		req.if_none_match = inm;
+		req.if_modified_since = ims;
+		req.ca_file = U->o.ca_file;
+		req.proxy = U->o.proxy;
+		req.allow_http = U->o.allow_http;
+		req.connect_timeout_ms = U->o.connect_timeout_ms;
+		req.timeout_ms = U->o.timeout_ms;
+		req.max_size = U->o.max_size;
+		req.write = sink_write;
+		req.write_ud = &s;
+		rc = U->o.fetch(U->o.fetch_ud, &req, &resp);
+		U->requests++;
+		resp.error[sizeof(resp.error) - 1] = '\0';
+		resp.etag[sizeof(resp.etag) - 1] = '\0';
+		resp.last_modified[sizeof(resp.last_modified) - 1] = '\0';
+		if (s.nomem || rc == SMP_ENOMEM) {
+			smp__free(U->a, s.buf);
+			return fail(U->err, SMP_ENOMEM, d->url,
+				    "out of memory");
+		}
+		if (s.over || resp.too_large) {
+			smp__free(U->a, s.buf);
+			return fail(U->err, SMP_EFETCH, d->url,
+				    "the document is larger than the limit of "
+				    "%zu bytes",
+				    U->o.max_size);
+		}
+		if (rc) {
+			snprintf(why, sizeof(why), "%s",
+				 resp.error[0] ? resp.error
+					       : "the download failed");
+			retry = resp.transient;
+		} else if (resp.status == 200) {
+			d->owned = s.buf;
+			d->buf = s.buf ? s.buf : "";
+			d->len = s.len;
+			d->got = GOT_BODY;
+			snprintf(d->etag, sizeof(d->etag), "%s", resp.etag);
+			snprintf(d->last_modified, sizeof(d->last_modified),
+				 "%s", resp.last_modified);
+			return 0;
+		} else if (resp.status == 304 && (inm || ims)) {
+			smp__free(U->a, s.buf);
+			d->buf = h->buf[which];
+			d->len = h->len[which];
+			d->got = GOT_NOT_MODIFIED;
+			snprintf(d->etag, sizeof(d->etag), "%s",
+				 resp.etag[0] ? resp.etag
+				 : inm        ? inm
+					      : "");
+			snprintf(d->last_modified, sizeof(d->last_modified),
+				 "%s", ims ? ims : "");
+			return 0;
+		} else if ((resp.status == 404 || resp.status == 410) &&
+			   which == SMP_DOC_INDEX) {
+			smp__free(U->a, s.buf);
+			d->got = GOT_NOT_FOUND;
+			return 0;
+		} else {
+			snprintf(why, sizeof(why),
+				 "the server answered HTTP %ld", resp.status);
+			retry = resp.status >= 500 || resp.status == 408 ||
+				resp.status == 429;
+		}
+		smp__free(U->a, s.buf);
+		if (!retry || attempt >= U->o.max_attempts) {
+			if (attempt > 1)
+				return fail(U->err, SMP_EFETCH, d->url,
+					    "%s (%d attempts)", why, attempt);
+			return fail(U->err, SMP_EFETCH, d->url, "%s", why);
+		}
+		if (delay > 0)
+			U->o.sleep_fn(U->o.sleep_ud, delay);
+		delay = delay * 2 > MAX_DELAY_MS ? MAX_DELAY_MS : delay * 2;
+	}
+}
+
+/* --------------------------------------------------------- the index */
+
+struct index_check {
+	struct doc *docs;
+	struct smp_error *err;
+	const char *index_url;
+};
+
+static int
+check_index_root(const struct smp_node *root, void *ud)
+{
+	struct index_check *c = ud;
+	const struct smp_node *files = smp__map_get(root, "files");
+	int i;
+
+	if (!files || files->kind != SMP_NODE_MAPPING)
+		return fail(c->err, SMP_EPARSE, c->index_url,
+			    "index.json has no 'files' object");
+	for (i = 0; i < 3; i++) {
+		const struct smp_node *f =
+			smp__map_get(files, smp__doc_names[i]);
+		const struct smp_node *h = f ? smp__map_get(f, "sha256") : NULL;
+		char got[65];
+		size_t k;
+
+		if (!h || h->kind != SMP_NODE_SCALAR || h->u.scalar.len != 64)
+			return fail(c->err, SMP_EPARSE, c->index_url,
+				    "index.json gives no 64-digit 'sha256' "
+				    "for '%s'",
+				    smp__doc_names[i]);
+		smp__sha256_hex(got, c->docs[i].buf, c->docs[i].len);
+		for (k = 0; k < 64; k++)
+			if (tolower((unsigned char)h->u.scalar.value[k]) !=
+			    got[k])
+				return fail(c->err, SMP_EFETCH, c->docs[i].url,
+					    "sha256 %s does not match %s in "
+					    "index.json: the download is "
+					    "corrupt or the mirror is out of "
+					    "step",
+					    got, h->u.scalar.value);
+	}
+	return 0;
+}
+
+/* Verifies the three documents against index.json. */
+static int
+verify_index(struct updater *U, struct doc *docs, const struct doc *idx)
+{
+	struct smp_limits zero = {0, 0, 0, 0, 0}, lim;
+	struct index_check c = {docs, U->err, idx->url};
+	struct smp_report *rep = NULL;
+	struct smp_docs parsed;
+	int rc;
+
+	smp__limits_resolve(&lim, &zero);
+	if (smp__report_new(&rep, U->a, idx->url, NULL))
+		return fail(U->err, SMP_ENOMEM, idx->url, "out of memory");
+	smp__docs_init(&parsed, U->a);
+	rc = smp__load_json(&parsed, idx->buf, idx->len, &lim, rep);
+	if (!rc && rep->failed)
+		rc = SMP_ENOMEM;
+	if (rc) {
+		fail(U->err, rc, idx->url, "out of memory");
+	} else if (smp_report_count(rep) > 0 || parsed.count != 1 ||
+		   !parsed.items[0].root ||
+		   parsed.items[0].root->kind != SMP_NODE_MAPPING) {
+		const struct smp_finding *f = smp_report_get(rep, 0);
+
+		rc = fail(U->err, SMP_EPARSE, idx->url, "%s",
+			  f ? f->message : "index.json is not a JSON object");
+		if (f) {
+			U->err->line = f->line;
+			U->err->column = f->column;
+		}
+	} else {
+		rc = check_index_root(parsed.items[0].root, &c);
+	}
+	smp__docs_release(&parsed);
+	smp_report_free(rep);
+	return rc;
+}
+
+/* ------------------------------------------------------------ update */
+
+static int
+same_bytes(const char *x, size_t xl, const char *y, size_t yl)
+{
+	if (!x || !y)
+		return !x && !y;
+	return xl == yl && memcmp(x, y, xl) == 0;
+}
+
+static int
+resolve_options(struct updater *U, const struct smp_update_options *u,
+		struct smp_error *err)
+{
+	if (!u || u->version == 0 || u->version > SMP_UPDATE_OPTIONS_VERSION)
+		return fail(err, SMP_EINVAL, "options",
+			    "unsupported smp_update_options version");
+	U->o = *u;
+	if (!U->o.fetch)
+		U->o.fetch = smp_fetch_curl;
+	if (U->o.timeout_ms <= 0)
+		U->o.timeout_ms = DEFAULT_TIMEOUT_MS;
+	if (U->o.connect_timeout_ms <= 0)
+		U->o.connect_timeout_ms = DEFAULT_CONNECT_MS;
+	if (U->o.connect_timeout_ms > U->o.timeout_ms)
+		U->o.connect_timeout_ms = U->o.timeout_ms;
+	if (U->o.max_size == 0)
+		U->o.max_size = DEFAULT_MAX_SIZE;
+	if (U->o.max_attempts <= 0)
+		U->o.max_attempts = DEFAULT_ATTEMPTS;
+	if (U->o.retry_delay_ms == 0)
+		U->o.retry_delay_ms = DEFAULT_DELAY_MS;
+	if (!U->o.sleep_fn)
+		U->o.sleep_fn = sleep_ms;
+	if (U->o.now == 0)
+		U->o.now = (int64_t)time(NULL);
+	return 0;
+}
+
+/* The bytes the data in use was read from, to tell "unchanged". */
+static void
+in_use_bytes(const struct smp_data_choice *ch, const struct smp_cache_copy *c,
+	     int have_copy, const char *buf[3], size_t len[3])
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		const struct smp_embedded_file *f =
+			smp__embedded_find(smp__doc_names[i]);
+
+		buf[i] = NULL;
+		len[i] = 0;
+		if (ch->origin == SMP_DATA_CACHE && have_copy) {
+			buf[i] = c->buf[i];
+			len[i] = c->len[i];
+		} else if (ch->origin == SMP_DATA_BUILTIN && f) {
+			buf[i] = (const char *)f->data;
+			len[i] = f->len;
+		}
+	}
+}
+
+/* What the new meta.json records. */
+static void
+fill_meta(struct smp_cache_meta *m, struct updater *U, struct doc *docs,
+	  const struct smp_catalog *cat)
+{
+	int i;
+
+	memset(m, 0, sizeof(*m));
+	m->url = (char *)(uintptr_t)U->base; /* borrowed, never freed */
+	m->fetched = U->o.now;
+	m->data_version = (char *)(uintptr_t)cat->data_version;
+	m->generated = (char *)(uintptr_t)cat->generated;
+	for (i = 0; i < SMP_DOC_COUNT; i++) {
+		m->etag[i] = docs[i].etag[0] ? docs[i].etag : NULL;
+		m->last_modified[i] =
+			docs[i].last_modified[0] ? docs[i].last_modified : NULL;
+	}
+}
+
+/* 1 when the cached copy already records exactly this download. */
+static int
+cache_holds(const struct smp_cache_copy *h, struct doc *docs)
+{
+	int i;
+
+	if (!h)
+		return 0;
+	for (i = 0; i < SMP_DOC_COUNT; i++) {
+		const char *buf =
+			docs[i].got == GOT_NOT_FOUND ? NULL : docs[i].buf;
+
+		if (!same_bytes(h->buf[i], h->len[i], buf, docs[i].len) ||
+		    !same_str(h->meta.etag[i],
+			      docs[i].etag[0] ? docs[i].etag : NULL) ||
+		    !same_str(h->meta.last_modified[i],
+			      docs[i].last_modified[0] ? docs[i].last_modified
+						       : NULL))
+			return 0;
+	}
+	return 1;
+}
+
+static int
+builtin_newer(const char *version, const struct smp_allocator *a, int *newer)
+{
+	char builtin[32];
+	int rc = smp__builtin_data_version(builtin, a);
+
+	*newer = !rc && strcmp(version, builtin) < 0;
+	return rc;
+}
+
+/* The whole refresh once options are resolved; see smp_data_update(). */
+static int
+run_update(struct result *r, struct updater *U, const char *cache_dir,
+	   const struct smp_cache_io *io)
+{
+	struct smp_catalog old_cat, new_cat;
+	struct smp_data_choice choice;
+	struct smp_cache_copy *copy = &U->copy;
+	struct smp_data_buffer b[3];
+	struct smp_cache_meta meta;
+	struct doc docs[SMP_DOC_COUNT];
+	const char *use_buf[3], *bufs[SMP_DOC_COUNT];
+	size_t use_len[3], lens[SMP_DOC_COUNT];
+	struct smp_error scratch;
+	int have_copy = 0, i, rc, same, not_modified = 1, newer;
+
+	memset(&old_cat, 0, sizeof(old_cat));
+	memset(&new_cat, 0, sizeof(new_cat));
+	memset(copy, 0, sizeof(*copy));
+	memset(docs, 0, sizeof(docs));
+	rc = smp__data_load_default(&old_cat, &choice, U->a, cache_dir,
+				    U->o.max_size, U->err);
+	if (rc)
+		return rc;
+	/* validators are sent only for a valid copy from the same source */
+	rc = smp__cache_read(copy, U->a, cache_dir, U->o.max_size, &scratch);
+	if (rc == SMP_ENOMEM) {
+		fail(U->err, rc, cache_dir, "out of memory");
+		goto out;
+	}
+	have_copy = rc == 0;
+	if (have_copy && strcmp(copy->meta.url, U->base) == 0 &&
+	    (choice.origin == SMP_DATA_CACHE || choice.older_than_builtin))
+		U->held = copy;
+	for (i = SMP_DOC_COUNT - 1; i >= 0; i--) { /* the index first */
+		rc = download(U, i, &docs[i]);
+		if (rc)
+			goto out;
+		if (i != SMP_DOC_INDEX && docs[i].got != GOT_NOT_MODIFIED)
+			not_modified = 0;
+	}
+	if (docs[SMP_DOC_INDEX].got != GOT_NOT_FOUND) {
+		rc = verify_index(U, docs, &docs[SMP_DOC_INDEX]);
+		if (rc)
+			goto out;
+		r->pub.verified = 1;
+	}
+	for (i = 0; i < 3; i++) {
+		b[i].name = docs[i].url;
+		b[i].buf = docs[i].buf;
+		b[i].len = docs[i].len;
+	}
+	rc = smp__catalog_load(&new_cat, U->a, &b[0], &b[1], &b[2], U->err);
+	if (rc)
+		goto out;
+	in_use_bytes(&choice, copy, have_copy, use_buf, use_len);
+	same = 1;
+	for (i = 0; i < 3; i++)
+		same = same && same_bytes(use_buf[i], use_len[i], docs[i].buf,
+					  docs[i].len);
+	rc = builtin_newer(new_cat.data_version, U->a, &newer);
+	if (rc) {
+		fail(U->err, rc, "built-in data", "cannot read it");
+		goto out;
+	}
+	r->pub.outcome = same ? SMP_UPDATE_UNCHANGED : SMP_UPDATE_UPDATED;
+	r->pub.not_modified = not_modified;
+	r->pub.older_than_builtin = newer;
+	r->pub.old_origin = choice.origin;
+	r->pub.old_tested_count = old_cat.tested_count;
+	r->pub.new_tested_count = new_cat.tested_count;
+	r->pub.old_image_count = old_cat.image_count;
+	r->pub.new_image_count = new_cat.image_count;
+	r->pub.url = smp__arena_strndup(&r->arena, U->base, strlen(U->base));
+	r->pub.old_version = smp__arena_strndup(&r->arena, old_cat.data_version,
+						strlen(old_cat.data_version));
+	r->pub.old_date = smp__arena_strndup(&r->arena, old_cat.generated,
+					     strlen(old_cat.generated));
+	r->pub.new_version = smp__arena_strndup(&r->arena, new_cat.data_version,
+						strlen(new_cat.data_version));
+	r->pub.new_date = smp__arena_strndup(&r->arena, new_cat.generated,
+					     strlen(new_cat.generated));
+	rc = diff_catalogs(r, &old_cat, &new_cat);
+	if (!rc && (!r->pub.url || !r->pub.old_version || !r->pub.old_date ||
+		    !r->pub.new_version || !r->pub.new_date))
+		rc = SMP_ENOMEM;
+	if (rc) {
+		fail(U->err, rc, "update", "out of memory");
+		goto out;
+	}
+	/* the result is complete before the cache changes: an allocation
+	 * failure never reports an error for an update that happened */
+	if (!cache_holds(U->held, docs)) {
+		for (i = 0; i < SMP_DOC_COUNT; i++) {
+			bufs[i] = docs[i].got == GOT_NOT_FOUND ? NULL
+							       : docs[i].buf;
+			lens[i] = docs[i].len;
+		}
+		fill_meta(&meta, U, docs, &new_cat);
+		rc = smp__cache_commit(cache_dir, bufs, lens, &meta, io, U->a,
+				       U->err);
+	}
+	/* the data is in place; a failure to note the time is not fatal */
+	if (!rc)
+		smp__cache_mark_checked(cache_dir, U->o.now, io, &scratch);
+out:
+	for (i = 0; i < SMP_DOC_COUNT; i++)
+		smp__free(U->a, docs[i].owned);
+	U->held = NULL;
+	smp__cache_copy_release(copy, U->a);
+	smp__catalog_release(&new_cat);
+	smp__catalog_release(&old_cat);
+	smp__data_choice_release(&choice, U->a);
+	return rc;
+}
+
+int
+smp__data_update_io(struct smp_update_result **out,
+		    const struct smp_options *opts,
+		    const struct smp_update_options *update,
+		    const struct smp_cache_io *io, struct smp_error *err)
+{
+	struct smp_options defaults = SMP_OPTIONS_INIT;
+	struct updater U;
+	struct result *r;
+	struct smp_allocator a;
+	char base[MAX_URL + 2];
+	size_t n;
+	int rc;
+
+	*out = NULL;
+	if (!opts)
+		opts = &defaults;
+	if (opts->version == 0 || opts->version > SMP_OPTIONS_VERSION)
+		return fail(err, SMP_EINVAL, "options",
+			    "unsupported smp_options version");
+	if (opts->offline)
+		return fail(err, SMP_EINVAL, "options",
+			    "offline: refreshing the data needs the network");
+	if (!opts->cache_dir || !opts->cache_dir[0])
+		return fail(err, SMP_EINVAL, "options",
+			    "no cache folder to store the data in");
+	memset(&U, 0, sizeof(U));
+	rc = resolve_options(&U, update, err);
+	if (rc)
+		return rc;
+	rc = smp__url_check(update->url, U.o.allow_http, err);
+	if (rc)
+		return rc;
+	n = strlen(update->url);
+	snprintf(base, sizeof(base), "%s%s", update->url,
+		 update->url[n - 1] == '/' ? "" : "/");
+	smp__allocator_resolve(&a, opts->allocator);
+	r = smp__calloc(&a, 1, sizeof(*r));
+	if (!r)
+		return fail(err, SMP_ENOMEM, "update", "out of memory");
+	r->alloc = a;
+	smp__arena_init(&r->arena, &r->alloc);
+	U.a = &r->alloc;
+	U.base = base;
+	U.err = err;
+	rc = run_update(r, &U, opts->cache_dir, io);
+	r->pub.requests = U.requests;
+	if (rc) {
+		smp_update_result_free(&r->pub);
+		return rc;
+	}
+	*out = &r->pub;
+	return 0;
+}
+
+int
+smp_data_update(struct smp_update_result **out, const struct smp_options *opts,
+		const struct smp_update_options *update, struct smp_error *err)
+{
+	return smp__data_update_io(out, opts, update, NULL, err);
+}

@@ -1,0 +1,51 @@
+/*
+ * options.c - the options struct's version protects old callers
+ * (docs/API.md, "ABI"): fields are only ever appended, and a caller
+ * compiled with an older header passes a shorter struct whose version
+ * says so. The library must not read past its end, so it copies only the
+ * fields that version has into a full struct holding the defaults.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "context/options.h"
+
+/*
+ * Bytes of struct smp_options per version. Version 1 ended at
+ * override_count, version 2 at instance_data; version 3 runs to the end of
+ * the struct. When fields are appended after a release, bump
+ * SMP_OPTIONS_VERSION and replace the last entry by the offset of the
+ * first new field.
+ */
+static const size_t options_size[SMP_OPTIONS_VERSION + 1] = {
+	0,
+	offsetof(struct smp_options, override_count) + sizeof(size_t),
+	offsetof(struct smp_options, no_inline_ignores),
+	sizeof(struct smp_options),
+};
+
+int
+smp__options_resolve(struct smp_options *out, const struct smp_options *in,
+		     struct smp_error *err)
+{
+	const struct smp_options defaults = SMP_OPTIONS_INIT;
+
+	*out = defaults;
+	if (!in)
+		return 0;
+	if (in->version == 0 || in->version > SMP_OPTIONS_VERSION) {
+		if (err) {
+			memset(err, 0, sizeof(*err));
+			err->code = SMP_EINVAL;
+			snprintf(err->source, sizeof(err->source), "options");
+			snprintf(err->message, sizeof(err->message),
+				 "unsupported smp_options version %u (this "
+				 "library reads 1 to %u)",
+				 in->version, (unsigned)SMP_OPTIONS_VERSION);
+		}
+		return SMP_EINVAL;
+	}
+	memcpy(out, in, options_size[in->version]);
+	return 0;
+}

@@ -1,0 +1,325 @@
+/* doc.c - the document list and scalar typing (YAML 1.2 core schema) */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doc/doc.h"
+
+void
+smp__docs_init(struct smp_docs *docs, const struct smp_allocator *a)
+{
+	memset(docs, 0, sizeof(*docs));
+	smp__arena_init(&docs->arena, a);
+}
+
+void
+smp__docs_release(struct smp_docs *docs)
+{
+	smp__free(docs->arena.alloc, docs->items);
+	smp__arena_release(&docs->arena);
+	docs->items = NULL;
+	docs->count = docs->cap = 0;
+}
+
+struct smp_doc *
+smp__docs_push(struct smp_docs *docs)
+{
+	void *items = docs->items;
+	struct smp_doc *d;
+
+	if (smp__grow(docs->arena.alloc, &items, &docs->cap, docs->count + 1,
+		      sizeof(*docs->items)))
+		return NULL;
+	docs->items = items;
+	d = &docs->items[docs->count++];
+	memset(d, 0, sizeof(*d));
+	return d;
+}
+
+static int
+is_one_of(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (s[0] == (*list)[0] && strcmp(s, *list) == 0)
+			return 1;
+	return 0;
+}
+
+static const char *const null_words[] = {"null", "Null", "NULL", "~", NULL};
+static const char *const true_words[] = {"true", "True", "TRUE", NULL};
+static const char *const false_words[] = {"false", "False", "FALSE", NULL};
+static const char *const float_words[] = {
+	".inf",  ".Inf",  ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
+	"-.Inf", "-.INF", ".nan", ".NaN",  ".NAN",  NULL};
+
+static int
+all_digits(const char *s, const char *set)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!strchr(set, *s))
+			return 0;
+	return 1;
+}
+
+/* [-+]?[0-9]+ | 0o[0-7]+ | 0x[0-9a-fA-F]+ */
+static int
+is_core_int(const char *s)
+{
+	if (s[0] == '0' && s[1] == 'o')
+		return all_digits(s + 2, "01234567");
+	if (s[0] == '0' && s[1] == 'x')
+		return all_digits(s + 2, "0123456789abcdefABCDEF");
+	if (*s == '-' || *s == '+')
+		s++;
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+/* [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? */
+static int
+is_core_float(const char *s)
+{
+	int digits = 0;
+
+	if (*s == '-' || *s == '+')
+		s++;
+	while (*s >= '0' && *s <= '9')
+		s++, digits++;
+	if (*s == '.') {
+		s++;
+		while (*s >= '0' && *s <= '9')
+			s++, digits++;
+	}
+	if (!digits)
+		return 0;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '-' || *s == '+')
+			s++;
+		if (!(*s >= '0' && *s <= '9'))
+			return 0;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return *s == '\0';
+}
+
+enum smp_scalar_type
+smp__scalar_type(const struct smp_node *n)
+{
+	const char *v = n->u.scalar.value;
+
+	if (n->tag) {
+		const char *t = n->tag;
+
+		if (strcmp(t, "tag:yaml.org,2002:int") == 0)
+			return SMP_SCALAR_INT;
+		if (strcmp(t, "tag:yaml.org,2002:float") == 0)
+			return SMP_SCALAR_FLOAT;
+		if (strcmp(t, "tag:yaml.org,2002:bool") == 0)
+			return SMP_SCALAR_BOOL;
+		if (strcmp(t, "tag:yaml.org,2002:null") == 0)
+			return SMP_SCALAR_NULL;
+		/* any other tag, including the non-specific "!", is a string */
+		return SMP_SCALAR_STRING;
+	}
+	if (n->u.scalar.style != SMP_STYLE_PLAIN)
+		return SMP_SCALAR_STRING;
+	if (n->u.scalar.len != strlen(v))
+		return SMP_SCALAR_STRING;
+	/* the common number: no word below starts with a digit */
+	if (*v >= '0' && *v <= '9')
+		return is_core_int(v)     ? SMP_SCALAR_INT
+		       : is_core_float(v) ? SMP_SCALAR_FLOAT
+					  : SMP_SCALAR_STRING;
+	/* nor does any start with another character than these */
+	if (!strchr("nN~tTfF.+-", *v))
+		return SMP_SCALAR_STRING;
+	if (!*v || is_one_of(v, null_words))
+		return SMP_SCALAR_NULL;
+	if (is_one_of(v, true_words) || is_one_of(v, false_words))
+		return SMP_SCALAR_BOOL;
+	if (is_core_int(v))
+		return SMP_SCALAR_INT;
+	if (is_core_float(v) || is_one_of(v, float_words))
+		return SMP_SCALAR_FLOAT;
+	return SMP_SCALAR_STRING;
+}
+
+const char *
+smp__node_type_name(const struct smp_node *n)
+{
+	if (!n)
+		return "nothing";
+	switch (n->kind) {
+	case SMP_NODE_MAPPING:
+		return "a mapping";
+	case SMP_NODE_SEQUENCE:
+		return "a list";
+	case SMP_NODE_SCALAR:
+		break;
+	}
+	switch (smp__scalar_type(n)) {
+	case SMP_SCALAR_INT:
+		return "an integer";
+	case SMP_SCALAR_FLOAT:
+		return "a number";
+	case SMP_SCALAR_BOOL:
+		return "a boolean";
+	case SMP_SCALAR_NULL:
+		return "null";
+	case SMP_SCALAR_STRING:
+		break;
+	}
+	return "a string";
+}
+
+const struct smp_pair *
+smp__map_pair(const struct smp_node *m, const char *key)
+{
+	size_t i;
+
+	if (!m || m->kind != SMP_NODE_MAPPING)
+		return NULL;
+	/* the last one wins, as in YAML parsers; duplicates are findings */
+	for (i = m->u.mapping.count; i-- > 0;) {
+		const struct smp_node *k = m->u.mapping.items[i].key;
+
+		if (k->kind == SMP_NODE_SCALAR && smp__scalar_is(k, key))
+			return &m->u.mapping.items[i];
+	}
+	return NULL;
+}
+
+const struct smp_node *
+smp__map_get(const struct smp_node *m, const char *key)
+{
+	const struct smp_pair *p = smp__map_pair(m, key);
+
+	return p ? p->value : NULL;
+}
+
+const struct smp_node *
+smp__map_key(const struct smp_node *m, const char *key)
+{
+	const struct smp_pair *p = smp__map_pair(m, key);
+
+	return p ? p->key : NULL;
+}
+
+int
+smp__scalar_is(const struct smp_node *n, const char *s)
+{
+	return n && n->kind == SMP_NODE_SCALAR &&
+	       n->u.scalar.len == strlen(s) &&
+	       memcmp(n->u.scalar.value, s, n->u.scalar.len) == 0;
+}
+
+int
+smp__scalar_bool(const struct smp_node *n)
+{
+	if (!n || n->kind != SMP_NODE_SCALAR ||
+	    smp__scalar_type(n) != SMP_SCALAR_BOOL)
+		return -1;
+	return is_one_of(n->u.scalar.value, true_words) ||
+	       (n->tag && strcmp(n->u.scalar.value, "1") == 0);
+}
+
+int
+smp__scalar_int(const struct smp_node *n, long long *out)
+{
+	const char *v;
+	char *end;
+	long long x;
+	int base = 10;
+
+	if (!n || n->kind != SMP_NODE_SCALAR ||
+	    smp__scalar_type(n) != SMP_SCALAR_INT)
+		return -1;
+	v = n->u.scalar.value;
+	if (v[0] == '0' && (v[1] == 'o' || v[1] == 'x')) {
+		base = v[1] == 'o' ? 8 : 16;
+		v += 2;
+	}
+	errno = 0;
+	x = strtoll(v, &end, base);
+	if (errno || *end)
+		return -1;
+	*out = x;
+	return 0;
+}
+
+int
+smp__scalar_number(const struct smp_node *n, double *out)
+{
+	long long i;
+	const char *v;
+	enum smp_scalar_type t;
+
+	if (!n || n->kind != SMP_NODE_SCALAR)
+		return -1;
+	t = smp__scalar_type(n);
+	if (t == SMP_SCALAR_INT) {
+		if (smp__scalar_int(n, &i))
+			return -1;
+		*out = (double)i;
+		return 0;
+	}
+	if (t != SMP_SCALAR_FLOAT)
+		return -1;
+	v = n->u.scalar.value;
+	if (strstr(v, "nan") || strstr(v, "NaN") || strstr(v, "NAN")) {
+		*out = NAN;
+		return 0;
+	}
+	if (strstr(v, "inf") || strstr(v, "Inf") || strstr(v, "INF")) {
+		*out = v[0] == '-' ? -INFINITY : INFINITY;
+		return 0;
+	}
+	*out = strtod(v, NULL);
+	return 0;
+}
+
+int
+smp__node_number(const struct smp_node *n, double *out)
+{
+	const char *v;
+	char *end;
+	double d;
+
+	if (smp__scalar_number(n, out) == 0)
+		return 0;
+	if (!n || n->kind != SMP_NODE_SCALAR ||
+	    smp__scalar_type(n) != SMP_SCALAR_STRING)
+		return -1;
+	v = n->u.scalar.value;
+	if (!*v || n->u.scalar.len != strlen(v) || !is_core_float(v))
+		return -1;
+	d = strtod(v, &end);
+	if (*end)
+		return -1;
+	*out = d;
+	return 0;
+}
+
+const struct smp_node *
+smp__as_string(const struct smp_node *n)
+{
+	return n && n->kind == SMP_NODE_SCALAR &&
+			       smp__scalar_type(n) == SMP_SCALAR_STRING
+		       ? n
+		       : NULL;
+}
+
+const struct smp_node *
+smp__as_mapping(const struct smp_node *n)
+{
+	return n && n->kind == SMP_NODE_MAPPING ? n : NULL;
+}

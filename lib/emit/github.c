@@ -1,0 +1,81 @@
+/*
+ * emit_github.c - GitHub Actions workflow commands (`check --format
+ * github`), one line per finding, which the runner turns into
+ * annotations on the pull request:
+ *
+ *   ::error file=jobs/bert.yaml,line=14,col=20,endLine=14,endColumn=23,
+ *   title=gpu-num-devices-mismatch::GPU_NUM_DEVICES is "8" but ...
+ *
+ * (one line). Errors are ::error, warnings ::warning, infos ::notice. The
+ * runner rejects col/endColumn on a range over several lines, so such a
+ * finding gives its start only (line and col). The fix follows the
+ * message on a second line of the annotation. Suppressed findings are not
+ * written: an annotation cannot be marked as dismissed.
+ */
+#include "emit/writer.h"
+#include "report/report.h"
+
+static const char *
+command(enum smp_severity sev)
+{
+	switch (sev) {
+	case SMP_SEVERITY_ERROR:
+		return "::error ";
+	case SMP_SEVERITY_WARNING:
+		return "::warning ";
+	default:
+		return "::notice ";
+	}
+}
+
+static void
+out_property(struct smp__out *o, const char *name, uint32_t v)
+{
+	smp__out_str(o, ",");
+	smp__out_str(o, name);
+	smp__out_str(o, "=");
+	smp__out_uint(o, v);
+}
+
+static void
+out_finding(struct smp__out *o, const struct smp_finding *f, const char *file)
+{
+	smp__out_str(o, command(f->severity));
+	smp__out_str(o, "file=");
+	smp__out_github_property(o, f->file ? f->file : file);
+	if (f->line) {
+		int one_line = f->end_line == f->line;
+
+		out_property(o, "line", f->line);
+		if (f->column)
+			out_property(o, "col", f->column);
+		if (one_line && f->column && f->end_column >= f->column) {
+			out_property(o, "endLine", f->end_line);
+			out_property(o, "endColumn", f->end_column);
+		}
+	}
+	smp__out_str(o, ",title=");
+	smp__out_github_property(o, f->rule ? f->rule : "?");
+	smp__out_str(o, "::");
+	smp__out_github_data(o, f->message ? f->message : "");
+	if (f->fix) {
+		smp__out_str(o, "%0Afix: ");
+		smp__out_github_data(o, f->fix);
+	}
+	smp__out_str(o, "\n");
+}
+
+/* See emit_util.h. */
+void
+smp__emit_github_file(struct smp_emitter *em, const struct smp_report *report)
+{
+	const char *file = smp__emit_report_file(report);
+	size_t i;
+
+	for (i = 0; i < report->count; i++) {
+		const struct smp_finding *f = &report->items[i];
+
+		if (smp__emit_visible(em, f) && !f->suppressed)
+			out_finding(&em->out, f, file);
+	}
+}

@@ -1,0 +1,129 @@
+/*
+ * emit_json.c - the JSON report (`check --format json`), described by
+ * schemas/report.schema.json:
+ *
+ *   {
+ *     "schema_version": 1,
+ *     "tool": {"name": "sm-preflight", "version": "0.1.0"},
+ *     "instance_data": {"version": ..., "date": ..., "source": ...},
+ *     "findings": [
+ *       {"rule": ..., "severity": ..., "file": ..., "line": ..., ...},
+ *       ...
+ *     ],
+ *     "summary": {"files": ..., "files_with_errors": ..., ...}
+ *   }
+ *
+ * Written by hand rather than with cJSON: cJSON builds the whole tree in
+ * memory (a run over 10,000 files would hold every finding until the end)
+ * and allocates through process-wide hooks instead of the context's
+ * allocator. Streaming keeps memory flat; emit_util.c's escaper produces
+ * valid JSON from any bytes. One finding per line keeps the output easy
+ * to grep and to diff.
+ */
+#include "context/context.h"
+#include "emit/writer.h"
+#include "report/report.h"
+
+/* A position field: the number, or null when the finding has none. */
+static void
+out_pos(struct smp__out *o, const char *key, uint32_t v)
+{
+	smp__out_str(o, key);
+	if (v)
+		smp__out_uint(o, v);
+	else
+		smp__out_str(o, "null");
+}
+
+static void
+out_finding(struct smp__out *o, const struct smp_finding *f, const char *file)
+{
+	smp__out_str(o, "{\"rule\": ");
+	smp__out_json_string(o, f->rule ? f->rule : "?");
+	smp__out_str(o, ", \"severity\": ");
+	smp__out_json_string(o, smp_severity_name(f->severity));
+	smp__out_str(o, ", \"file\": ");
+	smp__out_json_string(o, f->file ? f->file : file);
+	out_pos(o, ", \"line\": ", f->line);
+	out_pos(o, ", \"column\": ", f->line ? f->column : 0);
+	out_pos(o, ", \"end_line\": ", f->line ? f->end_line : 0);
+	out_pos(o, ", \"end_column\": ",
+		f->line && f->end_line ? f->end_column : 0);
+	smp__out_str(o, ", \"message\": ");
+	smp__out_json_string(o, f->message ? f->message : "");
+	smp__out_str(o, ", \"pointer\": ");
+	smp__out_json_string(o, f->pointer);
+	smp__out_str(o, ", \"fix\": ");
+	smp__out_json_string(o, f->fix);
+	smp__out_str(o, ", \"suggestion\": ");
+	smp__out_json_string(o, f->suggestion);
+	smp__out_str(o, f->suppressed ? ", \"suppressed\": true"
+				      : ", \"suppressed\": false");
+	smp__out_str(o, ", \"suppression_reason\": ");
+	smp__out_json_string(o, f->suppressed ? f->suppression_reason : NULL);
+	smp__out_str(o, "}");
+}
+
+/* See emit_util.h. */
+void
+smp__emit_json_begin(struct smp_emitter *em)
+{
+	struct smp__out *o = &em->out;
+
+	smp__out_str(o, "{\n  \"schema_version\": ");
+	smp__out_uint(o, SMP_REPORT_SCHEMA_VERSION);
+	smp__out_str(o, ",\n  \"tool\": {\"name\": \"sm-preflight\", "
+			"\"version\": ");
+	smp__out_json_string(o, smp_version());
+	smp__out_str(o, "},\n  \"instance_data\": {\"version\": ");
+	smp__out_json_string(o, smp_context_data_version(em->ctx));
+	smp__out_str(o, ", \"date\": ");
+	smp__out_json_string(o, smp_context_data_date(em->ctx));
+	smp__out_str(o, ", \"source\": ");
+	smp__out_json_string(o, smp_context_data_source(em->ctx));
+	smp__out_str(o, "},\n  \"findings\": [");
+	em->items = 0;
+}
+
+/* See emit_util.h. */
+void
+smp__emit_json_file(struct smp_emitter *em, const struct smp_report *report)
+{
+	const char *file = smp__emit_report_file(report);
+	size_t i;
+
+	for (i = 0; i < report->count; i++) {
+		const struct smp_finding *f = &report->items[i];
+
+		if (!smp__emit_visible(em, f))
+			continue;
+		smp__out_str(&em->out, em->items++ ? ",\n    " : "\n    ");
+		out_finding(&em->out, f, file);
+	}
+}
+
+/* See emit_util.h. */
+void
+smp__emit_json_end(struct smp_emitter *em)
+{
+	struct smp__out *o = &em->out;
+
+	smp__out_str(o, em->items ? "\n  ],\n" : "],\n");
+	smp__out_str(o, "  \"summary\": {\"files\": ");
+	smp__out_uint(o, em->files);
+	smp__out_str(o, ", \"files_with_errors\": ");
+	smp__out_uint(o, em->files_with_errors);
+	smp__out_str(o, ", \"findings\": ");
+	smp__out_uint(o, em->counts[SMP_SEVERITY_ERROR] +
+				 em->counts[SMP_SEVERITY_WARNING] +
+				 em->counts[SMP_SEVERITY_INFO]);
+	smp__out_str(o, ", \"error\": ");
+	smp__out_uint(o, em->counts[SMP_SEVERITY_ERROR]);
+	smp__out_str(o, ", \"warning\": ");
+	smp__out_uint(o, em->counts[SMP_SEVERITY_WARNING]);
+	smp__out_str(o, ", \"info\": ");
+	smp__out_uint(o, em->counts[SMP_SEVERITY_INFO]);
+	smp__out_str(o, ", \"suppressed\": ");
+	smp__out_uint(o, em->suppressed);
+	smp__out_str(o, "}\n}\n");
+}

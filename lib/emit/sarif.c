@@ -1,0 +1,216 @@
+/*
+ * emit_sarif.c - SARIF 2.1.0 (`check --format sarif`) as GitHub code
+ * scanning reads it: one run; tool.driver names every rule with its
+ * descriptions, help URI and default level (so an alert can always show
+ * its rule, and ruleIndex is the rule's place in the table); one result
+ * per finding, each with a physical location, because code scanning
+ * drops results without one. A finding without a position points at line
+ * 1 of its file. Suppressed findings stay, with an inSource suppression
+ * and its reason, so that code scanning shows them as dismissed.
+ *
+ * The driver comes first and the results stream after it: nothing is
+ * kept per finding. Written by hand for the reasons given in emit_json.c.
+ */
+#include "context/context.h"
+#include "emit/writer.h"
+#include "report/report.h"
+
+static const char *
+level(enum smp_severity sev)
+{
+	switch (sev) {
+	case SMP_SEVERITY_ERROR:
+		return "error";
+	case SMP_SEVERITY_WARNING:
+		return "warning";
+	case SMP_SEVERITY_INFO:
+		return "note";
+	default:
+		return "none";
+	}
+}
+
+static void
+out_rule(struct smp_emitter *em, const struct smp_rule_info *r)
+{
+	struct smp__out *o = &em->out;
+
+	smp__out_str(o, "{\"id\": ");
+	smp__out_json_string(o, r->id);
+	smp__out_str(o, ", \"shortDescription\": {\"text\": ");
+	smp__out_json_string(o, r->summary ? r->summary : r->id);
+	smp__out_str(o, "}, \"fullDescription\": {\"text\": ");
+	smp__out_json_string(o, r->explanation ? r->explanation : r->id);
+	/* help: what code scanning shows beside an alert */
+	smp__out_str(o, "}, \"help\": {\"text\": \"");
+	smp__out_json_string_body(o, r->explanation ? r->explanation : r->id);
+	if (r->source) {
+		smp__out_str(o, "\\n\\nSource: ");
+		smp__out_json_string_body(o, r->source);
+	}
+	smp__out_str(o, "\"}, \"helpUri\": \"");
+	/* the base is the user's: escape it as a JSON string body */
+	smp__out_json_string_body(o, em->rules_uri);
+	smp__out_str(o, "#");
+	smp__out_json_string_body(o, r->id);
+	smp__out_str(o, "\", \"defaultConfiguration\": {");
+	if (r->default_severity == SMP_SEVERITY_OFF)
+		smp__out_str(o, "\"enabled\": false, ");
+	smp__out_str(o, "\"level\": \"");
+	smp__out_str(o, level(r->default_severity));
+	smp__out_str(o, "\"}, \"properties\": {\"tags\": [");
+	smp__out_json_string(o, r->group ? r->group : "general");
+	smp__out_str(o, "]}}");
+}
+
+/* 1 when uri starts with a scheme (RFC 3986: ALPHA *( ALPHA / DIGIT /
+ * "+" / "-" / "." ) ":"). */
+static int
+absolute_uri(const char *uri)
+{
+	const char *p = uri;
+
+	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+		return 0;
+	while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+	       (*p >= '0' && *p <= '9') || *p == '+' || *p == '-' || *p == '.')
+		p++;
+	return *p == ':';
+}
+
+/* See emit_util.h. */
+void
+smp__emit_sarif_begin(struct smp_emitter *em)
+{
+	struct smp__out *o = &em->out;
+	size_t i, n = smp_rule_count();
+
+	smp__out_str(o, "{\n  \"$schema\": \"https://docs.oasis-open.org/"
+			"sarif/sarif/v2.1.0/errata01/os/schemas/"
+			"sarif-schema-2.1.0.json\",\n  \"version\": "
+			"\"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": "
+			"{\n        \"driver\": {\n          \"name\": "
+			"\"sm-preflight\",\n          \"version\": ");
+	smp__out_json_string(o, smp_version());
+	smp__out_str(o, ",\n          \"semanticVersion\": ");
+	smp__out_json_string(o, smp_version());
+	if (absolute_uri(em->rules_uri)) {
+		/* optional, and SARIF wants it absolute: no relative one */
+		smp__out_str(o, ",\n          \"informationUri\": ");
+		smp__out_json_string(o, em->rules_uri);
+	}
+	smp__out_str(o, ",\n          \"rules\": [");
+	for (i = 0; i < n; i++) {
+		smp__out_str(o, i ? ",\n            " : "\n            ");
+		out_rule(em, smp_rule_at(i));
+	}
+	smp__out_str(o, "\n          ]\n        }\n      },\n");
+	smp__out_str(o, "      \"columnKind\": \"unicodeCodePoints\",\n");
+	smp__out_str(o, "      \"properties\": {\"instanceData\": "
+			"{\"version\": ");
+	smp__out_json_string(o, smp_context_data_version(em->ctx));
+	smp__out_str(o, ", \"date\": ");
+	smp__out_json_string(o, smp_context_data_date(em->ctx));
+	smp__out_str(o, ", \"source\": ");
+	smp__out_json_string(o, smp_context_data_source(em->ctx));
+	smp__out_str(o, "}},\n      \"results\": [");
+	em->items = 0;
+}
+
+/*
+ * The region of a finding. SARIF columns, like ours, are 1-based and the
+ * end column is exclusive; columnKind says they count code points.
+ */
+static void
+out_region(struct smp__out *o, const struct smp_finding *f)
+{
+	smp__out_str(o, "\"region\": {\"startLine\": ");
+	if (!f->line) {
+		smp__out_str(o, "1}");
+		return;
+	}
+	smp__out_uint(o, f->line);
+	if (f->column) {
+		smp__out_str(o, ", \"startColumn\": ");
+		smp__out_uint(o, f->column);
+	}
+	if (f->end_line >= f->line) {
+		smp__out_str(o, ", \"endLine\": ");
+		smp__out_uint(o, f->end_line);
+		if (f->column && f->end_column &&
+		    (f->end_line > f->line || f->end_column >= f->column)) {
+			smp__out_str(o, ", \"endColumn\": ");
+			smp__out_uint(o, f->end_column);
+		}
+	}
+	smp__out_str(o, "}");
+}
+
+static void
+out_result(struct smp_emitter *em, const struct smp_finding *f,
+	   const char *file)
+{
+	struct smp__out *o = &em->out;
+	enum smp_rule_id id;
+
+	smp__out_str(o, "{\"ruleId\": ");
+	smp__out_json_string(o, f->rule ? f->rule : "?");
+	if (f->rule && smp__rule_lookup(&id, f->rule) == 0) {
+		smp__out_str(o, ", \"ruleIndex\": ");
+		smp__out_uint(o, (uint64_t)id);
+	}
+	smp__out_str(o, ", \"level\": \"");
+	smp__out_str(o, level(f->severity));
+	smp__out_str(o, "\", \"message\": {\"text\": \"");
+	smp__out_json_string_body(o, f->message ? f->message : "");
+	if (f->fix) {
+		smp__out_str(o, "\\nfix: ");
+		smp__out_json_string_body(o, f->fix);
+	}
+	smp__out_str(o, "\"}, \"locations\": [{\"physicalLocation\": "
+			"{\"artifactLocation\": {\"uri\": \"");
+	smp__out_uri_path(o, f->file ? f->file : file);
+	smp__out_str(o, "\"}, ");
+	out_region(o, f);
+	smp__out_str(o, "}}]");
+	if (f->suppressed) {
+		smp__out_str(o, ", \"suppressions\": [{\"kind\": \"inSource\"");
+		if (f->suppression_reason) {
+			smp__out_str(o, ", \"justification\": ");
+			smp__out_json_string(o, f->suppression_reason);
+		}
+		smp__out_str(o, "}]");
+	}
+	if (f->pointer && f->pointer[0]) {
+		smp__out_str(o, ", \"properties\": {\"pointer\": ");
+		smp__out_json_string(o, f->pointer);
+		smp__out_str(o, "}");
+	}
+	smp__out_str(o, "}");
+}
+
+/* See emit_util.h. */
+void
+smp__emit_sarif_file(struct smp_emitter *em, const struct smp_report *report)
+{
+	const char *file = smp__emit_report_file(report);
+	size_t i;
+
+	for (i = 0; i < report->count; i++) {
+		const struct smp_finding *f = &report->items[i];
+
+		if (!smp__emit_visible(em, f))
+			continue;
+		smp__out_str(&em->out,
+			     em->items++ ? ",\n        " : "\n        ");
+		out_result(em, f, file);
+	}
+}
+
+/* See emit_util.h. */
+void
+smp__emit_sarif_end(struct smp_emitter *em)
+{
+	smp__out_str(&em->out, em->items ? "\n      ]\n    }\n  ]\n}\n"
+					 : "]\n    }\n  ]\n}\n");
+}

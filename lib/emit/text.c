@@ -1,0 +1,474 @@
+/*
+ * emit_text.c - findings as text for a terminal (DESIGN.md section 5):
+ *
+ *   jobs/bert.yaml:14:20: error: GPU_NUM_DEVICES is "8" but ... [rule]
+ *      14 |   GPU_NUM_DEVICES: "8"
+ *         |                    ^~~
+ *         = fix: set GPU_NUM_DEVICES to "4"
+ *
+ * Output goes through a small stack buffer to the caller's sink; nothing
+ * is allocated. Text that came from the spec (file names, messages, the
+ * excerpt) is made safe for a terminal: control characters, invalid UTF-8
+ * and bidirectional overrides never reach it as such.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "util/text.h"
+
+#define TAB_STOP 8
+/* Source lines wider than this many cells are cut around the caret. */
+#define EXCERPT_MAX 100
+#define EXCERPT_BEFORE 40
+
+#define ANSI_RESET "\033[0m"
+#define ANSI_BOLD "\033[1m"
+#define ANSI_DIM "\033[2m"
+#define ANSI_RED "\033[1;31m"
+#define ANSI_YELLOW "\033[1;33m"
+#define ANSI_CYAN "\033[1;36m"
+#define ANSI_GREEN "\033[1;32m"
+
+struct out {
+	smp_write_fn write;
+	void *ud;
+	int failed;
+	size_t len;
+	char buf[1024];
+};
+
+static void
+out_flush(struct out *o)
+{
+	if (o->len && !o->failed && o->write(o->ud, o->buf, o->len))
+		o->failed = 1;
+	o->len = 0;
+}
+
+static void
+out_mem(struct out *o, const char *s, size_t n)
+{
+	while (n && !o->failed) {
+		size_t room = sizeof(o->buf) - o->len;
+		size_t k = n < room ? n : room;
+
+		memcpy(o->buf + o->len, s, k);
+		o->len += k;
+		s += k;
+		n -= k;
+		if (o->len == sizeof(o->buf))
+			out_flush(o);
+	}
+}
+
+static void
+out_str(struct out *o, const char *s)
+{
+	out_mem(o, s, strlen(s));
+}
+
+static void
+out_repeat(struct out *o, char c, size_t times)
+{
+	char run[32];
+
+	memset(run, c, times < sizeof(run) ? times : sizeof(run));
+	while (times) {
+		size_t k = times < sizeof(run) ? times : sizeof(run);
+
+		out_mem(o, run, k);
+		times -= k;
+	}
+}
+
+static void
+out_uint(struct out *o, uint32_t v)
+{
+	char tmp[16];
+	size_t i = sizeof(tmp);
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	out_mem(o, tmp + i, sizeof(tmp) - i);
+}
+
+/* Writes a colour escape only when colour is on. */
+static void
+out_color(struct out *o, int color, const char *code)
+{
+	if (color)
+		out_str(o, code);
+}
+
+/*
+ * Cells a code point takes in a terminal: 0 for combining marks, 2 for
+ * East Asian wide and fullwidth ranges, else 1. A small table instead of
+ * wcwidth(), which depends on the process locale.
+ */
+static unsigned
+cp_width(long cp)
+{
+	static const long wide[][2] = {
+		{0x1100, 0x115F},   {0x2E80, 0x303E},   {0x3041, 0x33FF},
+		{0x3400, 0x4DBF},   {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},
+		{0xAC00, 0xD7A3},   {0xF900, 0xFAFF},   {0xFE30, 0xFE4F},
+		{0xFF00, 0xFF60},   {0xFFE0, 0xFFE6},   {0x1F300, 0x1F64F},
+		{0x1F900, 0x1F9FF}, {0x20000, 0x3FFFD},
+	};
+	size_t i;
+
+	if ((cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x200B && cp <= 0x200D))
+		return 0;
+	for (i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
+		if (cp >= wide[i][0] && cp <= wide[i][1])
+			return 2;
+	return 1;
+}
+
+/* 1 for a character out_char() writes as a replacement or picture. */
+static int
+is_replaced(long cp)
+{
+	return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) ||
+	       (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* Terminal cells out_char() uses for cp. */
+static size_t
+char_cells(long cp)
+{
+	return is_replaced(cp) ? 1 : cp_width(cp);
+}
+
+/*
+ * Writes one character safely: C0 controls and DEL as their Unicode
+ * control pictures (like rustc), C1 controls, bidirectional overrides and
+ * invalid bytes (cp < 0) as U+FFFD.
+ */
+static void
+out_char(struct out *o, const char *s, size_t len, long cp)
+{
+	static const char replacement[] = "\xEF\xBF\xBD";
+	char pic[3];
+
+	if (cp >= 0 && (cp < 0x20 || cp == 0x7F)) {
+		unsigned v = cp == 0x7F ? 0x2421 : 0x2400 + (unsigned)cp;
+
+		pic[0] = (char)(0xE0 | (v >> 12));
+		pic[1] = (char)(0x80 | ((v >> 6) & 0x3F));
+		pic[2] = (char)(0x80 | (v & 0x3F));
+		out_mem(o, pic, 3);
+	} else if (is_replaced(cp)) {
+		out_mem(o, replacement, 3);
+	} else {
+		out_mem(o, s, len);
+	}
+}
+
+/* Text from a finding on the message line: tabs become spaces. */
+static void
+out_safe(struct out *o, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0;
+
+	while (i < n) {
+		size_t start = i, k;
+		long cp;
+
+		/* runs of plain printable ASCII go out in one piece */
+		while (i < n && u[i] >= 0x20 && u[i] < 0x7F)
+			i++;
+		out_mem(o, s + start, i - start);
+		if (i == n)
+			break;
+		if (u[i] == '\t') {
+			out_mem(o, " ", 1);
+			i++;
+			continue;
+		}
+		k = smp__utf8_decode(u + i, n - i, &cp);
+		out_char(o, s + i, k, cp);
+		i += k;
+	}
+}
+
+/* Where the underline goes, in terminal cells from the line's start. */
+struct span {
+	size_t start;
+	size_t end; /* exclusive; > start */
+};
+
+/*
+ * The cells of the source line that are shown: a character is written
+ * when it lies wholly inside [from, to). A long line (minified JSON, a
+ * binary file) is cut to a window around the caret.
+ */
+struct window {
+	size_t from;
+	size_t to;
+	size_t first; /* where the first written character starts */
+	size_t total; /* cells of the whole line */
+};
+
+/* One character of the excerpt, written when inside the window. */
+static size_t
+excerpt_char(struct out *o, struct window *win, size_t cells, const char *s,
+	     size_t len, long cp)
+{
+	int tab = len == 1 && s[0] == '\t';
+	size_t w = tab ? TAB_STOP - cells % TAB_STOP : char_cells(cp);
+
+	if (o && cells >= win->from && cells + w <= win->to) {
+		if (win->first == (size_t)-1)
+			win->first = cells;
+		if (tab)
+			out_repeat(o, ' ', w);
+		else
+			out_char(o, s, len, cp);
+	}
+	return w;
+}
+
+/*
+ * A run of n printable ASCII characters starting at cell `cells`: one
+ * cell each, so the part inside the window goes out in one piece (what
+ * excerpt_char() would do character by character).
+ */
+static void
+excerpt_ascii(struct out *o, struct window *win, size_t cells, const char *s,
+	      size_t n)
+{
+	size_t a = win->from > cells ? win->from - cells : 0;
+	size_t b = win->to > cells ? win->to - cells : 0;
+
+	if (b > n)
+		b = n;
+	if (a >= b)
+		return;
+	if (win->first == (size_t)-1)
+		win->first = cells + a;
+	out_mem(o, s + a, b - a);
+}
+
+/*
+ * Writes the source line (tabs expanded to TAB_STOP) inside the window,
+ * or only measures it when o is NULL, and finds where the characters
+ * `column` up to `end_column` (exclusive) start. Columns count as
+ * smp__pos_at() does: every byte that is not a UTF-8 continuation byte
+ * starts a character.
+ */
+static struct span
+excerpt(struct out *o, const struct smp_finding *f, struct window *win)
+{
+	const char *s = f->source_line;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0, cells = 0;
+	uint32_t col = 1, end = 0;
+	struct span sp = {0, 0};
+	int have_start = 0, have_end = 0;
+
+	if (f->end_line == f->line && f->end_column > f->column)
+		end = f->end_column;
+	win->first = (size_t)-1;
+	while (i < n) {
+		size_t k;
+		long cp;
+
+		/* the common case: printable ASCII, a column and a cell each */
+		if (u[i] >= 0x20 && u[i] < 0x7F) {
+			for (k = 1;
+			     i + k < n && u[i + k] >= 0x20 && u[i + k] < 0x7F;
+			     k++)
+				;
+			if (f->column >= col && f->column - col < k) {
+				sp.start = cells + (f->column - col);
+				have_start = 1;
+			}
+			if (end && end >= col && end - col < k) {
+				sp.end = cells + (end - col);
+				have_end = 1;
+			}
+			if (o)
+				excerpt_ascii(o, win, cells, s + i, k);
+			cells += k;
+			col += (uint32_t)k;
+			i += k;
+			continue;
+		}
+		if ((u[i] & 0xC0) == 0x80) {
+			/* a stray continuation byte: no column of its own */
+			k = 1;
+			while (i + k < n && (u[i + k] & 0xC0) == 0x80)
+				k++;
+			cells += excerpt_char(o, win, cells, s + i, k, -1);
+			i += k;
+			continue;
+		}
+		if (col == f->column) {
+			sp.start = cells;
+			have_start = 1;
+		}
+		if (end && col == end) {
+			sp.end = cells;
+			have_end = 1;
+		}
+		k = smp__utf8_decode(u + i, n - i, &cp);
+		if (cp < 0) {
+			/* an invalid sequence shows as one character */
+			while (i + k < n && (u[i + k] & 0xC0) == 0x80)
+				k++;
+		}
+		cells += excerpt_char(o, win, cells, s + i, k, cp);
+		i += k;
+		col++;
+	}
+	win->total = cells;
+	if (win->first == (size_t)-1)
+		win->first = cells < win->from ? win->from : cells;
+	/* a position past the end of the line: one cell per character */
+	if (!have_start && f->column >= col)
+		sp.start = cells + (f->column - col);
+	if (!have_end) {
+		if (end >= col)
+			sp.end = cells + (end - col);
+		else if (f->end_line > f->line)
+			sp.end = cells; /* a multi-line range: to the end */
+	}
+	if (sp.end <= sp.start)
+		sp.end = sp.start + 1;
+	return sp;
+}
+
+static size_t
+digits(uint32_t v)
+{
+	size_t n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+static const char *
+severity_color(enum smp_severity sev)
+{
+	switch (sev) {
+	case SMP_SEVERITY_ERROR:
+		return ANSI_RED;
+	case SMP_SEVERITY_WARNING:
+		return ANSI_YELLOW;
+	default:
+		return ANSI_CYAN;
+	}
+}
+
+static void
+emit_finding(struct out *o, const struct smp_finding *f, int color)
+{
+	size_t width = digits(f->line);
+
+	/* file:line:col: severity: message [rule] */
+	out_color(o, color, ANSI_BOLD);
+	out_safe(o, f->file ? f->file : "<input>");
+	if (f->line) {
+		out_mem(o, ":", 1);
+		out_uint(o, f->line);
+		if (f->column) {
+			out_mem(o, ":", 1);
+			out_uint(o, f->column);
+		}
+	}
+	out_mem(o, ":", 1);
+	out_color(o, color, ANSI_RESET);
+	out_mem(o, " ", 1);
+	out_color(o, color, severity_color(f->severity));
+	out_str(o, smp_severity_name(f->severity));
+	out_color(o, color, ANSI_RESET);
+	out_mem(o, ": ", 2);
+	out_safe(o, f->message ? f->message : "");
+	out_mem(o, " ", 1);
+	out_color(o, color, ANSI_DIM);
+	out_mem(o, "[", 1);
+	out_safe(o, f->rule ? f->rule : "?");
+	out_mem(o, "]", 1);
+	out_color(o, color, ANSI_RESET);
+	out_mem(o, "\n", 1);
+
+	if (f->line && f->source_line) {
+		struct window win = {0, (size_t)-1, 0, 0};
+		struct span sp = excerpt(NULL, f, &win);
+		size_t lead = 0;
+
+		if (win.total > EXCERPT_MAX) {
+			win.from = sp.start > EXCERPT_BEFORE
+					   ? sp.start - EXCERPT_BEFORE
+					   : 0;
+			win.to = win.from + EXCERPT_MAX;
+		}
+		out_repeat(o, ' ', 3);
+		out_uint(o, f->line);
+		out_mem(o, " |", 2);
+		if (f->source_line[0])
+			out_mem(o, " ", 1);
+		if (win.from > 0) {
+			out_mem(o, "...", 3);
+			lead = 3;
+		}
+		sp = excerpt(o, f, &win);
+		if (win.to < win.total)
+			out_mem(o, "...", 3);
+		out_mem(o, "\n", 1);
+		if (f->column) {
+			size_t end = sp.end < win.to ? sp.end : win.to;
+
+			out_repeat(o, ' ', 3 + width);
+			out_mem(o, " | ", 3);
+			out_repeat(o, ' ', lead + (sp.start - win.first));
+			out_color(o, color, ANSI_GREEN);
+			out_mem(o, "^", 1);
+			if (end > sp.start + 1)
+				out_repeat(o, '~', end - sp.start - 1);
+			out_color(o, color, ANSI_RESET);
+			out_mem(o, "\n", 1);
+		}
+	}
+	if (f->fix) {
+		out_repeat(o, ' ', 3 + width);
+		out_mem(o, " = fix: ", 8);
+		out_safe(o, f->fix);
+		out_mem(o, "\n", 1);
+	}
+}
+
+/* See smpreflight.h. */
+int
+smp_emit_text(const struct smp_report *report, enum smp_severity min_severity,
+	      unsigned int flags, smp_write_fn write, void *ud)
+{
+	struct out o;
+	size_t i;
+
+	if (!report || !write)
+		return SMP_EINVAL;
+	o.write = write;
+	o.ud = ud;
+	o.failed = 0;
+	o.len = 0;
+	for (i = 0; i < report->count && !o.failed; i++) {
+		const struct smp_finding *f = &report->items[i];
+
+		/* a suppressed finding is kept for JSON and SARIF only */
+		if (f->severity == SMP_SEVERITY_OFF ||
+		    f->severity < min_severity || f->suppressed)
+			continue;
+		emit_finding(&o, f, (flags & SMP_TEXT_COLOR) != 0);
+	}
+	out_flush(&o);
+	return o.failed ? SMP_EIO : 0;
+}

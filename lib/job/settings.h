@@ -1,0 +1,54 @@
+/*
+ * settings.h - the tunable parts of a context that rules read: which
+ * hyperparameter names carry the batch size, learning rate and model,
+ * the learning-rate scaling, thresholds. Copied from the options so the
+ * context owns them.
+ */
+#ifndef SMP_SETTINGS_H
+#define SMP_SETTINGS_H
+
+#include "smpreflight.h"
+#include "doc/doc.h"
+
+enum smp_hparam_kind {
+	SMP_HP_BATCH_SIZE,
+	SMP_HP_LEARNING_RATE,
+	SMP_HP_MODEL,
+	SMP_HP_GLOBAL_BATCH, /* batch names read as the global batch */
+	SMP_HP_KIND_COUNT
+};
+
+struct smp_name_list {
+	char **names;
+	size_t count;
+};
+
+struct smp_settings {
+	struct smp_name_list hp[SMP_HP_KIND_COUNT];
+	enum smp_lr_scaling lr_scaling;
+	long short_run_steps;
+};
+
+/* Copies what opts says, or the defaults, into s. */
+int smp__settings_init(struct smp_settings *s, const struct smp_options *opts,
+		       const struct smp_allocator *a);
+
+void smp__settings_release(struct smp_settings *s,
+			   const struct smp_allocator *a);
+
+/* 1 when a and b are equal ignoring case, with '-' and '_' alike. */
+int smp__name_eq(const char *a, size_t alen, const char *b);
+
+/*
+ * The pair of mapping hp whose key matches the first name of the kind's
+ * list that is present (list order is priority), or NULL.
+ */
+const struct smp_pair *smp__hparam(const struct smp_settings *s,
+				   const struct smp_node *hp,
+				   enum smp_hparam_kind kind);
+
+/* 1 when key is one of the kind's names. */
+int smp__hparam_is(const struct smp_settings *s, const struct smp_node *key,
+		   enum smp_hparam_kind kind);
+
+#endif

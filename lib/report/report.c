@@ -1,0 +1,359 @@
+/* report.c - collecting findings; sticky out-of-memory; JSON Pointers */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "util/text.h"
+
+int
+smp__report_new(struct smp_report **out, const struct smp_allocator *a,
+		const char *file, const enum smp_severity *severity)
+{
+	struct smp_report *r;
+
+	*out = NULL;
+	r = smp__calloc(a, 1, sizeof(*r));
+	if (!r)
+		return SMP_ENOMEM;
+	r->alloc = a;
+	smp__arena_init(&r->arena, a);
+	r->severity = severity;
+	r->file = smp__arena_strndup(&r->arena, file, strlen(file));
+	if (!r->file) {
+		smp_report_free(r);
+		return SMP_ENOMEM;
+	}
+	*out = r;
+	return 0;
+}
+
+void
+smp_report_free(struct smp_report *r)
+{
+	if (!r)
+		return;
+	smp__free(r->alloc, r->items);
+	smp__arena_release(&r->arena);
+	smp__free(r->alloc, r);
+}
+
+size_t
+smp_report_count(const struct smp_report *r)
+{
+	return r ? r->count : 0;
+}
+
+const struct smp_finding *
+smp_report_get(const struct smp_report *r, size_t i)
+{
+	return r && i < r->count ? &r->items[i] : NULL;
+}
+
+enum smp_severity
+smp_report_max_severity(const struct smp_report *r)
+{
+	enum smp_severity max = SMP_SEVERITY_OFF;
+	size_t i;
+
+	/* a suppressed finding counts for nothing (issue 5) */
+	for (i = 0; r && i < r->count; i++)
+		if (!r->items[i].suppressed && r->items[i].severity > max)
+			max = r->items[i].severity;
+	return max;
+}
+
+static struct smp_finding *
+add_va(struct smp_report *r, enum smp_rule_id rule, const struct smp_pos *start,
+       const struct smp_pos *end, const char *fmt, va_list ap)
+{
+	enum smp_severity sev = r->severity ? r->severity[rule]
+					    : smp__rule_default_severity(rule);
+	struct smp_finding *f;
+	void *items = r->items;
+	char msg[1024];
+
+	if (sev == SMP_SEVERITY_OFF || r->failed)
+		return NULL;
+	if (smp__grow(r->alloc, &items, &r->cap, r->count + 1,
+		      sizeof(*r->items))) {
+		r->failed = 1;
+		return NULL;
+	}
+	r->items = items;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	f = &r->items[r->count];
+	memset(f, 0, sizeof(*f));
+	f->rule = smp__rule_id(rule);
+	f->severity = sev;
+	f->file = r->src_file ? r->src_file : r->file;
+	f->message = smp__arena_strndup(&r->arena, msg, strlen(msg));
+	if (!f->message) {
+		r->failed = 1;
+		return NULL;
+	}
+	if (start && start->line) {
+		f->line = start->line;
+		f->column = start->column;
+		if (end && end->line) {
+			f->end_line = end->line;
+			f->end_column = end->column;
+		} else {
+			f->end_line = start->line;
+			f->end_column = start->column + 1;
+		}
+		if (r->buf) {
+			size_t s = smp__line_start(r->buf, r->len, f->line);
+			size_t n = smp__line_len(r->buf, r->len, s);
+
+			f->source_line =
+				smp__arena_strndup(&r->arena, r->buf + s, n);
+			if (!f->source_line) {
+				r->failed = 1;
+				return NULL;
+			}
+		}
+	}
+	r->count++;
+	return f;
+}
+
+struct smp_finding *
+smp__report_add(struct smp_report *r, enum smp_rule_id rule,
+		const struct smp_pos *start, const struct smp_pos *end,
+		const char *fmt, ...)
+{
+	struct smp_finding *f;
+	va_list ap;
+
+	va_start(ap, fmt);
+	f = add_va(r, rule, start, end, fmt, ap);
+	va_end(ap);
+	return f;
+}
+
+struct smp_finding *
+smp__report_node(struct smp_report *r, enum smp_rule_id rule,
+		 const struct smp_node *node, const char *fmt, ...)
+{
+	struct smp_finding *f;
+	const struct smp_pos *end = NULL;
+	va_list ap;
+
+	/* a multi-line range would underline nothing useful: keep one line */
+	if (node && node->end.line == node->start.line)
+		end = &node->end;
+	va_start(ap, fmt);
+	f = add_va(r, rule, node ? &node->start : NULL, end, fmt, ap);
+	va_end(ap);
+	if (f && node && r->root)
+		f->pointer = smp__report_pointer_of(r, r->root, node);
+	return f;
+}
+
+void
+smp__finding_soften(struct smp_report *r, struct smp_finding *f,
+		    enum smp_rule_id rule, enum smp_severity sev)
+{
+	if (!f || (r->severity &&
+		   r->severity[rule] != smp__rule_default_severity(rule)))
+		return;
+	if (f->severity > sev)
+		f->severity = sev;
+}
+
+void
+smp__finding_fix(struct smp_report *r, struct smp_finding *f, const char *fmt,
+		 ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (!f)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	f->fix = smp__arena_strndup(&r->arena, buf, strlen(buf));
+	if (!f->fix)
+		r->failed = 1;
+}
+
+void
+smp__finding_suggest(struct smp_report *r, struct smp_finding *f,
+		     const char *value)
+{
+	if (!f)
+		return;
+	f->suggestion = smp__arena_strndup(&r->arena, value, strlen(value));
+	if (!f->suggestion)
+		r->failed = 1;
+}
+
+void
+smp__finding_pointer(struct smp_report *r, struct smp_finding *f,
+		     const char *pointer)
+{
+	if (!f)
+		return;
+	f->pointer = smp__arena_strndup(&r->arena, pointer, strlen(pointer));
+	if (!f->pointer)
+		r->failed = 1;
+}
+
+void
+smp__report_source(struct smp_report *r, const char *file, const char *buf,
+		   size_t len, struct smp_report_source *saved)
+{
+	saved->src_file = r->src_file;
+	saved->buf = r->buf;
+	saved->len = r->len;
+	saved->root = r->root;
+	r->src_file = NULL;
+	if (file) {
+		r->src_file = smp__arena_strndup(&r->arena, file, strlen(file));
+		if (!r->src_file)
+			r->failed = 1;
+	}
+	r->buf = buf;
+	r->len = len;
+	r->root = NULL; /* no JSON Pointers into another file */
+}
+
+void
+smp__report_source_restore(struct smp_report *r,
+			   const struct smp_report_source *saved)
+{
+	r->src_file = saved->src_file;
+	r->buf = saved->buf;
+	r->len = saved->len;
+	r->root = saved->root;
+}
+
+int
+smp__report_has(const struct smp_report *r, enum smp_rule_id rule)
+{
+	const char *id = smp__rule_id(rule);
+	size_t i;
+
+	for (i = 0; i < r->count; i++)
+		if (r->items[i].rule == id)
+			return 1;
+	return 0;
+}
+
+static int
+cmp_finding(const void *pa, const void *pb)
+{
+	const struct smp_finding *a = pa, *b = pb;
+	int c = a->file == b->file ? 0 : strcmp(a->file, b->file);
+
+	if (c)
+		return c;
+
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->column != b->column)
+		return a->column < b->column ? -1 : 1;
+	return strcmp(a->rule, b->rule);
+}
+
+void
+smp__report_sort(struct smp_report *r)
+{
+	if (r->count > 1)
+		qsort(r->items, r->count, sizeof(*r->items), cmp_finding);
+}
+
+/* A path being built: segments of the pointer, escaped per RFC 6901. */
+struct path {
+	char buf[1024];
+	size_t len;
+	int overflow;
+};
+
+static size_t
+path_push(struct path *p, const struct smp_node *seg, size_t index)
+{
+	size_t mark = p->len, i;
+	char num[32];
+	const char *s;
+	size_t n;
+
+	if (seg) {
+		s = seg->kind == SMP_NODE_SCALAR ? seg->u.scalar.value : "?";
+		n = seg->kind == SMP_NODE_SCALAR ? seg->u.scalar.len : 1;
+	} else {
+		n = (size_t)snprintf(num, sizeof(num), "%zu", index);
+		s = num;
+	}
+	if (p->len + 1 < sizeof(p->buf))
+		p->buf[p->len++] = '/';
+	for (i = 0; i < n; i++) {
+		const char *esc = s[i] == '~'   ? "~0"
+				  : s[i] == '/' ? "~1"
+						: NULL;
+		size_t k, el = esc ? 2 : 1;
+
+		if (p->len + el >= sizeof(p->buf)) {
+			p->overflow = 1;
+			break;
+		}
+		if (!esc)
+			p->buf[p->len++] = s[i];
+		for (k = 0; esc && k < el; k++)
+			p->buf[p->len++] = esc[k];
+	}
+	return mark;
+}
+
+/* Depth-first search; bounded by the document's node limit. */
+static int
+find_path(struct path *p, const struct smp_node *cur,
+	  const struct smp_node *target, unsigned depth)
+{
+	size_t i, mark;
+
+	if (cur == target)
+		return 1;
+	if (!cur || depth > 128)
+		return 0;
+	if (cur->kind == SMP_NODE_MAPPING) {
+		for (i = 0; i < cur->u.mapping.count; i++) {
+			const struct smp_pair *pr = &cur->u.mapping.items[i];
+
+			mark = path_push(p, pr->key, 0);
+			if (pr->key == target ||
+			    find_path(p, pr->value, target, depth + 1))
+				return 1;
+			p->len = mark;
+		}
+	} else if (cur->kind == SMP_NODE_SEQUENCE) {
+		for (i = 0; i < cur->u.sequence.count; i++) {
+			mark = path_push(p, NULL, i);
+			if (find_path(p, cur->u.sequence.items[i], target,
+				      depth + 1))
+				return 1;
+			p->len = mark;
+		}
+	}
+	return 0;
+}
+
+const char *
+smp__report_pointer_of(struct smp_report *r, const struct smp_node *root,
+		       const struct smp_node *node)
+{
+	struct path p;
+	const char *s;
+
+	p.len = 0;
+	p.overflow = 0;
+	if (!find_path(&p, root, node, 0) || p.overflow)
+		return NULL;
+	s = smp__arena_strndup(&r->arena, p.buf, p.len);
+	if (!s)
+		r->failed = 1;
+	return s;
+}

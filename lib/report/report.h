@@ -1,0 +1,105 @@
+/*
+ * report.h - building a report. Rules call smp__report_add() and never
+ * check for out-of-memory themselves: the report remembers the failure
+ * (sticky, like git's strbuf) and the check returns SMP_ENOMEM at the end.
+ */
+#ifndef SMP_REPORT_H
+#define SMP_REPORT_H
+
+#include "smpreflight.h"
+#include "util/arena.h"
+#include "doc/doc.h"
+#include "report/rule_table.h"
+
+struct smp_report {
+	const struct smp_allocator *alloc;
+	struct smp_arena arena;
+	const char *file;
+	/* the file findings are added to when not the spec itself (an
+	 * entry script); NULL means file. See smp__report_source(). */
+	const char *src_file;
+	/* borrowed while the check runs, for source lines and pointers */
+	const char *buf;
+	size_t len;
+	const struct smp_node *root;
+	/* per-rule severity from the context; NULL means the defaults */
+	const enum smp_severity *severity;
+	struct smp_finding *items;
+	size_t count;
+	size_t cap;
+	int failed; /* an allocation failed: the report is incomplete */
+};
+
+/* Allocates an empty report for file; the report copies the name. */
+int smp__report_new(struct smp_report **out, const struct smp_allocator *a,
+		    const char *file, const enum smp_severity *severity);
+
+/*
+ * Adds a finding at [start, end) (end may be NULL). Returns the finding
+ * so that fix/suggestion can be set, or NULL when the rule is off or an
+ * allocation failed (then r->failed is set).
+ */
+struct smp_finding *smp__report_add(struct smp_report *r, enum smp_rule_id rule,
+				    const struct smp_pos *start,
+				    const struct smp_pos *end, const char *fmt,
+				    ...) __attribute__((format(printf, 5, 6)));
+
+/* The same at a node, with its JSON Pointer looked up from r->root. */
+struct smp_finding *
+smp__report_node(struct smp_report *r, enum smp_rule_id rule,
+		 const struct smp_node *node, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
+ * Lowers f's severity to at most sev, for a rule with a softer case
+ * (instance-unknown for a well-formed type, ...), unless the user set the
+ * rule's severity explicitly: then that severity stands.
+ */
+void smp__finding_soften(struct smp_report *r, struct smp_finding *f,
+			 enum smp_rule_id rule, enum smp_severity sev);
+
+/* Sets the fix text of f (NULL f is ignored). */
+void smp__finding_fix(struct smp_report *r, struct smp_finding *f,
+		      const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Sets the suggested value of f (NULL f is ignored). */
+void smp__finding_suggest(struct smp_report *r, struct smp_finding *f,
+			  const char *value);
+
+/* Sets the JSON Pointer of f explicitly (e.g. for a key that is absent). */
+void smp__finding_pointer(struct smp_report *r, struct smp_finding *f,
+			  const char *pointer);
+
+/*
+ * Where the next findings are: another file (an entry script) with its
+ * text, or back to the spec when file is NULL. saved receives the state to
+ * hand back to smp__report_source_restore().
+ */
+struct smp_report_source {
+	const char *src_file;
+	const char *buf;
+	size_t len;
+	const struct smp_node *root;
+};
+
+void smp__report_source(struct smp_report *r, const char *file, const char *buf,
+			size_t len, struct smp_report_source *saved);
+void smp__report_source_restore(struct smp_report *r,
+				const struct smp_report_source *saved);
+
+/* 1 when the report already has a finding of rule. */
+int smp__report_has(const struct smp_report *r, enum smp_rule_id rule);
+
+/* Sorts findings by file, line, column, then rule id (stable output). */
+void smp__report_sort(struct smp_report *r);
+
+/*
+ * Finds the JSON Pointer of node below root ("" for root itself); NULL
+ * when not found. Written into the report's arena.
+ */
+const char *smp__report_pointer_of(struct smp_report *r,
+				   const struct smp_node *root,
+				   const struct smp_node *node);
+
+#endif

@@ -1,0 +1,531 @@
+/*
+ * rule_table.c - the documentation of every rule, keyed by the enum that
+ * rules.def generates. docs/rules.md, `sm-preflight rules` and `explain`
+ * are all produced from this one table.
+ */
+#include <string.h>
+
+#include "report/rule_table.h"
+
+#define SEV(s) SMP_SEVERITY_##s
+
+/*
+ * One table: ids, severities and groups come from rules.def, the text
+ * below fills summary, explanation and source of the same entries.
+ */
+static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
+/* NOLINTBEGIN(bugprone-macro-parentheses): designators cannot be wrapped */
+#define X(e, name, sev, grp)                                                   \
+	[SMP_RULE_##e].id = name, [SMP_RULE_##e].default_severity = SEV(sev),  \
+	[SMP_RULE_##e].group = grp,
+/* NOLINTEND(bugprone-macro-parentheses) */
+#include "report/rules.def"
+#undef X
+
+	[SMP_RULE_SYNTAX].summary = "the spec is not valid YAML or JSON",
+	"The file could not be parsed. Nothing else in the document "
+	"is checked until the syntax error is fixed. JSON is read "
+	"strictly (RFC 8259): no comments, trailing commas or "
+	"leading zeros.",
+	"YAML 1.2 / RFC 8259",
+	[SMP_RULE_DUPLICATE_KEY].summary =
+		"the same key appears twice in one mapping",
+	"YAML and JSON parsers keep the last value of a repeated key "
+	"without a word, so the first one is silently ignored. The "
+	"SageMaker SDK would receive only the last value.",
+	"YAML 1.2 (keys must be unique); RFC 8259 (names SHOULD be "
+	"unique)",
+	[SMP_RULE_INPUT_LIMIT].summary =
+		"the input exceeds a size, depth, node or encoding limit",
+	"Specs are small. A file over 4 MiB, nesting deeper than 64, "
+	"more than 100,000 nodes (aliases counted as expanded, so a "
+	"'billion laughs' document stops early), a scalar over 64 KiB, "
+	"more than 1,000 documents or invalid UTF-8 is refused at "
+	"the offending position instead of exhausting memory.",
+	"DESIGN.md section 8",
+	[SMP_RULE_UNKNOWN_KEY].summary = "a key the dialect does not have",
+	"The SageMaker Python SDK estimators take **kwargs and silently "
+	"ignore unknown keyword arguments, so a typo such as "
+	"'compiler_confg' turns the compiler off without any error. "
+	"sm-preflight knows the exact argument list of each estimator "
+	"class and suggests the nearest valid key.",
+	"SDK R29 (unknown kwargs swallowed)",
+	[SMP_RULE_WRONG_TYPE].summary = "a value has the wrong type",
+	"For example 'instance_count: \"two\"', 'compiler_config: true' "
+	"or 'pytorchxla: true' (the SDK crashes with AttributeError "
+	"on a non-mapping), or an unquoted version such as 1.10 that "
+	"YAML reads as the number 1.1.",
+	"SDK R22, R30",
+	[SMP_RULE_VALUE_NOT_STRING].summary =
+		"an environment value or API hyperparameter is not a string",
+	"Environment variables (and hyperparameters in a "
+	"CreateTrainingJob request) are string-to-string maps. A "
+	"number or boolean there is rejected by the API or converted "
+	"in a way the script does not expect. Quote the value.",
+	"CreateTrainingJob API (Environment, HyperParameters)",
+	[SMP_RULE_API_LIMITS].summary =
+		"a CreateTrainingJob map exceeds the API's limits",
+	"HyperParameters hold at most 100 entries with keys up to 256 "
+	"and values up to 2,500 characters; Environment at most 100 "
+	"entries, keys matching [a-zA-Z_][a-zA-Z0-9_]* up to 512 "
+	"characters and values up to 512. The API rejects the request "
+	"otherwise.",
+	"SageMaker API model (CreateTrainingJob)",
+	[SMP_RULE_DIALECT_UNKNOWN].summary =
+		"the document matches none of the three ways a job is written",
+	"A spec is SageMaker Python SDK estimator kwargs, ModelTrainer "
+	"kwargs or a CreateTrainingJob request; the dialect is detected "
+	"from the keys. When no key points to any of them nothing else "
+	"can be checked: use --dialect to force one.",
+	"DESIGN.md section 3",
+	[SMP_RULE_INSTANCE_UNKNOWN].summary =
+		"the instance type is malformed or not in the instance data",
+	"An instance type is written 'ml.<class>.<size>'. A value not "
+	"shaped like that is an error; a well-formed type that the "
+	"bundled instance data does not know is a warning (the data "
+	"may be older than the type: run 'sm-preflight update-data').",
+	"SDK instance type parsing; instance-data/instances.json",
+	[SMP_RULE_INSTANCE_UNSUPPORTED].summary =
+		"Training Compiler does not support this instance class",
+	"The SDK accepts only the classes p3, p3dn, g4dn, p4d and g5, "
+	"compared exactly: p4de, p5, g6, trn1 and CPU classes are "
+	"rejected when the estimator is created.",
+	"SDK R1; best practices: use a supported instance type",
+	[SMP_RULE_LOCAL_MODE].summary =
+		"Training Compiler does not run in local mode",
+	"The SDK rejects instance_type 'local' but lets 'local_gpu' "
+	"through although its own message says local mode is not "
+	"supported; the job then fails in the container.",
+	"SDK R2, D5",
+	[SMP_RULE_INSTANCE_GROUPS].summary =
+		"heterogeneous clusters are not supported with the compiler",
+	"Training Compiler supports only homogeneous clusters: use "
+	"instance_type and instance_count instead of instance_groups.",
+	"SDK R5",
+	[SMP_RULE_EFA_RECOMMENDED].summary =
+		"multi-node training on an instance type without EFA",
+	"Distributed training across instances is bound by the "
+	"network. The best-practice guide asks for EFA instances such "
+	"as ml.p3dn.24xlarge and ml.p4d.24xlarge, which shorten "
+	"training time.",
+	"best practices for PyTorch (EFA); SDK R11, R16",
+	[SMP_RULE_PREFER_MULTI_GPU_INSTANCE].summary =
+		"several single-GPU instances where one multi-GPU instance "
+		"fits",
+	"One ml.p3dn.24xlarge trains faster than 8 x ml.p3.2xlarge: "
+	"GPUs in one instance talk over NVLink instead of the network. "
+	"The finding names an instance with the same GPU count.",
+	"best practices for PyTorch (multi-GPU instances); SDK D6",
+	[SMP_RULE_DATA_STALE].summary =
+		"the instance data in use is older than the age limit",
+	"Instance families and tested models are added between "
+	"releases, and data that does not know them reports new types "
+	"as unknown (the main source of false positives in linters "
+	"with built-in tables). The check compares the data's "
+	"'generated' date with today, once per run rather than per "
+	"spec, and reports at no position in a file named after the "
+	"data: '<built-in instance data>', the --instance-data folder "
+	"or the refreshed copy. The limit is 180 days; --stale-days N "
+	"or SM_PREFLIGHT_STALE_DAYS changes it and 0 turns the check "
+	"off. 'sm-preflight update-data' refreshes the data and "
+	"'sm-preflight data' shows which data is in use and its age.",
+	"issue 6 (refresh instance data); DESIGN.md section 4",
+	[SMP_RULE_DISTRIBUTION_UNKNOWN_KEY].summary =
+		"a distribution key the SDK does not know",
+	"The SDK knows exactly 'pytorchxla'. The troubleshooting page "
+	"prints 'torchxla' and the enable page says 'pytorch_xla': "
+	"both are ignored on HuggingFace PyTorch < 1.11 and without a "
+	"compiler, so workers silently train alone.",
+	"troubleshooting (missing PyTorch/XLA configuration); SDK R30, "
+	"D2",
+	[SMP_RULE_DISTRIBUTION_INCOMPATIBLE].summary =
+		"a distribution mechanism that cannot run with the compiler",
+	"SageMaker distributed (smdistributed, and pytorchddp which "
+	"the PyTorch estimator rewrites into it) and TensorFlow's "
+	"multi_worker_mirrored_strategy are incompatible with Training "
+	"Compiler; from HuggingFace PyTorch 1.11 / PyTorch 1.12 on, "
+	"'pytorchxla' is the only mechanism allowed.",
+	"SDK R3, R12, R17, R20",
+	[SMP_RULE_PYTORCHXLA_MISSING].summary =
+		"a multi-GPU PyTorch compiler job without 'pytorchxla'",
+	"Without the pytorchxla distribution each process trains its "
+	"own copy of the model (several instances) or only one GPU is "
+	"used (one multi-GPU instance). On versions before HuggingFace "
+	"PyTorch 1.11 / PyTorch 1.12 the documented route is a "
+	"launcher entry point with the real script in a "
+	"'training_script' hyperparameter.",
+	"SDK R13, R18, D10; troubleshooting (distributed training)",
+	[SMP_RULE_PYTORCHXLA_VERSION].summary =
+		"'pytorchxla' on a framework version that does not have it",
+	"The pytorchxla distribution exists for HuggingFace PyTorch "
+	">= 1.11 and PyTorch >= 1.12 only, never for TensorFlow.",
+	"SDK R10, R15",
+	[SMP_RULE_PYTORCHXLA_WITHOUT_COMPILER].summary =
+		"'pytorchxla' without compiler_config",
+	"Distributed training through PyTorch/XLA is only supported "
+	"when Training Compiler is enabled.",
+	"SDK R21",
+	[SMP_RULE_COMPILER_NOT_ENABLED].summary =
+		"the spec does not enable Training Compiler",
+	"No compiler_config, Training Compiler image or "
+	"sagemaker_training_compiler_enabled hyperparameter: only the "
+	"generic checks apply. Add compiler_config to compile.",
+	"DESIGN.md section 6",
+	[SMP_RULE_COMPILER_DEBUG].summary = "the compiler's debug mode is on",
+	"debug: true dumps detailed compilation logs, which adds "
+	"overhead. Use it for debugging runs only.",
+	"best practices (debug flag); SDK R6",
+	[SMP_RULE_DEBUGGER_PROFILER_OVERHEAD].summary =
+		"Debugger or Profiler left on in a compiler job",
+	"The SDK attaches a default Debugger hook at fit() and the "
+	"profiler runs unless disabled; both can trigger "
+	"recompilation and slow training. Set debugger_hook_config: "
+	"false and disable_profiler: true (in a CreateTrainingJob "
+	"request: no DebugHookConfig, ProfilerConfig.DisableProfiler "
+	"true).",
+	"SDK R4; best practices (avoid logging and profiling tensors)",
+	[SMP_RULE_IMAGE_URI_OVERRIDE].summary =
+		"image_uri cannot be combined with the compiler",
+	"HuggingFace and PyTorch compiler jobs must let the SDK pick "
+	"the Training Compiler container from the framework versions; "
+	"an image_uri is rejected.",
+	"SDK R9, R14",
+	[SMP_RULE_COMPILER_DISABLED].summary =
+		"compiler_config with enabled: false still changes the job",
+	"The SDK treats any compiler_config as a compiler job: it still "
+	"selects the Training Compiler container and sends the "
+	"compiler hyperparameters with enabled=false. Remove "
+	"compiler_config entirely for a native run.",
+	"SDK R23",
+	[SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG].summary =
+		"sagemaker_training_compiler_* hyperparameters do nothing here",
+	"Enabling the compiler needs both a Training Compiler container "
+	"and the flags. Flags alone (what HuggingFace.attach() gives "
+	"back from a compiled job) run on the plain framework image "
+	"without compiling anything.",
+	"developer guide (CreateTrainingJob API); SDK D3",
+	[SMP_RULE_MODEL_TRAINER_COMPILER].summary =
+		"ModelTrainer has no Training Compiler support",
+	"ModelTrainer (SDK v2 modules, SDK v3) validates nothing about "
+	"the compiler: a Training Compiler image plus "
+	"sagemaker_training_compiler_* hyperparameters is unsupported, "
+	"and its own entry-point driver likely hides the flags from the "
+	"container. Use an estimator (SDK v2) or a CreateTrainingJob "
+	"request.",
+	"sdk-rules.md C(b); SDK v3 migration notes",
+	[SMP_RULE_FRAMEWORK_VERSION].summary =
+		"no Training Compiler container for this framework version",
+	"Supported: HuggingFace transformers 4.11/4.17/4.21 with their "
+	"PyTorch 1.9/1.10/1.11 or TensorFlow 2.5/2.6 bases, PyTorch "
+	"1.12/1.13, TensorFlow 2.9-2.11 (the SDK misses TF > 2.11, "
+	"which then trains without the compiler). Every spelling a "
+	"supported SDK release resolves is accepted.",
+	"SDK R8, R19, R24; supported frameworks table",
+	[SMP_RULE_PY_VERSION].summary =
+		"py_version is not the container's Python",
+	"Each Training Compiler container has one Python version "
+	"(py37, py38 or py39); any other value, including 'py3' used "
+	"in some AWS examples, fails at fit().",
+	"SDK R25",
+	[SMP_RULE_FRAMEWORK_VERSION_MISSING].summary =
+		"a required framework or Python version is missing",
+	"HuggingFace needs transformers_version and exactly one of "
+	"pytorch_version / tensorflow_version; PyTorch and TensorFlow "
+	"need framework_version and py_version (unless image_uri is "
+	"given).",
+	"SDK R26, R28",
+	[SMP_RULE_VERSION_SHAPE].summary =
+		"transformers and base framework versions differ in shape",
+	"The SDK requires transformers_version and the base framework "
+	"version to have the same number of parts: '4.21' with "
+	"'1.11', or '4.21.1' with '1.11.0'.",
+	"SDK R27",
+	[SMP_RULE_GPU_NUM_DEVICES_MISMATCH].summary =
+		"GPU_NUM_DEVICES differs from the instance's GPU count",
+	"GPU_NUM_DEVICES must equal the number of GPUs per instance, "
+	"whether set in environment or through an n_gpus "
+	"hyperparameter. With pytorchxla the container overwrites it, "
+	"so a wrong value is only ignored (warning).",
+	"troubleshooting (missing PyTorch/XLA configuration); SDK "
+	"R32, D1",
+	[SMP_RULE_GPU_NUM_DEVICES_MISSING].summary =
+		"a multi-GPU PyTorch job that never sets GPU_NUM_DEVICES",
+	"Without pytorchxla or the launcher route, the container "
+	"defaults GPU_NUM_DEVICES to 1 and the other GPUs sit idle. "
+	"Set it in environment (or through an n_gpus hyperparameter "
+	"that the script reads).",
+	"troubleshooting (missing PyTorch/XLA configuration); SDK "
+	"R32",
+	[SMP_RULE_GPU_NUM_DEVICES_INVALID].summary =
+		"GPU_NUM_DEVICES is not a positive whole number as a string",
+	"Environment values must be strings; a count written as "
+	"\"four\" or as the number 4 is rejected or misread.",
+	"troubleshooting (missing PyTorch/XLA configuration)",
+	[SMP_RULE_PADDING_DYNAMIC].summary =
+		"dynamic padding recompiles the graph for every new shape",
+	"padding='longest' (or True) or pad_to_max_length false gives "
+	"each batch its own tensor shape, and every new shape "
+	"triggers a recompilation. Pad to a fixed max_length.",
+	"best practices (padding='max_length'); SDK D9",
+	[SMP_RULE_BATCH_SIZE_BELOW_TESTED].summary =
+		"the batch size is well below what the compiler fits",
+	"Training Compiler shrinks the memory footprint, so a larger "
+	"batch usually fits and trains faster. Fires when the per-GPU "
+	"batch is below 75% of the tested compiler batch for this "
+	"model, framework version and instance type, or, when the "
+	"table has no such row, for the same model on an instance "
+	"with the same GPU model and memory (the message names the "
+	"row: framework version, instance, sequence length, "
+	"precision). Of several rows it prefers the job's sequence "
+	"length (max_seq_length, max_length, block_size), then the "
+	"exact instance and versions, then the nearest versions, "
+	"then the smallest batch; without a length, when the rows "
+	"differ in length, the smallest batch (conservative). Batch "
+	"names per_device_*/per_gpu_* and most others "
+	"are per GPU; names configured as global, and a TensorFlow "
+	"job's plain batch_size (Keras MirroredStrategy splits it "
+	"across the GPUs), are the global batch = per-GPU batch x "
+	"GPUs x instances. The table's sizes are per GPU, except "
+	"the TensorFlow vision rows, which are per instance "
+	"(ResNet152: 160 on ml.p3.2xlarge, 1280 on ml.p3.16xlarge) "
+	"and are divided by its GPUs. The fix gives the tested "
+	"batch and the learning rate scaled by k (linear) or sqrt(k) "
+	"(--lr-scaling sqrt). Only for jobs with the compiler on; "
+	"'sm-preflight suggest' shows the arithmetic.",
+	"best practices (batch size and learning rate); tested models",
+	[SMP_RULE_BATCH_SIZE_ABOVE_TESTED].summary =
+		"the batch size is above the largest tested compiler batch",
+	"AWS tested this model on this GPU model and memory up to a "
+	"smaller per-GPU batch (at the job's sequence length, when "
+	"the spec gives one and the table has it); larger ones risk "
+	"running out of GPU memory, and some models fit less with "
+	"the compiler than without. A tested size marked as a lower "
+	"bound (the instance may fit more) is never reported.",
+	"tested models table",
+	[SMP_RULE_MODEL_UNTESTED].summary =
+		"the model is not in the tested-models table",
+	"AWS publishes tested batch sizes per model, framework and "
+	"instance. The model comes from the model hyperparameters "
+	"(model_name_or_path, model_name, model_id, model_type, "
+	"model; case, '/' and '_' do not matter) and is looked up "
+	"for the job's framework, PyTorch or TensorFlow, any "
+	"version; local paths and URIs are not. An untested model "
+	"may still work; measure GPU memory to find the largest "
+	"batch.",
+	"best practices (use tested models)",
+	[SMP_RULE_PREPROCESSING_WORKERS].summary =
+		"preprocessing_num_workers is unset or far below the vCPUs",
+	"Slow dataset preprocessing delays training. Set "
+	"preprocessing_num_workers near the instance's vCPU count.",
+	"best practices for PyTorch (preprocessing_num_workers)",
+	[SMP_RULE_SHORT_RUN].summary =
+		"the run is too short to amortize compilation",
+	"The first steps compile the graph and are slow; a run of a "
+	"few steps pays the compilation cost without the speed-up.",
+	"best practices (compilation overhead)",
+	[SMP_RULE_LOGGING_TOO_FREQUENT].summary =
+		"logging or evaluation every few steps breaks fused graphs",
+	"Each log or evaluation forces an explicit evaluation of "
+	"tensors, which breaks the compiler's fused operations. Log "
+	"and evaluate less often (every 10 steps or more).",
+	"best practices (avoid explicit evaluations)",
+	[SMP_RULE_SCRIPT_MISSING].summary =
+		"the entry script the job names could not be read",
+	"The script rules read the Python file the spec names: "
+	"entry_point (source_code.entry_script for ModelTrainer), or "
+	"the 'training_script' hyperparameter of a launcher job, "
+	"relative to the spec's folder and source_dir (for "
+	"smp_check_buffer, the script_base_dir option). When it is "
+	"missing, unreadable, not a regular file, larger than the "
+	"file size limit, or an absolute path (never read), this "
+	"information says so: the spec may be checked before the code "
+	"exists. Remote code (an s3:// source_dir, git_config) is not "
+	"looked for. --no-script turns all script checks off.",
+	"DESIGN.md section 6 (entry script)",
+	[SMP_RULE_SCRIPT_PADDING_LONGEST].summary =
+		"the script pads to the longest sequence of each batch",
+	"padding='longest' or padding=True (in any call but a layer's) "
+	"gives every batch its own tensor shape, and every new shape "
+	"recompiles the graph. So does DataCollatorWithPadding with "
+	"its default padding when nothing in the script pads to a "
+	"fixed length. Use padding='max_length' with a fixed "
+	"max_length.",
+	"best practices (padding='max_length')",
+	[SMP_RULE_SCRIPT_ITEM_CALL].summary =
+		"'.item()' inside the training loop forces an evaluation",
+	"tensor.item() copies a value to the host, which ends the "
+	"lazily built graph early and breaks fused operations. Found "
+	"in a loop that calls backward() or steps the optimizer (or "
+	"in a loop inside it), unless an `if` with a '%' test makes it "
+	"periodic. Log every N steps, after xm.mark_step().",
+	"best practices (avoid explicit evaluations)",
+	[SMP_RULE_SCRIPT_TORCH_SAVE].summary =
+		"checkpoints saved with torch.save instead of xm.save",
+	"PyTorch/XLA tensors must be moved to the CPU and written once "
+	"across processes: use torch_xla.core.xla_model.save.",
+	"best practices for PyTorch (xm.save)",
+	[SMP_RULE_SCRIPT_CUDA_DEVICE].summary =
+		"the script uses CUDA devices instead of the XLA device",
+	"A compiled PyTorch job must put the model and tensors on "
+	"xm.xla_device(); CUDA devices, or a mix of CUDA and XLA, are "
+	"among the most common causes of compilation failures. Found: "
+	".cuda(), torch.device(\"cuda...\"), .to(\"cuda...\"), "
+	"device=\"cuda...\" and torch.cuda.set_device(); "
+	"torch.cuda.amp and torch.cuda queries are fine.",
+	"best practices for PyTorch (XLA device)",
+	[SMP_RULE_SCRIPT_MARK_STEP_MISSING].summary =
+		"the training loop steps the optimizer without xm.mark_step()",
+	"torch_xla builds a graph lazily and runs it only at "
+	"mark_step(). Without it after each update, steps pile up "
+	"and printed or logged values are stale. MpDeviceLoader, "
+	"xm.optimizer_step(..., barrier=True) and the Hugging Face "
+	"Trainer mark the step themselves.",
+	"troubleshooting (mark_step after every model update)",
+	[SMP_RULE_SCRIPT_MP_FN_MISSING].summary =
+		"pytorchxla is enabled but the script has no _mp_fn(index)",
+	"The launcher of the pytorchxla distribution imports the "
+	"script and calls _mp_fn(index) at module level in each worker "
+	"process; without it (or with no index parameter) distributed "
+	"training does not start as intended. The Trainer needs it "
+	"too: def _mp_fn(index): main().",
+	"troubleshooting (distributed training: _mp_fn); SDK D10",
+	[SMP_RULE_SCRIPT_DEVICE_LOADER_MISSING].summary =
+		"distributed training without MpDeviceLoader and "
+		"DistributedSampler",
+	"Each worker needs its own shard of the data "
+	"(DistributedSampler, or dataset sharding) fed through "
+	"torch_xla.distributed.parallel_loader.MpDeviceLoader; "
+	"otherwise workers train on the same data. Checked when the "
+	"job is distributed and the script holds its training loop "
+	"(not the Trainer, Accelerate or Lightning).",
+	"troubleshooting (distribute the input data to all workers)",
+	[SMP_RULE_SCRIPT_SEED_MISSING].summary =
+		"distributed training without a constant seed",
+	"Workers must start from the same initial weights: set one "
+	"constant seed (torch.manual_seed, transformers.set_seed) on "
+	"every worker before building the model. A seed made from the "
+	"worker's index, rank or ordinal differs per worker. The "
+	"Trainer seeds the workers itself (TrainingArguments.seed).",
+	"troubleshooting (distributed convergence)",
+	[SMP_RULE_SCRIPT_GPU_NUM_DEVICES].summary =
+		"the script sets GPU_NUM_DEVICES wrongly",
+	"os.environ values must be strings: the guide's own approach 3 "
+	"assigns an int, which raises TypeError, and so does an "
+	"n_gpus option parsed with type=int (approach 2). A hard-coded "
+	"count must also match the instance's GPUs. A script that sets "
+	"GPU_NUM_DEVICES (or reads an n_gpus hyperparameter into it) "
+	"counts as setting it for gpu-num-devices-missing.",
+	"troubleshooting (missing PyTorch/XLA configuration)",
+	[SMP_RULE_SCRIPT_AMP_ORDER].summary =
+		"gradient clipping and reduction in the wrong order under AMP",
+	"With a GradScaler the order is: scale and backward, reduce "
+	"the gradients across workers (distributed), unscale_, clip, "
+	"step, update, then xm.mark_step(). Clipping before unscale_ "
+	"clips scaled gradients; reducing after unscale_ or the step "
+	"applies each worker's own gradients.",
+	"troubleshooting (AMP with gradient clipping)",
+	[SMP_RULE_SCRIPT_GRADIENT_SYNC_MISSING].summary =
+		"distributed training with a plain optimizer.step()",
+	"Without xm.optimizer_step (or xm.reduce_gradients, an "
+	"all_reduce of the gradients, or DistributedDataParallel) each "
+	"worker updates its own model and training diverges.",
+	"best practices for PyTorch (distributed APIs); troubleshooting",
+	[SMP_RULE_LEARNING_RATE_NOT_SCALED].summary =
+		"the batch size changed but the learning rate did not follow",
+	"Compared with the native baseline (--baseline), the global "
+	"batch (per-GPU batch x GPUs x instances) changed by a factor "
+	"k but the learning rate by neither k nor sqrt(k) (within "
+	"5%), which often hurts convergence. Also reported when the "
+	"compiled job drops a learning rate the baseline sets, and "
+	"when neither sets one although k is not 1 (both then use "
+	"the script's default).",
+	"best practices (scale the learning rate); troubleshooting",
+	[SMP_RULE_BASELINE_DRIFT].summary =
+		"the compiled job differs from its native baseline elsewhere",
+	"To tell compiler problems from hyperparameter problems, "
+	"compare the native and compiled jobs with everything equal "
+	"except the compiler, the batch size and the learning rate "
+	"(--baseline). Compared: every hyperparameter except the "
+	"batch-size and learning-rate names, sagemaker_* flags, "
+	"training_script, n_gpus and the speed settings the "
+	"efficiency rules ask for (preprocessing_num_workers, "
+	"dataloader_num_workers, logging_steps, eval_steps, "
+	"save_steps); numbers compare by value, booleans by truth. "
+	"Also the instance type and count; the estimator and the "
+	"framework and transformers versions. Not compared: entry "
+	"point, source dir, environment, distribution, debugger, "
+	"profiler and compiler settings, which a compiled job "
+	"changes for good reasons.",
+	"troubleshooting (convergence compared with native)",
+	[SMP_RULE_SUPPRESSION_INVALID].summary =
+		"an inline suppression comment that does not work",
+	"A comment '# sm-preflight: ignore[rule-id,...] reason' on a "
+	"finding's line, or on the line above it, suppresses that "
+	"finding: it stays in JSON and SARIF output marked suppressed, "
+	"but is hidden from text output and counts neither for the "
+	"summary nor for the exit status. The reason is required, so "
+	"that the next reader knows why. Reported here: a comment "
+	"without a reason, without '[...]' or with an empty list, a "
+	"rule id that does not exist (with a did-you-mean), a bad "
+	"'until=YYYY-MM-DD' date, and a suppression whose until date "
+	"has passed: it then stops working and the finding it "
+	"suppressed is reported again. Such a comment suppresses "
+	"nothing. JSON has no comments; --no-inline-ignores turns "
+	"every inline suppression off.",
+	"issue 5 (configuration and suppression)",
+	[SMP_RULE_SUPPRESSION_UNUSED].summary =
+		"an inline suppression that suppresses nothing",
+	"A suppression names a rule that reports nothing on the "
+	"comment's line (or, for a comment on a line of its own, on "
+	"the next line that is not a comment): the problem was fixed, "
+	"the rule was turned off, or the comment sits on the wrong "
+	"line. Remove the rule id from the comment (or the whole "
+	"comment) so that suppressions do not outlive their reason.",
+	"issue 5 (configuration and suppression)",
+};
+
+const char *
+smp__rule_id(enum smp_rule_id rule)
+{
+	return rules[rule].id;
+}
+
+enum smp_severity
+smp__rule_default_severity(enum smp_rule_id rule)
+{
+	return rules[rule].default_severity;
+}
+
+int
+smp__rule_lookup(enum smp_rule_id *out, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < SMP_RULE_COUNT; i++) {
+		if (strcmp(rules[i].id, id) == 0) {
+			*out = (enum smp_rule_id)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+size_t
+smp_rule_count(void)
+{
+	return SMP_RULE_COUNT;
+}
+
+const struct smp_rule_info *
+smp_rule_at(size_t i)
+{
+	return i < SMP_RULE_COUNT ? &rules[i] : NULL;
+}
+
+const struct smp_rule_info *
+smp_rule_find(const char *id)
+{
+	enum smp_rule_id r;
+
+	return id && smp__rule_lookup(&r, id) == 0 ? &rules[r] : NULL;
+}

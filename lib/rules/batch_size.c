@@ -1,0 +1,193 @@
+/*
+ * rules_tune.c - the batch size of a compiled job against the tested-
+ * models table (best practices: use the largest batch that fits, and
+ * rescale the learning rate with it): batch-size-below-tested,
+ * batch-size-above-tested and model-untested.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/check.h"
+#include "tune/tune.h"
+
+/* "for 'bert-base-uncased' (PyTorch 1.11.0, ..., AMP)", and how it was
+ * chosen when several rows applied. */
+static void
+row_text(char *out, size_t size, const struct smp_check *c,
+	 const struct smp_row_pick *pick, const struct smp_tested_model *row,
+	 const char *model)
+{
+	char desc[256], how[128] = "";
+	const struct smp_pair *seq = smp__tune_seq_hparam(c->job);
+
+	smp__tune_row_describe(desc, sizeof(desc), row);
+	if (row == pick->row && pick->candidates > 1) {
+		if (pick->seq_matched && pick->seq_mixed && seq)
+			snprintf(how, sizeof(how), "; the row for '%s'",
+				 seq->key->u.scalar.value);
+		else if (pick->by_batch &&
+			 (pick->match != SMP_ROW_EXACT || pick->exact_rows > 1))
+			snprintf(how, sizeof(how),
+				 "; the smallest batch of %zu rows of several "
+				 "sequence lengths",
+				 pick->candidates);
+		else if (pick->ties > 1)
+			snprintf(how, sizeof(how),
+				 "; the smallest batch of %zu matching rows",
+				 pick->ties);
+	}
+	if (row != pick->row)
+		snprintf(out, size, "for '%s' on %s %g GiB GPUs (%s)", model,
+			 c->instance->gpu_model, c->instance->gpu_memory_gib,
+			 desc);
+	else if (pick->match == SMP_ROW_SAME_GPU)
+		snprintf(out, size,
+			 "for '%s' (no row for this exact job; nearest on the "
+			 "same %s %g GiB GPU: %s%s)",
+			 model, c->instance->gpu_model,
+			 c->instance->gpu_memory_gib, desc, how);
+	else
+		snprintf(out, size, "for '%s' (%s%s)", model, desc, how);
+}
+
+/* The batch value to write for a per-GPU batch, in the spec's reading
+ * (a per-GPU value is whole). */
+static double
+spec_batch(const struct smp_batch_reading *b, double per_gpu)
+{
+	if (b->scope == SMP_BATCH_GLOBAL)
+		return per_gpu * (double)b->gpus * (double)b->instances;
+	return per_gpu >= 1 ? floor(per_gpu) : per_gpu;
+}
+
+/* Below the tested batch: suggest it, with the learning rate rescaled. */
+static void
+report_below(const struct smp_check *c, const struct smp_batch_reading *b,
+	     const struct smp_row_pick *pick, const char *model)
+{
+	const struct smp_tested_model *row = pick->row;
+	const struct smp_pair *lr = smp__hparam(
+		c->settings, c->job->hyperparameters, SMP_HP_LEARNING_RATE);
+	enum smp_lr_scaling sc = c->settings->lr_scaling;
+	char reading[256], where[512], val[48], bare[40], kt[32], lrt[48];
+	char lrold[40], bt[128];
+	double tested = smp__tune_row_batch(c->cat, row), k, lrv;
+	struct smp_finding *f;
+
+	smp__batch_describe(reading, sizeof(reading), b);
+	smp__tune_row_batch_text(bt, sizeof(bt), c->cat, row);
+	row_text(where, sizeof(where), c, pick, row, model);
+	f = smp__report_node(c->rep, SMP_RULE_BATCH_SIZE_BELOW_TESTED,
+			     b->pair->value,
+			     "%s is well below the tested compiler batch %s "
+			     "%s",
+			     reading, bt, where);
+	k = spec_batch(b, tested) / b->value;
+	smp__tune_value(val, sizeof(val), b->pair->value,
+			spec_batch(b, tested));
+	smp__tune_number(bare, sizeof(bare), spec_batch(b, tested));
+	smp__tune_number(kt, sizeof(kt), k);
+	if (lr && smp__node_number(lr->value, &lrv) == 0 && lrv > 0 &&
+	    isfinite(lrv)) {
+		smp__tune_value(lrt, sizeof(lrt), lr->value,
+				smp__tune_lr(lrv, k, sc));
+		smp__tune_number(lrold, sizeof(lrold), lrv);
+		smp__finding_fix(
+			c->rep, f,
+			"set '%s' to %s and '%s' to %s (%s x %s, "
+			"k = %s)",
+			smp__batch_key(b), val, lr->key->u.scalar.value, lrt,
+			lrold, sc == SMP_LR_SCALING_SQRT ? "sqrt(k)" : "k", kt);
+	} else if (sc == SMP_LR_SCALING_SQRT) {
+		smp__tune_number(lrt, sizeof(lrt), smp__tune_lr(1, k, sc));
+		smp__finding_fix(c->rep, f,
+				 "set '%s' to %s and scale the learning rate "
+				 "by sqrt(k) = %s (k = %s)",
+				 smp__batch_key(b), val, lrt, kt);
+	} else {
+		smp__finding_fix(c->rep, f,
+				 "set '%s' to %s and scale the learning rate "
+				 "by k = %s",
+				 smp__batch_key(b), val, kt);
+	}
+	smp__finding_suggest(c->rep, f, bare);
+}
+
+/* Above the largest tested batch: out-of-memory risk. */
+static void
+report_above(const struct smp_check *c, const struct smp_batch_reading *b,
+	     const struct smp_row_pick *pick, const char *model)
+{
+	const struct smp_tested_model *max = pick->max;
+	char reading[256], where[512], val[48], bare[40], bt[128];
+	double tested = smp__tune_row_batch(c->cat, max);
+	struct smp_finding *f;
+
+	smp__batch_describe(reading, sizeof(reading), b);
+	smp__tune_row_batch_text(bt, sizeof(bt), c->cat, max);
+	row_text(where, sizeof(where), c, pick, max, model);
+	f = smp__report_node(c->rep, SMP_RULE_BATCH_SIZE_ABOVE_TESTED,
+			     b->pair->value,
+			     "%s is above the largest tested compiler batch "
+			     "%s %s; it may run out of GPU memory",
+			     reading, bt, where);
+	smp__tune_value(val, sizeof(val), b->pair->value,
+			spec_batch(b, tested));
+	smp__tune_number(bare, sizeof(bare), spec_batch(b, tested));
+	smp__finding_fix(c->rep, f,
+			 "lower '%s' to %s, or measure GPU memory on a short "
+			 "run before a long one",
+			 smp__batch_key(b), val);
+	smp__finding_suggest(c->rep, f, bare);
+}
+
+/*
+ * Compiler jobs only, and only with the compiler on: the tested batches
+ * are compiler batches, and a disabled compiler trains natively. The
+ * model comes from the model-name hyperparameters.
+ */
+void
+smp__rules_tune(const struct smp_check *c)
+{
+	const struct smp_job *job = c->job;
+	const struct smp_pair *model;
+	struct smp_tune_query q;
+	struct smp_batch_reading b;
+	struct smp_row_pick pick;
+	struct smp_finding *f;
+	char key[256], name[256];
+
+	if (!job->compiler || !job->compiler_enabled || !job->hyperparameters)
+		return;
+	if (smp__tune_query(&q, key, sizeof(key), c->settings, job,
+			    c->instance) != 0)
+		return;
+	model = smp__tune_model_hparam(c->settings, job);
+	smp__tune_model_text(name, sizeof(name), model->value);
+	if (!smp__tune_model_tested(c->cat, q.framework, key)) {
+		f = smp__report_node(c->rep, SMP_RULE_MODEL_UNTESTED,
+				     model->value,
+				     "model '%s' is not in the tested-models "
+				     "table for %s, so no tested batch size "
+				     "applies",
+				     name, smp__framework_title(q.framework));
+		smp__finding_fix(c->rep, f,
+				 "measure GPU memory on a short run to find "
+				 "the largest batch that fits");
+		return;
+	}
+	if (!c->instance || c->instance->gpus < 1 ||
+	    smp__batch_read(&b, c->settings, job, c->instance->gpus) != 0)
+		return;
+	smp__tune_pick(&pick, c->cat, &q);
+	if (!pick.row)
+		return;
+	if (b.per_gpu <
+	    SMP_TUNE_BELOW_FRACTION * smp__tune_row_batch(c->cat, pick.row))
+		report_below(c, &b, &pick, name);
+	else if (pick.max &&
+		 b.per_gpu > smp__tune_row_batch(c->cat, pick.max) &&
+		 !pick.max->batch_size_is_lower_bound)
+		report_above(c, &b, &pick, name);
+}

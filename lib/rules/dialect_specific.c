@@ -1,0 +1,196 @@
+/*
+ * rules_dialect.c - what only some ways of writing a job can get wrong:
+ * compiler flags without the compiler (every dialect), a ModelTrainer
+ * job that tries to use the compiler, and an image tag that names no
+ * versions (the versions rules then have nothing to check). api-limits
+ * and value-not-string come from the dialects' schemas.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/check.h"
+#include "job/image.h"
+
+#define FLAG_PREFIX "sagemaker_training_compiler_"
+
+/* The first sagemaker_training_compiler_* hyperparameter, or NULL. */
+static const struct smp_pair *
+first_flag(const struct smp_job *job)
+{
+	const struct smp_node *hp = job->hyperparameters;
+	size_t i;
+
+	for (i = 0; hp && i < hp->u.mapping.count; i++) {
+		const struct smp_pair *p = &hp->u.mapping.items[i];
+
+		if (p->key->kind == SMP_NODE_SCALAR &&
+		    strncmp(p->key->u.scalar.value, FLAG_PREFIX,
+			    strlen(FLAG_PREFIX)) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+static const char *
+image_key(const struct smp_job *job)
+{
+	return job->dialect == SMP_DIALECT_CREATE_TRAINING_JOB
+		       ? "TrainingImage"
+		       : "training_image";
+}
+
+/* 1 when the job names an image that can run the compiler. */
+static int
+image_capable(const struct smp_job *job, struct smp_image_uri *im)
+{
+	const struct smp_node *n = job->training_image;
+
+	return n &&
+	       smp__image_parse(im, n->u.scalar.value, n->u.scalar.len) == 0 &&
+	       smp__image_compiler_capable(im);
+}
+
+/*
+ * D3: the flags alone compile nothing. An estimator needs
+ * compiler_config (the SDK then sets the flags itself, R31); a request or
+ * a ModelTrainer job needs a Training Compiler image. This is what
+ * HuggingFace.attach() gives back from a compiled job.
+ */
+static void
+check_flags(const struct smp_check *c)
+{
+	const struct smp_job *job = c->job;
+	const struct smp_pair *p = first_flag(job);
+	struct smp_image_uri im;
+	struct smp_finding *f;
+
+	if (!p)
+		return;
+	if (job->dialect == SMP_DIALECT_ESTIMATOR) {
+		if (job->compiler_config)
+			return;
+		f = smp__report_node(
+			c->rep, SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG, p->key,
+			"hyperparameter '%s' does not turn Training Compiler "
+			"on: without 'compiler_config' the SDK picks the plain "
+			"framework container",
+			p->key->u.scalar.value);
+		smp__finding_fix(c->rep, f,
+				 "add 'compiler_config: {enabled: true}' and "
+				 "remove the '" FLAG_PREFIX "*' "
+				 "hyperparameters");
+		return;
+	}
+	if (image_capable(job, &im))
+		return;
+	if (job->training_image)
+		f = smp__report_node(
+			c->rep, SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG, p->key,
+			"hyperparameter '%s' does nothing: '%.*s' is not a "
+			"Training Compiler image",
+			p->key->u.scalar.value, (int)im.repository.len,
+			job->training_image->u.scalar.value +
+				im.repository.off);
+	else
+		f = smp__report_node(
+			c->rep, SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG, p->key,
+			"hyperparameter '%s' does nothing without a Training "
+			"Compiler '%s'",
+			p->key->u.scalar.value, image_key(job));
+	smp__finding_fix(c->rep, f,
+			 "set '%s' to a Training Compiler image (a "
+			 "'...-trcomp-training' repository, or "
+			 "'tensorflow-training' 2.9 to 2.11 for GPU)",
+			 image_key(job));
+}
+
+/* sdk-rules.md C(b): nothing in ModelTrainer supports the compiler. */
+static void
+check_model_trainer(const struct smp_check *c)
+{
+	const struct smp_job *job = c->job;
+	struct smp_finding *f;
+
+	f = smp__report_node(
+		c->rep, SMP_RULE_MODEL_TRAINER_COMPILER,
+		job->training_image  ? job->training_image
+		: job->compiler_flag ? smp__job_key_of(job, job->compiler_flag)
+				     : job->root,
+		"ModelTrainer has no Training Compiler support: nothing "
+		"checks the compiler image and flags, and its own launcher "
+		"likely hides the flags from the container");
+	smp__finding_fix(c->rep, f,
+			 "write the job as a HuggingFace, PyTorch or "
+			 "TensorFlow estimator with 'compiler_config' (SDK "
+			 "v2), or as a CreateTrainingJob request");
+}
+
+/* A tag of the same kind, for the fix. */
+static const char *
+example_tag(const struct smp_job *job)
+{
+	int pt = smp__job_is_pytorch(job);
+
+	if (job->estimator == SMP_EST_HUGGINGFACE)
+		return pt ? "1.11.0-transformers4.21.1-gpu-py38-cu113-"
+			    "ubuntu20.04"
+			  : "2.6.3-transformers4.17.0-gpu-py38-cu112-"
+			    "ubuntu20.04";
+	return pt ? "1.13.1-gpu-py39-cu117-ubuntu20.04-sagemaker"
+		  : "2.11.0-gpu-py39-cu112-ubuntu20.04-sagemaker";
+}
+
+/*
+ * framework-version-missing for an image (R26/R28 in the estimator): a
+ * tag such as 'latest' or a digest hides the versions, so the container
+ * cannot be checked against the supported ones.
+ */
+static void
+check_image_versions(const struct smp_check *c)
+{
+	const struct smp_job *job = c->job;
+	const char *parts[3];
+	char what[96] = "";
+	size_t n = 0, i;
+	struct smp_finding *f;
+
+	if (!job->training_image || job->estimator == SMP_EST_UNKNOWN)
+		return;
+	if (!job->framework_version)
+		parts[n++] = "framework version";
+	if (job->estimator == SMP_EST_HUGGINGFACE && !job->transformers_version)
+		parts[n++] = "transformers version";
+	if (!job->py_version)
+		parts[n++] = "Python version";
+	if (!n)
+		return;
+	for (i = 0; i < n; i++) {
+		size_t used = strlen(what);
+
+		snprintf(what + used, sizeof(what) - used, "%s%s",
+			 i == 0       ? ""
+			 : i + 1 == n ? " or the "
+				      : ", the ",
+			 parts[i]);
+	}
+	f = smp__report_node(c->rep, SMP_RULE_FRAMEWORK_VERSION_MISSING,
+			     job->training_image,
+			     "the image tag does not show the %s, so the "
+			     "Training Compiler container cannot be checked",
+			     what);
+	smp__finding_fix(c->rep, f, "use a versioned tag such as '%s'",
+			 example_tag(job));
+}
+
+void
+smp__rules_dialect(const struct smp_check *c)
+{
+	const struct smp_job *job = c->job;
+
+	check_flags(c);
+	if (!job->compiler || job->dialect == SMP_DIALECT_ESTIMATOR)
+		return;
+	if (job->dialect == SMP_DIALECT_MODEL_TRAINER)
+		check_model_trainer(c);
+	check_image_versions(c);
+}

@@ -1,0 +1,221 @@
+/*
+ * rules_distribution.c - how the job spreads over GPUs and instances:
+ * 'pytorchxla' where it is needed, nothing incompatible where it is not.
+ */
+#include <string.h>
+
+#include "rules/check.h"
+#include "script/script.h"
+
+static const char *
+version_text(const struct smp_job *job)
+{
+	const char *v = smp__node_text(job->framework_version);
+
+	return v ? v : "?";
+}
+
+static const char *
+framework_label(const struct smp_job *job)
+{
+	if (job->estimator == SMP_EST_HUGGINGFACE)
+		return smp__job_is_pytorch(job) ? "HuggingFace PyTorch"
+						: "HuggingFace TensorFlow";
+	return job->estimator == SMP_EST_PYTORCH ? "PyTorch" : "TensorFlow";
+}
+
+/* R3, R12, R17, R20: mechanisms the compiler cannot run with. */
+static void
+check_incompatible(const struct smp_check *c)
+{
+	const struct smp_job *job = c->job;
+	const struct smp_node *d = job->distribution;
+	int xla_only = smp__job_has_pytorchxla_version(job, c->cat) == 1;
+	size_t i;
+
+	for (i = 0; d && i < d->u.mapping.count; i++) {
+		const struct smp_node *k = d->u.mapping.items[i].key;
+		const struct smp_node *v = d->u.mapping.items[i].value;
+		const char *name = smp__node_text(k);
+		struct smp_finding *f = NULL;
+
+		if (!name || strcmp(name, "pytorchxla") == 0)
+			continue;
+		if (strcmp(name, "smdistributed") == 0 ||
+		    (strcmp(name, "pytorchddp") == 0 &&
+		     job->estimator == SMP_EST_PYTORCH)) {
+			f = smp__report_node(
+				c->rep, SMP_RULE_DISTRIBUTION_INCOMPATIBLE, k,
+				"'%s' (SageMaker distributed data parallel) "
+				"is not compatible with Training Compiler",
+				name);
+		} else if (strcmp(name, "multi_worker_mirrored_strategy") ==
+			   0) {
+			if (smp__scalar_bool(smp__map_get(v, "enabled")) != 1)
+				continue;
+			f = smp__report_node(
+				c->rep, SMP_RULE_DISTRIBUTION_INCOMPATIBLE, k,
+				"'multi_worker_mirrored_strategy' is not "
+				"compatible with Training Compiler");
+		} else if (xla_only && !job->pytorchxla &&
+			   !smp__is_xla_misspelling(k) &&
+			   (strcmp(name, "mpi") == 0 ||
+			    strcmp(name, "pytorchddp") == 0 ||
+			    strcmp(name, "torch_distributed") == 0 ||
+			    strcmp(name, "parameter_server") == 0)) {
+			f = smp__report_node(
+				c->rep, SMP_RULE_DISTRIBUTION_INCOMPATIBLE, k,
+				"'pytorchxla' is the only distribution "
+				"mechanism for %s %s with Training Compiler; "
+				"'%s' is rejected",
+				framework_label(job), version_text(job), name);
+			smp__finding_fix(c->rep, f,
+					 "replace '%s' with 'pytorchxla: "
+					 "{enabled: true}'",
+					 name);
+			continue;
+		} else {
+			continue;
+		}
+		smp__finding_fix(c->rep, f, "remove '%s'%s", name,
+				 smp__job_is_pytorch(job)
+					 ? " and use 'pytorchxla: {enabled: "
+					   "true}' for multi-GPU training"
+					 : "");
+	}
+}
+
+/* R10, R15: pytorchxla exists only from HF PyTorch 1.11 / PyTorch 1.12. */
+static int
+check_version(const struct smp_check *c)
+{
+	const struct smp_job *job = c->job;
+	const char *min;
+	struct smp_finding *f;
+
+	if (!job->pytorchxla || !job->pytorchxla_enabled)
+		return 0;
+	if (job->base_framework &&
+	    strcmp(job->base_framework, "tensorflow") == 0) {
+		f = smp__report_node(c->rep, SMP_RULE_PYTORCHXLA_VERSION,
+				     job->pytorchxla,
+				     "'pytorchxla' is a PyTorch mechanism; "
+				     "it does nothing for a TensorFlow job");
+		smp__finding_fix(c->rep, f, "%s",
+				 smp__words(job)->pytorchxla_off);
+		return 1;
+	}
+	if (smp__job_has_pytorchxla_version(job, c->cat) != 0)
+		return 0;
+	min = job->estimator == SMP_EST_HUGGINGFACE
+		      ? c->cat->pytorchxla_min_huggingface
+		      : c->cat->pytorchxla_min_pytorch;
+	f = smp__report_node(c->rep, SMP_RULE_PYTORCHXLA_VERSION,
+			     job->pytorchxla,
+			     "'pytorchxla' needs %s %s or later, but the job "
+			     "uses %s",
+			     framework_label(job), min, version_text(job));
+	smp__finding_fix(c->rep, f,
+			 "upgrade to %s %s, or launch through "
+			 "torch_xla.distributed.sm_dist with the script in a "
+			 "'training_script' hyperparameter",
+			 framework_label(job), min);
+	return 1;
+}
+
+/*
+ * R13, R18, D10: a multi-GPU PyTorch compiler job without pytorchxla
+ * (or, before it existed, without the launcher) trains apart or idles.
+ * Several instances always need it; one multi-GPU instance can instead
+ * set GPU_NUM_DEVICES and spawn its own processes (troubleshooting
+ * approaches 1-3), which gpu-num-devices-missing covers.
+ */
+static void
+check_missing(const struct smp_check *c)
+{
+	const struct smp_job *job = c->job;
+	int has_version = smp__job_has_pytorchxla_version(job, c->cat);
+	int gpus = c->instance ? c->instance->gpus : 0;
+	const struct smp_node *at;
+	struct smp_finding *f;
+
+	if (!smp__job_is_pytorch(job) || (job->count < 2 && gpus < 2))
+		return;
+	if (job->pytorchxla && (job->pytorchxla_enabled ||
+				job->pytorchxla->kind != SMP_NODE_MAPPING))
+		return; /* enabled, or a wrong type already reported */
+	if (smp__job_xla_misspelled(job) ||
+	    smp__report_has(c->rep, SMP_RULE_DISTRIBUTION_INCOMPATIBLE))
+		return; /* said already, with the same fix */
+	if (job->count < 2 &&
+	    (has_version == 0 || smp__gpu_num_devices_set(job)))
+		return;
+	if (has_version == 0 && job->launcher_script)
+		return;
+	if (job->pytorchxla_key)
+		at = job->pytorchxla_key;
+	else if (job->distribution)
+		at = smp__map_key(job->root, "distribution");
+	else if (job->count > 1 && job->instance_count)
+		at = job->instance_count;
+	else
+		at = job->instance_type;
+	if (has_version == 0) {
+		f = smp__report_node(
+			c->rep, SMP_RULE_PYTORCHXLA_MISSING, at,
+			"%s %s on %lld instances needs the launcher route: "
+			"no 'training_script' hyperparameter shows an entry "
+			"point that starts torch_xla.distributed.sm_dist, so "
+			"each worker would train its own copy of the model",
+			framework_label(job), version_text(job), job->count);
+		smp__finding_fix(c->rep, f,
+				 "set entry_point to a launcher that starts "
+				 "torch_xla.distributed.sm_dist and pass the "
+				 "script as hyperparameter 'training_script'");
+	} else if (job->count > 1) {
+		f = smp__report_node(
+			c->rep, SMP_RULE_PYTORCHXLA_MISSING, at,
+			"%lld instances train with 'pytorchxla' %s; each "
+			"worker would train its own copy of the model",
+			job->count,
+			job->pytorchxla_key ? "disabled" : "not set");
+		smp__finding_fix(c->rep, f, "%s",
+				 smp__words(job)->pytorchxla_on);
+	} else {
+		f = smp__report_node(
+			c->rep, SMP_RULE_PYTORCHXLA_MISSING, at,
+			"'%s' has %d GPUs but 'pytorchxla' is %s and "
+			"GPU_NUM_DEVICES is not set; the job trains on one "
+			"GPU while the others sit idle",
+			smp__node_text(job->instance_type), gpus,
+			job->pytorchxla_key ? "disabled" : "not set");
+		smp__finding_soften(c->rep, f, SMP_RULE_PYTORCHXLA_MISSING,
+				    SMP_SEVERITY_WARNING);
+		smp__finding_fix(c->rep, f, "%s",
+				 smp__words(job)->pytorchxla_on);
+	}
+}
+
+void
+smp__rules_distribution(const struct smp_check *c)
+{
+	const struct smp_job *job = c->job;
+	struct smp_finding *f;
+
+	if (!job->compiler) {
+		if (!job->pytorchxla)
+			return;
+		f = smp__report_node(c->rep,
+				     SMP_RULE_PYTORCHXLA_WITHOUT_COMPILER,
+				     job->pytorchxla,
+				     "'pytorchxla' needs Training Compiler, "
+				     "but %s",
+				     smp__words(job)->no_compiler);
+		smp__finding_fix(c->rep, f, "%s",
+				 smp__words(job)->pytorchxla_without_compiler);
+		return;
+	}
+	check_incompatible(c);
+	if (!check_version(c))
+		check_missing(c);
+}

@@ -1,0 +1,147 @@
+/*
+ * rules_gpu_num_devices.c - GPU_NUM_DEVICES, the variable PyTorch/XLA
+ * reads to know how many GPUs to use (troubleshooting: "missing PyTorch/
+ * XLA configuration"). The SDK never looks at it (R32); the container
+ * defaults it to 1, and overwrites it when pytorchxla is enabled.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/check.h"
+#include "script/script.h"
+
+/* A positive count from "4" (environment) or 4 / "4" (hyperparameter). */
+static int
+positive_count(const struct smp_node *n, long long *out)
+{
+	const char *s = smp__node_text(n);
+	long long v = 0;
+
+	if (!s || !*s)
+		return -1;
+	if (smp__scalar_type(n) == SMP_SCALAR_INT)
+		return smp__scalar_int(n, out) == 0 && *out > 0 ? 0 : -1;
+	if (smp__scalar_type(n) != SMP_SCALAR_STRING)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 1000000)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	*out = v;
+	return v > 0 ? 0 : -1;
+}
+
+static void
+check_value(const struct smp_check *c, const struct smp_node *n)
+{
+	const struct smp_job *job = c->job;
+	long long v;
+	struct smp_finding *f;
+	char want[32], what[96];
+
+	if (positive_count(n, &v)) {
+		/* environment values are the schema's business */
+		if (n == job->n_gpus) {
+			f = smp__report_node(
+				c->rep, SMP_RULE_GPU_NUM_DEVICES_INVALID, n,
+				"hyperparameter 'n_gpus' is '%s'; it must be "
+				"a positive whole number",
+				smp__node_text(n) ? smp__node_text(n) : "?");
+			if (c->instance && c->instance->gpus > 0)
+				smp__finding_fix(c->rep, f, "set it to %d",
+						 c->instance->gpus);
+		}
+		return;
+	}
+	if (!c->instance || c->instance->gpus <= 0 || v == c->instance->gpus)
+		return;
+	snprintf(want, sizeof(want), "%d", c->instance->gpus);
+	if (n == job->n_gpus)
+		snprintf(what, sizeof(what),
+			 "hyperparameter 'n_gpus' (read into GPU_NUM_DEVICES) "
+			 "is %lld",
+			 v);
+	else
+		snprintf(what, sizeof(what), "GPU_NUM_DEVICES is \"%lld\"", v);
+	if (job->pytorchxla && job->pytorchxla_enabled) {
+		f = smp__report_node(c->rep, SMP_RULE_GPU_NUM_DEVICES_MISMATCH,
+				     n,
+				     "%s but '%s' has %d GPU%s; with "
+				     "'pytorchxla' the container overwrites "
+				     "it, so the value is ignored",
+				     what, c->instance->type, c->instance->gpus,
+				     c->instance->gpus == 1 ? "" : "s");
+		smp__finding_soften(c->rep, f,
+				    SMP_RULE_GPU_NUM_DEVICES_MISMATCH,
+				    SMP_SEVERITY_WARNING);
+		smp__finding_fix(c->rep, f, "remove it, or set it to \"%s\"",
+				 want);
+	} else {
+		f = smp__report_node(c->rep, SMP_RULE_GPU_NUM_DEVICES_MISMATCH,
+				     n, "%s but '%s' has %d GPU%s", what,
+				     c->instance->type, c->instance->gpus,
+				     c->instance->gpus == 1 ? "" : "s");
+		smp__finding_fix(c->rep, f, "set it to %s%s%s",
+				 n == job->n_gpus ? "" : "\"", want,
+				 n == job->n_gpus ? "" : "\"");
+	}
+	smp__finding_suggest(c->rep, f, want);
+}
+
+static void
+check_missing(const struct smp_check *c)
+{
+	const struct smp_job *job = c->job;
+	struct smp_finding *f;
+
+	if (!job->compiler || !smp__job_is_pytorch(job) || !c->instance ||
+	    c->instance->gpus < 2)
+		return;
+	if ((job->pytorchxla && (job->pytorchxla_enabled ||
+				 job->pytorchxla->kind != SMP_NODE_MAPPING)) ||
+	    job->launcher_script || smp__gpu_num_devices_set(job) ||
+	    smp__report_has(c->rep, SMP_RULE_DISTRIBUTION_INCOMPATIBLE))
+		return;
+	/* pytorchxla-missing or distribution-unknown-key says it better */
+	if (smp__report_has(c->rep, SMP_RULE_PYTORCHXLA_MISSING) ||
+	    smp__job_xla_misspelled(job))
+		return;
+	if (job->n_gpus) { /* a scanned script never reads it */
+		f = smp__report_node(
+			c->rep, SMP_RULE_GPU_NUM_DEVICES_MISSING, job->n_gpus,
+			"hyperparameter 'n_gpus' is given but the entry script "
+			"never sets GPU_NUM_DEVICES; the container defaults it "
+			"to 1, so %d of the %d GPUs of '%s' sit idle",
+			c->instance->gpus - 1, c->instance->gpus,
+			c->instance->type);
+		smp__finding_fix(
+			c->rep, f,
+			"in the script, os.environ[\"GPU_NUM_DEVICES\"] "
+			"= args.n_gpus (parsed as a string), or add "
+			"'%s: {GPU_NUM_DEVICES: \"%d\"}'",
+			smp__words(job)->environment, c->instance->gpus);
+		return;
+	}
+	f = smp__report_node(
+		c->rep, SMP_RULE_GPU_NUM_DEVICES_MISSING, job->instance_type,
+		"'%s' has %d GPUs but GPU_NUM_DEVICES is not set; "
+		"the container defaults it to 1, so %d GPUs "
+		"sit idle",
+		c->instance->type, c->instance->gpus, c->instance->gpus - 1);
+	smp__finding_fix(c->rep, f,
+			 "add '%s: {GPU_NUM_DEVICES: \"%d\"}', or "
+			 "launch through torch_xla.distributed.sm_dist with "
+			 "the script in a 'training_script' hyperparameter",
+			 smp__words(job)->environment, c->instance->gpus);
+}
+
+void
+smp__rules_gpu_num_devices(const struct smp_check *c)
+{
+	if (c->job->gpu_num_devices)
+		check_value(c, c->job->gpu_num_devices);
+	if (c->job->n_gpus)
+		check_value(c, c->job->n_gpus);
+	check_missing(c);
+}

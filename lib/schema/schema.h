@@ -1,0 +1,45 @@
+/*
+ * schema.h - structural checks driven by the project's own JSON Schemas
+ * (schemas/<dialect>.schema.json, embedded at build time). The C checker
+ * interprets the subset of draft 2020-12 the schemas use, so the schema an
+ * editor completes against and the checks the CLI runs cannot drift apart.
+ *
+ * Findings: unknown-key (with did-you-mean from the allowed keys),
+ * wrong-type, value-not-string, and whatever rule an "x-smp-rule"
+ * annotation names for a location (e.g. distribution-unknown-key).
+ */
+#ifndef SMP_SCHEMA_H
+#define SMP_SCHEMA_H
+
+#include "smpreflight.h"
+#include "doc/doc.h"
+#include "report/report.h"
+
+struct smp_schema;
+
+/*
+ * Parses a schema document (JSON) into a compiled, immutable form.
+ * name is used in errors. SMP_EPARSE with err filled when the schema uses
+ * a keyword the checker does not support or is malformed.
+ */
+int smp__schema_load(struct smp_schema **out, const struct smp_allocator *a,
+		     const char *name, const char *buf, size_t len,
+		     struct smp_error *err);
+
+void smp__schema_free(struct smp_schema *schema);
+
+/*
+ * Checks the document rooted at root against the schema, adding findings
+ * to rep. Returns 0 (findings are not errors) or SMP_ENOMEM.
+ */
+int smp__schema_check(const struct smp_schema *schema,
+		      const struct smp_node *root, struct smp_report *rep);
+
+/*
+ * The property names allowed at the top level of the schema (for
+ * dialect detection); borrowed, NULL-free array of *count entries.
+ */
+const char *const *smp__schema_top_keys(const struct smp_schema *schema,
+					size_t *count);
+
+#endif

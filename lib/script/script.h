@@ -1,0 +1,99 @@
+/*
+ * script.h - the entry script of a job (DESIGN.md section 6): finding the
+ * Python file the spec names, reading it, the facts the spec rules ask
+ * about (does it set GPU_NUM_DEVICES?) and the script rules themselves.
+ *
+ * Order in check.c: normalize -> smp__script_load() (facts in job->script)
+ * -> the spec rules -> smp__rules_script() -> smp__script_release().
+ */
+#ifndef SMP_SCRIPT_H
+#define SMP_SCRIPT_H
+
+#include "util/arena.h"
+#include "job/job.h"
+#include "script/pyscan.h"
+
+#define SMP_SCRIPT_MAX_NAMES 16
+
+enum smp_script_status {
+	SMP_SCRIPT_NONE = 0, /* not looked for: no entry point, no compiler,
+				--no-script, a buffer with no folder, remote */
+	SMP_SCRIPT_SCANNED,  /* read and scanned */
+	SMP_SCRIPT_MISSING,  /* named but not read: reason says why */
+	SMP_SCRIPT_NOT_LOCAL /* an absolute path, deliberately not read */
+};
+
+struct smp_script_facts {
+	const struct smp_allocator *alloc;
+	struct smp_arena arena;
+	enum smp_script_status status;
+	/* the spec value that names the script (entry point, or the
+	 * launcher's training_script hyperparameter), its role and path */
+	const struct smp_node *node;
+	int launcher; /* node is the 'training_script' hyperparameter */
+	const char *path;
+	const char *reason; /* MISSING: "was not found", ... */
+	char *buf;          /* the script's bytes (allocator) */
+	size_t len;
+	struct smp_pyscan scan;
+	const char **resolved;   /* per call: the callee through the imports */
+	unsigned char *training; /* per loop: steps the optimizer or calls
+				    backward() directly in its body */
+
+	/* what the script establishes, for the spec rules and the script
+	 * rules alike */
+	int sets_gpu_num_devices; /* os.environ["GPU_NUM_DEVICES"] = ...,
+				     setdefault, putenv, update */
+	int managed;         /* the HF Trainer, Accelerate or Lightning runs the
+				loop: they call mark_step, wrap the loaders,
+				reduce the gradients and seed the workers */
+	const char *manager; /* "Trainer", ... for messages */
+	int imports_torch;
+	int uses_xla_device;
+	int has_mark_step;     /* xm.mark_step(), optimizer_step(barrier=True)
+				  or a loop fed by MpDeviceLoader */
+	int has_device_loader; /* MpDeviceLoader / ParallelLoader */
+	int has_sampler;       /* DistributedSampler or sharding */
+	int has_gradient_sync; /* xm.optimizer_step, reduce_gradients, an
+				  all_reduce of gradients, DDP */
+	/* GradScalers and optimizers by name: "scaler", "self.optimizer" */
+	const char *scalers[SMP_SCRIPT_MAX_NAMES];
+	size_t nscalers;
+	const char *optimizers[SMP_SCRIPT_MAX_NAMES];
+	size_t noptimizers;
+};
+
+/* Prepares s (status NONE); release it with smp__script_release(). */
+void smp__script_init(struct smp_script_facts *s,
+		      const struct smp_allocator *a);
+
+/*
+ * Finds the script job names (a launcher's training_script first, else
+ * the entry point), relative to base_dir (the spec's folder; "" is the
+ * current one) and the job's source_dir, reads it (at most max_size
+ * bytes, regular files only) and scans it. A script that cannot be read
+ * is a status, not an error. Returns 0, or SMP_ENOMEM.
+ */
+int smp__script_load(struct smp_script_facts *s, const struct smp_job *job,
+		     const char *base_dir, size_t max_size);
+
+void smp__script_release(struct smp_script_facts *s);
+
+/*
+ * 1 when the job sets GPU_NUM_DEVICES by one of the troubleshooting
+ * guide's three ways: the environment (1), an n_gpus hyperparameter that
+ * the entry script reads into it (2) or the script itself (3). Without a
+ * scanned script an n_gpus hyperparameter is taken to be read.
+ */
+int smp__gpu_num_devices_set(const struct smp_job *job);
+
+/*
+ * Where a script named name lies: base_dir/source_dir/name into out.
+ * Returns 0; 1 when name or source_dir is an absolute path (not read);
+ * 2 when source_dir is remote (s3://, a git repository: nothing to read
+ * here); -1 when the path does not fit.
+ */
+int smp__script_path(char *out, size_t n, const char *base_dir,
+		     const char *source_dir, const char *name);
+
+#endif

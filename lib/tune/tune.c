@@ -1,0 +1,653 @@
+/*
+ * tune.c - reading a job's batch, the scaling arithmetic, and choosing
+ * the tested-models row that applies to a job (DESIGN.md section 7).
+ * Pure functions over the job and the catalog: no allocation.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tune/tune.h"
+
+/* 1 when the first strlen(prefix) characters of key[0..len) are prefix,
+ * ignoring case and with '-' and '_' alike. */
+static int
+name_prefix(const char *key, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len > n && smp__name_eq(key, n, prefix);
+}
+
+static int
+scalar_key_is(const struct smp_node *k, const char *name)
+{
+	return k && k->kind == SMP_NODE_SCALAR &&
+	       smp__name_eq(k->u.scalar.value, k->u.scalar.len, name);
+}
+
+int
+smp__batch_read(struct smp_batch_reading *out, const struct smp_settings *s,
+		const struct smp_job *job, int gpus)
+{
+	const struct smp_pair *p;
+	const struct smp_node *k;
+	double v, total;
+
+	memset(out, 0, sizeof(*out));
+	p = smp__hparam(s, job->hyperparameters, SMP_HP_BATCH_SIZE);
+	if (!p)
+		p = smp__hparam(s, job->hyperparameters, SMP_HP_GLOBAL_BATCH);
+	/* past 1e12 a batch is nonsense, and products could overflow */
+	if (!p || gpus < 1 || smp__node_number(p->value, &v) != 0 || !(v > 0) ||
+	    v > 1e12)
+		return -1;
+	k = p->key;
+	out->pair = p;
+	out->value = v;
+	out->gpus = gpus;
+	out->instances = job->count > 0 ? job->count : 1;
+	/* an explicit global-batch name is the user's word: it wins */
+	if (smp__hparam_is(s, k, SMP_HP_GLOBAL_BATCH)) {
+		out->scope = SMP_BATCH_GLOBAL;
+		out->why = SMP_BATCH_WHY_GLOBAL_NAME;
+	} else if (name_prefix(k->u.scalar.value, k->u.scalar.len,
+			       "per_device_") ||
+		   name_prefix(k->u.scalar.value, k->u.scalar.len,
+			       "per_gpu_")) {
+		out->scope = SMP_BATCH_PER_GPU;
+		out->why = SMP_BATCH_WHY_PREFIX;
+	} else if (job->base_framework &&
+		   strcmp(job->base_framework, "tensorflow") == 0 &&
+		   scalar_key_is(k, "batch_size")) {
+		/* Keras under MirroredStrategy splits the batch it is given
+		 * across the replicas (AWS ViT example: 48 x 4 GPUs = 192) */
+		out->scope = SMP_BATCH_GLOBAL;
+		out->why = SMP_BATCH_WHY_TENSORFLOW;
+	} else {
+		out->scope = SMP_BATCH_PER_GPU;
+		out->why = SMP_BATCH_WHY_DEFAULT;
+	}
+	total = (double)gpus * (double)out->instances;
+	if (out->scope == SMP_BATCH_GLOBAL) {
+		out->global = v;
+		out->per_gpu = v / total;
+	} else {
+		out->per_gpu = v;
+		out->global = v * total;
+	}
+	return 0;
+}
+
+const char *
+smp__batch_key(const struct smp_batch_reading *r)
+{
+	return r->pair ? r->pair->key->u.scalar.value : "";
+}
+
+/* "4 GPUs" or "8 GPUs (4 x 2 instances)" (in doubles: any count). */
+static void
+gpus_text(char *out, size_t size, int gpus, long long instances)
+{
+	double total = (double)gpus * (double)instances;
+
+	if (instances > 1)
+		snprintf(out, size, "%.0f GPUs (%d x %lld instances)", total,
+			 gpus, instances);
+	else
+		snprintf(out, size, "%.0f GPU%s", total, total == 1 ? "" : "s");
+}
+
+void
+smp__batch_describe(char *out, size_t size, const struct smp_batch_reading *r)
+{
+	char v[32], per[32], gpus[64];
+	const char *why = "";
+
+	smp__tune_number(v, sizeof(v), r->value);
+	if (r->scope == SMP_BATCH_PER_GPU) {
+		snprintf(out, size, "per-GPU batch %s (per GPU, from '%s')", v,
+			 smp__batch_key(r));
+		return;
+	}
+	smp__tune_number(per, sizeof(per), r->per_gpu);
+	gpus_text(gpus, sizeof(gpus), r->gpus, r->instances);
+	if (r->why == SMP_BATCH_WHY_TENSORFLOW)
+		why = ", the global Keras batch of a TensorFlow job";
+	else if (r->why == SMP_BATCH_WHY_GLOBAL_NAME)
+		why = ", a global-batch name";
+	snprintf(out, size,
+		 "global batch %s over %s = %s per GPU (from '%s'%s)", v, gpus,
+		 per, smp__batch_key(r), why);
+}
+
+double
+smp__tune_k(double b1, int g1, long long n1, double b2, int g2, long long n2)
+{
+	double before = b1 * (double)g1 * (double)n1;
+
+	if (!(before > 0))
+		return 0;
+	return b2 * (double)g2 * (double)n2 / before;
+}
+
+double
+smp__tune_lr(double lr, double k, enum smp_lr_scaling scaling)
+{
+	return scaling == SMP_LR_SCALING_SQRT ? lr * sqrt(k) : lr * k;
+}
+
+int
+smp__tune_lr_follows(double ratio, double k)
+{
+	/* a little slack for numbers printed with few digits */
+	double tol = SMP_TUNE_LR_TOLERANCE + 1e-9;
+
+	if (!(k > 0) || !isfinite(ratio))
+		return 0;
+	if (fabs(ratio / k - 1) <= tol)
+		return 1;
+	if (fabs(ratio / sqrt(k) - 1) <= tol)
+		return 2;
+	return 0;
+}
+
+void
+smp__tune_number(char *out, size_t size, double v)
+{
+	if (isfinite(v) && fabs(v) < 1e15 && v == floor(v))
+		snprintf(out, size, "%.0f", v);
+	else
+		snprintf(out, size, "%.4g", v);
+}
+
+void
+smp__tune_value(char *out, size_t size, const struct smp_node *orig, double v)
+{
+	char num[40];
+
+	smp__tune_number(num, sizeof(num), v);
+	if (orig && orig->kind == SMP_NODE_SCALAR &&
+	    smp__scalar_type(orig) == SMP_SCALAR_STRING)
+		snprintf(out, size, "\"%s\"", num);
+	else
+		snprintf(out, size, "%s", num);
+}
+
+const char *
+smp__framework_title(const char *framework)
+{
+	if (framework && strcmp(framework, "tensorflow") == 0)
+		return "TensorFlow";
+	if (framework && strcmp(framework, "pytorch") == 0)
+		return "PyTorch";
+	return framework ? framework : "?";
+}
+
+/* Names that carry the tokenizer's fixed sequence length. */
+static const char *const seq_names[] = {
+	"max_seq_length", "max_length",      "block_size",
+	"max_seq_len",    "sequence_length", "seq_length",
+};
+
+const struct smp_pair *
+smp__tune_seq_hparam(const struct smp_job *job)
+{
+	const struct smp_node *hp = job->hyperparameters;
+	size_t i, j;
+
+	if (!hp || hp->kind != SMP_NODE_MAPPING)
+		return NULL;
+	for (i = 0; i < sizeof(seq_names) / sizeof(seq_names[0]); i++)
+		for (j = hp->u.mapping.count; j-- > 0;)
+			if (scalar_key_is(hp->u.mapping.items[j].key,
+					  seq_names[i]))
+				return &hp->u.mapping.items[j];
+	return NULL;
+}
+
+const struct smp_pair *
+smp__tune_model_hparam(const struct smp_settings *s, const struct smp_job *job)
+{
+	return smp__hparam(s, job->hyperparameters, SMP_HP_MODEL);
+}
+
+/* A local path or URI names no model of the table. */
+static int
+is_path(const char *s)
+{
+	return s[0] == '/' || s[0] == '.' || s[0] == '~' ||
+	       strstr(s, "://") != NULL;
+}
+
+void
+smp__tune_model_text(char *out, size_t size, const struct smp_node *v)
+{
+	const char *t = v ? smp__node_text(v) : NULL;
+	size_t n = t ? strlen(t) : 0;
+
+	if (n >= 2 && t[0] == '"' && t[n - 1] == '"') {
+		t++;
+		n -= 2;
+	}
+	snprintf(out, size, "%.*s", (int)n, t ? t : "");
+}
+
+int
+smp__tune_query(struct smp_tune_query *q, char *key, size_t keysize,
+		const struct smp_settings *s, const struct smp_job *job,
+		const struct smp_instance *instance)
+{
+	const struct smp_pair *p = smp__tune_model_hparam(s, job);
+	char model[256];
+	double seq;
+
+	memset(q, 0, sizeof(*q));
+	smp__tune_model_text(model, sizeof(model), p ? p->value : NULL);
+	if (!model[0] || is_path(model) || !job->base_framework)
+		return -1;
+	smp__model_key(key, keysize, model);
+	q->estimator = job->estimator;
+	q->framework = job->base_framework;
+	q->framework_version = smp__node_text(job->framework_version);
+	q->transformers_version = smp__node_text(job->transformers_version);
+	q->model_key = key;
+	q->instance = instance;
+	q->instance_count = job->count > 0 ? job->count : 1;
+	p = smp__tune_seq_hparam(job);
+	if (p && smp__node_number(p->value, &seq) == 0 && seq >= 1 &&
+	    seq <= 1e6)
+		q->sequence_length = (int)seq;
+	return 0;
+}
+
+/* The container image of the query's versions, or NULL. */
+static const struct smp_image *
+query_image(const struct smp_catalog *cat, const struct smp_tune_query *q)
+{
+	const char *est = smp__estimator_key(q->estimator);
+	size_t i;
+
+	if (!est || !q->framework_version)
+		return NULL;
+	for (i = 0; i < cat->image_count; i++) {
+		const struct smp_image *im = &cat->images[i];
+
+		if (strcmp(im->estimator, est) != 0 ||
+		    strcmp(im->framework, q->framework) != 0 ||
+		    !smp__image_framework_is(im, q->framework_version))
+			continue;
+		if (im->transformers_version &&
+		    !smp__image_transformers_is(im, q->transformers_version))
+			continue;
+		return im;
+	}
+	return NULL;
+}
+
+const struct smp_image *
+smp__tune_job_image(const struct smp_catalog *cat, const struct smp_job *job)
+{
+	struct smp_tune_query q;
+
+	memset(&q, 0, sizeof(q));
+	q.estimator = job->estimator;
+	q.framework = job->base_framework;
+	q.framework_version = smp__node_text(job->framework_version);
+	q.transformers_version = smp__node_text(job->transformers_version);
+	if (!q.framework)
+		return NULL;
+	return query_image(cat, &q);
+}
+
+static int
+version_eq(const char *a, const char *b)
+{
+	struct smp_version va, vb;
+
+	if (!a || !b)
+		return !a && !b;
+	if (smp__version_parse(&va, a) || smp__version_parse(&vb, b))
+		return strcmp(a, b) == 0;
+	return smp__version_cmp(&va, &vb) == 0;
+}
+
+/*
+ * 1 when row was tested with the query's framework version (and
+ * transformers version, or none for a plain estimator): the same
+ * container, whichever spelling of its version either side uses.
+ */
+static int
+row_same_versions(const struct smp_tested_model *row,
+		  const struct smp_tune_query *q, const struct smp_image *im)
+{
+	if (im) {
+		if (!smp__image_framework_is(im, row->framework_version))
+			return 0;
+		if (!im->transformers_version)
+			return row->transformers_version == NULL;
+		return smp__image_transformers_is(im,
+						  row->transformers_version);
+	}
+	if (q->estimator != SMP_EST_HUGGINGFACE && row->transformers_version)
+		return 0;
+	return version_eq(row->framework_version, q->framework_version) &&
+	       version_eq(row->transformers_version, q->transformers_version);
+}
+
+static int
+row_same_model(const struct smp_tested_model *row,
+	       const struct smp_tune_query *q)
+{
+	return strcmp(row->framework, q->framework) == 0 && row->model_key &&
+	       strcmp(row->model_key, q->model_key) == 0;
+}
+
+static int
+same_gpu(const struct smp_instance *a, const struct smp_instance *b)
+{
+	return a && b && a->gpus > 0 && b->gpus > 0 && a->gpu_model &&
+	       b->gpu_model && strcmp(a->gpu_model, b->gpu_model) == 0 &&
+	       fabs(a->gpu_memory_gib - b->gpu_memory_gib) < 0.01;
+}
+
+/* Classifies a row for q: SMP_ROW_NONE when it does not apply. */
+static enum smp_row_match
+row_match(const struct smp_catalog *cat, const struct smp_tested_model *row,
+	  const struct smp_tune_query *q, const struct smp_image *im)
+{
+	int same_type;
+
+	if (!q->instance || !row_same_model(row, q))
+		return SMP_ROW_NONE;
+	same_type = strcmp(row->instance_type, q->instance->type) == 0;
+	if (same_type && row_same_versions(row, q, im))
+		return SMP_ROW_EXACT;
+	/* types are unique in the catalog: the same type is q's instance */
+	if (same_gpu(q->instance, same_type ? q->instance
+					    : smp__catalog_instance(
+						      cat, row->instance_type)))
+		return SMP_ROW_SAME_GPU;
+	return SMP_ROW_NONE;
+}
+
+/* How far apart two versions are, major first; large when unknown. */
+static double
+version_distance(const char *a, const char *b)
+{
+	struct smp_version va, vb;
+	double d = 0;
+	int i;
+
+	if (!a || !b || smp__version_parse(&va, a) ||
+	    smp__version_parse(&vb, b))
+		return 1e18;
+	for (i = 0; i < 3; i++)
+		d = d * 1000 + fabs((double)va.part[i] - (double)vb.part[i]);
+	return d;
+}
+
+/*
+ * Compares two candidate rows on the preferences before the batch size:
+ * negative when a is preferred, positive when b is, 0 when they tie.
+ * The sequence length comes first: it drives memory more than anything
+ * else that differs between rows.
+ */
+static int
+prefer(const struct smp_catalog *cat, const struct smp_tested_model *a,
+       const struct smp_tested_model *b, const struct smp_tune_query *q,
+       const struct smp_image *im, int by_batch)
+{
+	int hf = q->estimator == SMP_EST_HUGGINGFACE;
+	double da, db;
+	int x, y;
+
+	if (q->sequence_length) {
+		x = a->sequence_length == q->sequence_length;
+		y = b->sequence_length == q->sequence_length;
+		if (x != y)
+			return y - x;
+	}
+	x = row_match(cat, a, q, im) == SMP_ROW_EXACT;
+	y = row_match(cat, b, q, im) == SMP_ROW_EXACT;
+	if (x != y)
+		return y - x;
+	if (by_batch &&
+	    smp__tune_row_batch(cat, a) != smp__tune_row_batch(cat, b))
+		return smp__tune_row_batch(cat, a) < smp__tune_row_batch(cat, b)
+			       ? -1
+			       : 1;
+	x = row_same_versions(a, q, im);
+	y = row_same_versions(b, q, im);
+	if (x != y)
+		return y - x;
+	x = strcmp(a->instance_type, q->instance->type) == 0;
+	y = strcmp(b->instance_type, q->instance->type) == 0;
+	if (x != y)
+		return y - x;
+	x = (a->transformers_version != NULL) == hf;
+	y = (b->transformers_version != NULL) == hf;
+	if (x != y)
+		return y - x;
+	da = version_distance(a->framework_version, q->framework_version);
+	db = version_distance(b->framework_version, q->framework_version);
+	if (da != db)
+		return da < db ? -1 : 1;
+	x = a->instance_count > 0 && a->instance_count == q->instance_count;
+	y = b->instance_count > 0 && b->instance_count == q->instance_count;
+	return y - x;
+}
+
+/*
+ * The rows of a pick, matched once: the passes of smp__tune_pick() read
+ * these rather than match every row of the table again (the table has
+ * over a thousand rows and a check may pick several times). More than
+ * PICK_MAX matching rows, which no model has, fall back to every row.
+ */
+#define PICK_MAX 256
+
+struct pick_rows {
+	const struct smp_tested_model *row[PICK_MAX];
+	enum smp_row_match match[PICK_MAX];
+	size_t count; /* matching rows, even past PICK_MAX */
+};
+
+static void
+pick_rows(struct pick_rows *p, const struct smp_catalog *cat,
+	  const struct smp_tune_query *q, const struct smp_image *im)
+{
+	size_t i;
+
+	p->count = 0;
+	for (i = 0; i < cat->tested_count; i++) {
+		const struct smp_tested_model *r = &cat->tested[i];
+		enum smp_row_match m;
+
+		/* most rows are another model's: one byte tells */
+		if (!r->model_key || r->model_key[0] != q->model_key[0])
+			continue;
+		m = row_match(cat, r, q, im);
+		if (m == SMP_ROW_NONE)
+			continue;
+		if (p->count < PICK_MAX) {
+			p->row[p->count] = r;
+			p->match[p->count] = m;
+		}
+		p->count++;
+	}
+}
+
+/* The k-th row to look at and its match (NONE: skip it). */
+static const struct smp_tested_model *
+pick_at(const struct pick_rows *p, const struct smp_catalog *cat,
+	const struct smp_tune_query *q, const struct smp_image *im, size_t k,
+	enum smp_row_match *m)
+{
+	if (p->count <= PICK_MAX) {
+		*m = p->match[k];
+		return p->row[k];
+	}
+	*m = row_match(cat, &cat->tested[k], q, im);
+	return &cat->tested[k];
+}
+
+void
+smp__tune_pick(struct smp_row_pick *out, const struct smp_catalog *cat,
+	       const struct smp_tune_query *q)
+{
+	const struct smp_tested_model *best = NULL, *max = NULL, *r;
+	const struct smp_image *im;
+	struct pick_rows rows;
+	enum smp_row_match m;
+	size_t i, total;
+	int any_seq = 0, d;
+
+	memset(out, 0, sizeof(*out));
+	if (!q->model_key || !q->framework || !q->instance)
+		return;
+	im = query_image(cat, q);
+	pick_rows(&rows, cat, q, im);
+	total = rows.count <= PICK_MAX ? rows.count : cat->tested_count;
+	/* rows of several lengths and none given: the job may use the
+	 * longest, so the smallest batch is the safe one */
+	for (i = 0; i < total; i++) {
+		r = pick_at(&rows, cat, q, im, i, &m);
+		if (m == SMP_ROW_NONE)
+			continue;
+		if (best && r->sequence_length != best->sequence_length)
+			out->seq_mixed = 1;
+		best = r;
+	}
+	out->by_batch = out->seq_mixed && !q->sequence_length;
+	best = NULL;
+	for (i = 0; i < total; i++) {
+		r = pick_at(&rows, cat, q, im, i, &m);
+		if (m == SMP_ROW_NONE)
+			continue;
+		out->candidates++;
+		if (m == SMP_ROW_EXACT)
+			out->exact_rows++;
+		if (q->sequence_length &&
+		    r->sequence_length == q->sequence_length)
+			any_seq = 1;
+		if (!best) {
+			best = r;
+			continue;
+		}
+		d = prefer(cat, r, best, q, im, out->by_batch);
+		if (d < 0 || (d == 0 && smp__tune_row_batch(cat, r) <
+						smp__tune_row_batch(cat, best)))
+			best = r;
+	}
+	if (!best)
+		return;
+	for (i = 0; i < total; i++) {
+		r = pick_at(&rows, cat, q, im, i, &m);
+		if (m == SMP_ROW_NONE)
+			continue;
+		if (prefer(cat, r, best, q, im, out->by_batch) == 0)
+			out->ties++;
+		/* the largest batch on this GPU, at the job's length */
+		if (any_seq && r->sequence_length != q->sequence_length)
+			continue;
+		if (!max ||
+		    smp__tune_row_batch(cat, r) >
+			    smp__tune_row_batch(cat, max) ||
+		    (smp__tune_row_batch(cat, r) ==
+			     smp__tune_row_batch(cat, max) &&
+		     r->batch_size_is_lower_bound))
+			max = r;
+	}
+	/* of equal maxima, name the chosen row */
+	if (max &&
+	    smp__tune_row_batch(cat, best) == smp__tune_row_batch(cat, max) &&
+	    best->batch_size_is_lower_bound >= max->batch_size_is_lower_bound &&
+	    (!any_seq || best->sequence_length == q->sequence_length))
+		max = best;
+	out->match = row_match(cat, best, q, im);
+	out->row = best;
+	out->max = max;
+	out->seq_matched = q->sequence_length &&
+			   best->sequence_length == q->sequence_length;
+	out->count_matched = best->instance_count > 0 &&
+			     best->instance_count == q->instance_count;
+}
+
+int
+smp__tune_row_per_instance(const struct smp_catalog *cat,
+			   const struct smp_tested_model *row)
+{
+	const struct smp_instance *it;
+
+	if (strcmp(row->framework, "tensorflow") != 0 ||
+	    row->sequence_length > 0)
+		return 0;
+	it = smp__catalog_instance(cat, row->instance_type);
+	return it && it->gpus > 1;
+}
+
+double
+smp__tune_row_batch(const struct smp_catalog *cat,
+		    const struct smp_tested_model *row)
+{
+	if (smp__tune_row_per_instance(cat, row))
+		return (double)row->compiler_batch_size /
+		       (double)smp__catalog_instance(cat, row->instance_type)
+			       ->gpus;
+	return row->compiler_batch_size;
+}
+
+void
+smp__tune_row_batch_text(char *out, size_t size, const struct smp_catalog *cat,
+			 const struct smp_tested_model *row)
+{
+	char per[32];
+
+	smp__tune_number(per, sizeof(per), smp__tune_row_batch(cat, row));
+	if (smp__tune_row_per_instance(cat, row))
+		snprintf(out, size, "%s per GPU (%d for the %d GPUs of %s)",
+			 per, row->compiler_batch_size,
+			 smp__catalog_instance(cat, row->instance_type)->gpus,
+			 row->instance_type);
+	else
+		snprintf(out, size, "%s per GPU", per);
+}
+
+int
+smp__tune_model_tested(const struct smp_catalog *cat, const char *framework,
+		       const char *model_key)
+{
+	size_t i;
+
+	for (i = 0; i < cat->tested_count; i++) {
+		const struct smp_tested_model *r = &cat->tested[i];
+
+		if (strcmp(r->framework, framework) == 0 && r->model_key &&
+		    strcmp(r->model_key, model_key) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+void
+smp__tune_row_describe(char *out, size_t size,
+		       const struct smp_tested_model *row)
+{
+	char tf[48] = "", seq[40] = "", count[32] = "";
+
+	if (row->transformers_version)
+		snprintf(tf, sizeof(tf), ", transformers %s",
+			 row->transformers_version);
+	if (row->sequence_length > 0)
+		snprintf(seq, sizeof(seq), ", sequence length %d",
+			 row->sequence_length);
+	if (row->instance_count > 0)
+		snprintf(count, sizeof(count), ", %d instance%s",
+			 row->instance_count,
+			 row->instance_count == 1 ? "" : "s");
+	/* tables without a precision column state AMP in their heading */
+	snprintf(out, size, "%s %s%s, %s%s, %s%s",
+		 smp__framework_title(row->framework), row->framework_version,
+		 tf, row->instance_type, seq,
+		 row->precision ? row->precision : "AMP", count);
+}

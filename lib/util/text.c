@@ -1,0 +1,205 @@
+/* text.c - UTF-8 validation, offsets to line:column, did-you-mean */
+#include <ctype.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "util/text.h"
+
+size_t
+smp__utf8_decode(const unsigned char *s, size_t n, long *cp)
+{
+	unsigned c = s[0], k, len;
+	unsigned long v, min;
+
+	if (c < 0x80) {
+		*cp = (long)c;
+		return 1;
+	} else if (c >= 0xC2 && c <= 0xDF) {
+		len = 2, v = c & 0x1F, min = 0x80;
+	} else if (c >= 0xE0 && c <= 0xEF) {
+		len = 3, v = c & 0x0F, min = 0x800;
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		len = 4, v = c & 0x07, min = 0x10000;
+	} else {
+		*cp = -1;
+		return 1;
+	}
+	if (n < len) {
+		*cp = -1;
+		return 1;
+	}
+	for (k = 1; k < len; k++) {
+		if ((s[k] & 0xC0) != 0x80) {
+			*cp = -1;
+			return 1;
+		}
+		v = (v << 6) | (s[k] & 0x3F);
+	}
+	if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
+		*cp = -1;
+		return 1;
+	}
+	*cp = (long)v;
+	return len;
+}
+
+int
+smp__utf8_valid(const char *buf, size_t len, size_t *bad)
+{
+	const unsigned char *s = (const unsigned char *)buf;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned c = s[i];
+		size_t n;
+		long cp;
+
+		if (c < 0x80) {
+			uint64_t w;
+
+			/* then ASCII eight bytes at a time: most specs are */
+			for (i++; len - i >= 8; i += 8) {
+				memcpy(&w, s + i, 8);
+				if (w & 0x8080808080808080u)
+					break;
+			}
+			continue;
+		}
+		n = smp__utf8_decode(s + i, len - i, &cp);
+		if (cp < 0) {
+			*bad = i;
+			return 0;
+		}
+		i += n;
+	}
+	return 1;
+}
+
+struct smp_pos
+smp__pos_at(const char *buf, size_t len, size_t offset)
+{
+	struct smp_pos p = {1, 1, offset};
+	size_t i;
+
+	if (offset > len)
+		offset = len;
+	p.offset = offset;
+	for (i = 0; i < offset; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if (c == '\n') {
+			p.line++;
+			p.column = 1;
+		} else if (c == '\r') {
+			/* a lone CR ends a line too; CRLF counts once */
+			if (i + 1 < len && buf[i + 1] == '\n')
+				continue;
+			p.line++;
+			p.column = 1;
+		} else if ((c & 0xC0) != 0x80) {
+			p.column++;
+		}
+	}
+	return p;
+}
+
+size_t
+smp__line_len(const char *buf, size_t len, size_t start)
+{
+	size_t i = start;
+
+	while (i < len && buf[i] != '\n' && buf[i] != '\r')
+		i++;
+	return i - start;
+}
+
+size_t
+smp__line_start(const char *buf, size_t len, unsigned line)
+{
+	const char *nl;
+	size_t i = 0;
+	unsigned cur = 1;
+
+	/* the common case, no '\r' up to there: line - 1 '\n' go before */
+	while (cur < line && i < len && (nl = memchr(buf + i, '\n', len - i))) {
+		i = (size_t)(nl - buf) + 1;
+		cur++;
+	}
+	if (!memchr(buf, '\r', cur == line ? i : len))
+		return cur == line ? i : len;
+	i = 0;
+	cur = 1;
+	while (cur < line && i < len) {
+		if (buf[i] == '\n' ||
+		    (buf[i] == '\r' && !(i + 1 < len && buf[i + 1] == '\n')))
+			cur++;
+		i++;
+	}
+	return cur == line ? i : len;
+}
+
+size_t
+smp__edit_distance(const char *a, const char *b, size_t limit)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t row0[65], row1[65], row2[65];
+	size_t *pp = row0, *prev = row1, *cur = row2, *t;
+
+	if (la > 64 || lb > 64)
+		return limit + 1;
+	if ((la > lb ? la - lb : lb - la) > limit)
+		return limit + 1;
+	for (j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t best;
+
+		cur[0] = i;
+		best = i;
+		for (j = 1; j <= lb; j++) {
+			int ca = tolower((unsigned char)a[i - 1]);
+			int cb = tolower((unsigned char)b[j - 1]);
+			size_t cost = ca != cb, v;
+
+			v = prev[j] + 1;
+			if (cur[j - 1] + 1 < v)
+				v = cur[j - 1] + 1;
+			if (prev[j - 1] + cost < v)
+				v = prev[j - 1] + cost;
+			if (i > 1 && j > 1 &&
+			    ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb &&
+			    pp[j - 2] + 1 < v)
+				v = pp[j - 2] + 1;
+			cur[j] = v;
+			if (v < best)
+				best = v;
+		}
+		if (best > limit)
+			return limit + 1;
+		t = pp;
+		pp = prev;
+		prev = cur;
+		cur = t;
+	}
+	return prev[lb];
+}
+
+const char *
+smp__did_you_mean(const char *word, const char *const *candidates, size_t count)
+{
+	size_t wl = strlen(word), limit, i, best_d;
+	const char *best = NULL;
+
+	limit = wl < 4 ? 1 : wl < 8 ? 2 : 3;
+	best_d = limit + 1;
+	for (i = 0; i < count; i++) {
+		size_t d = smp__edit_distance(word, candidates[i], limit);
+
+		if (d < best_d) {
+			best_d = d;
+			best = candidates[i];
+		}
+	}
+	return best;
+}

@@ -1,0 +1,44 @@
+/* text.h - UTF-8 and position helpers shared by the loaders and emitters */
+#ifndef SMP_TEXT_H
+#define SMP_TEXT_H
+
+#include <stddef.h>
+
+#include "doc/doc.h"
+
+/*
+ * Returns 1 when buf[0..len) is valid UTF-8 (no overlongs, surrogates or
+ * code points above U+10FFFF); else 0 with *bad set to the first bad byte.
+ */
+int smp__utf8_valid(const char *buf, size_t len, size_t *bad);
+
+/*
+ * Decodes the character at s[0..n): returns its length in bytes (at least
+ * 1) and sets *cp to the code point, or to -1 when the bytes are not valid
+ * UTF-8 (overlong, surrogate, above U+10FFFF, truncated).
+ */
+size_t smp__utf8_decode(const unsigned char *s, size_t n, long *cp);
+
+/* Line and column (1-based, counted in code points) of a byte offset. */
+struct smp_pos smp__pos_at(const char *buf, size_t len, size_t offset);
+
+/* Length in bytes of the line starting at buf[start] (without newline). */
+size_t smp__line_len(const char *buf, size_t len, size_t start);
+
+/* Byte offset where line (1-based) starts, or len when past the end. */
+size_t smp__line_start(const char *buf, size_t len, unsigned line);
+
+/*
+ * Edit distance (Damerau-Levenshtein, optimal string alignment) capped at
+ * limit+1: used for did-you-mean suggestions.
+ */
+size_t smp__edit_distance(const char *a, const char *b, size_t limit);
+
+/*
+ * The candidate closest to word (case-insensitive, within a distance that
+ * grows with the word), or NULL when none is close enough.
+ */
+const char *smp__did_you_mean(const char *word, const char *const *candidates,
+			      size_t count);
+
+#endif
