@@ -8,7 +8,10 @@
 #     CLI put in front ("explain syntax", "check - < cli/good.yaml");
 #   - otherwise: CLI check --color never [ARGS] <dir>/<case>.<ext>, with
 #     <ext> the first of yaml, yml, json that exists and ARGS the one line
-#     of <dir>/<case>.args if there is one.
+#     of <dir>/<case>.args if there is one. Such cases run with --no-script
+#     (so that one script rule's wording does not touch every case) unless
+#     the case is about scripts: its folder is script-* or it has a
+#     <case>.with-scripts marker file.
 # Every case runs from tests/cases with stdin from /dev/null (unless its
 # .cmd redirects it) and NO_COLOR/TERM cleared.
 #
@@ -109,9 +112,13 @@ for expected in $(find . -mindepth 2 -maxdepth 2 -name '*.expected' |
 			failed=$((failed + 1))
 			continue
 		fi
-		args=
+		args=--no-script
+		case $name in
+		script-*) args= ;;
+		esac
+		[ -f "$name.with-scripts" ] && args=
 		if [ -f "$name.args" ]; then
-			args=$(sed -n 1p "$name.args")
+			args="$args $(sed -n 1p "$name.args")"
 		fi
 		$limit sh -c "\"\$1\" check --color never $args \"\$2\"" sh \
 			"$cli" "$input" </dev/null >"$tmp" 2>&1
