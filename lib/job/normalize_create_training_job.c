@@ -5,7 +5,7 @@
  * names the framework and versions, and hyperparameters (strings on the
  * wire) carry the compiler and pytorch-xla switches (SDK R31).
  */
-#include "rules/check.h"
+#include "job/job.h"
 
 void
 smp__normalize_create_training_job(struct smp_job *job,

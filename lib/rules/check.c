@@ -156,7 +156,9 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	rep->buf = buf ? buf : "";
 	rep->len = len;
 	smp__docs_init(&docs, &ctx->alloc);
-	rc = smp__load(&docs, name, rep->buf, len, &ctx->limits, rep);
+	rc = smp__load(&docs, name, rep->buf, len, &ctx->limits);
+	if (rc == 0)
+		rc = smp__rules_input(rep, &docs);
 	for (i = 0; rc == 0 && i < docs.count; i++)
 		rc = check_document(ctx, &docs.items[i], &docs.arena, rep, hook,
 				    script_dir);
