@@ -148,6 +148,10 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 		SMP_SHARED_DIR=$(SHARED) sh tests/sarif/validate.sh --if-available $(CLI); \
 	else $(call skip,the schema and SARIF validation,python3); fi
 	sh tests/net/run.sh $(CLI)
+	@if [ -n "$(HAVE_PYTHON)" ]; then \
+		echo "$(PYTHON) tests/integrations/run.py $(CLI)"; \
+		$(PYTHON) tests/integrations/run.py $(CLI); \
+	else $(call skip,the GitHub Action and pre-commit tests,python3); fi
 	@echo "== generated files"
 	@$(MAKE) --no-print-directory generated-check
 	@echo "== fuzz corpus replay"
