@@ -21,8 +21,10 @@ smp_check_data_age(struct smp_report **out, const struct smp_context *ctx,
 	if (!ctx || max_age_days < 1)
 		return smp__error_set(err, SMP_EINVAL, "options", NULL,
 				      "the age limit must be at least one day");
+	/* the caller's buffers (SMP_DATA_MEMORY) have no folder to name */
 	name = ctx->data_origin == SMP_DATA_BUILTIN ? "<built-in instance data>"
-						    : ctx->data_dir;
+	       : ctx->data_dir                      ? ctx->data_dir
+			       : "<instance data in memory>";
 	rc = smp__report_new(&rep, &ctx->alloc, name, ctx->severity);
 	if (rc)
 		return smp__error_set(err, rc, name, NULL, "out of memory");
@@ -41,6 +43,10 @@ smp_check_data_age(struct smp_report **out, const struct smp_context *ctx,
 				"--instance-data and run 'sm-preflight "
 				"update-data'",
 				ctx->data_dir);
+		else if (ctx->data_origin == SMP_DATA_MEMORY)
+			smp__finding_fix(rep, f,
+					 "pass newer instance data, or raise "
+					 "the age limit");
 		else
 			smp__finding_fix(rep, f,
 					 "run 'sm-preflight update-data' (or "
