@@ -1,5 +1,5 @@
 /*
- * emit_junit.c - JUnit XML (`check --format junit`) for CI systems that
+ * junit.c - JUnit XML (`check --format junit`) for CI systems that
  * show test reports (GitLab, Jenkins, Azure Pipelines):
  *
  *   <?xml version="1.0" encoding="UTF-8"?>
@@ -26,7 +26,7 @@
  */
 #include <string.h>
 
-#include "emit/writer.h"
+#include "emit/emitter.h"
 #include "report/report.h"
 
 /* The smp_write_fn that appends to em->body; fails only on ENOMEM. */
@@ -135,9 +135,8 @@ out_testcase(struct smp_emitter *em, const struct smp_report *report)
 		em->failed_cases++;
 }
 
-/* See emit_util.h. */
-void
-smp__emit_junit_file(struct smp_emitter *em, const struct smp_report *report)
+static void
+junit_file(struct smp_emitter *em, const struct smp_report *report)
 {
 	smp_write_fn write = em->out.write;
 	void *ud = em->out.ud;
@@ -156,9 +155,8 @@ smp__emit_junit_file(struct smp_emitter *em, const struct smp_report *report)
 		em->out.failed = 0; /* settle() reports SMP_ENOMEM */
 }
 
-/* See emit_util.h. */
-void
-smp__emit_junit_end(struct smp_emitter *em)
+static void
+junit_end(struct smp_emitter *em)
 {
 	struct smp__out *o = &em->out;
 
@@ -172,3 +170,9 @@ smp__emit_junit_end(struct smp_emitter *em)
 		smp__out_mem(o, em->body, em->body_len);
 	smp__out_str(o, "</testsuite>\n");
 }
+
+const struct smp_emitter_ops smp__emit_junit = {
+	.name = "junit",
+	.file = junit_file,
+	.end = junit_end,
+};

@@ -1,5 +1,5 @@
 /*
- * emit_util.h - what the machine-format emitters share: a small buffered
+ * out.h - what the back-ends share for their output: a small buffered
  * writer over the caller's smp_write_fn with a sticky failure, and the
  * escapers of each format (JSON strings, XML text and attributes, GitHub
  * workflow-command data and properties, URI references).
@@ -8,8 +8,8 @@
  * anything: bytes that are not valid UTF-8 become U+FFFD, so the output
  * is always valid UTF-8 whatever the input.
  */
-#ifndef SMP_EMIT_UTIL_H
-#define SMP_EMIT_UTIL_H
+#ifndef SMP_EMIT_OUT_H
+#define SMP_EMIT_OUT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -71,58 +71,5 @@ void smp__out_github_property(struct smp__out *o, const char *s);
  * segment never reads as a scheme).
  */
 void smp__out_uri_path(struct smp__out *o, const char *path);
-
-/*
- * The emitter behind smp_emitter_new(): the generic part (emit_util.c)
- * counts, filters and dispatches; each format's file (emit_json.c, ...)
- * writes its document through `out`.
- */
-struct smp_emitter {
-	struct smp_allocator alloc;
-	const struct smp_context *ctx;
-	enum smp_format format;
-	enum smp_severity min_severity;
-	enum smp_severity fail_on;
-	unsigned int text_flags;
-	char *rules_uri; /* owned */
-	int started;     /* the format's begin() ran */
-	int finished;
-	int status; /* sticky: the first error */
-	/* what was emitted so far */
-	size_t files;
-	size_t files_with_errors;
-	size_t counts[SMP_SEVERITY_ERROR + 1]; /* not suppressed */
-	size_t suppressed;
-	size_t items; /* elements written to the current JSON array */
-	/* JUnit: testcases are kept in body until the counts are known */
-	char *body;
-	size_t body_len;
-	size_t body_cap;
-	size_t failed_cases;
-	int oom; /* the body could not grow */
-	struct smp__out out;
-};
-
-/* 1 when f is written at all: a severity, not below min_severity. */
-int smp__emit_visible(const struct smp_emitter *em,
-		      const struct smp_finding *f);
-
-/* The file a report is about, for empty reports too. */
-const char *smp__emit_report_file(const struct smp_report *report);
-
-/* The format writers: begin (before the first file), one file, end. */
-void smp__emit_json_begin(struct smp_emitter *em);
-void smp__emit_json_file(struct smp_emitter *em,
-			 const struct smp_report *report);
-void smp__emit_json_end(struct smp_emitter *em);
-void smp__emit_sarif_begin(struct smp_emitter *em);
-void smp__emit_sarif_file(struct smp_emitter *em,
-			  const struct smp_report *report);
-void smp__emit_sarif_end(struct smp_emitter *em);
-void smp__emit_github_file(struct smp_emitter *em,
-			   const struct smp_report *report);
-void smp__emit_junit_file(struct smp_emitter *em,
-			  const struct smp_report *report);
-void smp__emit_junit_end(struct smp_emitter *em);
 
 #endif

@@ -1,0 +1,68 @@
+/*
+ * emitter.h - the emitter's state and the interface of its back-ends.
+ */
+#ifndef SMP_EMITTER_H
+#define SMP_EMITTER_H
+
+#include "smpreflight.h"
+#include "emit/out.h"
+
+/*
+ * The emitter behind smp_emitter_new(): the dispatcher (writer.c) counts
+ * and calls the format's back-end through its ops; each back-end (json.c,
+ * ...) writes its document through `out` and knows only the helpers of
+ * out.h and the two below, never the dispatcher.
+ */
+struct smp_emitter {
+	struct smp_allocator alloc;
+	const struct smp_context *ctx;
+	enum smp_format format;
+	enum smp_severity min_severity;
+	enum smp_severity fail_on;
+	unsigned int text_flags;
+	char *rules_uri; /* owned */
+	int started;     /* the format's begin() ran */
+	int finished;
+	int status; /* sticky: the first error */
+	/* what was emitted so far */
+	size_t files;
+	size_t files_with_errors;
+	size_t counts[SMP_SEVERITY_ERROR + 1]; /* not suppressed */
+	size_t suppressed;
+	size_t items; /* elements written to the current JSON array */
+	/* JUnit: testcases are kept in body until the counts are known */
+	char *body;
+	size_t body_len;
+	size_t body_cap;
+	size_t failed_cases;
+	int oom; /* the body could not grow */
+	struct smp__out out;
+};
+
+/* 1 when f is written at all: a severity, not below min_severity. */
+int smp__emit_visible(const struct smp_emitter *em,
+		      const struct smp_finding *f);
+
+/* The file a report is about, for empty reports too. */
+const char *smp__emit_report_file(const struct smp_report *report);
+
+/*
+ * A format's back-end, as curl's struct Curl_ssl: begin runs before the
+ * first file (also when there is none), file once per report, end after
+ * the last; NULL for nothing to do.
+ */
+struct smp_emitter_ops {
+	const char *name; /* as --format spells it */
+	void (*begin)(struct smp_emitter *em);
+	void (*file)(struct smp_emitter *em, const struct smp_report *report);
+	void (*end)(struct smp_emitter *em);
+};
+
+/* The back-ends, one per enum smp_format value. */
+extern const struct smp_emitter_ops smp__emit_text;
+extern const struct smp_emitter_ops smp__emit_json;
+extern const struct smp_emitter_ops smp__emit_sarif;
+extern const struct smp_emitter_ops smp__emit_github;
+extern const struct smp_emitter_ops smp__emit_junit;
+
+#endif
