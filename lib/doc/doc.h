@@ -92,6 +92,20 @@ void smp__docs_release(struct smp_docs *docs);
 /* Appends a doc; returns it zeroed or NULL on out of memory. */
 struct smp_doc *smp__docs_push(struct smp_docs *docs);
 
+/*
+ * The tag of a value a Python source computes in a way sm-preflight does
+ * not evaluate (a function call, os.environ, a branch): a string scalar
+ * holding the expression's text. Schema checks and rules that need the
+ * value skip it (smp__node_unknown).
+ */
+#define SMP_TAG_UNKNOWN "tag:sm-preflight,2026:unknown"
+
+/* The tag of a sequence that is a Python tuple (for messages). */
+#define SMP_TAG_TUPLE "tag:sm-preflight,2026:tuple"
+
+/* 1 when n is such an unknown value. */
+int smp__node_unknown(const struct smp_node *n);
+
 /* Typing of scalars: tags win, then style, then the core schema. */
 enum smp_scalar_type smp__scalar_type(const struct smp_node *n);
 
