@@ -188,9 +188,11 @@ smp__notebook_load(struct smp_notebook *nb, struct smp_docs *docs,
 		nl.max_file_size = len + 1;
 		nl.max_scalar_len = len + 1;
 		nl.max_nodes = lim.max_nodes + len / 4;
-		rc = smp__load_json(docs, buf, len, &nl, rep);
+		rc = smp__load_json(docs, buf, len, &nl);
 	}
-	if (rc || !docs->count)
+	/* a syntax error or a limit is a diagnostic of docs: the caller
+	 * reports it (smp__rules_input) */
+	if (rc || !docs->count || docs->ndiags)
 		return rc;
 	root = docs->items[0].root;
 	cells = smp__map_get(root, "cells");

@@ -34,8 +34,8 @@ struct smp_notebook {
 
 /*
  * Reads the notebook buf[0..len) into nb, its JSON parsed into docs. A
- * notebook that is not JSON is a syntax finding; one without a list of
- * cells is a wrong-type finding. Outputs do not count against the
+ * notebook that is not JSON leaves a diagnostic in docs (the caller
+ * reports it); one without a list of cells is a wrong-type finding. Outputs do not count against the
  * limits: nodes and scalar length are counted for the notebook's
  * structure and its source cells only. Returns 0 or SMP_ENOMEM.
  */

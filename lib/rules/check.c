@@ -46,6 +46,28 @@ detect_dialect(const struct smp_context *ctx, const struct smp_node *root)
 	return smp__detect_dialect(root);
 }
 
+/*
+ * An unknown top-level key of a DescribeTrainingJob response was printed
+ * by the service, not typed by the user: most likely a member newer than
+ * the botocore model the schema comes from. A warning, not the request's
+ * error (botocore rejects unknown request members, not response ones).
+ */
+static void
+soften_response_keys(struct smp_report *rep, size_t first)
+{
+	size_t i;
+
+	for (i = first; i < rep->count; i++) {
+		struct smp_finding *f = &rep->items[i];
+		const char *p = f->pointer;
+
+		if (strcmp(f->rule, "unknown-key") == 0 && p && p[0] == '/' &&
+		    !strchr(p + 1, '/'))
+			smp__finding_soften(rep, f, SMP_RULE_UNKNOWN_KEY,
+					    SMP_SEVERITY_WARNING);
+	}
+}
+
 int
 smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 		enum smp_dialect forced, struct smp_arena *arena,
@@ -57,7 +79,7 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	struct smp_job job;
 	struct smp_check c;
 	enum smp_dialect dialect;
-	size_t i;
+	size_t i, first;
 	int rc;
 
 	if (!root)
@@ -85,10 +107,14 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 		return 0;
 	}
 	rc = smp__context_schema(ctx, dialect, &schema);
+	first = rep->count;
 	if (!rc && schema)
 		rc = smp__schema_check(schema, root, rep);
 	if (rc)
 		return rc;
+	if (dialect == SMP_DIALECT_CREATE_TRAINING_JOB &&
+	    smp__is_describe_response(root))
+		soften_response_keys(rep, first);
 	memset(&job, 0, sizeof(job));
 	job.dialect = dialect;
 	job.arena = arena;
@@ -163,7 +189,9 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 		/* a launcher or notebook: its jobs, each as a document */
 		rc = smp__check_source(ctx, name, &docs, rep, hook, script_dir);
 	} else {
-		rc = smp__load(&docs, name, rep->buf, len, &ctx->limits, rep);
+		rc = smp__load(&docs, name, rep->buf, len, &ctx->limits);
+		if (rc == 0)
+			rc = smp__rules_input(rep, &docs);
 		for (i = 0; rc == 0 && i < docs.count; i++)
 			rc = smp__check_root(ctx, docs.items[i].root,
 					     SMP_DIALECT_AUTO, &docs.arena, rep,

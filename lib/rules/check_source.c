@@ -175,6 +175,8 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 	if (notebook) {
 		rc = smp__notebook_load(&nb, docs, rep->buf, rep->len,
 					&ctx->limits, rep);
+		if (rc == 0)
+			rc = smp__rules_input(rep, docs);
 		if (rc || !nb.ok)
 			return rc;
 		/* findings and excerpts refer to the code of the cells
