@@ -26,6 +26,7 @@
 #include "catalog/data_cache.h"
 #include "catalog/embedded.h"
 #include "doc/load.h"
+#include "util/error.h"
 #include "util/read_file.h"
 
 const char *const smp__doc_names[SMP_DOC_COUNT] = {
@@ -46,13 +47,8 @@ fail(struct smp_error *err, int code, const char *source, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!err)
-		return code;
-	memset(err, 0, sizeof(*err));
-	err->code = code;
-	snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	smp__error_setv(err, code, source, NULL, fmt, ap);
 	va_end(ap);
 	return code;
 }

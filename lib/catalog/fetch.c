@@ -21,6 +21,7 @@
 #include "catalog/fetch.h"
 #include "doc/load.h"
 #include "util/sha256.h"
+#include "util/error.h"
 
 #define DEFAULT_TIMEOUT_MS 60000L
 #define DEFAULT_CONNECT_MS 10000L
@@ -37,13 +38,8 @@ fail(struct smp_error *err, int code, const char *source, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!err)
-		return code;
-	memset(err, 0, sizeof(*err));
-	err->code = code;
-	snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	smp__error_setv(err, code, source, NULL, fmt, ap);
 	va_end(ap);
 	return code;
 }

@@ -15,16 +15,12 @@
 #include "doc/load.h"
 #include "context/options.h"
 #include "util/read_file.h"
+#include "util/error.h"
 
 static void
 set_error(struct smp_error *err, int code, const char *source, const char *msg)
 {
-	if (!err)
-		return;
-	memset(err, 0, sizeof(*err));
-	err->code = code;
-	snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
-	snprintf(err->message, sizeof(err->message), "%s", msg);
+	smp__error_set(err, code, source, NULL, "%s", msg);
 }
 
 static const char *const data_names[3] = {

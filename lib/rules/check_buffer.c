@@ -12,6 +12,7 @@
 #include "util/read_file.h"
 #include "report/suppress.h"
 #include "job/source_python.h"
+#include "util/error.h"
 
 int
 smp_check_buffer(struct smp_report **out, const struct smp_context *ctx,
@@ -35,12 +36,8 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 
 	*out = NULL;
 	if (!ctx || !name || (!buf && len)) {
-		if (err) {
-			memset(err, 0, sizeof(*err));
-			err->code = SMP_EINVAL;
-			strcpy(err->message, "invalid argument");
-		}
-		return SMP_EINVAL;
+		return smp__error_set(err, SMP_EINVAL, NULL, NULL,
+				      "invalid argument");
 	}
 	rc = smp__report_new(&rep, &ctx->alloc, name, ctx->severity);
 	if (rc)
@@ -83,13 +80,7 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	*out = rep;
 	return 0;
 oom:
-	if (err) {
-		memset(err, 0, sizeof(*err));
-		err->code = rc;
-		strncpy(err->source, name, sizeof(err->source) - 1);
-		strcpy(err->message, smp_strerror(rc));
-	}
-	return rc;
+	return smp__error_set(err, rc, name, NULL, "%s", smp_strerror(rc));
 }
 
 int

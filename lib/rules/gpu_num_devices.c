@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rules/check.h"
+#include "util/text.h"
 #include "script/script.h"
 
 /* A positive count from "4" (environment) or 4 / "4" (hyperparameter). */
@@ -15,7 +16,6 @@ static int
 positive_count(const struct smp_node *n, long long *out)
 {
 	const char *s = smp__node_text(n);
-	long long v = 0;
 
 	if (!s || !*s)
 		return -1;
@@ -23,13 +23,7 @@ positive_count(const struct smp_node *n, long long *out)
 		return smp__scalar_int(n, out) == 0 && *out > 0 ? 0 : -1;
 	if (smp__scalar_type(n) != SMP_SCALAR_STRING)
 		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > 1000000)
-			return -1;
-		v = v * 10 + (*s - '0');
-	}
-	*out = v;
-	return v > 0 ? 0 : -1;
+	return smp__parse_count(s, strlen(s), out);
 }
 
 static void

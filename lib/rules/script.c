@@ -784,22 +784,6 @@ value_of(const struct run *r, const struct smp_pytok *first,
 	}
 }
 
-static int
-positive_count(const char *s, long *out)
-{
-	long v = 0;
-
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > 100000)
-			return -1;
-		v = v * 10 + (*s - '0');
-	}
-	*out = v;
-	return v > 0 ? 0 : -1;
-}
-
 static void
 check_gpu_value(struct run *r, const struct smp_pytok *first,
 		const struct smp_pos *end)
@@ -810,7 +794,7 @@ check_gpu_value(struct run *r, const struct smp_pytok *first,
 	struct smp_finding *f;
 	struct value v;
 	char want[32];
-	long n;
+	long long n;
 
 	value_of(r, first, end, &v);
 	if (gpus)
@@ -837,7 +821,7 @@ check_gpu_value(struct run *r, const struct smp_pytok *first,
 		smp__finding_fix(r->rep, f, "assign str(%s)", v.what);
 		break;
 	case VAL_STRING:
-		if (positive_count(v.text, &n)) {
+		if (smp__parse_count(v.text, strlen(v.text), &n)) {
 			f = smp__report_add(
 				r->rep, SMP_RULE_SCRIPT_GPU_NUM_DEVICES,
 				&first->start, e,

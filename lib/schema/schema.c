@@ -2019,20 +2019,6 @@ sort_findings(struct smp_report *r, size_t from)
 	return 0;
 }
 
-static int
-looks_like_json(const char *buf, size_t len)
-{
-	size_t i;
-
-	for (i = 0; buf && i < len; i++) {
-		if (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' ||
-		    buf[i] == '\r')
-			continue;
-		return buf[i] == '{' || buf[i] == '[';
-	}
-	return 0;
-}
-
 /*
  * Checks the document under root against the schema (see schema.h);
  * findings are added in document order.
@@ -2047,7 +2033,8 @@ smp__schema_check(const struct smp_schema *s, const struct smp_node *root,
 	if (!s || !root)
 		return rep->failed ? SMP_ENOMEM : 0;
 	w.rep = rep;
-	w.json = looks_like_json(rep->buf, rep->len);
+	/* the loader's decision: a flow mapping in a .yaml file is YAML */
+	w.json = rep->buf && smp__load_is_json(rep->file, rep->buf, rep->len);
 	w.depth = 0;
 	validate(&w, s->root, root, NULL, 1);
 	if (rep->failed)
