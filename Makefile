@@ -120,6 +120,7 @@ check-all: all $(if $(SANITIZED),,shared) $(UNIT) $(FUZZ_REPLAY)
 	sh tests/schemas/validate.sh --if-available --cli $(CLI)
 	SMP_SHARED_DIR=$(SHARED) sh tests/sarif/validate.sh --if-available $(CLI)
 	sh tests/net/run.sh $(CLI)
+	sh tests/hostile/run.sh $(CLI)
 	@echo "== fuzz corpus replay"
 	@for r in $(FUZZ_REPLAY); do \
 		n=$${r##*/replay_fuzz_}; \
