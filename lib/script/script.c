@@ -1610,8 +1610,9 @@ smp__rules_script(const struct smp_check *c)
 	r.p = &s->scan;
 	pytorch = smp__job_is_pytorch(job) ||
 		  (!job->base_framework && s->imports_torch);
-	r.distributed = job->pytorchxla_enabled ||
-			(s->launcher && smp__job_total_gpus(c) > 1);
+	r.distributed =
+		job->pytorchxla_enabled ||
+		(s->launcher && smp__job_total_gpus(c->job, c->instance) > 1);
 	smp__report_source(c->rep, s->path, s->buf, s->len, &saved);
 	rule_padding(&r);
 	if (pytorch) {
