@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "config.h"
+#include "glob.h"
 #include "output.h"
 
 /* One parsed file. */
@@ -907,135 +908,7 @@ cli_profile_context(struct cli_configs *c, struct cli_profile *p,
 	return 0;
 }
 
-/* ---------------------------------------------------------- globs */
-
-/* [...] at p against c; *end receives the character after ']'. */
-static int
-match_class(const char *p, char c, const char **end)
-{
-	int neg = 0, hit = 0;
-	const char *q = p + 1;
-
-	if (*q == '!' || *q == '^') {
-		neg = 1;
-		q++;
-	}
-	if (*q == ']') {
-		hit = c == ']';
-		q++;
-	}
-	for (; *q && *q != ']'; q++) {
-		if (q[1] == '-' && q[2] && q[2] != ']') {
-			if (c >= q[0] && c <= q[2])
-				hit = 1;
-			q += 2;
-		} else if (*q == c) {
-			hit = 1;
-		}
-	}
-	if (*q != ']') {
-		*end = NULL; /* not a class: '[' is literal */
-		return 0;
-	}
-	*end = q + 1;
-	return hit != neg;
-}
-
-/*
- * Glob match of s against p: '*' and '?' within one name, "**" across
- * folders ("**" + "/" matches zero or more folders), [...] classes.
- */
-static int
-glob(const char *p, const char *s, unsigned depth)
-{
-	if (depth > 64)
-		return 0;
-	for (;;) {
-		if (!*p)
-			return !*s;
-		if (p[0] == '*' && p[1] == '*') {
-			const char *q = p + 2;
-
-			if (*q == '/') {
-				q++;
-				if (glob(q, s, depth + 1))
-					return 1;
-				for (; *s; s++)
-					if (*s == '/' &&
-					    glob(q, s + 1, depth + 1))
-						return 1;
-				return 0;
-			}
-			for (;; s++) {
-				if (glob(q, s, depth + 1))
-					return 1;
-				if (!*s)
-					return 0;
-			}
-		}
-		if (*p == '*') {
-			for (p++;; s++) {
-				if (glob(p, s, depth + 1))
-					return 1;
-				if (!*s || *s == '/')
-					return 0;
-			}
-		}
-		if (!*s)
-			return 0;
-		if (*p == '?') {
-			if (*s == '/')
-				return 0;
-		} else if (*p == '[') {
-			const char *end;
-			int hit = match_class(p, *s, &end);
-
-			if (end) {
-				if (!hit || *s == '/')
-					return 0;
-				p = end;
-				s++;
-				continue;
-			}
-			if (*s != '[')
-				return 0;
-		} else {
-			if (*p == '\\' && p[1])
-				p++;
-			if (*p != *s)
-				return 0;
-		}
-		p++;
-		s++;
-	}
-}
-
-/*
- * One ignore pattern against a walked entry: rel is its path relative
- * to the pattern's folder, name its last component. A pattern without
- * '/' (a trailing one aside) matches a name at any depth; a trailing '/'
- * matches folders only; a leading '/' only anchors.
- */
-static int
-ignored(const char *pattern, const char *rel, const char *name, int is_dir)
-{
-	char pat[1024];
-	size_t n = strlen(pattern);
-	int dir_only = 0;
-
-	if (n >= sizeof(pat))
-		return 0;
-	memcpy(pat, pattern, n + 1);
-	if (n > 1 && pat[n - 1] == '/') {
-		pat[--n] = '\0';
-		dir_only = 1;
-	}
-	if (dir_only && !is_dir)
-		return 0;
-	if (!strchr(pat, '/'))
-		return glob(pat, name, 0);
-	return glob(pat[0] == '/' ? pat + 1 : pat, rel, 0);
-}
+/* ---------------------------------------------------------- filter */
 
 static int
 has_extension(const struct smp_config_list *exts, const char *name)
@@ -1083,7 +956,8 @@ filter_skip(void *ud, const char *path, const char *name, int is_dir)
 			rel = abs + bl + 1;
 		else
 			continue;
-		skip = ignored(p->ignores[i].pattern, rel, name, is_dir);
+		skip = cli_ignore_match(p->ignores[i].pattern, rel, name,
+					is_dir);
 	}
 	/* the folder's instance overlay is data, not a spec */
 	if (!skip && !is_dir)

@@ -176,6 +176,60 @@ test_signal_removes_temporaries() {
 	[ -z "$left" ] || fail "left beside the targets: $left"
 }
 
+# --- configuration -------------------------------------------------------
+
+# files_checked DIR: how many files `check` checked in DIR (JSON summary)
+files_checked() {
+	$limit "$cli" check --format json "$1" 2>/dev/null |
+		sed -n 's/.*"summary": {"files": \([0-9]*\).*/\1/p'
+}
+
+# ignore_case PATTERN WANT: with `ignore: [PATTERN]` in a small tree,
+# WANT of its 5 specs are checked
+ignore_case() {
+	rm -rf "$T/tree"
+	mkdir -p "$T/tree/.git" "$T/tree/a/b" "$T/tree/d/e/f"
+	for f in top.yaml a/x.yaml a/b/c.yaml d/e/f/g.yaml d/g.yaml; do
+		cp "$good" "$T/tree/$f"
+	done
+	printf 'ignore: ["%s"]\n' "$1" >"$T/tree/.sm-preflight.yaml"
+	got=$(files_checked "$T/tree")
+	[ "$got" = "$2" ] || fail "ignore '$1': $got files checked, expected $2"
+}
+
+# The ignore globs keep their meaning ...
+test_ignore_glob_semantics() {
+	ignore_case 'c.yaml' 4
+	ignore_case '*.yaml' 0
+	ignore_case '**/c.yaml' 4
+	ignore_case 'a/**' 3
+	ignore_case 'd/**/g.yaml' 3
+	ignore_case '/g.yaml' 5
+	ignore_case '/d/g.yaml' 4
+	ignore_case 'a/' 3
+	ignore_case 'a/*.yaml' 4
+	ignore_case '*/*/c.yaml' 4
+	ignore_case '?.yaml' 1
+	ignore_case '[gx].yaml' 2
+	ignore_case '[!gx]*.yaml' 3
+	ignore_case 'd/*' 3
+	ignore_case 'd/**' 3
+	ignore_case '**' 0
+	ignore_case 't*p.y*l' 4
+}
+
+# ... and take linear time: this pattern took minutes with the
+# recursive matcher against a name of 100 characters.
+test_ignore_glob_linear_time() {
+	mkdir -p "$T/slow/.git"
+	n=$(printf '%0100d' 0 | tr 0 a)
+	cp "$good" "$T/slow/$n.yaml"
+	printf 'ignore: ["*a*a*a*a*a*a*a*a*a*a*a*a*b"]\n' \
+		>"$T/slow/.sm-preflight.yaml"
+	got=$(files_checked "$T/slow")
+	[ "$got" = 1 ] || fail "$got files checked, expected 1 (timeout?)"
+}
+
 # --- driver ---------------------------------------------------------------
 
 for t in $(sed -n 's/^\(test_[a-z0-9_]*\)() {$/\1/p' "$0"); do
