@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "config.h"
 #include "glob.h"
+#include "readfile.h"
 #include "output.h"
 
 /* One parsed file. */
@@ -229,9 +230,9 @@ load_file(struct cli_configs *c, const char *abs, struct cfg_file **out)
 {
 	struct cfg_file *f;
 	struct smp_error err;
+	const char *why = NULL;
 	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	FILE *fp;
+	size_t len = 0;
 	int rc;
 
 	*out = NULL;
@@ -245,48 +246,14 @@ load_file(struct cli_configs *c, const char *abs, struct cfg_file **out)
 	c->files = f;
 	if (!f->path || !f->dir || !f->display)
 		return oom();
-	fp = fopen(abs, "rb");
-	if (!fp) {
+	rc = cli_read_regular(abs, CLI_READ_MAX, &buf, &len, &why);
+	if (rc == CLI_READ_ENOMEM)
+		return oom();
+	if (rc) {
 		cli_error("cannot read the configuration '%s': %s", f->display,
-			  strerror(errno));
+			  why);
 		return CLI_EXIT_USAGE;
 	}
-	for (;;) {
-		size_t got;
-
-		if (len == cap) {
-			char *nb;
-
-			cap = cap ? cap * 2 : 4096;
-			if (cap > (size_t)4 * 1024 * 1024 + 1) {
-				fclose(fp);
-				free(buf);
-				cli_error("cannot read the configuration '%s': "
-					  "larger than 4 MiB",
-					  f->display);
-				return CLI_EXIT_USAGE;
-			}
-			nb = realloc(buf, cap);
-			if (!nb) {
-				fclose(fp);
-				free(buf);
-				return oom();
-			}
-			buf = nb;
-		}
-		got = fread(buf + len, 1, cap - len, fp);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(fp)) {
-		fclose(fp);
-		free(buf);
-		cli_error("cannot read the configuration '%s': read error",
-			  f->display);
-		return CLI_EXIT_USAGE;
-	}
-	fclose(fp);
 	memset(&err, 0, sizeof(err));
 	rc = smp_config_parse(&f->cfg, f->display, buf, len, NULL, &err);
 	free(buf);
@@ -757,26 +724,16 @@ cli_profile_fail_on(const struct cli_profile *p)
 static int
 read_overlay(const char *path, const char *display, char **buf, size_t *len)
 {
-	FILE *fp = fopen(path, "rb");
-	long n;
+	const char *why = NULL;
+	int rc = cli_read_regular(path, CLI_READ_MAX, buf, len, &why);
 
-	*buf = NULL;
-	*len = 0;
-	if (!fp || fseek(fp, 0, SEEK_END) != 0 || (n = ftell(fp)) < 0 ||
-	    n > 4L * 1024 * 1024 || fseek(fp, 0, SEEK_SET) != 0) {
+	if (rc == CLI_READ_ENOMEM)
+		return oom();
+	if (rc) {
 		cli_error("cannot read the instance overlay '%s': %s", display,
-			  fp && errno ? strerror(errno) : "too large");
-		if (fp)
-			fclose(fp);
+			  why);
 		return CLI_EXIT_USAGE;
 	}
-	*buf = malloc((size_t)n + 1);
-	if (!*buf) {
-		fclose(fp);
-		return oom();
-	}
-	*len = fread(*buf, 1, (size_t)n, fp);
-	fclose(fp);
 	return 0;
 }
 

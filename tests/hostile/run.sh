@@ -176,6 +176,53 @@ test_signal_removes_temporaries() {
 	[ -z "$left" ] || fail "left beside the targets: $left"
 }
 
+# --- FIFOs as inputs -------------------------------------------------------
+
+# Every file the CLI reads, given as a FIFO nobody writes to, is refused
+# at once with a clear error (each run is under a 20 s timeout).
+test_fifo_inputs_refused() {
+	mkfifo "$T/spec.yaml" "$T/base.yaml" || { skip "no mkfifo"; return; }
+	run 2 check "$T/spec.yaml" && has "a FIFO, not a regular file"
+	run 2 check --baseline "$T/base.yaml" "$good" &&
+		has "baseline.*a FIFO, not a regular file"
+	mkdir "$T/data"
+	for f in instances tested-models frameworks; do
+		mkfifo "$T/data/$f.json"
+	done
+	run 2 check --instance-data "$T/data" "$good" &&
+		has "a FIFO, not a regular file"
+	mkdir -p "$T/cfg/.git"
+	mkfifo "$T/cfg/.sm-preflight.yaml" "$T/cfg/overlay.json"
+	cp "$good" "$T/cfg/a.yaml"
+	# found by the search: not a regular file, so not a configuration
+	run 0 check "$T/cfg/a.yaml"
+	run 2 check --config "$T/cfg/.sm-preflight.yaml" "$T/cfg/a.yaml" &&
+		has "configuration.*a FIFO"
+	rm "$T/cfg/.sm-preflight.yaml"
+	echo "instance-overlay: overlay.json" >"$T/cfg/.sm-preflight.yaml"
+	run 2 check "$T/cfg/a.yaml" && has "overlay.*a FIFO"
+	# a cache whose files (and lock) are FIFOs: the built-in data is used
+	XDG_CACHE_HOME=$T/fifo-cache
+	mkdir -p "$XDG_CACHE_HOME/sm-preflight/data-x"
+	for f in instances tested-models frameworks meta; do
+		mkfifo "$XDG_CACHE_HOME/sm-preflight/data-x/$f.json"
+	done
+	mkfifo "$XDG_CACHE_HOME/sm-preflight/lock"
+	ln -s data-x "$XDG_CACHE_HOME/sm-preflight/current"
+	run 0 check "$good"
+	run 0 data && has "a FIFO, not a regular file"
+	XDG_CACHE_HOME=$T/no-cache
+}
+
+# A missing instance overlay says it is missing.
+test_overlay_missing_says_so() {
+	mkdir -p "$T/ov/.git"
+	cp "$good" "$T/ov/a.yaml"
+	echo "instance-overlay: nowhere.json" >"$T/ov/.sm-preflight.yaml"
+	run 2 check "$T/ov/a.yaml" &&
+		has "nowhere.json': No such file or directory"
+}
+
 # --- configuration -------------------------------------------------------
 
 # files_checked DIR: how many files `check` checked in DIR (JSON summary)
