@@ -322,6 +322,8 @@ lint:
 	@$(MAKE) --no-print-directory WERROR=1 all shared warnings-check
 	@echo "== clang-format"
 	clang-format --dry-run -Werror $(C_FILES)
+	@echo "== include order of the stages (lib/README.md)"
+	sh tests/lint/include_order.sh lib
 	@echo "== public header alone, as C11 and as C++"
 	echo '#include "smpreflight.h"' | $(CC) -std=c11 -Wall -Wextra -Werror -pedantic -Ilib -x c -fsyntax-only -
 	echo '#include "smpreflight.h"' | c++ -Wall -Wextra -Werror -Ilib -x c++ -fsyntax-only -

@@ -124,8 +124,8 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 	/* the entry script's facts, before the spec rules that read them */
 	smp__script_init(&script, &ctx->alloc);
 	rc = ctx->no_script ? 0
-			    : smp__script_load(&script, &job, script_dir,
-					       ctx->limits.max_file_size);
+			    : smp__rules_script_load(&script, &job, script_dir,
+						     ctx->limits.max_file_size);
 	if (rc) {
 		smp__script_release(&script);
 		return rc;

@@ -1,4 +1,4 @@
-/* text.c - UTF-8 validation and decoding, did-you-mean */
+/* text.c - UTF-8 validation and decoding, did-you-mean, NULL-safe compares */
 #include <ctype.h>
 #include <stdint.h>
 #include <string.h>
@@ -139,4 +139,27 @@ smp__did_you_mean(const char *word, const char *const *candidates, size_t count)
 		}
 	}
 	return best;
+}
+
+int
+smp__streq(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+int
+smp__starts_with(const char *s, const char *prefix)
+{
+	return s && strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int
+smp__ends_with(const char *s, const char *suffix)
+{
+	size_t n, k = strlen(suffix);
+
+	if (!s)
+		return 0;
+	n = strlen(s);
+	return n >= k && strcmp(s + n - k, suffix) == 0;
 }

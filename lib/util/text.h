@@ -30,4 +30,11 @@ size_t smp__edit_distance(const char *a, const char *b, size_t limit);
 const char *smp__did_you_mean(const char *word, const char *const *candidates,
 			      size_t count);
 
+/* 1 when a and b are both non-NULL and equal. */
+int smp__streq(const char *a, const char *b);
+
+/* 1 when s is non-NULL and starts (ends) with prefix (suffix). */
+int smp__starts_with(const char *s, const char *prefix);
+int smp__ends_with(const char *s, const char *suffix);
+
 #endif
