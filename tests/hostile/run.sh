@@ -277,6 +277,29 @@ test_ignore_glob_linear_time() {
 	[ "$got" = 1 ] || fail "$got files checked, expected 1 (timeout?)"
 }
 
+# A configuration in a parent folder owned by another user is not read
+# (without a .git to end the search), and `config` says why.
+test_config_in_foreign_parent_not_trusted() {
+	if ! is_root || ! id nobody >/dev/null 2>&1; then
+		skip "needs root and a 'nobody' user to chown a folder"
+		return
+	fi
+	mkdir -p "$T/shared/project"
+	cp "$here/../../examples/broken-gpu-num-devices.yaml" \
+		"$T/shared/project/a.yaml"
+	printf 'rules:\n  gpu-num-devices-missing: off\n  gpu-num-devices-invalid: off\n  gpu-num-devices-mismatch: off\n' \
+		>"$T/shared/.sm-preflight.yaml"
+	chown nobody "$T/shared" "$T/shared/.sm-preflight.yaml"
+	run 0 config "$T/shared/project/a.yaml" &&
+		has "search stopped below '.*shared': owned by another user" &&
+		hasnt "shared/.sm-preflight.yaml"
+	run 1 check --no-script "$T/shared/project/a.yaml" &&
+		has "gpu-num-devices"
+	# the same folder owned by the project's owner is trusted
+	chown root "$T/shared"
+	run 0 check --no-script "$T/shared/project/a.yaml"
+}
+
 # --- driver ---------------------------------------------------------------
 
 for t in $(sed -n 's/^\(test_[a-z0-9_]*\)() {$/\1/p' "$0"); do
