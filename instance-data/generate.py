@@ -3,6 +3,8 @@
 
 Usage: python3 generate.py [REFERENCE_DIR] --sdk GIT_DIR [--sdk-ref REF]
                            [--out DIR]
+       python3 generate.py [REFERENCE_DIR] --sdk-tables FRAMEWORKS_JSON
+                           [--out DIR]
 
 REFERENCE_DIR defaults to ../shared/reference (relative to the current
 directory); --out defaults to the folder holding this script. The output is
@@ -10,7 +12,9 @@ deterministic: the same reference folder always gives byte-identical files
 (2-space indent, sorted rows, UTF-8, final newline). Only the Python 3
 standard library is used, plus Debian's python3-botocore for the ECR host
 names of the image table (sdk_images.py). GIT_DIR is a git directory of
-aws/sagemaker-python-sdk; REF defaults to SDK_REF. The generated files
+aws/sagemaker-python-sdk; REF defaults to SDK_REF. --sdk-tables instead
+carries the SDK tables over from an existing frameworks.json (what
+make test's staleness check does: it has no SDK). The generated files
 are committed; CI never runs this script (see README.md in this folder).
 
 Every value comes from a file of the reference folder; the script
@@ -290,10 +294,8 @@ def frameworks(ref, sdk):
          "(read_file id 58833748529; reference/README.md section 2): "
          "TensorFlow versions 2.9.1, 2.10.0, 2.11.0 and the framework "
          "matrix used to cross-check the SDK"},
-        {"key": "SDK-IMAGE-URIS",
-         "description": sdk["where"] + ": image_configs, "
-         "image_registries, ecr_hostnames, image_tag_suffixes, "
-         "sdk_graviton_families"},
+        {"key": sdk_images.SOURCE_KEY,
+         "description": sdk["where"] + sdk_images.SOURCE_TAIL},
     ]
     return {
         "schema_version": SCHEMA_VERSION,
@@ -443,15 +445,12 @@ def main(argv):
     args = argv[1:]
     out_dir = os.path.dirname(os.path.abspath(__file__))
     ref = os.path.join("..", "shared", "reference")
-    sdk_dir, sdk_ref = None, SDK_REF
-    for opt in ("--sdk", "--sdk-ref"):
+    opts = {"--sdk": None, "--sdk-ref": SDK_REF, "--sdk-tables": None}
+    for opt in opts:
         if opt in args:
             i = args.index(opt)
             check(i + 1 < len(args), "%s needs a value" % opt)
-            if opt == "--sdk":
-                sdk_dir = args[i + 1]
-            else:
-                sdk_ref = args[i + 1]
+            opts[opt] = args[i + 1]
             del args[i:i + 2]
     if "--out" in args:
         i = args.index("--out")
@@ -459,14 +458,18 @@ def main(argv):
         out_dir = args[i + 1]
         del args[i:i + 2]
     if len(args) > 1 or (args and args[0].startswith("-")):
-        die("usage: generate.py [REFERENCE_DIR] --sdk GIT_DIR "
-            "[--sdk-ref REF] [--out DIR]")
-    if not sdk_dir:
-        die("--sdk GIT_DIR (aws/sagemaker-python-sdk) is required")
+        die("usage: generate.py [REFERENCE_DIR] (--sdk GIT_DIR "
+            "[--sdk-ref REF] | --sdk-tables FRAMEWORKS_JSON) [--out DIR]")
+    if bool(opts["--sdk"]) == bool(opts["--sdk-tables"]):
+        die("give --sdk GIT_DIR (aws/sagemaker-python-sdk) or "
+            "--sdk-tables FRAMEWORKS_JSON")
     if args:
         ref = args[0]
     try:
-        sdk = sdk_images.read_sdk(sdk_dir, sdk_ref)
+        if opts["--sdk"]:
+            sdk = sdk_images.read_sdk(opts["--sdk"], opts["--sdk-ref"])
+        else:
+            sdk = sdk_images.carry_over(opts["--sdk-tables"])
     except sdk_images.SdkError as e:
         die(str(e))
     fw, classes, efa = frameworks(ref, sdk)
@@ -476,9 +479,9 @@ def main(argv):
     write(os.path.join(out_dir, "tested-models.json"), tm)
     write(os.path.join(out_dir, "frameworks.json"), fw)
     print("wrote %d instance types, %d tested rows, %d images, %d SDK image "
-          "configurations (%s) to %s"
+          "configurations to %s"
           % (len(inst["instances"]), len(tm["models"]), len(fw["images"]),
-             len(fw["image_configs"]), sdk["commit"][:12], out_dir))
+             len(fw["image_configs"]), out_dir))
 
 
 if __name__ == "__main__":

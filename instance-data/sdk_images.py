@@ -220,14 +220,38 @@ def read_sdk(gitdir, ref):
              % (ref, version, commit, ",".join(FILES), botocore_version))
     return {
         "where": where,
-        "commit": commit,
-        "ref": ref,
         "image_configs": configs,
         "image_registries": regs.rows,
         "ecr_hostnames": hosts,
         "image_tag_suffixes": suffixes,
         "sdk_graviton_families": graviton,
     }
+
+
+TABLE_KEYS = ("image_configs", "image_registries", "ecr_hostnames",
+              "image_tag_suffixes", "sdk_graviton_families")
+SOURCE_KEY = "SDK-IMAGE-URIS"
+SOURCE_TAIL = (": image_configs, image_registries, ecr_hostnames, "
+               "image_tag_suffixes, sdk_graviton_families")
+
+
+def carry_over(path):
+    """The SDK tables of an existing frameworks.json, for regenerating the
+    reference-derived parts without the SDK at hand (make test's staleness
+    check): the same dict read_sdk() returns."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        raise SdkError("cannot read %s: %s" % (path, e))
+    src = [s for s in doc.get("sources", []) if s.get("key") == SOURCE_KEY]
+    _check(len(src) == 1 and src[0]["description"].endswith(SOURCE_TAIL),
+           "%s: no %s source to carry over" % (path, SOURCE_KEY))
+    out = {"where": src[0]["description"][:-len(SOURCE_TAIL)]}
+    for k in TABLE_KEYS:
+        _check(k in doc, "%s: no %r to carry over" % (path, k))
+        out[k] = doc[k]
+    return out
 
 
 def cross_check(images, sdk):
