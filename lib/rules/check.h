@@ -67,6 +67,28 @@ struct smp_check_hook {
 	struct smp_docs *keep;
 };
 
+/*
+ * The pipeline for one document's root: schema, normalize, entry script,
+ * rules, hook. forced is the dialect, or SMP_DIALECT_AUTO to detect it
+ * (unless the context forces one). Findings go to rep.
+ */
+int smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
+		    enum smp_dialect forced, struct smp_arena *arena,
+		    struct smp_report *rep, const struct smp_check_hook *hook,
+		    const char *script_dir);
+
+/*
+ * A Python launcher or notebook (name ends in .py or .ipynb) held in
+ * rep->buf: its jobs found (job/source_python.h), each checked with
+ * smp__check_root() as a document kept in docs, their findings named by
+ * the job, suppression comments applied, and a notebook's positions
+ * mapped back to its cells (check_source.c).
+ */
+int smp__check_source(const struct smp_context *ctx, const char *name,
+		      struct smp_docs *docs, struct smp_report *rep,
+		      const struct smp_check_hook *hook,
+		      const char *script_dir);
+
 /* smp_check_buffer() with a hook (NULL: exactly smp_check_buffer). */
 int smp__check_run(struct smp_report **out, const struct smp_context *ctx,
 		   const char *name, const char *buf, size_t len,
