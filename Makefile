@@ -148,6 +148,7 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 		SMP_SHARED_DIR=$(SHARED) sh tests/sarif/validate.sh --if-available $(CLI); \
 	else $(call skip,the schema and SARIF validation,python3); fi
 	sh tests/net/run.sh $(CLI)
+	sh tests/hostile/run.sh $(CLI)
 	@if [ -n "$(HAVE_PYTHON)" ]; then \
 		echo "$(PYTHON) tests/integrations/run.py $(CLI)"; \
 		$(PYTHON) tests/integrations/run.py $(CLI); \
