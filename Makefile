@@ -393,7 +393,7 @@ generated-check: docs-check
 	else \
 		t=$$(mktemp -d) && mkdir $$t/schemas $$t/data && \
 		$(PYTHON) -B schemas/generate.py $(SHARED)/reference/spec-fields.json $$t/schemas >/dev/null && \
-		$(PYTHON) -B instance-data/generate.py $(SHARED)/reference --out $$t/data >/dev/null || \
+		$(PYTHON) -B instance-data/generate.py $(SHARED)/reference --sdk-tables instance-data/frameworks.json --out $$t/data >/dev/null || \
 			{ rm -rf $$t; echo "a generator failed"; exit 1; }; \
 		stale=; \
 		for n in $(GEN_SCHEMAS); do \

@@ -918,6 +918,16 @@ has_extension(const struct smp_config_list *exts, const char *name)
 	return 0;
 }
 
+/* A launcher or notebook, walked with --include-python. */
+static int
+is_python(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 3 && strcmp(name + n - 3, ".py") == 0) ||
+	       (n > 6 && strcmp(name + n - 6, ".ipynb") == 0);
+}
+
 static int
 filter_skip(void *ud, const char *path, const char *name, int is_dir)
 {
@@ -950,7 +960,8 @@ filter_skip(void *ud, const char *path, const char *name, int is_dir)
 	}
 	/* the folder's instance overlay is data, not a spec */
 	if (!skip && !is_dir)
-		skip = !has_extension(p->extensions, name) ||
+		skip = !(has_extension(p->extensions, name) ||
+			 (c->args->include_python && is_python(name))) ||
 		       (p->overlay && strcmp(p->overlay, abs) == 0);
 	free(abs);
 	free(dir);
