@@ -35,7 +35,8 @@ struct smp_emitter {
 	size_t body_len;
 	size_t body_cap;
 	size_t failed_cases;
-	int oom; /* the body could not grow */
+	size_t failures; /* smp_emitter_add_failure() calls */
+	int oom;         /* the body could not grow */
 	struct smp__out out;
 };
 
@@ -47,14 +48,31 @@ int smp__emit_visible(const struct smp_emitter *em,
 const char *smp__emit_report_file(const struct smp_report *report);
 
 /*
+ * Sends what the format writes to em->body instead of the sink, until
+ * smp__emit_body_close() (JUnit's testcases, the failures JSON and SARIF
+ * write after the findings). A failure to grow the body is SMP_ENOMEM at
+ * the next settle. body_open returns -1 when the sink already failed.
+ */
+struct smp__sink {
+	smp_write_fn write;
+	void *ud;
+};
+int smp__emit_body_open(struct smp_emitter *em, struct smp__sink *saved);
+void smp__emit_body_close(struct smp_emitter *em,
+			  const struct smp__sink *saved);
+
+/*
  * A format's back-end, as curl's struct Curl_ssl: begin runs before the
- * first file (also when there is none), file once per report, end after
- * the last; NULL for nothing to do.
+ * first file (also when there is none), file once per report, failure
+ * once per smp_emitter_add_failure(), end after the last; NULL for
+ * nothing to do (file is always set).
  */
 struct smp_emitter_ops {
 	const char *name; /* as --format spells it */
 	void (*begin)(struct smp_emitter *em);
 	void (*file)(struct smp_emitter *em, const struct smp_report *report);
+	void (*failure)(struct smp_emitter *em, const char *file,
+			const char *message);
 	void (*end)(struct smp_emitter *em);
 };
 

@@ -79,7 +79,21 @@ github_file(struct smp_emitter *em, const struct smp_report *report)
 	}
 }
 
+/* A failure: an ::error annotation on the file. */
+static void
+github_failure(struct smp_emitter *em, const char *file, const char *message)
+{
+	struct smp__out *o = &em->out;
+
+	smp__out_str(o, "::error file=");
+	smp__out_github_property(o, file);
+	smp__out_str(o, ",title=sm-preflight::could not be checked: ");
+	smp__out_github_data(o, message);
+	smp__out_str(o, "\n");
+}
+
 const struct smp_emitter_ops smp__emit_github = {
 	.name = "github",
 	.file = github_file,
+	.failure = github_failure,
 };

@@ -10,8 +10,12 @@
  *       {"rule": ..., "severity": ..., "file": ..., "line": ..., ...},
  *       ...
  *     ],
+ *     "errors": [{"file": ..., "message": ...}, ...],
  *     "summary": {"files": ..., "files_with_errors": ..., ...}
  *   }
+ *
+ * "errors" (the files that could not be checked) and the summary's
+ * "files_failed" are there only when some file failed.
  *
  * Written by hand rather than with cJSON: cJSON builds the whole tree in
  * memory (a run over 10,000 files would hold every finding until the end)
@@ -106,12 +110,36 @@ json_file(struct smp_emitter *em, const struct smp_report *report)
 	}
 }
 
+/* kept in the body until the findings are closed. */
+static void
+json_failure(struct smp_emitter *em, const char *file, const char *message)
+{
+	struct smp__out *o = &em->out;
+	struct smp__sink saved;
+
+	if (smp__emit_body_open(em, &saved))
+		return;
+	smp__out_str(o, em->failures > 1 ? ",\n    {\"file\": "
+					 : "\n    {\"file\": ");
+	smp__out_json_string(o, file);
+	smp__out_str(o, ", \"message\": ");
+	smp__out_json_string(o, message);
+	smp__out_str(o, "}");
+	smp__emit_body_close(em, &saved);
+}
+
 static void
 json_end(struct smp_emitter *em)
 {
 	struct smp__out *o = &em->out;
 
 	smp__out_str(o, em->items ? "\n  ],\n" : "],\n");
+	if (em->failures) {
+		/* the files that could not be checked */
+		smp__out_str(o, "  \"errors\": [");
+		smp__out_mem(o, em->body, em->body_len);
+		smp__out_str(o, "\n  ],\n");
+	}
 	smp__out_str(o, "  \"summary\": {\"files\": ");
 	smp__out_uint(o, em->files);
 	smp__out_str(o, ", \"files_with_errors\": ");
@@ -128,6 +156,10 @@ json_end(struct smp_emitter *em)
 	smp__out_uint(o, em->counts[SMP_SEVERITY_INFO]);
 	smp__out_str(o, ", \"suppressed\": ");
 	smp__out_uint(o, em->suppressed);
+	if (em->failures) {
+		smp__out_str(o, ", \"files_failed\": ");
+		smp__out_uint(o, em->failures);
+	}
 	smp__out_str(o, "}\n}\n");
 }
 
@@ -135,5 +167,6 @@ const struct smp_emitter_ops smp__emit_json = {
 	.name = "json",
 	.begin = json_begin,
 	.file = json_file,
+	.failure = json_failure,
 	.end = json_end,
 };

@@ -10,6 +10,7 @@
 
 #include "emit/emitter.h"
 #include "report/report.h"
+#include "util/alloc.h"
 #include "util/text.h"
 
 static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
@@ -344,4 +345,49 @@ smp__emit_report_file(const struct smp_report *report)
 	if (report->count && report->items[0].file)
 		return report->items[0].file;
 	return "<input>";
+}
+
+/* The smp_write_fn that appends to em->body; fails only on ENOMEM. */
+static int
+body_write(void *ud, const char *data, size_t len)
+{
+	struct smp_emitter *em = ud;
+	void *body = em->body;
+
+	if (em->body_len + len < em->body_len ||
+	    smp__grow(&em->alloc, &body, &em->body_cap, em->body_len + len,
+		      1)) {
+		em->oom = 1;
+		return -1;
+	}
+	em->body = body;
+	memcpy(em->body + em->body_len, data, len);
+	em->body_len += len;
+	return 0;
+}
+
+/* See emitter.h. Nothing is pending afterwards: the body gets only what
+ * is written between the two calls. */
+int
+smp__emit_body_open(struct smp_emitter *em, struct smp__sink *saved)
+{
+	smp__out_flush(&em->out);
+	if (em->out.failed)
+		return -1;
+	saved->write = em->out.write;
+	saved->ud = em->out.ud;
+	em->out.write = body_write;
+	em->out.ud = em;
+	return 0;
+}
+
+/* See emitter.h. */
+void
+smp__emit_body_close(struct smp_emitter *em, const struct smp__sink *saved)
+{
+	smp__out_flush(&em->out);
+	em->out.write = saved->write;
+	em->out.ud = saved->ud;
+	if (em->oom)
+		em->out.failed = 0; /* settle() reports SMP_ENOMEM */
 }

@@ -134,19 +134,53 @@ count(struct smp_emitter *em, const struct smp_report *report)
 		em->files_with_errors++;
 }
 
-/* See smpreflight.h. */
-int
-smp_emitter_add(struct smp_emitter *em, const struct smp_report *report)
+/* Before anything is added: the sticky error, SMP_EINVAL for a NULL
+ * emitter or one already finished, else 0 with the document begun. */
+static int
+ready(struct smp_emitter *em)
 {
-	if (!em || !report)
+	if (!em)
 		return SMP_EINVAL;
 	if (em->status)
 		return em->status;
 	if (em->finished)
 		return SMP_EINVAL;
 	begin(em);
+	return 0;
+}
+
+/* See smpreflight.h. */
+int
+smp_emitter_add(struct smp_emitter *em, const struct smp_report *report)
+{
+	int rc;
+
+	if (!report)
+		return SMP_EINVAL;
+	rc = ready(em);
+	if (rc)
+		return rc;
 	count(em, report);
 	formats[em->format]->file(em, report);
+	return settle(em);
+}
+
+/* See smpreflight.h. */
+int
+smp_emitter_add_failure(struct smp_emitter *em, const char *file,
+			const char *message)
+{
+	int rc;
+
+	if (!file || !message)
+		return SMP_EINVAL;
+	rc = ready(em);
+	if (rc)
+		return rc;
+	em->failures++;
+	/* text has none: the caller tells the people who read text */
+	if (formats[em->format]->failure)
+		formats[em->format]->failure(em, file, message);
 	return settle(em);
 }
 
