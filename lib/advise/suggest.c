@@ -105,7 +105,12 @@ path_of(const struct smp_node *m, const struct smp_node *node,
 		if (p->key->kind != SMP_NODE_SCALAR)
 			continue;
 		segs[depth] = p->key->u.scalar.value;
-		if (p->value == node)
+		/* or a copy the normalizer made of it (a request's
+		 * hyperparameters without the SDK's JSON quotes) */
+		if (p->value == node ||
+		    (node->kind == SMP_NODE_MAPPING &&
+		     p->value->kind == SMP_NODE_MAPPING &&
+		     p->value->start.offset == node->start.offset))
 			return depth + 1;
 		d = path_of(p->value, node, segs, depth + 1);
 		if (d > 0)
@@ -768,6 +773,7 @@ suggest(struct smp_suggestion **out, const struct smp_context *ctx,
 	hook.fn = on_job;
 	hook.ud = &r;
 	hook.keep = NULL;
+	hook.sources = NULL;
 	rc = smp__check_run(&s->report, ctx, name, buf, len, &hook, err);
 	smp__free(&ctx->alloc, owned);
 	if (rc)
