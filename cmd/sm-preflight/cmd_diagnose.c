@@ -172,6 +172,8 @@ run(const struct inputs *in, const struct smp_context *ctx)
 	size_t len = 0;
 	int status, rc;
 
+	if (!in->describe)
+		return CLI_EXIT_USAGE;
 	status = read_input(in->describe, &buf, &len);
 	if (!status && in->baseline) {
 		status = read_input(in->baseline, &base, &dopts.baseline_len);

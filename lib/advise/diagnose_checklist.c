@@ -244,7 +244,7 @@ add_names(const struct smp_node *map, const char **out, size_t *n, size_t cap)
 	for (i = 0; i < map->u.mapping.count && *n < cap; i++) {
 		const char *k = smp__node_text(map->u.mapping.items[i].key);
 
-		for (j = 0; k && j < *n && strcmp(out[j], k); j++)
+		for (j = 0; k && j < *n && strcmp(out[j], k) != 0; j++)
 			;
 		if (k && j == *n)
 			out[(*n)++] = k;
