@@ -7,7 +7,7 @@
 #include <string.h>
 #include <stdlib.h>
 
-#include "rules/check.h"
+#include "job/job.h"
 #include "job/image.h"
 #include "util/text.h"
 

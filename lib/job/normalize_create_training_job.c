@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "rules/check.h"
+#include "job/job.h"
 
 /*
  * A string hyperparameter without the JSON quotes the SDK wraps it in:
