@@ -105,12 +105,7 @@ path_of(const struct smp_node *m, const struct smp_node *node,
 		if (p->key->kind != SMP_NODE_SCALAR)
 			continue;
 		segs[depth] = p->key->u.scalar.value;
-		/* or a copy the normalizer made of it (a request's
-		 * hyperparameters without the SDK's JSON quotes) */
-		if (p->value == node ||
-		    (node->kind == SMP_NODE_MAPPING &&
-		     p->value->kind == SMP_NODE_MAPPING &&
-		     p->value->start.offset == node->start.offset))
+		if (smp__node_same(p->value, node))
 			return depth + 1;
 		d = path_of(p->value, node, segs, depth + 1);
 		if (d > 0)

@@ -315,7 +315,7 @@ find_path(struct path *p, const struct smp_node *cur,
 {
 	size_t i, mark;
 
-	if (cur == target)
+	if (smp__node_same(cur, target))
 		return 1;
 	if (!cur || depth > 128)
 		return 0;
