@@ -49,6 +49,12 @@ out_flush(struct out *o)
 static void
 out_mem(struct out *o, const char *s, size_t n)
 {
+	/* the common case: a short piece that fits */
+	if (n < sizeof(o->buf) - o->len) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+		return;
+	}
 	while (n && !o->failed) {
 		size_t room = sizeof(o->buf) - o->len;
 		size_t k = n < room ? n : room;
@@ -168,6 +174,30 @@ out_char(struct out *o, const char *s, size_t len, long cp)
 	}
 }
 
+/*
+ * Length of the run of printable ASCII (0x20..0x7E) at the start of
+ * u[0..n), eight bytes at a time where it can: most of the text is.
+ */
+static size_t
+ascii_run(const unsigned char *u, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+	size_t i = 0;
+
+	while (i + 8 <= n) {
+		uint64_t x;
+
+		memcpy(&x, u + i, 8);
+		/* any byte below 0x20, or above 0x7E (0x7F and 8-bit) */
+		if ((((x - ones * 0x20) & ~x) | ((x + ones) | x)) & high)
+			break;
+		i += 8;
+	}
+	while (i < n && u[i] >= 0x20 && u[i] < 0x7F)
+		i++;
+	return i;
+}
+
 /* Text from a finding on the message line: tabs become spaces. */
 static void
 out_safe(struct out *o, const char *s)
@@ -180,8 +210,7 @@ out_safe(struct out *o, const char *s)
 		long cp;
 
 		/* runs of plain printable ASCII go out in one piece */
-		while (i < n && u[i] >= 0x20 && u[i] < 0x7F)
-			i++;
+		i += ascii_run(u + i, n - i);
 		out_mem(o, s + start, i - start);
 		if (i == n)
 			break;
@@ -280,10 +309,7 @@ excerpt(struct out *o, const struct smp_finding *f, struct window *win)
 
 		/* the common case: printable ASCII, a column and a cell each */
 		if (u[i] >= 0x20 && u[i] < 0x7F) {
-			for (k = 1;
-			     i + k < n && u[i + k] >= 0x20 && u[i + k] < 0x7F;
-			     k++)
-				;
+			k = ascii_run(u + i, n - i);
 			if (f->column >= col && f->column - col < k) {
 				sp.start = cells + (f->column - col);
 				have_start = 1;
