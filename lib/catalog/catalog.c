@@ -15,7 +15,7 @@
 
 #include "catalog/catalog.h"
 #include "doc/load.h"
-#include "report/report.h"
+#include "util/error.h"
 #include "util/text.h"
 
 #define SCHEMA_VERSION 1
@@ -184,61 +184,15 @@ _Static_assert(COUNT(tested_fields) <= MAX_FIELDS &&
 		       COUNT(frameworks_top) <= MAX_FIELDS,
 	       "a field table is longer than MAX_FIELDS");
 
-/* Byte offset of a 1-based line:column in buf (columns in code points). */
-static size_t
-offset_of(const char *buf, size_t len, uint32_t line, uint32_t column)
-{
-	size_t i = smp__line_start(buf, len, line);
-	uint32_t col = 1;
-
-	while (i < len && col < column) {
-		i++;
-		while (i < len && ((unsigned char)buf[i] & 0xC0) == 0x80)
-			i++;
-		col++;
-	}
-	return i;
-}
-
 /* Fills err (when given) and returns code. */
 static int
-failv(struct loader *L, int code, uint32_t line, uint32_t column, size_t offset,
-      const char *fmt, va_list ap)
+failv(struct loader *L, int code, const struct smp_pos *at, const char *fmt,
+      va_list ap)
 {
-	struct smp_error *err = L->err;
-
-	if (!err)
-		return code;
-	memset(err, 0, sizeof(*err));
-	err->code = code;
-	snprintf(err->source, sizeof(err->source), "%s",
-		 L->in && L->in->name ? L->in->name : "instance data");
-	err->line = line;
-	err->column = column;
-	err->offset = offset;
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
-	return code;
-}
-
-/* SMP_EPARSE from a loader finding. */
-static void
-fail_finding(struct loader *L, const struct smp_finding *f,
-	     const struct smp_data_buffer *in)
-{
-	struct smp_error *err = L->err;
-
-	if (!err)
-		return;
-	memset(err, 0, sizeof(*err));
-	err->code = SMP_EPARSE;
-	snprintf(err->source, sizeof(err->source), "%s",
-		 in->name ? in->name : "instance data");
-	err->line = f->line;
-	err->column = f->column;
-	if (f->line)
-		err->offset = offset_of(in->buf ? in->buf : "", in->len,
-					f->line, f->column);
-	snprintf(err->message, sizeof(err->message), "%s", f->message);
+	return smp__error_setv(L->err, code,
+			       L->in && L->in->name ? L->in->name
+						    : "instance data",
+			       at, fmt, ap);
 }
 
 static int fail_at(struct loader *L, const struct smp_node *n, const char *fmt,
@@ -252,8 +206,7 @@ fail_at(struct loader *L, const struct smp_node *n, const char *fmt, ...)
 	int rc;
 
 	va_start(ap, fmt);
-	rc = failv(L, SMP_EPARSE, n ? n->start.line : 0,
-		   n ? n->start.column : 0, n ? n->start.offset : 0, fmt, ap);
+	rc = failv(L, SMP_EPARSE, n ? &n->start : NULL, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -269,7 +222,7 @@ fail_code(struct loader *L, int code, const char *fmt, ...)
 	int rc;
 
 	va_start(ap, fmt);
-	rc = failv(L, code, 0, 0, 0, fmt, ap);
+	rc = failv(L, code, NULL, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -814,36 +767,19 @@ read_frameworks(struct loader *L, const struct smp_node *root)
  * duplicate key, limit) becomes SMP_EPARSE at its position.
  */
 static int
-parse(struct loader *L, struct smp_docs *docs, const struct smp_allocator *a,
-      const struct smp_data_buffer *in)
+parse(struct loader *L, struct smp_docs *docs, const struct smp_data_buffer *in)
 {
-	static const struct smp_limits defaults;
-	struct smp_report *rep = NULL;
-	struct smp_limits limits;
 	int rc;
 
 	L->in = in;
 	if (!in || (!in->buf && in->len))
 		return fail_code(L, SMP_EINVAL, "no instance data buffer");
-	smp__limits_resolve(&limits, &defaults);
-	if (smp__report_new(&rep, a, in->name ? in->name : "instance data",
-			    NULL))
+	rc = smp__load_strict(docs, in->name ? in->name : "instance data",
+			      in->buf ? in->buf : "", in->len, 1, L->err);
+	if (rc == SMP_ENOMEM)
 		return fail_nomem(L);
-	rc = smp__load_json(docs, in->buf ? in->buf : "", in->len, &limits,
-			    rep);
-	if (rc || rep->failed) {
-		smp_report_free(rep);
-		return fail_nomem(L);
-	}
-	if (rep->count) {
-		/* the loader's first finding, with its position */
-		const struct smp_finding *f = &rep->items[0];
-
-		fail_finding(L, f, in);
-		smp_report_free(rep);
-		return SMP_EPARSE;
-	}
-	smp_report_free(rep);
+	if (rc)
+		return rc;
 	if (docs->count != 1 || !docs->items[0].root) {
 		struct smp_node at;
 
@@ -866,7 +802,7 @@ load_one(struct loader *L, const struct smp_allocator *a,
 	int rc;
 
 	smp__docs_init(&docs, a);
-	rc = parse(L, &docs, a, in);
+	rc = parse(L, &docs, in);
 	if (!rc)
 		rc = read(L, docs.items[0].root);
 	smp__docs_release(&docs);
@@ -1052,7 +988,7 @@ smp__catalog_overlay(struct smp_catalog *cat, const struct smp_allocator *a,
 	L.err = err;
 	L.in = NULL;
 	smp__docs_init(&docs, a);
-	rc = parse(&L, &docs, a, overlay);
+	rc = parse(&L, &docs, overlay);
 	if (rc)
 		goto out;
 	root = docs.items[0].root;

@@ -1,7 +1,8 @@
 /*
  * data_cache.c - the refreshed instance data on disk (layout in
  * data_cache.h): reading it back at context creation, committing a new
- * copy atomically, and the data getters and checks built on it.
+ * copy atomically. The context's side (what it records about the data) is
+ * lib/context/data_origin.c.
  *
  * flock(2) is BSD rather than POSIX, but unlike fcntl locks it belongs to
  * the open file, so a library cannot drop a lock its host process holds
@@ -22,12 +23,10 @@
 #include <unistd.h>
 
 #include "util/alloc.h"
-#include "context/context.h"
 #include "catalog/data_cache.h"
 #include "catalog/embedded.h"
 #include "doc/load.h"
 #include "util/read_file.h"
-#include "report/report.h"
 
 const char *const smp__doc_names[SMP_DOC_COUNT] = {
 	"instances.json", "tested-models.json", "frameworks.json",
@@ -262,32 +261,16 @@ with_json(const char *name, const char *buf, size_t len,
 	  const struct smp_allocator *a, struct smp_error *err,
 	  int (*fn)(const struct smp_node *root, void *ud), void *ud)
 {
-	struct smp_limits zero = {0, 0, 0, 0, 0}, lim;
-	struct smp_report *rep = NULL;
 	struct smp_docs docs;
 	int rc;
 
-	smp__limits_resolve(&lim, &zero);
-	rc = smp__report_new(&rep, a, name, NULL);
-	if (rc)
-		return fail(err, rc, name, "out of memory");
 	smp__docs_init(&docs, a);
-	rc = smp__load_json(&docs, buf, len, &lim, rep);
-	if (!rc && rep->failed)
-		rc = SMP_ENOMEM;
+	rc = smp__load_strict(&docs, name, buf, len, 1, err);
 	if (rc) {
-		fail(err, rc, name, "out of memory");
-	} else if (smp_report_count(rep) > 0 || docs.count != 1 ||
-		   !docs.items[0].root ||
+		/* the error is set */
+	} else if (docs.count != 1 || !docs.items[0].root ||
 		   docs.items[0].root->kind != SMP_NODE_MAPPING) {
-		const struct smp_finding *f = smp_report_get(rep, 0);
-
-		rc = fail(err, SMP_EPARSE, name, "%s",
-			  f ? f->message : "not a JSON object");
-		if (f) {
-			err->line = f->line;
-			err->column = f->column;
-		}
+		rc = fail(err, SMP_EPARSE, name, "not a JSON object");
 	} else {
 		rc = fn(docs.items[0].root, ud);
 		if (rc == SMP_ENOMEM)
@@ -296,7 +279,6 @@ with_json(const char *name, const char *buf, size_t len,
 			fail(err, rc, name, "unexpected content");
 	}
 	smp__docs_release(&docs);
-	smp_report_free(rep);
 	return rc;
 }
 
@@ -907,89 +889,14 @@ smp__data_load_default(struct smp_catalog *cat, struct smp_data_choice *choice,
 	return smp__catalog_load_embedded(cat, a, err);
 }
 
-/* ------------------------------------------------ context integration */
+/* ------------------------------------------------ the context's side */
 
 int
-smp__context_data_cache(struct smp_context *ctx, const char *cache_dir,
-			struct smp_error *err)
+smp__data_try_cache(struct smp_catalog *cat, struct smp_data_choice *choice,
+		    const struct smp_allocator *a, const char *cache_dir,
+		    size_t max_size)
 {
-	struct smp_data_choice ch;
-	int rc = try_cache(&ctx->catalog, &ch, &ctx->alloc, cache_dir,
-			   ctx->limits.max_file_size);
-
-	if (rc < 0)
-		return fail(err, rc, cache_dir, "out of memory");
-	if (rc > 0)
-		return 1;
-	ctx->data_origin = SMP_DATA_CACHE;
-	ctx->data_source = ch.url;
-	ctx->data_dir = ch.dir;
-	ctx->data_fetched = ch.fetched;
-	return 0;
-}
-
-int
-smp__context_data_dir(struct smp_context *ctx, const char *dir,
-		      struct smp_error *err)
-{
-	ctx->data_origin = SMP_DATA_DIRECTORY;
-	ctx->data_dir = smp__strndup(&ctx->alloc, dir, strlen(dir));
-	if (!ctx->data_dir)
-		return fail(err, SMP_ENOMEM, "context", "out of memory");
-	return 0;
-}
-
-void
-smp__context_data_release(struct smp_context *ctx)
-{
-	smp__free(&ctx->alloc, ctx->data_source);
-	smp__free(&ctx->alloc, ctx->data_dir);
-	ctx->data_source = NULL;
-	ctx->data_dir = NULL;
-}
-
-enum smp_data_origin
-smp_context_data_origin(const struct smp_context *ctx)
-{
-	return ctx->data_origin;
-}
-
-const char *
-smp_context_data_source(const struct smp_context *ctx)
-{
-	switch (ctx->data_origin) {
-	case SMP_DATA_CACHE:
-		return ctx->data_source ? ctx->data_source : "cache";
-	case SMP_DATA_DIRECTORY:
-		return ctx->data_dir;
-	case SMP_DATA_MEMORY:
-		return "memory";
-	default:
-		return "built-in";
-	}
-}
-
-int64_t
-smp_context_data_fetched(const struct smp_context *ctx)
-{
-	return ctx->data_origin == SMP_DATA_CACHE ? ctx->data_fetched : 0;
-}
-
-/* Days since the epoch of a time, rounding towards the past. */
-static long
-epoch_days(int64_t now)
-{
-	return (long)((now >= 0 ? now : now - 86399) / 86400);
-}
-
-long
-smp_context_data_age(const struct smp_context *ctx, int64_t now)
-{
-	long born = smp__days_from_date(ctx->catalog.generated);
-
-	if (born < 0)
-		return -1;
-	return epoch_days(now) > born ? epoch_days(now) - born : 0;
+	return try_cache(cat, choice, a, cache_dir, max_size);
 }
 
 /* Howard Hinnant's days_from_civil: proleptic Gregorian, no time zone. */
@@ -1014,54 +921,6 @@ smp__days_from_date(const char *s)
 	doy = (153L * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
 	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
 	return era * 146097 + doe - 719468;
-}
-
-int
-smp_check_data_age(struct smp_report **out, const struct smp_context *ctx,
-		   int64_t now, long max_age_days, struct smp_error *err)
-{
-	struct smp_report *rep = NULL;
-	struct smp_finding *f;
-	const char *name;
-	long born, age;
-	int rc;
-
-	*out = NULL;
-	if (!ctx || max_age_days < 1)
-		return fail(err, SMP_EINVAL, "options",
-			    "the age limit must be at least one day");
-	name = ctx->data_origin == SMP_DATA_BUILTIN ? "<built-in instance data>"
-						    : ctx->data_dir;
-	rc = smp__report_new(&rep, &ctx->alloc, name, ctx->severity);
-	if (rc)
-		return fail(err, rc, name, "out of memory");
-	born = smp__days_from_date(ctx->catalog.generated);
-	age = epoch_days(now) - born;
-	if (born >= 0 && age > max_age_days) {
-		f = smp__report_add(
-			rep, SMP_RULE_DATA_STALE, NULL, NULL,
-			"instance data '%s' is %ld days old, more "
-			"than %ld: instance types and tested models "
-			"published since are unknown to it",
-			ctx->catalog.data_version, age, max_age_days);
-		if (ctx->data_origin == SMP_DATA_DIRECTORY)
-			smp__finding_fix(
-				rep, f,
-				"refresh the files in '%s', or drop "
-				"--instance-data and run 'sm-preflight "
-				"update-data'",
-				ctx->data_dir);
-		else
-			smp__finding_fix(rep, f,
-					 "run 'sm-preflight update-data' (or "
-					 "raise --stale-days)");
-	}
-	if (rep->failed) {
-		smp_report_free(rep);
-		return fail(err, SMP_ENOMEM, name, "out of memory");
-	}
-	*out = rep;
-	return 0;
 }
 
 /* --------------------------------------------------------- cache info */

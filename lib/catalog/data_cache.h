@@ -117,16 +117,13 @@ void smp__data_choice_release(struct smp_data_choice *c,
 			      const struct smp_allocator *a);
 
 /*
- * The context's side (context.c): load the cache into ctx->catalog when
- * usable (0) or leave it to the embedded data (1); SMP_ENOMEM. Record a
- * folder given as instance_data_dir. Free what both keep.
+ * Loads the cache in cache_dir into cat when it is valid and not older
+ * than the embedded data (0, choice filled), else leaves cat alone (1);
+ * SMP_ENOMEM. What the context uses (lib/context/data_origin.c).
  */
-struct smp_context;
-int smp__context_data_cache(struct smp_context *ctx, const char *cache_dir,
-			    struct smp_error *err);
-int smp__context_data_dir(struct smp_context *ctx, const char *dir,
-			  struct smp_error *err);
-void smp__context_data_release(struct smp_context *ctx);
+int smp__data_try_cache(struct smp_catalog *cat, struct smp_data_choice *choice,
+			const struct smp_allocator *a, const char *cache_dir,
+			size_t max_size);
 
 /* Days since 1970-01-01 of a "YYYY-MM-DD" date; -1 when malformed. */
 long smp__days_from_date(const char *date);

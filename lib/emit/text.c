@@ -21,6 +21,8 @@
 /* Source lines wider than this many cells are cut around the caret. */
 #define EXCERPT_MAX 100
 #define EXCERPT_BEFORE 40
+/* Printable ASCII is measured in runs of at most this many bytes. */
+#define RUN_MAX 256
 
 #define ANSI_RESET "\033[0m"
 #define ANSI_BOLD "\033[1m"
@@ -295,7 +297,7 @@ excerpt(struct out *o, const struct smp_finding *f, struct window *win)
 {
 	const char *s = f->source_line;
 	const unsigned char *u = (const unsigned char *)s;
-	size_t n = strlen(s), i = 0, cells = 0;
+	size_t i = 0, cells = 0, stop = (size_t)-1;
 	uint32_t col = 1, end = 0;
 	struct span sp = {0, 0};
 	int have_start = 0, have_end = 0;
@@ -303,13 +305,24 @@ excerpt(struct out *o, const struct smp_finding *f, struct window *win)
 	if (f->end_line == f->line && f->end_column > f->column)
 		end = f->end_column;
 	win->first = (size_t)-1;
-	while (i < n) {
+	/* NUL-terminated, and never read past the window: a finding on a
+	 * megabyte-long line costs what one on a short line does */
+	while (u[i]) {
 		size_t k;
 		long cp;
 
+		if (have_start && stop == (size_t)-1)
+			stop = (sp.start > EXCERPT_BEFORE
+					? sp.start - EXCERPT_BEFORE
+					: 0) +
+			       EXCERPT_MAX;
+		/* past the widest window the caret can have: the line is
+		 * long, which is all the rest would tell */
+		if (cells > stop)
+			break;
 		/* the common case: printable ASCII, a column and a cell each */
 		if (u[i] >= 0x20 && u[i] < 0x7F) {
-			k = ascii_run(u + i, n - i);
+			k = ascii_run(u + i, strnlen(s + i, RUN_MAX));
 			if (f->column >= col && f->column - col < k) {
 				sp.start = cells + (f->column - col);
 				have_start = 1;
@@ -328,7 +341,7 @@ excerpt(struct out *o, const struct smp_finding *f, struct window *win)
 		if ((u[i] & 0xC0) == 0x80) {
 			/* a stray continuation byte: no column of its own */
 			k = 1;
-			while (i + k < n && (u[i + k] & 0xC0) == 0x80)
+			while ((u[i + k] & 0xC0) == 0x80)
 				k++;
 			cells += excerpt_char(o, win, cells, s + i, k, -1);
 			i += k;
@@ -342,10 +355,11 @@ excerpt(struct out *o, const struct smp_finding *f, struct window *win)
 			sp.end = cells;
 			have_end = 1;
 		}
-		k = smp__utf8_decode(u + i, n - i, &cp);
+		/* a UTF-8 sequence is at most 4 bytes */
+		k = smp__utf8_decode(u + i, strnlen(s + i, 4), &cp);
 		if (cp < 0) {
 			/* an invalid sequence shows as one character */
-			while (i + k < n && (u[i + k] & 0xC0) == 0x80)
+			while ((u[i + k] & 0xC0) == 0x80)
 				k++;
 		}
 		cells += excerpt_char(o, win, cells, s + i, k, cp);

@@ -292,6 +292,12 @@ smp__report_finish(struct smp_report *r)
 }
 
 int
+smp__report_full(const struct smp_report *r)
+{
+	return r->count >= SMP_REPORT_FINDINGS_MAX && !r->finished;
+}
+
+int
 smp__report_has(const struct smp_report *r, enum smp_rule_id rule)
 {
 	const char *id = smp__rule_id(rule);

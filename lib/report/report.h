@@ -108,6 +108,14 @@ void smp__report_source_restore(struct smp_report *r,
  */
 void smp__report_finish(struct smp_report *r);
 
+/*
+ * 1 when the report keeps no more findings: the next ones are only
+ * counted. A rule whose message is costly to write (a did-you-mean search)
+ * may test it first, and then still add the finding with any message so
+ * that it is counted.
+ */
+int smp__report_full(const struct smp_report *r);
+
 /* 1 when the report already has a finding of rule. */
 int smp__report_has(const struct smp_report *r, enum smp_rule_id rule);
 

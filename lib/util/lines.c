@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "util/lines.h"
-#include "util/text.h"
+#include "util/pos.h"
 
 void
 smp__lines_init(struct smp_lines *l, const char *buf, size_t len)

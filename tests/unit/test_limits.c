@@ -18,7 +18,7 @@
 #include "smpreflight.h"
 #include "util/alloc.h"
 #include "util/lines.h"
-#include "util/text.h"
+#include "util/pos.h"
 
 /* A growing string; asserts on out-of-memory. */
 struct text {
