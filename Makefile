@@ -148,6 +148,7 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 		SMP_SHARED_DIR=$(SHARED) sh tests/sarif/validate.sh --if-available $(CLI); \
 	else $(call skip,the schema and SARIF validation,python3); fi
 	sh tests/net/run.sh $(CLI)
+	sh tests/hostile/run.sh $(CLI)
 	@if [ -n "$(HAVE_PYTHON)" ]; then \
 		echo "$(PYTHON) tests/integrations/run.py $(CLI)"; \
 		$(PYTHON) tests/integrations/run.py $(CLI); \
@@ -394,7 +395,7 @@ generated-check: docs-check
 	else \
 		t=$$(mktemp -d) && mkdir $$t/schemas $$t/data && \
 		$(PYTHON) -B schemas/generate.py $(SHARED)/reference/spec-fields.json $$t/schemas >/dev/null && \
-		$(PYTHON) -B instance-data/generate.py $(SHARED)/reference --out $$t/data >/dev/null || \
+		$(PYTHON) -B instance-data/generate.py $(SHARED)/reference --sdk-tables instance-data/frameworks.json --out $$t/data >/dev/null || \
 			{ rm -rf $$t; echo "a generator failed"; exit 1; }; \
 		stale=; \
 		for n in $(GEN_SCHEMAS); do \

@@ -277,6 +277,13 @@ struct smp_finding {
 	 * suppressed in SARIF. */
 	int suppressed;
 	const char *suppression_reason; /* the comment's reason, or NULL */
+	/* In a Jupyter notebook: the 1-based cell (counting every cell),
+	 * and line and column within it; line and column above are then
+	 * those of the notebook's JSON file. 0 when not in a notebook. */
+	uint32_t cell;
+	uint32_t cell_line;
+	uint32_t cell_column;
+	uint32_t cell_end_column; /* exclusive, on cell_line; 0 if none */
 };
 
 /* The findings of one checked buffer or file, in source order. */

@@ -31,6 +31,7 @@ enum {
 	OPT_BASELINE,
 	OPT_LR_SCALING,
 	OPT_NO_SCRIPT,
+	OPT_INCLUDE_PYTHON,
 	OPT_OFFLINE,
 	OPT_STALE_DAYS,
 	OPT_FORMAT,
@@ -69,6 +70,9 @@ static const struct cli_option options[] = {
 	 "(x sqrt(k))"},
 	{"--no-script", 0, OPT_NO_SCRIPT, NULL,
 	 "do not read the entry scripts the specs name (no script-* rules)"},
+	{"--include-python", 0, OPT_INCLUDE_PYTHON, NULL,
+	 "in a directory, also check *.py launchers and *.ipynb notebooks "
+	 "(a file named on the command line always is)"},
 	{"--offline", 0, OPT_OFFLINE, NULL,
 	 "never use the network (checking does not anyway): the built-in or "
 	 "refreshed data only"},
@@ -586,6 +590,9 @@ run_check(int argc, char **argv)
 			break;
 		case OPT_NO_SCRIPT:
 			opts.no_script = 1;
+			break;
+		case OPT_INCLUDE_PYTHON:
+			cargs.include_python = 1;
 			break;
 		case OPT_OFFLINE:
 			opts.offline = 1;

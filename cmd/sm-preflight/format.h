@@ -34,7 +34,8 @@ struct cli_output {
 	enum smp_format format;
 	const char *path; /* NULL: stdout */
 	char *tmp;        /* the temporary file until it is renamed */
-	void *fp;         /* FILE * of tmp */
+	void *fp;         /* FILE * of tmp, or of path when in_place */
+	int in_place;     /* path is a device, FIFO or socket: no rename */
 	struct smp_emitter *em;
 };
 

@@ -51,11 +51,17 @@ struct top {
 	const struct smp_node *generated;
 	const struct smp_node *sources;
 	const struct smp_node *rows;
+	const struct smp_node *configs;
+	const struct smp_node *registries;
+	const struct smp_node *hostnames;
+	const struct smp_node *suffixes;
 	const struct smp_node *pytorchxla;
 	const char *const *classes;
 	size_t class_count;
 	const char *const *efa;
 	size_t efa_count;
+	const char *const *graviton;
+	size_t graviton_count;
 };
 
 /* State of one load: the catalog being built and where errors go. */
@@ -98,6 +104,12 @@ static const struct field frameworks_top[] = {
 	 offsetof(struct top, efa_count), NULL},
 	TOP("pytorchxla_min_version", K_NODE_MAP, pytorchxla),
 	TOP("images", K_NODE_SEQ, rows),
+	TOP("image_configs", K_NODE_SEQ, configs),
+	TOP("image_registries", K_NODE_SEQ, registries),
+	TOP("ecr_hostnames", K_NODE_SEQ, hostnames),
+	TOP("image_tag_suffixes", K_NODE_SEQ, suffixes),
+	{"sdk_graviton_families", K_STR_LIST, offsetof(struct top, graviton),
+	 offsetof(struct top, graviton_count), NULL},
 };
 
 static const struct field source_fields[] = {
@@ -169,6 +181,52 @@ static const struct field image_fields[] = {
 	{"source", K_NODE_STR, NOT_KEPT, 0, NULL},
 };
 
+#define CFG(k, kind, m)                                                        \
+	{                                                                      \
+		k, kind, offsetof(struct smp_image_config, m), 0, NULL         \
+	}
+#define CFG_LIST(k, m, c)                                                      \
+	{                                                                      \
+		k, K_STR_LIST, offsetof(struct smp_image_config, m),           \
+			offsetof(struct smp_image_config, c), NULL             \
+	}
+static const struct field image_config_fields[] = {
+	{"framework", K_STR, offsetof(struct smp_image_config, framework), 0,
+	 estimators_enum},
+	CFG("compiler", K_BOOL, compiler),
+	CFG("version", K_STR, version),
+	CFG_LIST("version_aliases", version_aliases, version_alias_count),
+	CFG("base_framework", K_OPT_STR, base_framework),
+	CFG_LIST("base_framework_aliases", base_framework_aliases,
+		 base_framework_alias_count),
+	CFG_LIST("py_versions", py_versions, py_version_count),
+	CFG("py_keyed", K_BOOL, py_keyed),
+	CFG("repository", K_STR, repository),
+	CFG("registries", K_STR, registries),
+	CFG_LIST("processors", processors, processor_count),
+	CFG("container_version_cpu", K_OPT_STR, container_version_cpu),
+	CFG("container_version_gpu", K_OPT_STR, container_version_gpu),
+};
+
+static const struct field registry_fields[] = {
+	{"set", K_STR, offsetof(struct smp_image_registry, set), 0, NULL},
+	{"region", K_STR, offsetof(struct smp_image_registry, region), 0, NULL},
+	{"account", K_STR, offsetof(struct smp_image_registry, account), 0,
+	 NULL},
+};
+
+static const struct field hostname_fields[] = {
+	{"region", K_STR, offsetof(struct smp_ecr_hostname, region), 0, NULL},
+	{"hostname", K_STR, offsetof(struct smp_ecr_hostname, hostname), 0,
+	 NULL},
+};
+
+static const struct field suffix_fields[] = {
+	{"tag", K_STR, offsetof(struct smp_image_tag_suffix, tag), 0, NULL},
+	{"suffix", K_STR, offsetof(struct smp_image_tag_suffix, suffix), 0,
+	 NULL},
+};
+
 static const struct field pytorchxla_fields[] = {
 	{"huggingface", K_STR,
 	 offsetof(struct smp_catalog, pytorchxla_min_huggingface), 0, NULL},
@@ -181,6 +239,7 @@ static const struct field pytorchxla_fields[] = {
 _Static_assert(COUNT(tested_fields) <= MAX_FIELDS &&
 		       COUNT(instance_fields) <= MAX_FIELDS &&
 		       COUNT(image_fields) <= MAX_FIELDS &&
+		       COUNT(image_config_fields) <= MAX_FIELDS &&
 		       COUNT(frameworks_top) <= MAX_FIELDS,
 	       "a field table is longer than MAX_FIELDS");
 
@@ -710,6 +769,73 @@ read_tested(struct loader *L, const struct smp_node *root)
 	return 0;
 }
 
+/* The set of a configuration's 'registries' names at least one row. */
+static int
+registry_set_known(const struct smp_catalog *cat, const char *set)
+{
+	size_t i;
+
+	for (i = 0; set && i < cat->image_registry_count; i++)
+		if (strcmp(cat->image_registries[i].set, set) == 0)
+			return 1;
+	return 0;
+}
+
+/* The SDK's training image tables of frameworks.json. */
+static int
+read_image_tables(struct loader *L, const struct top *t)
+{
+	struct smp_catalog *cat = L->cat;
+	void *rows = NULL;
+	size_t i;
+	int rc;
+
+	rc = read_rows(
+		L, t->registries, registry_fields, COUNT(registry_fields),
+		sizeof(struct smp_image_registry), &rows,
+		&cat->image_registry_count, "each entry of 'image_registries'");
+	if (rc)
+		return rc;
+	cat->image_registries = rows;
+	rc = read_rows(L, t->hostnames, hostname_fields, COUNT(hostname_fields),
+		       sizeof(struct smp_ecr_hostname), &rows,
+		       &cat->ecr_hostname_count,
+		       "each entry of 'ecr_hostnames'");
+	if (rc)
+		return rc;
+	cat->ecr_hostnames = rows;
+	rc = read_rows(L, t->suffixes, suffix_fields, COUNT(suffix_fields),
+		       sizeof(struct smp_image_tag_suffix), &rows,
+		       &cat->image_tag_suffix_count,
+		       "each entry of 'image_tag_suffixes'");
+	if (rc)
+		return rc;
+	cat->image_tag_suffixes = rows;
+	cat->graviton_families = t->graviton;
+	cat->graviton_family_count = t->graviton_count;
+	rc = read_rows(
+		L, t->configs, image_config_fields, COUNT(image_config_fields),
+		sizeof(struct smp_image_config), &rows,
+		&cat->image_config_count, "each entry of 'image_configs'");
+	if (rc)
+		return rc;
+	cat->image_configs = rows;
+	for (i = 0; t->configs && i < cat->image_config_count; i++) {
+		const struct smp_image_config *c = &cat->image_configs[i];
+		const struct smp_node *row = t->configs->u.sequence.items[i];
+
+		if (!registry_set_known(cat, c->registries))
+			return fail_at(L, smp__map_get(row, "registries"),
+				       "registry set '%s' is not in "
+				       "'image_registries'",
+				       c->registries ? c->registries : "");
+		if (!c->processor_count)
+			return fail_at(L, smp__map_get(row, "processors"),
+				       "'processors' must not be empty");
+	}
+	return 0;
+}
+
 static int
 read_frameworks(struct loader *L, const struct smp_node *root)
 {
@@ -759,7 +885,7 @@ read_frameworks(struct loader *L, const struct smp_node *root)
 						    "py_versions"),
 				       "'py_versions' must not be empty");
 	}
-	return 0;
+	return read_image_tables(L, &t);
 }
 
 /*

@@ -29,6 +29,36 @@ enum { SMP_DOC_INSTANCES, SMP_DOC_TESTED, SMP_DOC_FRAMEWORKS, SMP_DOC_INDEX };
 #define SMP_DOC_COUNT 4
 extern const char *const smp__doc_names[SMP_DOC_COUNT];
 
+/* ------------------------------------- within the data_cache*.c files */
+
+#define SMP_CACHE_META_NAME "meta.json"
+#define SMP_CACHE_CHECKED_NAME "checked.json"
+#define SMP_CACHE_META_MAX ((size_t)64 * 1024)
+
+/* Fills err (may be NULL) and returns code. */
+int smp__cache_fail(struct smp_error *err, int code, const char *source,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* snprintf for text that may be cut short (messages, known-short paths). */
+void smp__cache_say(char *out, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* dir/name into out; SMP_EINVAL when it does not fit. */
+int smp__cache_join(char *out, size_t size, const char *dir, const char *name,
+		    struct smp_error *err);
+
+/*
+ * Opens CACHE/lock (never through a symlink, never a FIFO) and takes it
+ * shared or exclusive. A reader that finds no usable lock file (nothing
+ * was ever committed, or a read-only copy) reads without one: *fd is -1
+ * then. SMP_EIO when an exclusive lock cannot be had.
+ */
+int smp__cache_lock(int *fd, const char *cache_dir, int exclusive,
+		    struct smp_error *err);
+void smp__cache_unlock(int fd);
+
+/* ------------------------------------------------------------ */
+
 /* meta.json: where a copy came from and how to ask for it again. */
 struct smp_cache_meta {
 	char *url; /* base URL, final '/' included */

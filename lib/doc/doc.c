@@ -146,6 +146,13 @@ is_core_float(const char *s)
 	return *s == '\0';
 }
 
+int
+smp__node_unknown(const struct smp_node *n)
+{
+	return n && n->kind == SMP_NODE_SCALAR && n->tag &&
+	       strcmp(n->tag, SMP_TAG_UNKNOWN) == 0;
+}
+
 enum smp_scalar_type
 smp__scalar_type(const struct smp_node *n)
 {
@@ -197,7 +204,8 @@ smp__node_type_name(const struct smp_node *n)
 	case SMP_NODE_MAPPING:
 		return "a mapping";
 	case SMP_NODE_SEQUENCE:
-		return "a list";
+		return n->tag && strcmp(n->tag, SMP_TAG_TUPLE) == 0 ? "a tuple"
+								    : "a list";
 	case SMP_NODE_SCALAR:
 		break;
 	}

@@ -120,6 +120,20 @@ struct smp_diag *smp__docs_diag(struct smp_docs *docs, enum smp_diag_kind kind,
 				const struct smp_pos *end, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/*
+ * The tag of a value a Python source computes in a way sm-preflight does
+ * not evaluate (a function call, os.environ, a branch): a string scalar
+ * holding the expression's text. Schema checks and rules that need the
+ * value skip it (smp__node_unknown).
+ */
+#define SMP_TAG_UNKNOWN "tag:sm-preflight,2026:unknown"
+
+/* The tag of a sequence that is a Python tuple (for messages). */
+#define SMP_TAG_TUPLE "tag:sm-preflight,2026:tuple"
+
+/* 1 when n is such an unknown value. */
+int smp__node_unknown(const struct smp_node *n);
+
 /* Typing of scalars: tags win, then style, then the core schema. */
 enum smp_scalar_type smp__scalar_type(const struct smp_node *n);
 

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "doc/load.h"
+#include "util/text.h"
 
 /* a diagnostic was added and parsing stops; errors are negative SMP_E* */
 #define STOP 1
@@ -408,18 +409,6 @@ push(struct parser *p, struct smp_node *n)
 	return 0;
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* The 4 hex digits at off, or -1 with *bad at the first non-hex one. */
 static long
 hex4(const struct parser *p, size_t off, size_t *bad)
@@ -428,7 +417,7 @@ hex4(const struct parser *p, size_t off, size_t *bad)
 	size_t k;
 
 	for (k = 0; k < 4; k++) {
-		int h = off + k < p->len ? hexval(p->buf[off + k]) : -1;
+		int h = off + k < p->len ? smp__hex_value(p->buf[off + k]) : -1;
 
 		if (h < 0) {
 			*bad = off + k;
@@ -443,27 +432,6 @@ static size_t
 utf8_len(uint32_t cp)
 {
 	return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-}
-
-static char *
-utf8_put(char *o, uint32_t cp)
-{
-	if (cp < 0x80) {
-		*o++ = (char)cp;
-	} else if (cp < 0x800) {
-		*o++ = (char)(0xC0 | (cp >> 6));
-		*o++ = (char)(0x80 | (cp & 0x3F));
-	} else if (cp < 0x10000) {
-		*o++ = (char)(0xE0 | (cp >> 12));
-		*o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-		*o++ = (char)(0x80 | (cp & 0x3F));
-	} else {
-		*o++ = (char)(0xF0 | (cp >> 18));
-		*o++ = (char)(0x80 | ((cp >> 12) & 0x3F));
-		*o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-		*o++ = (char)(0x80 | (cp & 0x3F));
-	}
-	return o;
 }
 
 /* Decodes the already validated string body raw[0..n) into out. */
@@ -501,18 +469,19 @@ decode_escapes(const char *raw, size_t n, char *out)
 		case 'u':
 			cp = 0;
 			for (size_t d = 0; d < 4; d++)
-				cp = cp * 16 + (uint32_t)hexval(raw[k + 2 + d]);
+				cp = cp * 16 +
+				     (uint32_t)smp__hex_value(raw[k + 2 + d]);
 			if (cp >= 0xD800 && cp <= 0xDBFF) {
 				uint32_t lo = 0;
 
 				for (size_t d = 0; d < 4; d++)
-					lo = lo * 16 +
-					     (uint32_t)hexval(raw[k + 8 + d]);
+					lo = lo * 16 + (uint32_t)smp__hex_value(
+							       raw[k + 8 + d]);
 				cp = 0x10000 + ((cp - 0xD800) << 10) +
 				     (lo - 0xDC00);
 				k += 6;
 			}
-			out = utf8_put(out, cp);
+			out = smp__utf8_put(out, cp);
 			k += 4;
 			break;
 		default: /* '"', '\\', '/' stand for themselves */

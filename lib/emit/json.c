@@ -49,6 +49,12 @@ out_finding(struct smp__out *o, const struct smp_finding *f, const char *file)
 	out_pos(o, ", \"end_line\": ", f->line ? f->end_line : 0);
 	out_pos(o, ", \"end_column\": ",
 		f->line && f->end_line ? f->end_column : 0);
+	if (f->cell) {
+		/* a notebook: the cell and the place within it too */
+		out_pos(o, ", \"cell\": ", f->cell);
+		out_pos(o, ", \"cell_line\": ", f->cell_line);
+		out_pos(o, ", \"cell_column\": ", f->cell_column);
+	}
 	smp__out_str(o, ", \"message\": ");
 	smp__out_json_string(o, f->message ? f->message : "");
 	smp__out_str(o, ", \"pointer\": ");

@@ -11,6 +11,7 @@
 #include "util/read_file.h"
 #include "script/script.h"
 #include "report/suppress.h"
+#include "job/source_python.h"
 
 typedef void (*rule_group_fn)(const struct smp_check *c);
 
@@ -67,10 +68,11 @@ soften_response_keys(struct smp_report *rep, size_t first)
 	}
 }
 
-static int
-check_document(const struct smp_context *ctx, const struct smp_doc *doc,
-	       struct smp_arena *arena, struct smp_report *rep,
-	       const struct smp_check_hook *hook, const char *script_dir)
+int
+smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
+		enum smp_dialect forced, struct smp_arena *arena,
+		struct smp_report *rep, const struct smp_check_hook *hook,
+		const char *script_dir)
 {
 	struct smp_script_facts script;
 	const struct smp_schema *schema;
@@ -80,20 +82,21 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 	size_t i, first;
 	int rc;
 
-	if (!doc->root)
+	if (!root)
 		return 0; /* an empty YAML document holds no job */
-	rep->root = doc->root;
-	if (doc->root->kind != SMP_NODE_MAPPING) {
-		smp__report_node(rep, SMP_RULE_WRONG_TYPE, doc->root,
+	rep->root = root;
+	if (root->kind != SMP_NODE_MAPPING) {
+		smp__report_node(rep, SMP_RULE_WRONG_TYPE, root,
 				 "a job spec must be a mapping of its "
 				 "arguments, found %s",
-				 smp__node_type_name(doc->root));
+				 smp__node_type_name(root));
 		return 0;
 	}
-	dialect = detect_dialect(ctx, doc->root);
+	dialect =
+		forced != SMP_DIALECT_AUTO ? forced : detect_dialect(ctx, root);
 	if (dialect == SMP_DIALECT_AUTO) {
 		struct smp_finding *f = smp__report_node(
-			rep, SMP_RULE_DIALECT_UNKNOWN, doc->root,
+			rep, SMP_RULE_DIALECT_UNKNOWN, root,
 			"cannot tell how this job is written: no key of an "
 			"estimator, a ModelTrainer or a CreateTrainingJob "
 			"request; use --dialect");
@@ -106,16 +109,16 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 	rc = smp__context_schema(ctx, dialect, &schema);
 	first = rep->count;
 	if (!rc && schema)
-		rc = smp__schema_check(schema, doc->root, rep);
+		rc = smp__schema_check(schema, root, rep);
 	if (rc)
 		return rc;
 	if (dialect == SMP_DIALECT_CREATE_TRAINING_JOB &&
-	    smp__is_describe_response(doc->root))
+	    smp__is_describe_response(root))
 		soften_response_keys(rep, first);
 	memset(&job, 0, sizeof(job));
 	job.dialect = dialect;
 	job.arena = arena;
-	normalizers[dialect](&job, doc->root);
+	normalizers[dialect](&job, root);
 	job.arena = NULL; /* the job may be copied: keep no pointer to it */
 	if (job.oom) {
 		rep->failed = 1;
@@ -155,6 +158,37 @@ smp_check_buffer(struct smp_report **out, const struct smp_context *ctx,
 	return smp__check_run(out, ctx, name, buf, len, NULL, err);
 }
 
+/*
+ * One loaded document: a SageMaker Pipeline definition is checked step
+ * by step, anything else as one job.
+ */
+static int
+check_doc(const struct smp_context *ctx, struct smp_docs *docs,
+	  const struct smp_node *root, struct smp_report *rep,
+	  const struct smp_check_hook *hook, const char *script_dir)
+{
+	struct smp_pysrc steps;
+	int rc = ctx->dialect == SMP_DIALECT_AUTO
+			 ? smp__pipeline_scan(&steps, &docs->arena, root)
+			 : 0;
+
+	if (rc < 0)
+		return rc;
+	if (!rc)
+		return smp__check_root(ctx, root, SMP_DIALECT_AUTO,
+				       &docs->arena, rep, hook, script_dir);
+	if (!steps.count) {
+		smp__report_node(rep, SMP_RULE_NO_TRAINING_JOB, root,
+				 "no training job found: the pipeline "
+				 "definition has no step of Type 'Training'");
+		return rep->failed ? SMP_ENOMEM : 0;
+	}
+	rc = smp__check_jobs(ctx, &steps, docs, rep, hook, script_dir, "step ",
+			     0);
+	rep->root = root;
+	return rc;
+}
+
 /* script_dir: where entry scripts are looked for; NULL for nowhere. */
 static int
 check_run(struct smp_report **out, const struct smp_context *ctx,
@@ -182,16 +216,22 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	rep->buf = buf ? buf : "";
 	rep->len = len;
 	smp__docs_init(&docs, &ctx->alloc);
-	rc = smp__load(&docs, name, rep->buf, len, &ctx->limits);
-	if (rc == 0)
-		rc = smp__rules_input(rep, &docs);
-	for (i = 0; rc == 0 && i < docs.count; i++)
-		rc = check_document(ctx, &docs.items[i], &docs.arena, rep, hook,
-				    script_dir);
+	if (smp__pysrc_kind(name)) {
+		/* a launcher or notebook: its jobs, each as a document */
+		rc = smp__check_source(ctx, name, &docs, rep, hook, script_dir);
+	} else {
+		rc = smp__load(&docs, name, rep->buf, len, &ctx->limits);
+		if (rc == 0)
+			rc = smp__rules_input(rep, &docs);
+		for (i = 0; rc == 0 && i < docs.count; i++)
+			rc = check_doc(ctx, &docs, docs.items[i].root, rep,
+				       hook, script_dir);
+	}
 	/* inline suppressions: YAML only, JSON has no comments; not in a
 	 * spec that does not parse, where comments cannot be told apart */
 	if (rc == 0 && !rep->failed && !docs.is_json &&
-	    !ctx->no_inline_ignores && !smp__report_has(rep, SMP_RULE_SYNTAX))
+	    !smp__pysrc_kind(name) && !ctx->no_inline_ignores &&
+	    !smp__report_has(rep, SMP_RULE_SYNTAX))
 		rc = smp__suppress_apply(rep, rep->buf, len, &docs, ctx->now);
 	if (hook && hook->keep && rc == 0 && !rep->failed)
 		*hook->keep = docs; /* the caller releases them */
@@ -249,8 +289,13 @@ smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
 	*out = NULL;
 	if (!ctx || !path)
 		return SMP_EINVAL;
+	/* a notebook's outputs do not count against the size limit: its
+	 * code cells do, once they are read */
 	rc = smp__read_file(&buf, &len, &ctx->alloc, path,
-			    ctx->limits.max_file_size, err);
+			    smp__pysrc_kind(path) == 2
+				    ? ctx->limits.max_file_size * 16
+				    : ctx->limits.max_file_size,
+			    err);
 	if (rc == SMP_ELIMIT) {
 		struct smp_report *rep;
 		struct smp_pos at = {1, 1, 0};

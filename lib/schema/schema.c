@@ -1901,6 +1901,8 @@ validate(struct walk *w, const struct snode *sn, const struct smp_node *n,
 
 	if (w->depth >= CHECK_DEPTH_MAX)
 		return 0; /* a pathological schema: stop, do not crash */
+	if (smp__node_unknown(n))
+		return 0; /* a value a Python source computes: not known */
 	w->depth++;
 	if (sn->is_false) {
 		if (report) {

@@ -142,6 +142,39 @@ smp__did_you_mean(const char *word, const char *const *candidates, size_t count)
 }
 
 int
+smp__hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+char *
+smp__utf8_put(char *o, unsigned long cp)
+{
+	if (cp < 0x80) {
+		*o++ = (char)cp;
+	} else if (cp < 0x800) {
+		*o++ = (char)(0xC0 | (cp >> 6));
+		*o++ = (char)(0x80 | (cp & 0x3F));
+	} else if (cp < 0x10000) {
+		*o++ = (char)(0xE0 | (cp >> 12));
+		*o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+		*o++ = (char)(0x80 | (cp & 0x3F));
+	} else {
+		*o++ = (char)(0xF0 | (cp >> 18));
+		*o++ = (char)(0x80 | ((cp >> 12) & 0x3F));
+		*o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+		*o++ = (char)(0x80 | (cp & 0x3F));
+	}
+	return o;
+}
+
+int
 smp__streq(const char *a, const char *b)
 {
 	return a && b && strcmp(a, b) == 0;

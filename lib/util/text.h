@@ -17,6 +17,12 @@ int smp__utf8_valid(const char *buf, size_t len, size_t *bad);
  */
 size_t smp__utf8_decode(const unsigned char *s, size_t n, long *cp);
 
+/* The value of a hexadecimal digit, or -1. */
+int smp__hex_value(char c);
+
+/* Writes code point cp (at most U+10FFFF) as UTF-8 at o; returns o past it. */
+char *smp__utf8_put(char *o, unsigned long cp);
+
 /*
  * Edit distance (Damerau-Levenshtein, optimal string alignment) capped at
  * limit+1: used for did-you-mean suggestions.
