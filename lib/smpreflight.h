@@ -491,6 +491,21 @@ int smp_emitter_new(struct smp_emitter **out, const struct smp_context *ctx,
  */
 int smp_emitter_add(struct smp_emitter *em, const struct smp_report *report);
 
+/*
+ * Records that file could not be checked at all (it could not be read,
+ * or checking it failed: out of memory, an internal error); message says
+ * why ("No such file or directory"). Each format carries it where its
+ * consumers look: JSON an "errors" entry and summary "files_failed",
+ * SARIF a toolExecutionNotification of the run's invocation (with
+ * executionSuccessful false), JUnit a testcase with an <error>, GitHub an
+ * ::error annotation. TEXT writes nothing: text is read by people, to
+ * whom the caller reports it (the CLI on stderr). Returns 0, SMP_EINVAL
+ * (a NULL argument, or after finish), or an error as for
+ * smp_emitter_add().
+ */
+int smp_emitter_add_failure(struct smp_emitter *em, const char *file,
+			    const char *message);
+
 /* Ends the document (also when no report was added). 0 or an error as
  * for smp_emitter_add(). */
 int smp_emitter_finish(struct smp_emitter *em);
