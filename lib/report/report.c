@@ -392,7 +392,7 @@ find_path(struct step *steps, size_t *n, const struct smp_node *cur,
 {
 	size_t i;
 
-	if (cur == target)
+	if (smp__node_same(cur, target))
 		return 1;
 	if (!cur || depth > 128)
 		return 0;
@@ -424,6 +424,48 @@ find_path(struct step *steps, size_t *n, const struct smp_node *cur,
 	return 0;
 }
 
+/*
+ * The scalar of the tree whose text holds offset: where a node that a
+ * normalizer derived from the spec's text (a version inside an image tag,
+ * a hyperparameter without the SDK's JSON quotes) sits in the document.
+ * Steps as find_path().
+ */
+static int
+find_at(struct step *steps, size_t *n, const struct smp_node *cur,
+	size_t offset, unsigned depth)
+{
+	size_t i;
+
+	if (!cur || depth > 128)
+		return 0;
+	if (cur->kind == SMP_NODE_SCALAR) {
+		if (cur->start.offset <= offset && offset < cur->end.offset) {
+			*n = depth;
+			return 1;
+		}
+		return 0;
+	}
+	if (cur->kind == SMP_NODE_MAPPING) {
+		for (i = 0; i < cur->u.mapping.count; i++) {
+			const struct smp_pair *pr = &cur->u.mapping.items[i];
+
+			steps[depth].key = pr->key;
+			steps[depth].index = 0;
+			if (find_at(steps, n, pr->value, offset, depth + 1))
+				return 1;
+		}
+	} else if (cur->kind == SMP_NODE_SEQUENCE) {
+		for (i = 0; i < cur->u.sequence.count; i++) {
+			steps[depth].key = NULL;
+			steps[depth].index = i;
+			if (find_at(steps, n, cur->u.sequence.items[i], offset,
+				    depth + 1))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 const char *
 smp__report_pointer_of(struct smp_report *r, const struct smp_node *root,
 		       const struct smp_node *node)
@@ -433,8 +475,12 @@ smp__report_pointer_of(struct smp_report *r, const struct smp_node *root,
 	const char *s;
 	size_t n = 0, i;
 
-	if (!find_path(steps, &n, root, node, 0))
-		return NULL;
+	if (!find_path(steps, &n, root, node, 0)) {
+		n = 0;
+		if (node->kind != SMP_NODE_SCALAR ||
+		    !find_at(steps, &n, root, node->start.offset, 0))
+			return NULL;
+	}
 	p.len = 0;
 	p.overflow = 0;
 	for (i = 0; i < n && !p.overflow; i++)
