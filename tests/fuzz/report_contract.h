@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 
+#include "report/report.h"
 #include "smpreflight.h"
 
 static void
@@ -43,6 +44,9 @@ check_report(const struct smp_report *rep, size_t size)
 			abort();
 	}
 	if (smp_report_get(rep, n))
+		abort();
+	/* the report's cap, and the finding that counts the rest */
+	if (n > SMP_REPORT_FINDINGS_MAX + 1)
 		abort();
 }
 
