@@ -92,6 +92,10 @@ struct memo {
 	char *dir;
 	struct chain *chain;
 	int used;
+	/* the search stopped above dir: its parent belongs to another
+	 * user (`stop_uid`), so files there and above are not read */
+	int stopped;
+	unsigned long stop_uid;
 };
 
 struct cli_configs {
@@ -317,7 +321,8 @@ memo_find(struct cli_configs *c, const char *dir)
 }
 
 static int
-memo_put(struct cli_configs *c, const char *dir, struct chain *ch)
+memo_put(struct cli_configs *c, const char *dir, struct chain *ch,
+	 const struct memo *stop)
 {
 	size_t i, mask;
 	char *d;
@@ -349,8 +354,29 @@ memo_put(struct cli_configs *c, const char *dir, struct chain *ch)
 	c->memo[i].dir = d;
 	c->memo[i].chain = ch;
 	c->memo[i].used = 1;
+	c->memo[i].stopped = stop->stopped;
+	c->memo[i].stop_uid = stop->stop_uid;
 	c->memo_count++;
 	return 0;
+}
+
+/*
+ * 1 when the upward search may go from dir to its parent up: the parent
+ * belongs to dir's owner, to root or to the user running us. A folder of
+ * someone else's above a project (a shared /tmp-like parent) could
+ * otherwise plant a configuration that turns rules off below it; this
+ * is the reasoning of git's safe.directory. A folder that cannot be
+ * stat()ed changes nothing.
+ */
+static int
+trusted_parent(const char *dir, const char *up, unsigned long *uid)
+{
+	struct stat d, u;
+
+	if (stat(dir, &d) != 0 || stat(up, &u) != 0)
+		return 1;
+	*uid = (unsigned long)u.st_uid;
+	return u.st_uid == d.st_uid || u.st_uid == 0 || u.st_uid == geteuid();
 }
 
 /* The chain of an absolute folder (NULL: no file applies). */
@@ -358,7 +384,7 @@ static int
 chain_of_dir(struct cli_configs *c, const char *dir, struct chain **out)
 {
 	struct chain *parent = NULL, *ch;
-	struct memo *m;
+	struct memo *m, stop;
 	char *up;
 	int rc;
 
@@ -374,12 +400,18 @@ chain_of_dir(struct cli_configs *c, const char *dir, struct chain **out)
 		*out = m->chain;
 		return 0;
 	}
-	/* the repository root and the filesystem root end the search */
+	/* the repository root, the filesystem root and a folder of
+	 * another user's end the search */
+	memset(&stop, 0, sizeof(stop));
 	if (strcmp(dir, "/") != 0 && !exists(dir, ".git", 1)) {
 		up = parent_of(dir);
 		if (!up)
 			return oom();
-		rc = chain_of_dir(c, up, &parent);
+		rc = 0;
+		if (trusted_parent(dir, up, &stop.stop_uid))
+			rc = chain_of_dir(c, up, &parent);
+		else
+			stop.stopped = 1;
 		free(up);
 		if (rc)
 			return rc;
@@ -399,7 +431,7 @@ chain_of_dir(struct cli_configs *c, const char *dir, struct chain **out)
 		if (rc)
 			return rc;
 	}
-	if (memo_put(c, dir, ch))
+	if (memo_put(c, dir, ch, &stop))
 		return oom();
 	*out = ch;
 	return 0;
@@ -886,6 +918,16 @@ has_extension(const struct smp_config_list *exts, const char *name)
 	return 0;
 }
 
+/* A launcher or notebook, walked with --include-python. */
+static int
+is_python(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 3 && strcmp(name + n - 3, ".py") == 0) ||
+	       (n > 6 && strcmp(name + n - 6, ".ipynb") == 0);
+}
+
 static int
 filter_skip(void *ud, const char *path, const char *name, int is_dir)
 {
@@ -918,7 +960,8 @@ filter_skip(void *ud, const char *path, const char *name, int is_dir)
 	}
 	/* the folder's instance overlay is data, not a spec */
 	if (!skip && !is_dir)
-		skip = !has_extension(p->extensions, name) ||
+		skip = !(has_extension(p->extensions, name) ||
+			 (c->args->include_python && is_python(name))) ||
 		       (p->overlay && strcmp(p->overlay, abs) == 0);
 	free(abs);
 	free(dir);
@@ -982,9 +1025,44 @@ print_list(const struct smp_config_list *l)
 	putchar(']');
 }
 
+/* Says where the search from dir stopped at another user's folder (the
+ * search itself filled the memo on its way up). 0, or -1 on ENOMEM. */
+static int
+print_stop(struct cli_configs *c, const char *dir)
+{
+	char *d = strdup(dir), *up, *shown;
+	struct memo *m;
+
+	while (d && (m = memo_find(c, d)) != NULL) {
+		if (m->stopped) {
+			up = parent_of(d);
+			shown = up ? display_of(c->cwd, up) : NULL;
+			free(up);
+			if (!shown)
+				break;
+			printf("# search stopped below '%s': owned by another "
+			       "user (uid %lu), so its configuration files "
+			       "and those above it are not read\n",
+			       shown, m->stop_uid);
+			free(shown);
+			free(d);
+			return 0;
+		}
+		if (strcmp(d, "/") == 0)
+			break;
+		up = parent_of(d);
+		free(d);
+		d = up;
+	}
+	if (!d)
+		return -1;
+	free(d);
+	return 0;
+}
+
 static int
 print_profile(struct cli_configs *c, const struct cli_profile *p,
-	      const char *target, struct chain *ch)
+	      const char *target, const char *dir, struct chain *ch)
 {
 	const char *cli = "command line";
 	size_t i;
@@ -999,6 +1077,8 @@ print_profile(struct cli_configs *c, const struct cli_profile *p,
 	for (; ch; ch = ch->parent)
 		printf("#   %s%s\n", ch->file->display,
 		       ch->file->cfg->root ? " (root: true)" : "");
+	if (print_stop(c, dir))
+		return oom();
 	printf("fail-on: %s", smp_severity_name(p->fail_on));
 	print_origin(&p->fail_on_from, p->fail_on_cli ? cli : "default");
 	printf("lr-scaling: %s", smp_lr_scaling_name(p->lr_scaling));
@@ -1158,7 +1238,7 @@ run_config(int argc, char **argv)
 	if (!status)
 		status = profile_of(c, ch, &p);
 	if (!status)
-		status = print_profile(c, p, target, ch);
+		status = print_profile(c, p, target, dir, ch);
 out:
 	free(abs);
 	free(dir);
@@ -1174,7 +1254,8 @@ const struct cli_command cli_cmd_config = {
 	"from, or 'default'. Files named " CLI_CONFIG_NAME
 	" are read from the folder upward to the repository root (the first "
 	"folder holding .git); a nearer file overrides a farther one key by "
-	"key, and 'root: true' stops the search.",
+	"key, and 'root: true' stops the search, as does a folder owned by "
+	"another user (not the owner of the folder below it, root, or you).",
 	"Exit status: 0 printed, 2 a configuration file that cannot be used.",
 	options,
 	sizeof(options) / sizeof(options[0]),

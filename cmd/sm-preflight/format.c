@@ -350,6 +350,24 @@ cli_outputs_add(struct cli_outputs *o, const struct smp_report *rep)
 
 /* See format.h. */
 int
+cli_outputs_failure(struct cli_outputs *o, const char *file,
+		    const char *message)
+{
+	size_t i;
+
+	for (i = 0; i < o->count; i++) {
+		int rc;
+
+		errno = 0;
+		rc = smp_emitter_add_failure(o->items[i].em, file, message);
+		if (rc)
+			return output_error(&o->items[i], rc);
+	}
+	return 0;
+}
+
+/* See format.h. */
+int
 cli_outputs_data_age(struct cli_outputs *o, const struct smp_context *ctx,
 		     long days, enum smp_severity *sev)
 {

@@ -71,6 +71,13 @@ int cli_outputs_open(struct cli_outputs *o, const struct smp_context *ctx,
 int cli_outputs_add(struct cli_outputs *o, const struct smp_report *rep);
 
 /*
+ * A file that could not be checked (message: why) to every output: 0, or
+ * an exit status (printed).
+ */
+int cli_outputs_failure(struct cli_outputs *o, const char *file,
+			const char *message);
+
+/*
  * The once-per-run data-stale check (DESIGN.md section 4) to every
  * output, ahead of the specs; *sev is its severity (OFF when none or when
  * days is 0). 0 or CLI_EXIT_INTERNAL (printed).

@@ -537,6 +537,18 @@ on_job(struct smp_pyeval *ev, enum smp_pycls cls, size_t callee,
 	ep = smp__pyval_get(call, "entry_point", 11);
 	if (ep && ep->kind == SMP_PV_STR)
 		job->entry = smp__arena_strndup(s->arena, ep->text, ep->len);
+	/* client.create_training_job(**request): named by its request */
+	if (cls == SMP_PYCLS_CLIENT && op_is(s, callee + 1, "(") &&
+	    op_is(s, callee + 2, "**") &&
+	    tok(s, callee + 3)->kind == SMP_PYTOK_NAME &&
+	    op_is(s, callee + 4, ")")) {
+		const struct smp_pytoken *t = tok(s, callee + 3);
+
+		job->name = smp__arena_strndup(s->arena, s->ev.buf + t->off,
+					       t->len);
+		if (!job->name)
+			s->oom = 1;
+	}
 	cc = smp__pyval_get(call, "compiler_config", 15);
 	job->compiled = cc && cc->kind != SMP_PV_NONE;
 	return (long)out->count++;
@@ -709,15 +721,14 @@ simple(struct scan *s, size_t i, size_t end)
 				struct smp_pyval *cur, *rhs;
 				char op[4];
 				size_t n = strlen(aug_ops[k]) - 1, r = j + 1;
+				size_t c = i;
 
 				memcpy(op, aug_ops[k], n);
 				op[n] = '\0';
 				rhs = smp__pyeval_exprlist(&s->ev, &r);
-				if (j == i + 1 &&
-				    tok(s, i)->kind == SMP_PYTOK_NAME) {
-					size_t c = i;
 
-					cur = smp__pyeval_expr(&s->ev, &c);
+				cur = smp__pyeval_expr(&s->ev, &c);
+				if (c == j) {
 					v = smp__pyeval_binop(&s->ev, op, cur,
 							      rhs, i, end);
 					/* += on a list or dict mutates it */
@@ -964,7 +975,6 @@ smp__pysrc_scan(struct smp_pysrc *out, struct smp_arena *arena,
 		const struct smp_allocator *a, const char *buf, size_t len)
 {
 	struct scan s;
-	size_t k;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -986,14 +996,5 @@ smp__pysrc_scan(struct smp_pysrc *out, struct smp_arena *arena,
 		smp__pyeval_release(&s.ev);
 	}
 	smp__free(a, s.toks);
-	/* the calls no variable names: by their class and line */
-	for (k = 0; !rc && k < out->count; k++)
-		if (!out->jobs[k].name) {
-			out->jobs[k].name = smp__arena_printf(
-				arena, "%s(...) on line %u", out->jobs[k].cls,
-				(unsigned)out->jobs[k].at.line);
-			if (!out->jobs[k].name)
-				rc = SMP_ENOMEM;
-		}
 	return rc;
 }

@@ -16,8 +16,14 @@
 #include "smpreflight.h"
 #include "doc/doc.h"
 
+/* A value a pipeline parameter's default stands for (pipeline_def.c). */
+struct smp_pysrc_subst {
+	const struct smp_node *node; /* the DefaultValue used */
+	const char *param;           /* the parameter's name */
+};
+
 struct smp_pysrc_job {
-	const char *name; /* the variable it is bound to, or the call */
+	const char *name; /* the variable it is bound to, or NULL */
 	enum smp_dialect dialect;
 	const struct smp_node *root;
 	int partial;       /* an unknown **kwargs: absent keys may be set */
@@ -25,6 +31,9 @@ struct smp_pysrc_job {
 	const char *entry; /* entry_point as a known string, or NULL */
 	const char *cls;   /* "HuggingFace", "PyTorch", ... */
 	struct smp_pos at; /* the call */
+	/* pipeline steps: the parameters whose defaults were used */
+	struct smp_pysrc_subst *subst;
+	size_t nsubst;
 };
 
 struct smp_pysrc {
@@ -42,6 +51,18 @@ struct smp_pysrc {
  */
 int smp__pysrc_scan(struct smp_pysrc *out, struct smp_arena *arena,
 		    const struct smp_allocator *a, const char *buf, size_t len);
+
+/*
+ * A SageMaker Pipeline definition ({"Version", "Parameters", "Steps"}, as
+ * pipeline.definition() writes it): every step of Type "Training" has a
+ * CreateTrainingJob request in Arguments, which becomes a job named after
+ * the step, with {"Get": "Parameters.X"} replaced by X's DefaultValue and
+ * other functions ({"Std:Join": ...}, {"Get": "Steps..."}) unknown nodes.
+ * Returns 1 when root is a pipeline definition (out holds its training
+ * steps, maybe none), 0 when it is not, SMP_ENOMEM.
+ */
+int smp__pipeline_scan(struct smp_pysrc *out, struct smp_arena *arena,
+		       const struct smp_node *root);
 
 /* 1 when name ends in ".py"; 2 when it ends in ".ipynb"; else 0. */
 int smp__pysrc_kind(const char *name);

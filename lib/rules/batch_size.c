@@ -157,6 +157,7 @@ smp__rules_tune(const struct smp_check *c)
 	struct smp_row_pick pick;
 	struct smp_finding *f;
 	char key[256], name[256];
+	double margin;
 
 	if (!job->compiler || !job->compiler_enabled || !job->hyperparameters)
 		return;
@@ -205,9 +206,16 @@ smp__rules_tune(const struct smp_check *c)
 		report_below(c, &b, &pick, name);
 		return;
 	}
-	/* an out-of-memory claim needs a row that is this very job */
-	pick.max = smp__tune_same_job_max(c->cat, &q);
-	if (pick.max && b.per_gpu > smp__tune_row_batch(c->cat, pick.max) &&
+	/* an out-of-memory claim needs a row that is this very job; with
+	 * no sequence length stated, only far above any of its lengths */
+	pick.max = smp__tune_same_job_max(c->cat, &q, 0);
+	margin = 1;
+	if (!pick.max && !q.sequence_length) {
+		pick.max = smp__tune_same_job_max(c->cat, &q, 1);
+		margin = SMP_TUNE_ABOVE_UNSTATED;
+	}
+	if (pick.max &&
+	    b.per_gpu > margin * smp__tune_row_batch(c->cat, pick.max) &&
 	    !pick.max->batch_size_is_lower_bound)
 		report_above(c, &b, &pick, name);
 }

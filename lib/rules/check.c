@@ -124,6 +124,10 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 		rep->failed = 1;
 		return SMP_ENOMEM;
 	}
+	if (hook && hook->sources) {
+		script_dir = hook->sources;
+		job.source_dir = NULL;
+	}
 	/* the entry script's facts, before the spec rules that read them */
 	smp__script_init(&script, &ctx->alloc);
 	rc = ctx->no_script ? 0
@@ -156,6 +160,37 @@ smp_check_buffer(struct smp_report **out, const struct smp_context *ctx,
 		 struct smp_error *err)
 {
 	return smp__check_run(out, ctx, name, buf, len, NULL, err);
+}
+
+/*
+ * One loaded document: a SageMaker Pipeline definition is checked step
+ * by step, anything else as one job.
+ */
+static int
+check_doc(const struct smp_context *ctx, struct smp_docs *docs,
+	  const struct smp_node *root, struct smp_report *rep,
+	  const struct smp_check_hook *hook, const char *script_dir)
+{
+	struct smp_pysrc steps;
+	int rc = ctx->dialect == SMP_DIALECT_AUTO
+			 ? smp__pipeline_scan(&steps, &docs->arena, root)
+			 : 0;
+
+	if (rc < 0)
+		return rc;
+	if (!rc)
+		return smp__check_root(ctx, root, SMP_DIALECT_AUTO,
+				       &docs->arena, rep, hook, script_dir);
+	if (!steps.count) {
+		smp__report_node(rep, SMP_RULE_NO_TRAINING_JOB, root,
+				 "no training job found: the pipeline "
+				 "definition has no step of Type 'Training'");
+		return rep->failed ? SMP_ENOMEM : 0;
+	}
+	rc = smp__check_jobs(ctx, &steps, docs, rep, hook, script_dir, "step ",
+			     0);
+	rep->root = root;
+	return rc;
 }
 
 /* script_dir: where entry scripts are looked for; NULL for nowhere. */
@@ -193,9 +228,8 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 		if (rc == 0)
 			rc = smp__rules_input(rep, &docs);
 		for (i = 0; rc == 0 && i < docs.count; i++)
-			rc = smp__check_root(ctx, docs.items[i].root,
-					     SMP_DIALECT_AUTO, &docs.arena, rep,
-					     hook, script_dir);
+			rc = check_doc(ctx, &docs, docs.items[i].root, rep,
+				       hook, script_dir);
 	}
 	/* inline suppressions: YAML only, JSON has no comments; not in a
 	 * spec that does not parse, where comments cannot be told apart */
@@ -207,6 +241,7 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 		*hook->keep = docs; /* the caller releases them */
 	else
 		smp__docs_release(&docs);
+	smp__report_finish(rep);
 	rep->buf = NULL;
 	rep->len = 0;
 	rep->root = NULL;

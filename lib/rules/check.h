@@ -9,6 +9,7 @@
 #include "job/job.h"
 #include "report/report.h"
 #include "job/settings.h"
+#include "job/source_python.h"
 
 struct smp_check {
 	const struct smp_job *job;
@@ -65,6 +66,10 @@ struct smp_check_hook {
 	void (*fn)(void *ud, const struct smp_check *c);
 	void *ud;
 	struct smp_docs *keep;
+	/* a folder holding a local copy of the job's code: the entry script
+	 * is read from it, whatever the spec says its code is (an S3 source
+	 * directory); NULL: as the spec says */
+	const char *sources;
 };
 
 /*
@@ -88,6 +93,27 @@ int smp__check_source(const struct smp_context *ctx, const char *name,
 		      struct smp_docs *docs, struct smp_report *rep,
 		      const struct smp_check_hook *hook,
 		      const char *script_dir);
+
+/*
+ * Checks the jobs of src one by one (smp__check_root), their findings
+ * named "in <what>'<name>': " and those about unknown values dropped.
+ * push: also append each job's root to docs (for suppressions and the
+ * hook); never while the caller iterates over docs.
+ */
+int smp__check_jobs(const struct smp_context *ctx, const struct smp_pysrc *src,
+		    struct smp_docs *docs, struct smp_report *rep,
+		    const struct smp_check_hook *hook, const char *script_dir,
+		    const char *what, int push);
+
+/* A native job the checked one is compared with (baseline_rules.c). */
+struct smp_base {
+	const struct smp_job *job;
+	const struct smp_instance *instance; /* NULL when unknown */
+	const char *name;                    /* for messages */
+};
+
+/* learning-rate-not-scaled and baseline-drift of c's job against b. */
+void smp__rules_baseline(const struct smp_base *b, const struct smp_check *c);
 
 /* smp_check_buffer() with a hook (NULL: exactly smp_check_buffer). */
 int smp__check_run(struct smp_report **out, const struct smp_context *ctx,

@@ -71,7 +71,7 @@ resolve(const struct smp_node *root, const char *p, int *unknown)
  */
 static void
 settle(struct smp_report *rep, size_t from, const struct smp_pysrc_job *job,
-       int name_it)
+       const char *what)
 {
 	size_t k, kept = from;
 
@@ -92,10 +92,24 @@ settle(struct smp_report *rep, size_t from, const struct smp_pysrc_job *job,
 			f->fix = "remove the trailing comma that makes the "
 				 "value a tuple";
 		}
-		if (name_it && f->message) {
-			const char *m =
-				smp__arena_printf(&rep->arena, "in '%s': %s",
-						  job->name, f->message);
+		if (f->message) {
+			const char *via = NULL, *m;
+			size_t j;
+
+			/* a pipeline parameter's default: say it is one */
+			for (j = 0; n && j < job->nsubst; j++)
+				if (job->subst[j].node == n)
+					via = job->subst[j].param;
+			if (via)
+				m = smp__arena_printf(
+					&rep->arena,
+					"in %s'%s': %s (the default value of "
+					"pipeline parameter '%s')",
+					what, job->name, f->message, via);
+			else
+				m = smp__arena_printf(&rep->arena,
+						      "in %s'%s': %s", what,
+						      job->name, f->message);
 
 			if (!m)
 				rep->failed = 1;
@@ -134,28 +148,158 @@ source_ok(const struct smp_context *ctx, struct smp_report *rep)
 	return 1;
 }
 
-static int
-check_jobs(const struct smp_context *ctx, const struct smp_pysrc *src,
-	   struct smp_docs *docs, struct smp_report *rep,
-	   const struct smp_check_hook *hook, const char *script_dir)
+/*
+ * The automatic baseline of a side-by-side notebook: with exactly one
+ * estimator job without the compiler, it is the baseline of every
+ * compiled estimator job of the same entry point. -1 when none.
+ */
+static long
+native_of(const struct smp_pysrc *src)
 {
-	size_t k;
-	int rc = 0;
+	long native = -1;
+	size_t k, compiled = 0;
 
-	for (k = 0; rc == 0 && k < src->count; k++) {
-		const struct smp_pysrc_job *job = &src->jobs[k];
+	for (k = 0; k < src->count; k++) {
+		const struct smp_pysrc_job *j = &src->jobs[k];
+
+		if (j->dialect != SMP_DIALECT_ESTIMATOR || j->partial)
+			continue;
+		if (j->compiled) {
+			compiled++;
+		} else if (native >= 0) {
+			return -1; /* two candidates: which one is not clear */
+		} else {
+			native = (long)k;
+		}
+	}
+	return compiled ? native : -1;
+}
+
+static int
+same_entry(const struct smp_pysrc_job *a, const struct smp_pysrc_job *b)
+{
+	return a->entry && b->entry && strcmp(a->entry, b->entry) == 0;
+}
+
+struct auto_base {
+	int capture; /* the job being checked is the native one */
+	int compare; /* it is a compiled one of the same entry point */
+	int have;
+	struct smp_job job;
+	const struct smp_instance *instance;
+	const char *name;
+};
+
+static void
+auto_base_fn(void *ud, const struct smp_check *c)
+{
+	struct auto_base *a = ud;
+
+	if (a->capture) {
+		a->job = *c->job;
+		a->job.script = NULL; /* released once its check ends */
+		a->instance = c->instance;
+		a->have = 1;
+	} else if (a->compare && a->have) {
+		struct smp_base b;
+
+		b.job = &a->job;
+		b.instance = a->instance;
+		b.name = a->name;
+		smp__rules_baseline(&b, c);
+	}
+}
+
+static int
+check_one(const struct smp_context *ctx, const struct smp_pysrc_job *job,
+	  struct smp_docs *docs, struct smp_report *rep,
+	  const struct smp_check_hook *hook, const char *script_dir,
+	  const char *what, int push)
+{
+	size_t from = rep->count;
+	int rc;
+
+	if (push) {
+		/* kept for the suppressions' scan and the hook */
 		struct smp_doc *d = smp__docs_push(docs);
-		size_t from = rep->count;
 
 		if (!d)
 			return SMP_ENOMEM;
 		d->root = (struct smp_node *)(uintptr_t)job->root;
 		d->start = job->at;
-		rc = smp__check_root(ctx, job->root, job->dialect, &docs->arena,
-				     rep, hook, script_dir);
-		settle(rep, from, job, 1);
+	}
+	rc = smp__check_root(ctx, job->root, job->dialect, &docs->arena, rep,
+			     hook, script_dir);
+	settle(rep, from, job, what);
+	return rc;
+}
+
+int
+smp__check_jobs(const struct smp_context *ctx, const struct smp_pysrc *src,
+		struct smp_docs *docs, struct smp_report *rep,
+		const struct smp_check_hook *hook, const char *script_dir,
+		const char *what, int push)
+{
+	struct auto_base ab;
+	struct smp_check_hook own;
+	long native = hook ? -1 : native_of(src);
+	size_t k;
+	int rc = 0;
+
+	if (native < 0) {
+		for (k = 0; rc == 0 && k < src->count; k++)
+			rc = check_one(ctx, &src->jobs[k], docs, rep, hook,
+				       script_dir, what, push);
+		return rc;
+	}
+	/* the native job first, so that the compiled ones can use it */
+	memset(&ab, 0, sizeof(ab));
+	memset(&own, 0, sizeof(own));
+	own.fn = auto_base_fn;
+	own.ud = &ab;
+	ab.name = src->jobs[native].name;
+	ab.capture = 1;
+	rc = check_one(ctx, &src->jobs[native], docs, rep, &own, script_dir,
+		       what, push);
+	ab.capture = 0;
+	for (k = 0; rc == 0 && k < src->count; k++) {
+		const struct smp_pysrc_job *j = &src->jobs[k];
+
+		if ((long)k == native)
+			continue;
+		ab.compare = j->compiled &&
+			     j->dialect == SMP_DIALECT_ESTIMATOR &&
+			     same_entry(j, &src->jobs[native]);
+		rc = check_one(ctx, j, docs, rep, &own, script_dir, what, push);
 	}
 	return rc;
+}
+
+/* The calls no variable names: by their class and line (or cell). */
+static int
+name_calls(struct smp_pysrc *src, const struct smp_notebook *nb,
+	   struct smp_arena *arena)
+{
+	size_t k;
+
+	for (k = 0; k < src->count; k++) {
+		struct smp_pysrc_job *job = &src->jobs[k];
+		uint32_t line = job->at.line;
+
+		if (job->name)
+			continue;
+		if (nb && line && line <= nb->nlines)
+			job->name = smp__arena_printf(
+				arena, "%s(...) in cell %u", job->cls,
+				(unsigned)nb->lines[line - 1].cell);
+		else
+			job->name =
+				smp__arena_printf(arena, "%s(...) on line %u",
+						  job->cls, (unsigned)line);
+		if (!job->name)
+			return SMP_ENOMEM;
+	}
+	return 0;
 }
 
 int
@@ -200,7 +344,10 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 				"create_training_job through the sagemaker "
 				"or boto3 imports");
 	} else if (rc == 0) {
-		rc = check_jobs(ctx, &src, docs, rep, hook, script_dir);
+		rc = name_calls(&src, notebook ? &nb : NULL, &docs->arena);
+		if (rc == 0)
+			rc = smp__check_jobs(ctx, &src, docs, rep, hook,
+					     script_dir, "", 1);
 	}
 	rep->root = NULL;
 	if (rc == 0 && !rep->failed && !ctx->no_inline_ignores && !src.syntax)

@@ -164,12 +164,17 @@ void smp__tune_pick(struct smp_row_pick *out, const struct smp_catalog *cat,
  * (Hugging Face on PyTorch, PyTorch, Hugging Face on TensorFlow,
  * TensorFlow) and framework version, the same GPU model and memory, and,
  * for a row with a sequence length, the same length stated by the query
- * (a row without one, a vision model, needs none). Of several such rows,
- * the one with the largest per-GPU compiler batch; NULL when none.
+ * (a row without one, a vision model, needs none; any_length waives
+ * this for a query that states none). Of several such rows, the one with
+ * the largest per-GPU compiler batch; NULL when none.
  */
 const struct smp_tested_model *
 smp__tune_same_job_max(const struct smp_catalog *cat,
-		       const struct smp_tune_query *q);
+		       const struct smp_tune_query *q, int any_length);
+
+/* With no sequence length stated, a batch this many times the same job's
+ * largest tested one is reported anyway: no plausible length fits it. */
+#define SMP_TUNE_ABOVE_UNSTATED 1.5
 
 /* What a row says about a job's batch (smp__tune_target). */
 enum smp_target_kind {

@@ -95,6 +95,13 @@ hasnt() {
 	return 0
 }
 
+# no_python: true (after saying so) when python3 is missing
+no_python() {
+	command -v python3 >/dev/null 2>&1 && return 1
+	skip "needs python3"
+	return 0
+}
+
 # is_root: mknod, chown and unshare need it
 is_root() {
 	[ "$(id -u)" -eq 0 ]
@@ -223,6 +230,156 @@ test_overlay_missing_says_so() {
 		has "nowhere.json': No such file or directory"
 }
 
+# --- files that cannot be checked -----------------------------------------
+
+# reports_carry FILE...: the JSON, SARIF and JUnit reports of the last
+# `machine` run name every FILE as not checked
+machine() {
+	want=$1
+	shift
+	rm -f "$T/r.json" "$T/r.sarif" "$T/r.xml"
+	run "$want" check --no-script --format json --output "$T/r.json" \
+		--format sarif --output "$T/r.sarif" \
+		--format junit --output "$T/r.xml" "$@"
+}
+
+reports_carry() {
+	python3 - "$T/r.json" "$T/r.sarif" "$T/r.xml" "$@" <<'PY' >>"$T/out" 2>&1 ||
+import json, sys
+import xml.etree.ElementTree as ET
+j = json.load(open(sys.argv[1]))
+s = json.load(open(sys.argv[2]))
+x = ET.parse(sys.argv[3]).getroot()
+bad = []
+for f in sys.argv[4:]:
+    if not any(e["file"] == f for e in j.get("errors", [])):
+        bad.append("json: no error for " + f)
+    notes = [n for inv in s["runs"][0].get("invocations", [])
+             for n in inv.get("toolExecutionNotifications", [])]
+    if not any(f.lstrip("/") in
+               n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+               for n in notes):
+        bad.append("sarif: no notification for " + f)
+    if not any(tc.get("name") == f and tc.find("error") is not None
+               for tc in x.iter("testcase")):
+        bad.append("junit: no testcase with <error> for " + f)
+if j["summary"].get("files_failed") != len(sys.argv[4:]):
+    bad.append("json: files_failed is %r" % j["summary"].get("files_failed"))
+if x.get("errors") != str(len(sys.argv[4:])):
+    bad.append("junit: errors=%r" % x.get("errors"))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+		fail "the reports do not carry every file that was not checked"
+}
+
+# A file that cannot be read is in every machine report, not only on
+# stderr, and the other files' results are kept (exit 2).
+test_unreadable_file_in_machine_reports() {
+	no_python && return
+	mkfifo "$T/fifo.yaml"
+	machine 2 "$T/missing.yaml" "$T/fifo.yaml" "$good" &&
+		reports_carry "$T/missing.yaml" "$T/fifo.yaml"
+	file_has "$T/r.json" '"files": 1'
+	run 2 check --format github "$T/missing.yaml" &&
+		has "^::error file=.*missing.yaml,title=sm-preflight::could not be checked"
+}
+
+# A subtree the walk cannot stat (a path longer than PATH_MAX) is
+# reported like an unreadable folder, not dropped.
+test_unstatable_subtree_reported() {
+	no_python && return
+	mkdir "$T/deep"
+	# relative steps: no single path given to the kernel is too long
+	python3 -c 'import os, shutil, sys
+os.chdir(sys.argv[1])
+for _ in range(24):
+    os.mkdir("d" * 200)
+    os.chdir("d" * 200)
+shutil.copy(sys.argv[2], "spec.yaml")' "$T/deep" "$good" ||
+		{ skip "cannot make a path that deep here"; return; }
+	cp "$good" "$T/deep/a.yaml"
+	machine 2 "$T/deep" && has "File name too long"
+	python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+sys.exit(0 if j["summary"]["files"] == 1 and j.get("errors") else 1)' \
+		"$T/r.json" || fail "the JSON report has no error for the subtree"
+}
+
+# A folder without search permission, walked by a user who is not root.
+test_unsearchable_folder_reported() {
+	if ! is_root || ! command -v setpriv >/dev/null 2>&1 ||
+		! id nobody >/dev/null 2>&1; then
+		skip "needs root, setpriv and a 'nobody' user"
+		return
+	fi
+	mkdir -p "$T/perm/locked" "$T/perm/noread"
+	cp "$good" "$T/perm/a.yaml"
+	cp "$good" "$T/perm/locked/b.yaml"
+	cp "$good" "$T/perm/noread/c.yaml"
+	chmod 755 "$T" "$T/perm"
+	chmod 644 "$T/perm/a.yaml"
+	chmod 444 "$T/perm/locked"
+	chmod 311 "$T/perm/noread"
+	if ! setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$cli" --version >/dev/null 2>&1; then
+		skip "'nobody' cannot run $cli here"
+		return
+	fi
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		$limit "$cli" check --no-script --format json "$T/perm" \
+		>"$T/out" 2>"$T/err"
+	rc=$?
+	cat "$T/err" >>"$T/out"
+	[ $rc -eq 2 ] || fail "exited $rc, expected 2"
+	has '"file": ".*perm/locked", "message": "Permission denied"'
+	has '"file": ".*perm/noread", "message": "Permission denied"'
+	has '"files": 1,'
+}
+
+# One file running out of memory is that file's failure: the others'
+# results and the --output files are kept, exit 2. The address-space
+# limit is searched for: one that the small spec fits in and the large
+# one does not.
+test_one_file_out_of_memory_keeps_the_others() {
+	no_python && return
+	python3 -c 'import sys
+with open(sys.argv[1], "w") as f:
+    f.write("hyperparameters:\n")
+    for i in range(320000):
+        f.write("  k%06d: 1\n" % i)' "$T/big.yaml"
+	cp "$here/../../examples/broken-gpu-num-devices.yaml" "$T/small.yaml"
+	found=
+	for kb in 14000 16000 18000 20000 22000 24000; do
+		( ulimit -v $kb 2>/dev/null || exit 9
+		"$cli" check --jobs 1 --no-script "$T/small.yaml" ) \
+			>/dev/null 2>&1
+		[ $? -eq 1 ] || continue
+		( ulimit -v $kb
+		"$cli" check --jobs 1 --no-script "$T/big.yaml" ) \
+			>"$T/out" 2>&1
+		if grep -q "out of memory" "$T/out"; then
+			found=$kb
+			break
+		fi
+	done
+	if [ -z "$found" ]; then
+		skip "no address-space limit makes only the large spec fail"
+		return
+	fi
+	rm -f "$T/r.json" "$T/r.sarif" "$T/r.xml"
+	( ulimit -v $found
+	exec "$cli" check --jobs 1 --no-script --format json \
+		--output "$T/r.json" --format sarif --output "$T/r.sarif" \
+		--format junit --output "$T/r.xml" "$T/big.yaml" "$T/small.yaml"
+	) >"$T/out" 2>&1
+	rc=$?
+	[ $rc -eq 2 ] || fail "exited $rc with a ${found} KiB limit, expected 2"
+	has "cannot check '.*big.yaml': out of memory"
+	reports_carry "$T/big.yaml"
+	file_has "$T/r.json" 'gpu-num-devices'
+}
+
 # --- configuration -------------------------------------------------------
 
 # files_checked DIR: how many files `check` checked in DIR (JSON summary)
@@ -275,6 +432,29 @@ test_ignore_glob_linear_time() {
 		>"$T/slow/.sm-preflight.yaml"
 	got=$(files_checked "$T/slow")
 	[ "$got" = 1 ] || fail "$got files checked, expected 1 (timeout?)"
+}
+
+# A configuration in a parent folder owned by another user is not read
+# (without a .git to end the search), and `config` says why.
+test_config_in_foreign_parent_not_trusted() {
+	if ! is_root || ! id nobody >/dev/null 2>&1; then
+		skip "needs root and a 'nobody' user to chown a folder"
+		return
+	fi
+	mkdir -p "$T/shared/project"
+	cp "$here/../../examples/broken-gpu-num-devices.yaml" \
+		"$T/shared/project/a.yaml"
+	printf 'rules:\n  gpu-num-devices-missing: off\n  gpu-num-devices-invalid: off\n  gpu-num-devices-mismatch: off\n' \
+		>"$T/shared/.sm-preflight.yaml"
+	chown nobody "$T/shared" "$T/shared/.sm-preflight.yaml"
+	run 0 config "$T/shared/project/a.yaml" &&
+		has "search stopped below '.*shared': owned by another user" &&
+		hasnt "shared/.sm-preflight.yaml"
+	run 1 check --no-script "$T/shared/project/a.yaml" &&
+		has "gpu-num-devices"
+	# the same folder owned by the project's owner is trusted
+	chown root "$T/shared"
+	run 0 check --no-script "$T/shared/project/a.yaml"
 }
 
 # --- driver ---------------------------------------------------------------
