@@ -20,6 +20,7 @@ struct smp_nb_line {
 	uint32_t line; /* 1-based line within the cell */
 	size_t raw;    /* byte offset in the notebook of the line's first
 			  character inside its JSON string; 0 when none */
+	uint32_t json_line, json_column; /* where raw is in the file */
 };
 
 struct smp_notebook {
