@@ -83,7 +83,8 @@ struct smp_docs {
 	struct smp_doc *items;
 	size_t count;
 	size_t cap;
-	int is_json; /* the buffer was read as JSON */
+	int is_json;      /* the buffer was read as JSON */
+	int syntax_error; /* the load reported a syntax finding */
 };
 
 void smp__docs_init(struct smp_docs *docs, const struct smp_allocator *a);

@@ -87,7 +87,8 @@ smp__load(struct smp_docs *docs, const char *name, const char *buf, size_t len,
 	  const struct smp_limits *limits, struct smp_report *rep)
 {
 	struct smp_limits lim;
-	size_t start = 0, bad = 0;
+	size_t start = 0, bad = 0, before, i;
+	int rc;
 
 	smp__limits_resolve(&lim, limits);
 	if (len > lim.max_file_size) {
@@ -113,7 +114,13 @@ smp__load(struct smp_docs *docs, const char *name, const char *buf, size_t len,
 			(unsigned char)buf[bad], bad);
 		return rep->failed ? SMP_ENOMEM : 0;
 	}
-	if (is_json(name, buf, len, start))
-		return smp__load_json(docs, buf, len, &lim, rep);
-	return smp__load_yaml(docs, buf, len, &lim, rep);
+	before = rep->count;
+	rc = is_json(name, buf, len, start)
+		     ? smp__load_json(docs, buf, len, &lim, rep)
+		     : smp__load_yaml(docs, buf, len, &lim, rep);
+	/* what the pipeline needs to know without reading findings */
+	for (i = before; i < rep->count; i++)
+		if (rep->items[i].rule == smp__rule_id(SMP_RULE_SYNTAX))
+			docs->syntax_error = 1;
+	return rc;
 }

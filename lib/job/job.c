@@ -2,13 +2,20 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "rules/check.h"
+#include "job/job.h"
 
 int
 smp__job_is_pytorch(const struct smp_job *job)
 {
 	return job->base_framework &&
 	       strcmp(job->base_framework, "pytorch") == 0;
+}
+
+int
+smp__job_is_tensorflow(const struct smp_job *job)
+{
+	return job->base_framework &&
+	       strcmp(job->base_framework, "tensorflow") == 0;
 }
 
 int
@@ -27,14 +34,6 @@ smp__job_has_pytorchxla_version(const struct smp_job *job,
 	    smp__version_parse(&have, smp__node_text(job->framework_version)))
 		return -1;
 	return smp__version_cmp(&have, &min) >= 0;
-}
-
-long long
-smp__job_total_gpus(const struct smp_check *c)
-{
-	if (!c->instance || c->instance->gpus <= 0)
-		return 0;
-	return (long long)c->instance->gpus * c->job->count;
 }
 
 const struct smp_node *

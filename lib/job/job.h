@@ -8,6 +8,7 @@
 
 #include "smpreflight.h"
 #include "doc/doc.h"
+#include "catalog/catalog.h"
 
 enum smp_estimator {
 	SMP_EST_UNKNOWN = 0,
@@ -24,9 +25,29 @@ struct smp_version {
 
 struct smp_script_facts;
 
+/* Where the GPU count PyTorch/XLA uses (GPU_NUM_DEVICES) comes from. */
+enum smp_gpu_devices_from {
+	SMP_GPU_DEVICES_UNSET = 0, /* nothing sets it: the container's 1 */
+	SMP_GPU_DEVICES_ENV,       /* environment GPU_NUM_DEVICES */
+	SMP_GPU_DEVICES_HP,        /* an n_gpus hyperparameter read into it */
+	SMP_GPU_DEVICES_SCRIPT,    /* the entry script sets it */
+	SMP_GPU_DEVICES_CONTAINER  /* pytorchxla on: the container sets it */
+};
+
+/* A hyperparameter the SDK adds to the user's (Framework.hyperparameters). */
+struct smp_hp_added {
+	const char *name;
+	const struct smp_node
+		*value; /* made-up node on the setting behind it */
+};
+
+#define SMP_HP_ADDED_MAX 4
+
 struct smp_job {
 	enum smp_dialect dialect;
 	const struct smp_node *root;
+
+	/* ---- what the spec says (the normalizers fill this part) ---- */
 
 	enum smp_estimator estimator;
 	const struct smp_node *estimator_node;
@@ -37,36 +58,26 @@ struct smp_job {
 	const struct smp_node *instance_groups;
 
 	/* framework versions: pytorch_version/tensorflow_version (HF) or
-	 * framework_version (PyTorch, TensorFlow) */
+	 * framework_version (PyTorch, TensorFlow); or cut from the image
+	 * tag when the spec names an image (every dialect) */
 	const struct smp_node *transformers_version;
 	const struct smp_node *framework_version;
 	const char *base_framework; /* "pytorch", "tensorflow" or NULL */
 	const struct smp_node *py_version;
+	/* the estimator's image_uri (NULL, null or "" when not given) */
 	const struct smp_node *image_uri;
+	/* the container image the other dialects name (ModelTrainer
+	 * training_image, CreateTrainingJob TrainingImage) */
+	const struct smp_node *training_image;
 
-	/* compiler: present when compiler_config is given at all (R23) */
+	/* estimator compiler_config: the mapping (NULL when absent/null) */
 	const struct smp_node *compiler_config;
-	int compiler;         /* 1 when the compiler is selected */
-	int compiler_enabled; /* compiler_config.enabled, default true */
-	const struct smp_node *compiler_debug; /* the debug value node */
 
-	const struct smp_node *distribution;   /* mapping or NULL */
-	const struct smp_node *pytorchxla;     /* the pytorchxla value node */
-	const struct smp_node *pytorchxla_key; /* its key, for positions */
-	int pytorchxla_enabled;
-	const struct smp_node
-		*launcher_script; /* hyperparameter training_script */
+	const struct smp_node *distribution;    /* mapping or NULL */
+	const struct smp_node *pytorchxla_dist; /* distribution.pytorchxla */
 
 	const struct smp_node *environment;
 	const struct smp_node *hyperparameters;
-	const struct smp_node *gpu_num_devices; /* environment value */
-	const struct smp_node *n_gpus;          /* hyperparameter n_gpus */
-
-	/* the container image, when the dialect names it (ModelTrainer
-	 * training_image, CreateTrainingJob TrainingImage) */
-	const struct smp_node *training_image;
-	/* hyperparameter sagemaker_training_compiler_enabled, when given */
-	const struct smp_node *compiler_flag;
 	/* hyperparameter values are strings on the wire (API dialect) */
 	int hyperparameters_are_strings;
 
@@ -76,6 +87,8 @@ struct smp_job {
 	const struct smp_node *debugger_hook_config;
 	const struct smp_node *disable_profiler;
 	const struct smp_node *profiler_config;
+	const struct smp_node *checkpoint_s3_uri;
+	const struct smp_node *checkpoint_local_path;
 
 	/* 1 when instance_type is not in the spec but ModelTrainer's
 	 * default (ml.m5.xlarge when 'compute' names no instance type) */
@@ -87,6 +100,55 @@ struct smp_job {
 	 * allocation failed. */
 	struct smp_arena *arena;
 	int oom;
+
+	/* ---- the effective job (effective.c): what SageMaker runs ----
+	 * Computed once after normalization and before any rule, the same
+	 * way for every dialect; each fact keeps the node it comes from so
+	 * findings point at the line to change. See effective.h. */
+
+	/* the image: given (image_uri / training_image / TrainingImage,
+	 * used as is: the SDK's training_image_uri returns it unchanged),
+	 * else derived by the SDK from framework, versions and py_version */
+	const struct smp_node *image; /* the given URI, NULL when derived */
+	int image_trcomp;             /* a Training Compiler repository */
+	int image_tf_gpu;             /* the GPU tensorflow-training image */
+
+	int compiler;         /* the job runs Training Compiler's container
+				 with the compiler flags: compiler checks apply */
+	int compiler_enabled; /* ... and the flags say enabled */
+	int compiler_sdk;     /* compiler_config in an estimator: the SDK's
+				 TrainingCompilerConfig.validate() runs */
+	int compiler_by_hand; /* an estimator image_uri of a compiler image
+				 enabled by hyperparameter: no SDK checks */
+	/* sagemaker_training_compiler_enabled / _debug_mode as the
+	 * container receives them (the user's, or added by the SDK) */
+	const struct smp_node *compiler_flag;
+	const struct smp_node *compiler_debug;
+
+	int pytorchxla_enabled; /* distribution.pytorchxla.enabled or the
+				   sagemaker_pytorch_xla_multi_worker_enabled
+				   hyperparameter */
+	const struct smp_node *pytorchxla;     /* the node that says so (or
+						  the wrong-typed value) */
+	const struct smp_node *pytorchxla_key; /* its key, for positions */
+	int xla_version; /* the version has pytorchxla: 1, 0, -1 unknown */
+	/* hyperparameter training_script: the launcher route */
+	const struct smp_node *launcher_script;
+
+	int gpus;             /* GPUs per instance; 0 unknown or none */
+	long long total_gpus; /* gpus x instances; 0 when unknown */
+	enum smp_gpu_devices_from gpu_devices_from;
+	const struct smp_node *gpu_num_devices; /* environment value */
+	const struct smp_node *n_gpus;          /* hyperparameter n_gpus */
+	int spawns_workers; /* the script starts one process per GPU itself
+			       (xmp.spawn), or the launcher route does */
+
+	int debugger; /* a Debugger hook is attached */
+	int profiler; /* the Profiler runs */
+	int debugger_default, profiler_default; /* ... by the SDK's default */
+
+	struct smp_hp_added added[SMP_HP_ADDED_MAX]; /* SDK-added ones */
+	size_t nadded;
 
 	/* what the entry script establishes (script.h), read by the spec
 	 * rules too; NULL or status NONE when it was not scanned */
@@ -104,5 +166,27 @@ int smp__version_cmp(const struct smp_version *a, const struct smp_version *b);
 
 /* The text of a string/number scalar, else NULL (for messages). */
 const char *smp__node_text(const struct smp_node *n);
+
+/* 1 for a PyTorch-based job: HuggingFace with pytorch_version, PyTorch. */
+int smp__job_is_pytorch(const struct smp_job *job);
+
+/* 1 for a TensorFlow-based job: HuggingFace TensorFlow, TensorFlow. */
+int smp__job_is_tensorflow(const struct smp_job *job);
+
+/*
+ * 1 when the job's version has the pytorchxla distribution (HuggingFace
+ * PyTorch >= 1.11, PyTorch >= 1.12); 0 when older; -1 when unknown.
+ */
+int smp__job_has_pytorchxla_version(const struct smp_job *job,
+				    const struct smp_catalog *cat);
+
+/* 1 for torchxla, pytorch_xla, PyTorchXLA ...: pytorchxla misspelled. */
+int smp__is_xla_misspelling(const struct smp_node *key);
+
+/* 1 when the distribution holds a misspelled pytorchxla key. */
+int smp__job_xla_misspelled(const struct smp_job *job);
+
+/* The node to anchor a finding about something absent: a key or root. */
+const struct smp_node *smp__job_anchor(const struct smp_job *job);
 
 #endif

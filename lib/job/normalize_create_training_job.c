@@ -5,7 +5,7 @@
  * names the framework and versions, and hyperparameters (strings on the
  * wire) carry the compiler and pytorch-xla switches (SDK R31).
  */
-#include "rules/check.h"
+#include "job/normalize.h"
 
 void
 smp__normalize_create_training_job(struct smp_job *job,
@@ -17,12 +17,12 @@ smp__normalize_create_training_job(struct smp_job *job,
 		smp__as_mapping(smp__map_get(root, "ResourceConfig"));
 	const struct smp_node *n;
 	long long count;
-	int image, flag;
 
 	job->root = root;
 	job->hyperparameters_are_strings = 1;
-	image = smp__job_take_image(
-		job, smp__as_string(smp__map_get(alg, "TrainingImage")));
+	job->training_image =
+		smp__as_string(smp__map_get(alg, "TrainingImage"));
+	smp__job_take_image(job, job->training_image, 1);
 
 	job->count = 1;
 	job->instance_type = smp__as_string(smp__map_get(res, "InstanceType"));
@@ -34,10 +34,8 @@ smp__normalize_create_training_job(struct smp_job *job,
 	}
 
 	job->environment = smp__as_mapping(smp__map_get(root, "Environment"));
-	job->gpu_num_devices =
-		smp__map_get(job->environment, "GPU_NUM_DEVICES");
-	smp__job_take_hyperparameters(job,
-				      smp__map_get(root, "HyperParameters"));
+	job->hyperparameters =
+		smp__as_mapping(smp__map_get(root, "HyperParameters"));
 
 	/* a request has a Debugger hook or a Profiler only when it says
 	 * so; the estimator's SDK adds both by default */
@@ -47,13 +45,4 @@ smp__normalize_create_training_job(struct smp_job *job,
 		smp__as_mapping(smp__map_get(root, "ProfilerConfig"));
 	job->disable_profiler =
 		smp__map_get(job->profiler_config, "DisableProfiler");
-
-	/* both the image and the flag (developer guide, "Using the
-	 * CreateTrainingJob API"); "false" still runs the compiler's
-	 * container, like the estimator's enabled: false (R23) */
-	flag = smp__job_flag(job, job->compiler_flag);
-	if (image && flag >= 0) {
-		job->compiler = 1;
-		job->compiler_enabled = flag;
-	}
 }

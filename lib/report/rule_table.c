@@ -15,7 +15,7 @@
  */
 static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 /* NOLINTBEGIN(bugprone-macro-parentheses): designators cannot be wrapped */
-#define X(e, name, sev, grp)                                                   \
+#define X(e, name, sev, grp, chk)                                              \
 	[SMP_RULE_##e].id = name, [SMP_RULE_##e].default_severity = SEV(sev),  \
 	[SMP_RULE_##e].group = grp,
 /* NOLINTEND(bugprone-macro-parentheses) */
@@ -46,9 +46,14 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	[SMP_RULE_UNKNOWN_KEY].summary = "a key the dialect does not have",
 	"The SageMaker Python SDK estimators take **kwargs and silently "
 	"ignore unknown keyword arguments, so a typo such as "
-	"'compiler_confg' turns the compiler off without any error. "
-	"sm-preflight knows the exact argument list of each estimator "
-	"class and suggests the nearest valid key.",
+	"'compiler_confg' turns the compiler off without any error: an "
+	"estimator key that misspells one of its class's arguments is an "
+	"error. A key that is a valid argument of another estimator class "
+	"(transformers_version on a PyTorch estimator) or that matches no "
+	"argument at all is ignored by the SDK and the job runs: a "
+	"warning. In a CreateTrainingJob request or ModelTrainer fields "
+	"an unknown key is always an error (botocore and pydantic reject "
+	"it).",
 	"SDK R29 (unknown kwargs swallowed)",
 	[SMP_RULE_WRONG_TYPE].summary = "a value has the wrong type",
 	"For example 'instance_count: \"two\"', 'compiler_config: true' "
@@ -78,6 +83,15 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"from the keys. When no key points to any of them nothing else "
 	"can be checked: use --dialect to force one.",
 	"DESIGN.md section 3",
+	[SMP_RULE_ENTRY_POINT_MISSING].summary =
+		"a framework estimator without entry_point",
+	"The HuggingFace, PyTorch and TensorFlow estimators run a "
+	"training script: Framework.__init__ takes entry_point as a "
+	"required argument (TypeError without it), and the PyTorch "
+	"estimator raises ValueError when neither entry_point nor "
+	"training_recipe is given.",
+	"SageMaker Python SDK: sagemaker.estimator.Framework, "
+	"sagemaker.pytorch.estimator.PyTorch",
 	[SMP_RULE_INSTANCE_UNKNOWN].summary =
 		"the instance type is malformed or not in the instance data",
 	"An instance type is written 'ml.<class>.<size>'. A value not "
@@ -158,13 +172,23 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	[SMP_RULE_PYTORCHXLA_VERSION].summary =
 		"'pytorchxla' on a framework version that does not have it",
 	"The pytorchxla distribution exists for HuggingFace PyTorch "
-	">= 1.11 and PyTorch >= 1.12 only, never for TensorFlow.",
+	">= 1.11 and PyTorch >= 1.12 only (TensorFlow jobs get "
+	"pytorchxla-tensorflow).",
 	"SDK R10, R15",
 	[SMP_RULE_PYTORCHXLA_WITHOUT_COMPILER].summary =
 		"'pytorchxla' without compiler_config",
 	"Distributed training through PyTorch/XLA is only supported "
 	"when Training Compiler is enabled.",
 	"SDK R21",
+	[SMP_RULE_PYTORCHXLA_TENSORFLOW].summary =
+		"'pytorchxla' on a TensorFlow job",
+	"pytorchxla starts one PyTorch/XLA process per GPU; it is a "
+	"PyTorch mechanism. The HuggingFace estimator refuses it with "
+	"tensorflow_version when the compiler is on, and a TensorFlow "
+	"container ignores it. TensorFlow jobs spread over GPUs with "
+	"their own strategies.",
+	"SageMaker Python SDK: sagemaker.huggingface.training_compiler."
+	"config.TrainingCompilerConfig.validate",
 	[SMP_RULE_COMPILER_NOT_ENABLED].summary =
 		"the spec does not enable Training Compiler",
 	"No compiler_config, Training Compiler image or "
@@ -186,10 +210,23 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"SDK R4; best practices (avoid logging and profiling tensors)",
 	[SMP_RULE_IMAGE_URI_OVERRIDE].summary =
 		"image_uri cannot be combined with the compiler",
-	"HuggingFace and PyTorch compiler jobs must let the SDK pick "
-	"the Training Compiler container from the framework versions; "
-	"an image_uri is rejected.",
+	"HuggingFace and PyTorch estimators with compiler_config must let "
+	"the SDK pick the Training Compiler container from the framework "
+	"versions: TrainingCompilerConfig.validate() raises ValueError "
+	"for an image_uri. TensorFlow takes an image_uri as is.",
 	"SDK R9, R14",
+	[SMP_RULE_COMPILER_UNCHECKED].summary =
+		"a hand-picked Training Compiler image without compiler_config",
+	"With image_uri the SDK uses the image as is "
+	"(image_uris.get_training_image_uri returns it unchanged). A "
+	"Training Compiler image switched on by the "
+	"sagemaker_training_compiler_enabled hyperparameter does compile, "
+	"but none of TrainingCompilerConfig.validate()'s checks (versions, "
+	"instance class, distribution) run: the job can fail or idle "
+	"after it started. sm-preflight still applies its own compiler "
+	"checks.",
+	"SageMaker Python SDK: sagemaker.image_uris."
+	"get_training_image_uri, sagemaker.training_compiler.config",
 	[SMP_RULE_COMPILER_DISABLED].summary =
 		"compiler_config with enabled: false still changes the job",
 	"The SDK treats any compiler_config as a compiler job: it still "

@@ -1,31 +1,21 @@
 /*
  * check.c - the pipeline for one buffer: load, then for every document
  * detect the dialect, check its structure against the dialect's schema,
- * normalize it into the job model and run the rule groups.
+ * normalize it, resolve the effective job, run the rule groups of
+ * rules.def and keep one finding per problem (its S() relations).
  */
 #include <string.h>
 
 #include "rules/check.h"
+#include "rules/rules.h"
+#include "job/effective.h"
+#include "job/normalize.h"
+#include "report/supersede.h"
 #include "context/context.h"
 #include "doc/load.h"
 #include "util/read_file.h"
 #include "script/script.h"
 #include "report/suppress.h"
-
-typedef void (*rule_group_fn)(const struct smp_check *c);
-
-/* Order matters only for readability of code; output is sorted. */
-static const rule_group_fn rule_groups[] = {
-	smp__rules_compiler,
-	smp__rules_instance,
-	smp__rules_distribution,
-	smp__rules_versions,
-	smp__rules_gpu_num_devices,
-	smp__rules_efficiency,
-	smp__rules_tune,
-	smp__rules_dialect,
-	smp__rules_script, /* last: it may rely on what the others found */
-};
 
 typedef void (*normalize_fn)(struct smp_job *job, const struct smp_node *root);
 
@@ -55,7 +45,8 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 	struct smp_job job;
 	struct smp_check c;
 	enum smp_dialect dialect;
-	size_t i;
+	smp_rule_check_fn checks[SMP_RULE_COUNT];
+	size_t i, n, first = rep->count;
 	int rc;
 
 	if (!doc->root)
@@ -90,6 +81,7 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 	job.dialect = dialect;
 	job.arena = arena;
 	normalizers[dialect](&job, doc->root);
+	smp__job_resolve(&job, &ctx->catalog);
 	job.arena = NULL; /* the job may be copied: keep no pointer to it */
 	if (job.oom) {
 		rep->failed = 1;
@@ -105,6 +97,7 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 		return rc;
 	}
 	job.script = &script;
+	smp__job_resolve_script(&job);
 	c.job = &job;
 	c.cat = &ctx->catalog;
 	c.rep = rep;
@@ -113,8 +106,10 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 			     ? smp__catalog_instance(
 				       c.cat, smp__node_text(job.instance_type))
 			     : NULL;
-	for (i = 0; i < sizeof(rule_groups) / sizeof(rule_groups[0]); i++)
-		rule_groups[i](&c);
+	n = smp__rule_checks(checks, SMP_RULE_COUNT);
+	for (i = 0; i < n; i++)
+		checks[i](&c);
+	smp__report_supersede(rep, first);
 	if (hook && hook->fn)
 		hook->fn(hook->ud, &c);
 	smp__script_release(&script);
@@ -153,6 +148,7 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	rc = smp__report_new(&rep, &ctx->alloc, name, ctx->severity);
 	if (rc)
 		goto oom;
+	rep->severity_set = ctx->severity_set;
 	rep->buf = buf ? buf : "";
 	rep->len = len;
 	smp__docs_init(&docs, &ctx->alloc);
@@ -163,7 +159,7 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	/* inline suppressions: YAML only, JSON has no comments; not in a
 	 * spec that does not parse, where comments cannot be told apart */
 	if (rc == 0 && !rep->failed && !docs.is_json &&
-	    !ctx->no_inline_ignores && !smp__report_has(rep, SMP_RULE_SYNTAX))
+	    !ctx->no_inline_ignores && !docs.syntax_error)
 		rc = smp__suppress_apply(rep, rep->buf, len, &docs, ctx->now);
 	if (hook && hook->keep && rc == 0 && !rep->failed)
 		*hook->keep = docs; /* the caller releases them */
@@ -230,6 +226,7 @@ smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
 		rc = smp__report_new(&rep, &ctx->alloc, path, ctx->severity);
 		if (rc)
 			return rc;
+		rep->severity_set = ctx->severity_set;
 		smp__report_add(rep, SMP_RULE_INPUT_LIMIT, &at, NULL,
 				"file is larger than the limit of %zu bytes",
 				ctx->limits.max_file_size);

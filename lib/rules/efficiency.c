@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "rules/check.h"
+#include "rules/rules.h"
 
 /* The pair of hyperparameter name (any spelling), or NULL. */
 static const struct smp_pair *

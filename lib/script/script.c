@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "rules/check.h"
+#include "rules/rules.h"
 #include "util/read_file.h"
 #include "script/script.h"
 
@@ -520,6 +520,10 @@ analyze(struct smp_script_facts *s)
 		}
 		if (sets_gpu_num_devices_call(p, res, c))
 			s->sets_gpu_num_devices = 1;
+		/* xmp.spawn(_mp_fn, ...): one process per device */
+		if (ends_with(res, "xla_multiprocessing.spawn") ||
+		    streq(res, "torch_xla.launch"))
+			s->spawns_workers = 1;
 		if (c->loop >= 0 && (step_kind(s, c) || streq(a, "backward")))
 			s->training[c->loop] = 1;
 	}
@@ -1611,7 +1615,7 @@ smp__rules_script(const struct smp_check *c)
 	pytorch = smp__job_is_pytorch(job) ||
 		  (!job->base_framework && s->imports_torch);
 	r.distributed = job->pytorchxla_enabled ||
-			(s->launcher && smp__job_total_gpus(c) > 1);
+			(s->launcher && c->job->total_gpus > 1);
 	smp__report_source(c->rep, s->path, s->buf, s->len, &saved);
 	rule_padding(&r);
 	if (pytorch) {
