@@ -508,6 +508,7 @@ smp__job_take_image(struct smp_job *job, const struct smp_node *image,
 		job->base_framework = im.base_framework;
 	v = &im.framework_version;
 	if (v->len && (overwrite || !job->framework_version) &&
+	    job->base_framework && im.base_framework &&
 	    strcmp(job->base_framework, im.base_framework) == 0)
 		job->framework_version =
 			smp__job_part(job, image, v->off, v->len);

@@ -10,7 +10,7 @@
 
 #include "rules/check.h"
 
-typedef void (*smp_rule_check_fn)(const struct smp_check *c);
+typedef void (*smp_rule_check_fn)(const struct smp_check *);
 
 void smp__rules_compiler(const struct smp_check *c);
 void smp__rules_instance(const struct smp_check *c);
