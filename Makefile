@@ -17,11 +17,32 @@ SHARED ?= ../shared
 PKGS = yaml-0.1 libcjson libcurl
 LINK_PKGS = yaml-0.1 libcjson
 TEST_PKGS = criterion
-APT_PKGS = libyaml-dev libcjson-dev libcurl4-openssl-dev libcriterion-dev pkg-config
 
 WARN = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wwrite-strings -Wcast-qual -Wformat=2 -Wvla \
-	-Wundef -fno-common -Werror
+	-Wundef -fno-common $(if $(filter 1,$(WERROR)),-Werror)
+
+# Warnings are errors in make test, lint, asan, tsan, .ci/run and a
+# WERROR=1 build; a plain make or make install (a user with a newer
+# compiler) only shows them. Each object's warnings are kept beside it
+# ($@.warn), so that make test also fails on a warning printed by an
+# earlier plain make without rebuilding anything.
+WERROR ?= 0
+
+# Quiet output as git and the kernel print it ("CC lib/doc/load.o");
+# make V=1 shows every command in full.
+V ?= 0
+ifeq ($(V),1)
+Q =
+say =
+else
+Q = @
+say = @printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
+# compile: $(call compile,EXTRA FLAGS) from $< to $@, warnings in $@.warn
+compile = $(call say,CC,$(@:$(BUILD)/%=%))mkdir -p $(@D) && \
+	{ $(CC) $(ALL_CFLAGS) $(1) -c -o $@ $< 2>$@.warn; rc=$$?; \
+	cat $@.warn >&2; exit $$rc; }
 CFLAGS ?= -O2 -g
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # dlopen() is in the C library from glibc 2.34 (and in musl); older glibc
@@ -80,27 +101,19 @@ PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
 # program (python3, the installed example): those tests are skipped there.
 SANITIZED = $(findstring -fsanitize,$(CFLAGS) $(LDFLAGS))
 
-.PHONY: all run test check-all deps asan lint format clean fuzz docs docs-check
+.PHONY: all run test check-all deps deps-test asan lint format clean fuzz docs docs-check
+.PHONY: warnings-check generated-check completions
 .PHONY: shared install uninstall tsan bench
 
 all: $(LIBA) $(CLI)
 
-# Install missing build dependencies when root; otherwise say how.
+# Install missing Debian packages when root; otherwise say which
+# (tools/deps.sh: the build's for make run, the tests' for make test).
 deps:
-	@missing=""; \
-	for p in $(PKGS) $(TEST_PKGS); do \
-		pkg-config --exists $$p 2>/dev/null || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-		if [ "$$(id -u)" = 0 ]; then \
-			echo "installing:$(APT_PKGS)"; \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-				apt-get install -y -qq $(APT_PKGS) >/dev/null; \
-		else \
-			echo "missing:$$missing; run: sudo apt-get install $(APT_PKGS)"; \
-			exit 1; \
-		fi; \
-	fi
+	@sh tools/deps.sh build $(BUILD)/apt.log
+
+deps-test:
+	@sh tools/deps.sh test $(BUILD)/apt.log
 
 run: deps
 	@$(MAKE) --no-print-directory all
@@ -109,17 +122,39 @@ run: deps
 	echo "== exit status $$rc (1 = findings at or above --fail-on)"; \
 	[ $$rc -le 1 ]
 
-test: deps
-	@$(MAKE) --no-print-directory check-all
+test: deps-test
+	@$(MAKE) --no-print-directory WERROR=1 check-all
 
-check-all: all $(if $(SANITIZED),,shared) $(UNIT) $(FUZZ_REPLAY)
+# Criterion builds the unit tests; without it (not root, no
+# libcriterion-dev) they are skipped with a message.
+HAVE_CRITERION := $(shell pkg-config --exists $(TEST_PKGS) 2>/dev/null && echo 1)
+HAVE_PYTHON := $(shell command -v $(PYTHON) >/dev/null 2>&1 && echo 1)
+skip = echo "skipped $(1): $(2) is not installed (apt-get install $(2))"
+
+check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
+		$(FUZZ_REPLAY)
+	@$(MAKE) --no-print-directory warnings-check
 	@echo "== unit tests"
-	SMP_SHARED_DIR=$(SHARED) $(UNIT) --jobs 2
+	@if [ -n "$(HAVE_CRITERION)" ]; then \
+		echo "SMP_SHARED_DIR=$(SHARED) $(UNIT) --jobs 2"; \
+		SMP_SHARED_DIR=$(SHARED) $(UNIT) --jobs 2; \
+	else $(call skip,the unit tests,libcriterion-dev); fi
 	@echo "== golden CLI cases"
 	sh tests/cases/run.sh $(CLI)
-	sh tests/schemas/validate.sh --if-available --cli $(CLI)
-	SMP_SHARED_DIR=$(SHARED) sh tests/sarif/validate.sh --if-available $(CLI)
+	@if [ -n "$(HAVE_PYTHON)" ]; then \
+		echo "sh tests/schemas/validate.sh --if-available --cli $(CLI)"; \
+		sh tests/schemas/validate.sh --if-available --cli $(CLI) && \
+		echo "SMP_SHARED_DIR=$(SHARED) sh tests/sarif/validate.sh --if-available $(CLI)" && \
+		SMP_SHARED_DIR=$(SHARED) sh tests/sarif/validate.sh --if-available $(CLI); \
+	else $(call skip,the schema and SARIF validation,python3); fi
 	sh tests/net/run.sh $(CLI)
+	sh tests/hostile/run.sh $(CLI)
+	@if [ -n "$(HAVE_PYTHON)" ]; then \
+		echo "$(PYTHON) tests/integrations/run.py $(CLI)"; \
+		$(PYTHON) tests/integrations/run.py $(CLI); \
+	else $(call skip,the GitHub Action and pre-commit tests,python3); fi
+	@echo "== generated files"
+	@$(MAKE) --no-print-directory generated-check
 	@echo "== fuzz corpus replay"
 	@for r in $(FUZZ_REPLAY); do \
 		n=$${r##*/replay_fuzz_}; \
@@ -130,96 +165,102 @@ check-all: all $(if $(SANITIZED),,shared) $(UNIT) $(FUZZ_REPLAY)
 		echo "skipped in a sanitizer build (run by make test)"; \
 	else \
 		MAKE="$(MAKE)" PYTHON="$(PYTHON)" sh tests/install/run.sh $(BUILD) && \
-		if command -v $(PYTHON) >/dev/null 2>&1; then \
+		if [ -n "$(HAVE_PYTHON)" ]; then \
 			SMPREFLIGHT_LIBRARY=$(abspath $(SOLIB)) \
 				$(PYTHON) -B bindings/python/test_smpreflight.py; \
 		else \
-			echo "skipped the Python binding's tests: no $(PYTHON)"; \
+			$(call skip,the Python binding's tests,python3); \
 		fi; \
 	fi
 
 $(BUILD)/%.o: %.c
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(call compile,-MMD -MP)
 
 $(BUILD)/gen/embedded_data.c: lib/catalog/embed.sh $(EMBED)
-	@mkdir -p $(@D)
-	sh lib/catalog/embed.sh $@ $(EMBED)
+	$(call say,GEN,$@)mkdir -p $(@D) && sh lib/catalog/embed.sh $@ $(EMBED)
 
 $(BUILD)/gen/embedded_data.o: $(BUILD)/gen/embedded_data.c
-	$(CC) $(ALL_CFLAGS) -Wno-overlength-strings -c -o $@ $<
+	$(call compile,-Wno-overlength-strings)
 
 # The catalog as C tables (lib/catalog/gen/embed_catalog.c): the generator links
 # what it needs of the library from an archive without the tables.
 $(BUILD)/gen/stage.a: $(filter-out $(BUILD)/gen/embedded_catalog.o,$(LIB_OBJ))
-	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/gen/embed_catalog: $(BUILD)/lib/catalog/gen/embed_catalog.o $(BUILD)/gen/stage.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(DEP_LIBS) -lm -lpthread
+	$(call say,LD,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(DEP_LIBS) -lm -lpthread
 
 $(BUILD)/gen/embedded_catalog.c: $(BUILD)/gen/embed_catalog $(CATALOG_JSON)
-	$(BUILD)/gen/embed_catalog $@ $(CATALOG_JSON)
+	$(call say,GEN,$@)$(BUILD)/gen/embed_catalog $@ $(CATALOG_JSON)
 
 $(BUILD)/gen/embedded_catalog.o: $(BUILD)/gen/embedded_catalog.c
-	$(CC) $(ALL_CFLAGS) -Wno-overlength-strings -c -o $@ $<
+	$(call compile,-Wno-overlength-strings)
 
 $(LIBA): $(LIB_OBJ)
-	@rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 
 shared: $(SOLIB) $(BUILD)/$(SONAME) $(BUILD)/libsmpreflight.so
 
 $(BUILD)/pic/%.o: %.c
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+	$(call compile,-fPIC -MMD -MP)
 
 $(BUILD)/pic/gen/embedded_data.o: $(BUILD)/gen/embedded_data.c
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -fPIC -Wno-overlength-strings -c -o $@ $<
+	$(call compile,-fPIC -Wno-overlength-strings)
 
 $(BUILD)/pic/gen/embedded_catalog.o: $(BUILD)/gen/embedded_catalog.c
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -fPIC -Wno-overlength-strings -c -o $@ $<
+	$(call compile,-fPIC -Wno-overlength-strings)
 
 $(SOLIB): $(PIC_OBJ) lib/smpreflight.map
-	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) \
+	$(call say,LD,$@)$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) \
 		-Wl,--version-script=lib/smpreflight.map -Wl,--no-undefined \
 		-o $@ $(PIC_OBJ) $(DEP_LIBS) -lm -lpthread
 
 $(BUILD)/$(SONAME): $(SOLIB)
-	ln -sf $(SOFILE) $@
+	$(Q)ln -sf $(SOFILE) $@
 
 $(BUILD)/libsmpreflight.so: $(BUILD)/$(SONAME)
-	ln -sf $(SONAME) $@
+	$(Q)ln -sf $(SONAME) $@
 
 $(CLI): $(CLI_OBJ) $(LIBA)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(DEP_LIBS) -lm -lpthread
+	$(call say,LD,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(DEP_LIBS) -lm -lpthread
 
 $(BUILD)/tests/%.o: tests/%.c
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
+	$(call compile,$(TEST_CFLAGS) -MMD -MP)
 
 $(UNIT): $(UNIT_OBJ) $(LIBA)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIBA) $(DEP_LIBS) $(TEST_LIBS) -lm -lpthread
+	$(call say,LD,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIBA) $(DEP_LIBS) $(TEST_LIBS) -lm -lpthread
 
 $(BUILD)/test-threads: tests/unit/test_threads.c $(LIBA)
-	$(CC) $(ALL_CFLAGS) -DSMP_TEST_STANDALONE $(LDFLAGS) -o $@ $< $(LIBA) \
+	$(call say,CC,$@)$(CC) $(ALL_CFLAGS) -DSMP_TEST_STANDALONE $(LDFLAGS) -o $@ $< $(LIBA) \
 		$(DEP_LIBS) -lm -lpthread
 
+# The fuzz targets' objects are kept (not deleted as intermediates), so
+# make test relinks nothing that did not change.
+FUZZ_OBJ = $(FUZZ_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/fuzz/replay.o
+.SECONDARY: $(FUZZ_OBJ)
+
 $(BUILD)/fuzz/replay_%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/replay.o $(LIBA)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(DEP_LIBS) -lm -lpthread
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(DEP_LIBS) -lm -lpthread
+
+# warnings-check (make test, WERROR=1): no object was compiled with a
+# warning, also by an earlier plain make whose objects are reused.
+warnings-check:
+	@w=$$(find $(BUILD) -name '*.o.warn' -size +0c 2>/dev/null | sort); \
+	if [ -n "$$w" ]; then \
+		for f in $$w; do cat "$$f"; done; \
+		echo "warnings are errors here: fix the above (objects: $$w)"; \
+		exit 1; \
+	fi
 
 # ASan+UBSan in its own build folder; Criterion lets leaking tests pass,
 # so the log is searched for any sanitizer report (CONVENTIONS.md 18).
 ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
-asan: deps
+asan: deps-test
 	@mkdir -p $(BUILD)/asan
 	@set -o pipefail 2>/dev/null; \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
-	$(MAKE) --no-print-directory BUILD=$(BUILD)/asan \
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/asan WERROR=1 \
 		CFLAGS="$(ASAN_FLAGS)" CPPFLAGS="-DSMP_ARENA_DEBUG" \
 		LDFLAGS="-fsanitize=address,undefined" check-all \
 		> $(BUILD)/asan/log 2>&1; rc=$$?; \
@@ -237,7 +278,7 @@ asan: deps
 TSAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 tsan: deps
 	@mkdir -p $(BUILD)/tsan
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan CFLAGS="$(TSAN_FLAGS)" \
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan WERROR=1 CFLAGS="$(TSAN_FLAGS)" \
 		LDFLAGS="-fsanitize=thread" $(BUILD)/tsan/test-threads \
 		> $(BUILD)/tsan/build.log 2>&1 || { tail -n 30 $(BUILD)/tsan/build.log; \
 		echo "tsan: build failed (log: $(BUILD)/tsan/build.log)"; exit 1; }
@@ -277,9 +318,12 @@ C_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null || find cmd lib tests -na
 format:
 	clang-format -i $(C_FILES)
 
-lint: all shared
+lint:
+	@$(MAKE) --no-print-directory WERROR=1 all shared warnings-check
 	@echo "== clang-format"
 	clang-format --dry-run -Werror $(C_FILES)
+	@echo "== include order of the stages (lib/README.md)"
+	sh tests/lint/include_order.sh lib
 	@echo "== public header alone, as C11 and as C++"
 	echo '#include "smpreflight.h"' | $(CC) -std=c11 -Wall -Wextra -Werror -pedantic -Ilib -x c -fsyntax-only -
 	echo '#include "smpreflight.h"' | c++ -Wall -Wextra -Werror -Ilib -x c++ -fsyntax-only -
@@ -336,6 +380,35 @@ $(BENCH_DIR)/floor: tests/bench/floor.c
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< \
 		$(shell pkg-config --libs yaml-0.1 2>/dev/null)
 
+# generated-check (part of make test): the committed generated files match
+# what their generators make now: docs/rules.md (from the rule table),
+# schemas/<dialect>.schema.json and instance-data/*.json (from the
+# reference folder in $(SHARED); skipped, with a message, without it).
+GEN_SCHEMAS = estimator model-trainer create-training-job
+generated-check: docs-check
+	@if [ ! -f $(SHARED)/reference/spec-fields.json ]; then \
+		echo "skipped the schemas/ and instance-data/ staleness check: no $(SHARED)/reference"; \
+	elif [ -z "$(HAVE_PYTHON)" ]; then \
+		$(call skip,the schemas/ and instance-data/ staleness check,python3); \
+	else \
+		t=$$(mktemp -d) && mkdir $$t/schemas $$t/data && \
+		$(PYTHON) -B schemas/generate.py $(SHARED)/reference/spec-fields.json $$t/schemas >/dev/null && \
+		$(PYTHON) -B instance-data/generate.py $(SHARED)/reference --sdk-tables instance-data/frameworks.json --out $$t/data >/dev/null || \
+			{ rm -rf $$t; echo "a generator failed"; exit 1; }; \
+		stale=; \
+		for n in $(GEN_SCHEMAS); do \
+			cmp -s $$t/schemas/$$n.schema.json schemas/$$n.schema.json || stale="$$stale schemas/$$n.schema.json"; \
+		done; \
+		for f in $(CATALOG_JSON); do \
+			cmp -s $$t/data/$${f#instance-data/} $$f || stale="$$stale $$f"; \
+		done; \
+		rm -rf $$t; \
+		if [ -n "$$stale" ]; then \
+			echo "stale generated files:$$stale (run schemas/generate.py, instance-data/generate.py)"; exit 1; \
+		fi; \
+		echo "generated files are up to date (docs/rules.md, schemas/, instance-data/)"; \
+	fi
+
 # docs/rules.md is generated from the rule table (CONVENTIONS.md 24);
 # docs-check (also part of tests/cases/run.sh) fails when it is stale.
 docs: $(CLI)
@@ -347,36 +420,78 @@ docs-check: $(CLI)
 	@$(CLI) rules --markdown | cmp -s - docs/rules.md || \
 		{ echo "docs/rules.md is out of date; run 'make docs'"; exit 1; }
 
+# Shell completions, generated from the CLI's option tables (its --help).
+COMPLETIONS = $(BUILD)/completions/sm-preflight.bash \
+	$(BUILD)/completions/_sm-preflight $(BUILD)/completions/sm-preflight.fish
+completions: $(COMPLETIONS)
+
+$(BUILD)/completions/sm-preflight.bash: $(CLI) tools/completions.sh
+	$(call say,GEN,$@)mkdir -p $(@D) && sh tools/completions.sh $(CLI) bash > $@.tmp && mv $@.tmp $@
+$(BUILD)/completions/_sm-preflight: $(CLI) tools/completions.sh
+	$(call say,GEN,$@)mkdir -p $(@D) && sh tools/completions.sh $(CLI) zsh > $@.tmp && mv $@.tmp $@
+$(BUILD)/completions/sm-preflight.fish: $(CLI) tools/completions.sh
+	$(call say,GEN,$@)mkdir -p $(@D) && sh tools/completions.sh $(CLI) fish > $@.tmp && mv $@.tmp $@
+
+# The pkg-config file names its folders relative to ${prefix} when they lie
+# under PREFIX, so that pkg-config --define-prefix finds a staged or moved
+# install.
+# The header needs no other library's headers, so the libraries it links
+# are Libs.private, not Requires.private (whose Cflags pkg-config would add,
+# relocated wrongly by --define-prefix).
+pc_dir = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+$(BUILD)/smpreflight.pc: lib/smpreflight.pc.in lib/smpreflight.h FORCE
+	$(call say,GEN,$@)sed -e 's|@PREFIX@|$(PREFIX)|g' \
+		-e 's|@LIBDIR@|$(call pc_dir,$(LIBDIR))|g' \
+		-e 's|@INCLUDEDIR@|$(call pc_dir,$(INCLUDEDIR))|g' \
+		-e 's|@VERSION@|$(MAJOR).$(MINOR).$(PATCH)|g' \
+		-e 's|@PRIVATE_LIBS@|$(shell pkg-config --libs $(LINK_PKGS) 2>/dev/null)|g' \
+		-e 's|@DL_LIBS@|$(DL_LIBS)|g' $< > $@
+
 # make install [PREFIX=/usr/local] [DESTDIR=staging folder]: CLI, static
 # and shared library (soname and development symlinks), header,
-# pkg-config file and man page. ldconfig only for a real install as root.
-install: all shared
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
-		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1
-	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/sm-preflight
-	install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/libsmpreflight.a
-	install -m 755 $(SOLIB) $(DESTDIR)$(LIBDIR)/$(SOFILE)
-	ln -sf $(SOFILE) $(DESTDIR)$(LIBDIR)/$(SONAME)
-	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libsmpreflight.so
-	install -m 644 lib/smpreflight.h $(DESTDIR)$(INCLUDEDIR)/smpreflight.h
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
-		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
-		-e 's|@VERSION@|$(MAJOR).$(MINOR).$(PATCH)|g' \
-		-e 's|@DL_LIBS@|$(DL_LIBS)|g' \
-		lib/smpreflight.pc.in > $(BUILD)/smpreflight.pc
-	install -m 644 $(BUILD)/smpreflight.pc $(DESTDIR)$(PKGCONFIGDIR)/smpreflight.pc
-	install -m 644 docs/sm-preflight.1 $(DESTDIR)$(MANDIR)/man1/sm-preflight.1
+# pkg-config file, man page, the JSON Schemas
+# ($(PREFIX)/share/sm-preflight/schemas/) and bash, zsh and fish
+# completions. ldconfig only for a real install as root.
+SCHEMADIR ?= $(PREFIX)/share/sm-preflight/schemas
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+SCHEMA_FILES = $(sort $(wildcard schemas/*.schema.json))
+install: all shared completions $(BUILD)/smpreflight.pc
+	$(call say,INSTALL,$(DESTDIR)$(PREFIX))install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
+		$(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(SCHEMADIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(FISHCOMPDIR)
+	$(Q)install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/sm-preflight
+	$(Q)install -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/libsmpreflight.a
+	$(Q)install -m 755 $(SOLIB) $(DESTDIR)$(LIBDIR)/$(SOFILE)
+	$(Q)ln -sf $(SOFILE) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	$(Q)ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libsmpreflight.so
+	$(Q)install -m 644 lib/smpreflight.h $(DESTDIR)$(INCLUDEDIR)/smpreflight.h
+	$(Q)install -m 644 $(BUILD)/smpreflight.pc $(DESTDIR)$(PKGCONFIGDIR)/smpreflight.pc
+	$(Q)install -m 644 docs/sm-preflight.1 $(DESTDIR)$(MANDIR)/man1/sm-preflight.1
+	$(Q)install -m 644 $(SCHEMA_FILES) $(DESTDIR)$(SCHEMADIR)/
+	$(Q)install -m 644 $(BUILD)/completions/sm-preflight.bash $(DESTDIR)$(BASHCOMPDIR)/sm-preflight
+	$(Q)install -m 644 $(BUILD)/completions/_sm-preflight $(DESTDIR)$(ZSHCOMPDIR)/_sm-preflight
+	$(Q)install -m 644 $(BUILD)/completions/sm-preflight.fish $(DESTDIR)$(FISHCOMPDIR)/sm-preflight.fish
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && \
 		command -v ldconfig >/dev/null 2>&1; then ldconfig; fi
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/sm-preflight \
+	$(call say,RM,$(DESTDIR)$(PREFIX))rm -f $(DESTDIR)$(BINDIR)/sm-preflight \
 		$(DESTDIR)$(LIBDIR)/libsmpreflight.a \
 		$(DESTDIR)$(LIBDIR)/$(SOFILE) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libsmpreflight.so \
 		$(DESTDIR)$(INCLUDEDIR)/smpreflight.h \
 		$(DESTDIR)$(PKGCONFIGDIR)/smpreflight.pc \
-		$(DESTDIR)$(MANDIR)/man1/sm-preflight.1
+		$(DESTDIR)$(MANDIR)/man1/sm-preflight.1 \
+		$(SCHEMA_FILES:schemas/%=$(DESTDIR)$(SCHEMADIR)/%) \
+		$(DESTDIR)$(BASHCOMPDIR)/sm-preflight \
+		$(DESTDIR)$(ZSHCOMPDIR)/_sm-preflight \
+		$(DESTDIR)$(FISHCOMPDIR)/sm-preflight.fish
+	$(Q)rmdir $(DESTDIR)$(SCHEMADIR) $(DESTDIR)$(PREFIX)/share/sm-preflight 2>/dev/null || true
+
+FORCE:
 
 clean:
 	rm -rf $(BUILD)

@@ -14,6 +14,14 @@ enum smp_dialect smp__detect_dialect(const struct smp_node *root);
 const char *const *smp__dialect_keys(enum smp_dialect dialect, size_t *count);
 
 /*
+ * 1 when root is a DescribeTrainingJob response: a CreateTrainingJob
+ * request plus members only a response has (TrainingJobArn,
+ * TrainingJobStatus, ...; smp__response_keys lists them, sorted).
+ */
+int smp__is_describe_response(const struct smp_node *root);
+const char *const *smp__response_keys(size_t *count);
+
+/*
  * How the job's dialect spells what fixes (and a few messages) name, so
  * that one rule gives the right advice in every dialect.
  */

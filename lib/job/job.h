@@ -7,20 +7,15 @@
 #define SMP_JOB_H
 
 #include "smpreflight.h"
-#include "doc/doc.h"
 #include "catalog/catalog.h"
+#include "doc/doc.h"
+#include "util/version.h"
 
 enum smp_estimator {
 	SMP_EST_UNKNOWN = 0,
 	SMP_EST_HUGGINGFACE,
 	SMP_EST_PYTORCH,
 	SMP_EST_TENSORFLOW
-};
-
-/* A dotted version such as "1.11.0"; parts beyond 4 are ignored. */
-struct smp_version {
-	int part[4];
-	int count; /* number of parts given; 0 when unparsable */
 };
 
 struct smp_script_facts;
@@ -157,15 +152,6 @@ struct smp_job {
 
 /* "huggingface", "pytorch", "tensorflow" (the catalog's spelling) or NULL. */
 const char *smp__estimator_key(enum smp_estimator e);
-
-/* Parses "1.11.0" / "1.11"; returns 0 or -1 when not dotted digits. */
-int smp__version_parse(struct smp_version *out, const char *s);
-
-/* Compares a and b part by part, missing parts as 0 (1.11 == 1.11.0). */
-int smp__version_cmp(const struct smp_version *a, const struct smp_version *b);
-
-/* The text of a string/number scalar, else NULL (for messages). */
-const char *smp__node_text(const struct smp_node *n);
 
 /* 1 for a PyTorch-based job: HuggingFace with pytorch_version, PyTorch. */
 int smp__job_is_pytorch(const struct smp_job *job);

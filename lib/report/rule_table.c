@@ -13,6 +13,42 @@
  * One table: ids, severities and groups come from rules.def, the text
  * below fills summary, explanation and source of the same entries.
  */
+
+/*
+ * Where each rule comes from, as a reader can open it: AWS documentation
+ * pages by title and URL, the SageMaker Python SDK by module and function
+ * (v2.257.6, the last v2 release line with Training Compiler support).
+ */
+#define SRC_BEST                                                               \
+	"AWS \"Best Practices and Considerations for Using SageMaker "         \
+	"Training Compiler\", "                                                \
+	"https://docs.aws.amazon.com/sagemaker/latest/dg/"                     \
+	"training-compiler-tips-pitfalls.html"
+#define SRC_TROUBLE                                                            \
+	"AWS \"SageMaker Training Compiler Troubleshooting\", "                \
+	"https://docs.aws.amazon.com/sagemaker/latest/dg/"                     \
+	"training-compiler-troubleshooting.html"
+#define SRC_SUPPORT                                                            \
+	"AWS \"Supported Frameworks, AWS Regions, Instance Types, and Tested " \
+	"Models\", "                                                           \
+	"https://docs.aws.amazon.com/sagemaker/latest/dg/"                     \
+	"training-compiler-support.html"
+#define SRC_ENABLE_PT                                                          \
+	"AWS \"Run PyTorch Training Jobs with SageMaker Training Compiler\", " \
+	"https://docs.aws.amazon.com/sagemaker/latest/dg/"                     \
+	"training-compiler-enable-pytorch.html"
+#define SRC_ENABLE                                                             \
+	"AWS \"Enable SageMaker Training Compiler\", "                         \
+	"https://docs.aws.amazon.com/sagemaker/latest/dg/"                     \
+	"training-compiler-enable.html"
+#define SRC_CREATE_TJ                                                          \
+	"Amazon SageMaker API Reference, \"CreateTrainingJob\", "              \
+	"https://docs.aws.amazon.com/sagemaker/latest/APIReference/"           \
+	"API_CreateTrainingJob.html"
+#define SRC_SDK_BASE_VALIDATE                                                  \
+	"SageMaker Python SDK v2.257.6 "                                       \
+	"sagemaker.training_compiler.config.TrainingCompilerConfig.validate"
+
 static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 /* NOLINTBEGIN(bugprone-macro-parentheses): designators cannot be wrapped */
 #define X(e, name, sev, grp, chk)                                              \
@@ -27,14 +63,15 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"is checked until the syntax error is fixed. JSON is read "
 	"strictly (RFC 8259): no comments, trailing commas or "
 	"leading zeros.",
-	"YAML 1.2 / RFC 8259",
+	"YAML 1.2 (https://yaml.org/spec/1.2.2/); RFC 8259 "
+	"(https://www.rfc-editor.org/rfc/rfc8259)",
 	[SMP_RULE_DUPLICATE_KEY].summary =
 		"the same key appears twice in one mapping",
 	"YAML and JSON parsers keep the last value of a repeated key "
 	"without a word, so the first one is silently ignored. The "
 	"SageMaker SDK would receive only the last value.",
-	"YAML 1.2 (keys must be unique); RFC 8259 (names SHOULD be "
-	"unique)",
+	"YAML 1.2 section 3.2.1.1 (keys are unique); RFC 8259 section 4 (names "
+	"SHOULD be unique)",
 	[SMP_RULE_INPUT_LIMIT].summary =
 		"the input exceeds a size, depth, node or encoding limit",
 	"Specs are small. A file over 4 MiB, nesting deeper than 64, "
@@ -42,7 +79,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"'billion laughs' document stops early), a scalar over 64 KiB, "
 	"more than 1,000 documents or invalid UTF-8 is refused at "
 	"the offending position instead of exhausting memory.",
-	"DESIGN.md section 8",
+	"sm-preflight limits (README, \"Bad input\"), configurable per run",
 	[SMP_RULE_UNKNOWN_KEY].summary = "a key the dialect does not have",
 	"The SageMaker Python SDK estimators take **kwargs and silently "
 	"ignore unknown keyword arguments, so a typo such as "
@@ -54,20 +91,25 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"warning. In a CreateTrainingJob request or ModelTrainer fields "
 	"an unknown key is always an error (botocore and pydantic reject "
 	"it).",
-	"SDK R29 (unknown kwargs swallowed)",
+	"SageMaker Python SDK v2.257.6 "
+	"sagemaker.estimator.EstimatorBase.__init__ (takes "
+	"**kwargs); " SRC_CREATE_TJ,
 	[SMP_RULE_WRONG_TYPE].summary = "a value has the wrong type",
 	"For example 'instance_count: \"two\"', 'compiler_config: true' "
 	"or 'pytorchxla: true' (the SDK crashes with AttributeError "
 	"on a non-mapping), or an unquoted version such as 1.10 that "
 	"YAML reads as the number 1.1.",
-	"SDK R22, R30",
+	"SageMaker Python SDK v2.257.6 "
+	"sagemaker.{huggingface,pytorch,tensorflow}.estimator (compiler_config "
+	"must be a TrainingCompilerConfig); SageMaker Python SDK v2.257.6 "
+	"sagemaker.fw_utils.validate_distribution",
 	[SMP_RULE_VALUE_NOT_STRING].summary =
 		"an environment value or API hyperparameter is not a string",
 	"Environment variables (and hyperparameters in a "
 	"CreateTrainingJob request) are string-to-string maps. A "
 	"number or boolean there is rejected by the API or converted "
 	"in a way the script does not expect. Quote the value.",
-	"CreateTrainingJob API (Environment, HyperParameters)",
+	SRC_CREATE_TJ " (Environment, HyperParameters: string to string maps)",
 	[SMP_RULE_API_LIMITS].summary =
 		"a CreateTrainingJob map exceeds the API's limits",
 	"HyperParameters hold at most 100 entries with keys up to 256 "
@@ -75,14 +117,25 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"entries, keys matching [a-zA-Z_][a-zA-Z0-9_]* up to 512 "
 	"characters and values up to 512. The API rejects the request "
 	"otherwise.",
-	"SageMaker API model (CreateTrainingJob)",
+	SRC_CREATE_TJ " (HyperParameters and Environment limits)",
 	[SMP_RULE_DIALECT_UNKNOWN].summary =
 		"the document matches none of the three ways a job is written",
 	"A spec is SageMaker Python SDK estimator kwargs, ModelTrainer "
 	"kwargs or a CreateTrainingJob request; the dialect is detected "
 	"from the keys. When no key points to any of them nothing else "
 	"can be checked: use --dialect to force one.",
-	"DESIGN.md section 3",
+	"sm-preflight README, \"Input formats\"; " SRC_CREATE_TJ,
+	[SMP_RULE_NO_TRAINING_JOB].summary =
+		"a Python source or notebook creates no training job",
+	"A launcher or notebook is read for the SageMaker jobs it creates: "
+	"HuggingFace, PyTorch, TensorFlow and Estimator from the sagemaker "
+	"modules, ModelTrainer, and a SageMaker client's "
+	"create_training_job. None was found through the imports, so "
+	"nothing was checked. A job built by a function the file imports "
+	"from elsewhere cannot be seen: check that function's file.",
+	"SageMaker Python SDK (sagemaker.huggingface.HuggingFace, "
+	"sagemaker.modules.train.ModelTrainer); boto3 "
+	"SageMaker.Client.create_training_job",
 	[SMP_RULE_ENTRY_POINT_MISSING].summary =
 		"a framework estimator without entry_point",
 	"The HuggingFace, PyTorch and TensorFlow estimators run a "
@@ -98,38 +151,41 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"shaped like that is an error; a well-formed type that the "
 	"bundled instance data does not know is a warning (the data "
 	"may be older than the type: run 'sm-preflight update-data').",
-	"SDK instance type parsing; instance-data/instances.json",
+	SRC_SUPPORT "; Amazon SageMaker pricing, instance types "
+		    "(https://aws.amazon.com/sagemaker/pricing/)",
 	[SMP_RULE_INSTANCE_UNSUPPORTED].summary =
 		"Training Compiler does not support this instance class",
 	"The SDK accepts only the classes p3, p3dn, g4dn, p4d and g5, "
 	"compared exactly: p4de, p5, g6, trn1 and CPU classes are "
 	"rejected when the estimator is created.",
-	"SDK R1; best practices: use a supported instance type",
+	SRC_SUPPORT "; " SRC_SDK_BASE_VALIDATE,
 	[SMP_RULE_LOCAL_MODE].summary =
 		"Training Compiler does not run in local mode",
 	"The SDK rejects instance_type 'local' but lets 'local_gpu' "
 	"through although its own message says local mode is not "
 	"supported; the job then fails in the container.",
-	"SDK R2, D5",
+	SRC_SDK_BASE_VALIDATE " (rejects local; local_gpu is let through)",
 	[SMP_RULE_INSTANCE_GROUPS].summary =
 		"heterogeneous clusters are not supported with the compiler",
 	"Training Compiler supports only homogeneous clusters: use "
 	"instance_type and instance_count instead of instance_groups.",
-	"SDK R5",
+	SRC_SDK_BASE_VALIDATE,
 	[SMP_RULE_EFA_RECOMMENDED].summary =
 		"multi-node training on an instance type without EFA",
 	"Distributed training across instances is bound by the "
 	"network. The best-practice guide asks for EFA instances such "
 	"as ml.p3dn.24xlarge and ml.p4d.24xlarge, which shorten "
 	"training time.",
-	"best practices for PyTorch (EFA); SDK R11, R16",
+	SRC_BEST " (Best Practices for PyTorch); SageMaker Python SDK v2.257.6 "
+		 "sagemaker.{huggingface,pytorch}.training_compiler.config."
+		 "TrainingCompilerConfig.validate",
 	[SMP_RULE_PREFER_MULTI_GPU_INSTANCE].summary =
 		"several single-GPU instances where one multi-GPU instance "
 		"fits",
 	"One ml.p3dn.24xlarge trains faster than 8 x ml.p3.2xlarge: "
 	"GPUs in one instance talk over NVLink instead of the network. "
 	"The finding names an instance with the same GPU count.",
-	"best practices for PyTorch (multi-GPU instances); SDK D6",
+	SRC_BEST " (Best Practices for PyTorch)",
 	[SMP_RULE_DATA_STALE].summary =
 		"the instance data in use is older than the age limit",
 	"Instance families and tested models are added between "
@@ -143,15 +199,17 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"or SM_PREFLIGHT_STALE_DAYS changes it and 0 turns the check "
 	"off. 'sm-preflight update-data' refreshes the data and "
 	"'sm-preflight data' shows which data is in use and its age.",
-	"issue 6 (refresh instance data); DESIGN.md section 4",
+	"sm-preflight README, \"Refreshing instance data\"",
 	[SMP_RULE_DISTRIBUTION_UNKNOWN_KEY].summary =
 		"a distribution key the SDK does not know",
 	"The SDK knows exactly 'pytorchxla'. The troubleshooting page "
 	"prints 'torchxla' and the enable page says 'pytorch_xla': "
 	"both are ignored on HuggingFace PyTorch < 1.11 and without a "
 	"compiler, so workers silently train alone.",
-	"troubleshooting (missing PyTorch/XLA configuration); SDK R30, "
-	"D2",
+	SRC_TROUBLE
+	" (Training job fails due to missing PyTorch/XLA configuration); "
+	"SageMaker Python SDK v2.257.6 "
+	"sagemaker.{huggingface,pytorch}.estimator (the key is pytorchxla)",
 	[SMP_RULE_DISTRIBUTION_INCOMPATIBLE].summary =
 		"a distribution mechanism that cannot run with the compiler",
 	"SageMaker distributed (smdistributed, and pytorchddp which "
@@ -159,7 +217,10 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"multi_worker_mirrored_strategy are incompatible with Training "
 	"Compiler; from HuggingFace PyTorch 1.11 / PyTorch 1.12 on, "
 	"'pytorchxla' is the only mechanism allowed.",
-	"SDK R3, R12, R17, R20",
+	SRC_SDK_BASE_VALIDATE
+	"; SageMaker Python SDK v2.257.6 "
+	"sagemaker.{huggingface,pytorch,tensorflow}.training_compiler.config."
+	"TrainingCompilerConfig.validate",
 	[SMP_RULE_PYTORCHXLA_MISSING].summary =
 		"a multi-GPU PyTorch compiler job without 'pytorchxla'",
 	"Without the pytorchxla distribution each process trains its "
@@ -168,18 +229,26 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"PyTorch 1.11 / PyTorch 1.12 the documented route is a "
 	"launcher entry point with the real script in a "
 	"'training_script' hyperparameter.",
-	"SDK R13, R18, D10; troubleshooting (distributed training)",
+	SRC_ENABLE_PT " (distributed training); " SRC_TROUBLE
+		      " (Convergence issue in distributed training); SageMaker "
+		      "Python SDK v2.257.6 "
+		      "sagemaker.{huggingface,pytorch}.training_compiler."
+		      "config.TrainingCompilerConfig.validate",
 	[SMP_RULE_PYTORCHXLA_VERSION].summary =
 		"'pytorchxla' on a framework version that does not have it",
 	"The pytorchxla distribution exists for HuggingFace PyTorch "
 	">= 1.11 and PyTorch >= 1.12 only (TensorFlow jobs get "
 	"pytorchxla-tensorflow).",
-	"SDK R10, R15",
+	"SageMaker Python SDK v2.257.6 "
+	"sagemaker.{huggingface,pytorch}.training_compiler.config."
+	"TrainingCompilerConfig.validate",
 	[SMP_RULE_PYTORCHXLA_WITHOUT_COMPILER].summary =
 		"'pytorchxla' without compiler_config",
 	"Distributed training through PyTorch/XLA is only supported "
 	"when Training Compiler is enabled.",
-	"SDK R21",
+	"SageMaker Python SDK v2.257.6 "
+	"sagemaker.huggingface.estimator.HuggingFace.__init__, "
+	"sagemaker.pytorch.estimator.PyTorch.__init__",
 	[SMP_RULE_PYTORCHXLA_TENSORFLOW].summary =
 		"'pytorchxla' on a TensorFlow job",
 	"pytorchxla starts one PyTorch/XLA process per GPU; it is a "
@@ -194,11 +263,13 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"No compiler_config, Training Compiler image or "
 	"sagemaker_training_compiler_enabled hyperparameter: only the "
 	"generic checks apply. Add compiler_config to compile.",
-	"DESIGN.md section 6",
+	SRC_ENABLE,
 	[SMP_RULE_COMPILER_DEBUG].summary = "the compiler's debug mode is on",
 	"debug: true dumps detailed compilation logs, which adds "
 	"overhead. Use it for debugging runs only.",
-	"best practices (debug flag); SDK R6",
+	SRC_BEST " (General Best Practices); SageMaker Python SDK v2.257.6 "
+		 "sagemaker.training_compiler.config.TrainingCompilerConfig."
+		 "disclaimers_and_warnings",
 	[SMP_RULE_DEBUGGER_PROFILER_OVERHEAD].summary =
 		"Debugger or Profiler left on in a compiler job",
 	"The SDK attaches a default Debugger hook at fit() and the "
@@ -207,14 +278,16 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"false and disable_profiler: true (in a CreateTrainingJob "
 	"request: no DebugHookConfig, ProfilerConfig.DisableProfiler "
 	"true).",
-	"SDK R4; best practices (avoid logging and profiling tensors)",
+	SRC_BEST " (General Best Practices); " SRC_SDK_BASE_VALIDATE,
 	[SMP_RULE_IMAGE_URI_OVERRIDE].summary =
 		"image_uri cannot be combined with the compiler",
 	"HuggingFace and PyTorch estimators with compiler_config must let "
 	"the SDK pick the Training Compiler container from the framework "
 	"versions: TrainingCompilerConfig.validate() raises ValueError "
 	"for an image_uri. TensorFlow takes an image_uri as is.",
-	"SDK R9, R14",
+	"SageMaker Python SDK v2.257.6 "
+	"sagemaker.{huggingface,pytorch}.training_compiler.config."
+	"TrainingCompilerConfig.validate",
 	[SMP_RULE_COMPILER_UNCHECKED].summary =
 		"a hand-picked Training Compiler image without compiler_config",
 	"With image_uri the SDK uses the image as is "
@@ -233,14 +306,16 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"selects the Training Compiler container and sends the "
 	"compiler hyperparameters with enabled=false. Remove "
 	"compiler_config entirely for a native run.",
-	"SDK R23",
+	"SageMaker Python SDK v2.257.6 "
+	"sagemaker.{huggingface,pytorch,tensorflow}.estimator (compiler_config "
+	"is validated and sent whenever given)",
 	[SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG].summary =
 		"sagemaker_training_compiler_* hyperparameters do nothing here",
 	"Enabling the compiler needs both a Training Compiler container "
 	"and the flags. Flags alone (what HuggingFace.attach() gives "
 	"back from a compiled job) run on the plain framework image "
 	"without compiling anything.",
-	"developer guide (CreateTrainingJob API); SDK D3",
+	SRC_ENABLE_PT " (Using the SageMaker API); " SRC_CREATE_TJ,
 	[SMP_RULE_MODEL_TRAINER_COMPILER].summary =
 		"ModelTrainer has no Training Compiler support",
 	"ModelTrainer (SDK v2 modules, SDK v3) validates nothing about "
@@ -249,7 +324,10 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"and its own entry-point driver likely hides the flags from the "
 	"container. Use an estimator (SDK v2) or a CreateTrainingJob "
 	"request.",
-	"sdk-rules.md C(b); SDK v3 migration notes",
+	"SageMaker Python SDK v2.257.6 "
+	"sagemaker.modules.train.model_trainer.ModelTrainer (no "
+	"compiler_config); SageMaker Python SDK v3 migration guide (Training "
+	"Compiler removed)",
 	[SMP_RULE_FRAMEWORK_VERSION].summary =
 		"no Training Compiler container for this framework version",
 	"Supported: HuggingFace transformers 4.11/4.17/4.21 with their "
@@ -257,53 +335,63 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"1.12/1.13, TensorFlow 2.9-2.11 (the SDK misses TF > 2.11, "
 	"which then trains without the compiler). Every spelling a "
 	"supported SDK release resolves is accepted.",
-	"SDK R8, R19, R24; supported frameworks table",
+	SRC_SUPPORT
+	"; SageMaker Python SDK v2.257.6 sagemaker.image_uris.retrieve "
+	"(image_uri_config tables); SageMaker Python SDK v2.257.6 "
+	"sagemaker.{huggingface,pytorch,tensorflow}.training_compiler.config."
+	"TrainingCompilerConfig.validate",
 	[SMP_RULE_PY_VERSION].summary =
 		"py_version is not the container's Python",
 	"Each Training Compiler container has one Python version "
 	"(py37, py38 or py39); any other value, including 'py3' used "
 	"in some AWS examples, fails at fit().",
-	"SDK R25",
+	"SageMaker Python SDK v2.257.6 sagemaker.image_uris.retrieve "
+	"(py_versions of image_uri_config)",
 	[SMP_RULE_FRAMEWORK_VERSION_MISSING].summary =
 		"a required framework or Python version is missing",
 	"HuggingFace needs transformers_version and exactly one of "
 	"pytorch_version / tensorflow_version; PyTorch and TensorFlow "
 	"need framework_version and py_version (unless image_uri is "
 	"given).",
-	"SDK R26, R28",
+	"SageMaker Python SDK v2.257.6 "
+	"sagemaker.huggingface.estimator.HuggingFace._validate_args; SageMaker "
+	"Python SDK v2.257.6 sagemaker.fw_utils.validate_version_or_image_args",
 	[SMP_RULE_VERSION_SHAPE].summary =
 		"transformers and base framework versions differ in shape",
 	"The SDK requires transformers_version and the base framework "
 	"version to have the same number of parts: '4.21' with "
 	"'1.11', or '4.21.1' with '1.11.0'.",
-	"SDK R27",
+	"SageMaker Python SDK v2.257.6 "
+	"sagemaker.huggingface.estimator.HuggingFace._validate_args",
 	[SMP_RULE_GPU_NUM_DEVICES_MISMATCH].summary =
 		"GPU_NUM_DEVICES differs from the instance's GPU count",
 	"GPU_NUM_DEVICES must equal the number of GPUs per instance, "
 	"whether set in environment or through an n_gpus "
 	"hyperparameter. With pytorchxla the container overwrites it, "
 	"so a wrong value is only ignored (warning).",
-	"troubleshooting (missing PyTorch/XLA configuration); SDK "
-	"R32, D1",
+	SRC_TROUBLE
+	" (Training job fails due to missing PyTorch/XLA configuration)",
 	[SMP_RULE_GPU_NUM_DEVICES_MISSING].summary =
 		"a multi-GPU PyTorch job that never sets GPU_NUM_DEVICES",
 	"Without pytorchxla or the launcher route, the container "
 	"defaults GPU_NUM_DEVICES to 1 and the other GPUs sit idle. "
 	"Set it in environment (or through an n_gpus hyperparameter "
 	"that the script reads).",
-	"troubleshooting (missing PyTorch/XLA configuration); SDK "
-	"R32",
+	SRC_TROUBLE
+	" (Training job fails due to missing PyTorch/XLA configuration)",
 	[SMP_RULE_GPU_NUM_DEVICES_INVALID].summary =
 		"GPU_NUM_DEVICES is not a positive whole number as a string",
 	"Environment values must be strings; a count written as "
 	"\"four\" or as the number 4 is rejected or misread.",
-	"troubleshooting (missing PyTorch/XLA configuration)",
+	SRC_TROUBLE " (Training job fails due to missing PyTorch/XLA "
+		    "configuration); " SRC_CREATE_TJ
+		    " (Environment values are strings)",
 	[SMP_RULE_PADDING_DYNAMIC].summary =
 		"dynamic padding recompiles the graph for every new shape",
 	"padding='longest' (or True) or pad_to_max_length false gives "
 	"each batch its own tensor shape, and every new shape "
 	"triggers a recompilation. Pad to a fixed max_length.",
-	"best practices (padding='max_length'); SDK D9",
+	SRC_BEST " (General Best Practices: padding)",
 	[SMP_RULE_BATCH_SIZE_BELOW_TESTED].summary =
 		"the batch size is well below what the compiler fits",
 	"Training Compiler shrinks the memory footprint, so a larger "
@@ -329,7 +417,9 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"batch and the learning rate scaled by k (linear) or sqrt(k) "
 	"(--lr-scaling sqrt). Only for jobs with the compiler on; "
 	"'sm-preflight suggest' shows the arithmetic.",
-	"best practices (batch size and learning rate); tested models",
+	SRC_BEST
+	" (General Best Practices: batch size and learning rate); " SRC_SUPPORT
+	" (tested models)",
 	[SMP_RULE_BATCH_SIZE_ABOVE_TESTED].summary =
 		"the batch size is above the largest tested compiler batch",
 	"AWS tested this model on this GPU model and memory up to a "
@@ -338,7 +428,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"running out of GPU memory, and some models fit less with "
 	"the compiler than without. A tested size marked as a lower "
 	"bound (the instance may fit more) is never reported.",
-	"tested models table",
+	SRC_SUPPORT " (tested models)",
 	[SMP_RULE_MODEL_UNTESTED].summary =
 		"the model is not in the tested-models table",
 	"AWS publishes tested batch sizes per model, framework and "
@@ -349,23 +439,25 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"version; local paths and URIs are not. An untested model "
 	"may still work; measure GPU memory to find the largest "
 	"batch.",
-	"best practices (use tested models)",
+	SRC_BEST " (General Best Practices); " SRC_SUPPORT " (tested models)",
 	[SMP_RULE_PREPROCESSING_WORKERS].summary =
 		"preprocessing_num_workers is unset or far below the vCPUs",
 	"Slow dataset preprocessing delays training. Set "
 	"preprocessing_num_workers near the instance's vCPU count.",
-	"best practices for PyTorch (preprocessing_num_workers)",
+	SRC_BEST " (Best Practices for PyTorch)",
 	[SMP_RULE_SHORT_RUN].summary =
 		"the run is too short to amortize compilation",
 	"The first steps compile the graph and are slow; a run of a "
 	"few steps pays the compilation cost without the speed-up.",
-	"best practices (compilation overhead)",
+	SRC_BEST " (General Best Practices); " SRC_TROUBLE
+		 " (SageMaker Training Compiler does not reduce the total "
+		 "training time)",
 	[SMP_RULE_LOGGING_TOO_FREQUENT].summary =
 		"logging or evaluation every few steps breaks fused graphs",
 	"Each log or evaluation forces an explicit evaluation of "
 	"tensors, which breaks the compiler's fused operations. Log "
 	"and evaluate less often (every 10 steps or more).",
-	"best practices (avoid explicit evaluations)",
+	SRC_BEST " (General Best Practices)",
 	[SMP_RULE_SCRIPT_MISSING].summary =
 		"the entry script the job names could not be read",
 	"The script rules read the Python file the spec names: "
@@ -378,7 +470,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"information says so: the spec may be checked before the code "
 	"exists. Remote code (an s3:// source_dir, git_config) is not "
 	"looked for. --no-script turns all script checks off.",
-	"DESIGN.md section 6 (entry script)",
+	"sm-preflight README, \"Entry-script checks\"",
 	[SMP_RULE_SCRIPT_PADDING_LONGEST].summary =
 		"the script pads to the longest sequence of each batch",
 	"padding='longest' or padding=True (in any call but a layer's) "
@@ -387,7 +479,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"its default padding when nothing in the script pads to a "
 	"fixed length. Use padding='max_length' with a fixed "
 	"max_length.",
-	"best practices (padding='max_length')",
+	SRC_BEST " (General Best Practices: padding)",
 	[SMP_RULE_SCRIPT_ITEM_CALL].summary =
 		"'.item()' inside the training loop forces an evaluation",
 	"tensor.item() copies a value to the host, which ends the "
@@ -395,12 +487,12 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"in a loop that calls backward() or steps the optimizer (or "
 	"in a loop inside it), unless an `if` with a '%' test makes it "
 	"periodic. Log every N steps, after xm.mark_step().",
-	"best practices (avoid explicit evaluations)",
+	SRC_BEST " (General Best Practices)",
 	[SMP_RULE_SCRIPT_TORCH_SAVE].summary =
 		"checkpoints saved with torch.save instead of xm.save",
 	"PyTorch/XLA tensors must be moved to the CPU and written once "
 	"across processes: use torch_xla.core.xla_model.save.",
-	"best practices for PyTorch (xm.save)",
+	SRC_BEST " (Best Practices for PyTorch)",
 	[SMP_RULE_SCRIPT_CUDA_DEVICE].summary =
 		"the script uses CUDA devices instead of the XLA device",
 	"A compiled PyTorch job must put the model and tensors on "
@@ -409,7 +501,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	".cuda(), torch.device(\"cuda...\"), .to(\"cuda...\"), "
 	"device=\"cuda...\" and torch.cuda.set_device(); "
 	"torch.cuda.amp and torch.cuda queries are fine.",
-	"best practices for PyTorch (XLA device)",
+	SRC_BEST " (Best Practices for PyTorch)",
 	[SMP_RULE_SCRIPT_MARK_STEP_MISSING].summary =
 		"the training loop steps the optimizer without xm.mark_step()",
 	"torch_xla builds a graph lazily and runs it only at "
@@ -417,7 +509,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"and printed or logged values are stale. MpDeviceLoader, "
 	"xm.optimizer_step(..., barrier=True) and the Hugging Face "
 	"Trainer mark the step themselves.",
-	"troubleshooting (mark_step after every model update)",
+	SRC_TROUBLE " (Convergence issue in single-GPU training)",
 	[SMP_RULE_SCRIPT_MP_FN_MISSING].summary =
 		"pytorchxla is enabled but the script has no _mp_fn(index)",
 	"The launcher of the pytorchxla distribution imports the "
@@ -425,7 +517,8 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"process; without it (or with no index parameter) distributed "
 	"training does not start as intended. The Trainer needs it "
 	"too: def _mp_fn(index): main().",
-	"troubleshooting (distributed training: _mp_fn); SDK D10",
+	SRC_ENABLE_PT " (distributed training); " SRC_TROUBLE
+		      " (Convergence issue in distributed training)",
 	[SMP_RULE_SCRIPT_DEVICE_LOADER_MISSING].summary =
 		"distributed training without MpDeviceLoader and "
 		"DistributedSampler",
@@ -435,7 +528,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"otherwise workers train on the same data. Checked when the "
 	"job is distributed and the script holds its training loop "
 	"(not the Trainer, Accelerate or Lightning).",
-	"troubleshooting (distribute the input data to all workers)",
+	SRC_TROUBLE " (Convergence issue in distributed training)",
 	[SMP_RULE_SCRIPT_SEED_MISSING].summary =
 		"distributed training without a constant seed",
 	"Workers must start from the same initial weights: set one "
@@ -443,7 +536,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"every worker before building the model. A seed made from the "
 	"worker's index, rank or ordinal differs per worker. The "
 	"Trainer seeds the workers itself (TrainingArguments.seed).",
-	"troubleshooting (distributed convergence)",
+	SRC_TROUBLE " (Convergence issue in distributed training)",
 	[SMP_RULE_SCRIPT_GPU_NUM_DEVICES].summary =
 		"the script sets GPU_NUM_DEVICES wrongly",
 	"os.environ values must be strings: the guide's own approach 3 "
@@ -452,7 +545,8 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"count must also match the instance's GPUs. A script that sets "
 	"GPU_NUM_DEVICES (or reads an n_gpus hyperparameter into it) "
 	"counts as setting it for gpu-num-devices-missing.",
-	"troubleshooting (missing PyTorch/XLA configuration)",
+	SRC_TROUBLE
+	" (Training job fails due to missing PyTorch/XLA configuration)",
 	[SMP_RULE_SCRIPT_AMP_ORDER].summary =
 		"gradient clipping and reduction in the wrong order under AMP",
 	"With a GradScaler the order is: scale and backward, reduce "
@@ -460,13 +554,15 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"step, update, then xm.mark_step(). Clipping before unscale_ "
 	"clips scaled gradients; reducing after unscale_ or the step "
 	"applies each worker's own gradients.",
-	"troubleshooting (AMP with gradient clipping)",
+	SRC_TROUBLE " (Convergence issue in single-GPU training; Convergence "
+		    "issue in distributed training)",
 	[SMP_RULE_SCRIPT_GRADIENT_SYNC_MISSING].summary =
 		"distributed training with a plain optimizer.step()",
 	"Without xm.optimizer_step (or xm.reduce_gradients, an "
 	"all_reduce of the gradients, or DistributedDataParallel) each "
 	"worker updates its own model and training diverges.",
-	"best practices for PyTorch (distributed APIs); troubleshooting",
+	SRC_BEST " (Best Practices for PyTorch); " SRC_TROUBLE
+		 " (Convergence issue in distributed training)",
 	[SMP_RULE_LEARNING_RATE_NOT_SCALED].summary =
 		"the batch size changed but the learning rate did not follow",
 	"Compared with the native baseline (--baseline), the global "
@@ -476,7 +572,9 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"compiled job drops a learning rate the baseline sets, and "
 	"when neither sets one although k is not 1 (both then use "
 	"the script's default).",
-	"best practices (scale the learning rate); troubleshooting",
+	SRC_BEST
+	" (General Best Practices: batch size and learning rate); " SRC_TROUBLE
+	" (Training job is not converging as expected)",
 	[SMP_RULE_BASELINE_DRIFT].summary =
 		"the compiled job differs from its native baseline elsewhere",
 	"To tell compiler problems from hyperparameter problems, "
@@ -493,7 +591,8 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"point, source dir, environment, distribution, debugger, "
 	"profiler and compiler settings, which a compiled job "
 	"changes for good reasons.",
-	"troubleshooting (convergence compared with native)",
+	SRC_TROUBLE " (Training job is not converging as expected when "
+		    "compared to the native framework training job)",
 	[SMP_RULE_SUPPRESSION_INVALID].summary =
 		"an inline suppression comment that does not work",
 	"A comment '# sm-preflight: ignore[rule-id,...] reason' on a "
@@ -509,7 +608,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"suppressed is reported again. Such a comment suppresses "
 	"nothing. JSON has no comments; --no-inline-ignores turns "
 	"every inline suppression off.",
-	"issue 5 (configuration and suppression)",
+	"sm-preflight README, \"Suppressing a finding\"",
 	[SMP_RULE_SUPPRESSION_UNUSED].summary =
 		"an inline suppression that suppresses nothing",
 	"A suppression names a rule that reports nothing on the "
@@ -518,7 +617,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"the rule was turned off, or the comment sits on the wrong "
 	"line. Remove the rule id from the comment (or the whole "
 	"comment) so that suppressions do not outlive their reason.",
-	"issue 5 (configuration and suppression)",
+	"sm-preflight README, \"Suppressing a finding\"",
 };
 
 const char *

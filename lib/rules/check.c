@@ -16,6 +16,7 @@
 #include "util/read_file.h"
 #include "script/script.h"
 #include "report/suppress.h"
+#include "job/source_python.h"
 
 typedef void (*normalize_fn)(struct smp_job *job, const struct smp_node *root);
 
@@ -35,10 +36,45 @@ detect_dialect(const struct smp_context *ctx, const struct smp_node *root)
 	return smp__detect_dialect(root);
 }
 
+/* 1 when the loader found the buffer not well-formed. */
 static int
-check_document(const struct smp_context *ctx, const struct smp_doc *doc,
-	       struct smp_arena *arena, struct smp_report *rep,
-	       const struct smp_check_hook *hook, const char *script_dir)
+has_syntax_error(const struct smp_docs *docs)
+{
+	size_t i;
+
+	for (i = 0; i < docs->ndiags; i++)
+		if (docs->diags[i].kind == SMP_DIAG_SYNTAX)
+			return 1;
+	return 0;
+}
+
+/*
+ * An unknown top-level key of a DescribeTrainingJob response was printed
+ * by the service, not typed by the user: most likely a member newer than
+ * the botocore model the schema comes from. A warning, not the request's
+ * error (botocore rejects unknown request members, not response ones).
+ */
+static void
+soften_response_keys(struct smp_report *rep, size_t first)
+{
+	size_t i;
+
+	for (i = first; i < rep->count; i++) {
+		struct smp_finding *f = &rep->items[i];
+		const char *p = f->pointer;
+
+		if (strcmp(f->rule, "unknown-key") == 0 && p && p[0] == '/' &&
+		    !strchr(p + 1, '/'))
+			smp__finding_soften(rep, f, SMP_RULE_UNKNOWN_KEY,
+					    SMP_SEVERITY_WARNING);
+	}
+}
+
+int
+smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
+		enum smp_dialect forced, struct smp_arena *arena,
+		struct smp_report *rep, const struct smp_check_hook *hook,
+		const char *script_dir)
 {
 	struct smp_script_facts script;
 	const struct smp_schema *schema;
@@ -46,23 +82,24 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 	struct smp_check c;
 	enum smp_dialect dialect;
 	smp_rule_check_fn checks[SMP_RULE_COUNT];
-	size_t i, n, first = rep->count;
+	size_t i, n, first, job_first = rep->count;
 	int rc;
 
-	if (!doc->root)
+	if (!root)
 		return 0; /* an empty YAML document holds no job */
-	rep->root = doc->root;
-	if (doc->root->kind != SMP_NODE_MAPPING) {
-		smp__report_node(rep, SMP_RULE_WRONG_TYPE, doc->root,
+	rep->root = root;
+	if (root->kind != SMP_NODE_MAPPING) {
+		smp__report_node(rep, SMP_RULE_WRONG_TYPE, root,
 				 "a job spec must be a mapping of its "
 				 "arguments, found %s",
-				 smp__node_type_name(doc->root));
+				 smp__node_type_name(root));
 		return 0;
 	}
-	dialect = detect_dialect(ctx, doc->root);
+	dialect =
+		forced != SMP_DIALECT_AUTO ? forced : detect_dialect(ctx, root);
 	if (dialect == SMP_DIALECT_AUTO) {
 		struct smp_finding *f = smp__report_node(
-			rep, SMP_RULE_DIALECT_UNKNOWN, doc->root,
+			rep, SMP_RULE_DIALECT_UNKNOWN, root,
 			"cannot tell how this job is written: no key of an "
 			"estimator, a ModelTrainer or a CreateTrainingJob "
 			"request; use --dialect");
@@ -73,14 +110,18 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 		return 0;
 	}
 	rc = smp__context_schema(ctx, dialect, &schema);
+	first = rep->count;
 	if (!rc && schema)
-		rc = smp__schema_check(schema, doc->root, rep);
+		rc = smp__schema_check(schema, root, rep);
 	if (rc)
 		return rc;
+	if (dialect == SMP_DIALECT_CREATE_TRAINING_JOB &&
+	    smp__is_describe_response(root))
+		soften_response_keys(rep, first);
 	memset(&job, 0, sizeof(job));
 	job.dialect = dialect;
 	job.arena = arena;
-	normalizers[dialect](&job, doc->root);
+	normalizers[dialect](&job, root);
 	smp__job_resolve(&job, &ctx->catalog);
 	job.arena = NULL; /* the job may be copied: keep no pointer to it */
 	if (job.oom) {
@@ -90,8 +131,8 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 	/* the entry script's facts, before the spec rules that read them */
 	smp__script_init(&script, &ctx->alloc);
 	rc = ctx->no_script ? 0
-			    : smp__script_load(&script, &job, script_dir,
-					       ctx->limits.max_file_size);
+			    : smp__rules_script_load(&script, &job, script_dir,
+						     ctx->limits.max_file_size);
 	if (rc) {
 		smp__script_release(&script);
 		return rc;
@@ -109,7 +150,7 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 	n = smp__rule_checks(checks, SMP_RULE_COUNT);
 	for (i = 0; i < n; i++)
 		checks[i](&c);
-	smp__report_supersede(rep, first);
+	smp__report_supersede(rep, job_first);
 	if (hook && hook->fn)
 		hook->fn(hook->ud, &c);
 	smp__script_release(&script);
@@ -122,6 +163,37 @@ smp_check_buffer(struct smp_report **out, const struct smp_context *ctx,
 		 struct smp_error *err)
 {
 	return smp__check_run(out, ctx, name, buf, len, NULL, err);
+}
+
+/*
+ * One loaded document: a SageMaker Pipeline definition is checked step
+ * by step, anything else as one job.
+ */
+static int
+check_doc(const struct smp_context *ctx, struct smp_docs *docs,
+	  const struct smp_node *root, struct smp_report *rep,
+	  const struct smp_check_hook *hook, const char *script_dir)
+{
+	struct smp_pysrc steps;
+	int rc = ctx->dialect == SMP_DIALECT_AUTO
+			 ? smp__pipeline_scan(&steps, &docs->arena, root)
+			 : 0;
+
+	if (rc < 0)
+		return rc;
+	if (!rc)
+		return smp__check_root(ctx, root, SMP_DIALECT_AUTO,
+				       &docs->arena, rep, hook, script_dir);
+	if (!steps.count) {
+		smp__report_node(rep, SMP_RULE_NO_TRAINING_JOB, root,
+				 "no training job found: the pipeline "
+				 "definition has no step of Type 'Training'");
+		return rep->failed ? SMP_ENOMEM : 0;
+	}
+	rc = smp__check_jobs(ctx, &steps, docs, rep, hook, script_dir, "step ",
+			     0);
+	rep->root = root;
+	return rc;
 }
 
 /* script_dir: where entry scripts are looked for; NULL for nowhere. */
@@ -152,14 +224,22 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	rep->buf = buf ? buf : "";
 	rep->len = len;
 	smp__docs_init(&docs, &ctx->alloc);
-	rc = smp__load(&docs, name, rep->buf, len, &ctx->limits, rep);
-	for (i = 0; rc == 0 && i < docs.count; i++)
-		rc = check_document(ctx, &docs.items[i], &docs.arena, rep, hook,
-				    script_dir);
+	if (smp__pysrc_kind(name)) {
+		/* a launcher or notebook: its jobs, each as a document */
+		rc = smp__check_source(ctx, name, &docs, rep, hook, script_dir);
+	} else {
+		rc = smp__load(&docs, name, rep->buf, len, &ctx->limits);
+		if (rc == 0)
+			rc = smp__rules_input(rep, &docs);
+		for (i = 0; rc == 0 && i < docs.count; i++)
+			rc = check_doc(ctx, &docs, docs.items[i].root, rep,
+				       hook, script_dir);
+	}
 	/* inline suppressions: YAML only, JSON has no comments; not in a
 	 * spec that does not parse, where comments cannot be told apart */
 	if (rc == 0 && !rep->failed && !docs.is_json &&
-	    !ctx->no_inline_ignores && !docs.syntax_error)
+	    !smp__pysrc_kind(name) && !ctx->no_inline_ignores &&
+	    !has_syntax_error(&docs))
 		rc = smp__suppress_apply(rep, rep->buf, len, &docs, ctx->now);
 	if (hook && hook->keep && rc == 0 && !rep->failed)
 		*hook->keep = docs; /* the caller releases them */
@@ -216,8 +296,13 @@ smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
 	*out = NULL;
 	if (!ctx || !path)
 		return SMP_EINVAL;
+	/* a notebook's outputs do not count against the size limit: its
+	 * code cells do, once they are read */
 	rc = smp__read_file(&buf, &len, &ctx->alloc, path,
-			    ctx->limits.max_file_size, err);
+			    smp__pysrc_kind(path) == 2
+				    ? ctx->limits.max_file_size * 16
+				    : ctx->limits.max_file_size,
+			    err);
 	if (rc == SMP_ELIMIT) {
 		struct smp_report *rep;
 		struct smp_pos at = {1, 1, 0};

@@ -11,6 +11,7 @@
 #include "job/job.h"
 #include "report/report.h"
 #include "job/settings.h"
+#include "job/source_python.h"
 
 struct smp_check {
 	const struct smp_job *job;
@@ -19,6 +20,30 @@ struct smp_check {
 	const struct smp_instance *instance; /* NULL when unknown */
 	const struct smp_settings *settings;
 };
+
+/*
+ * The loaders' diagnostics of docs as syntax, duplicate-key and
+ * input-limit findings, in the order the loader met them (input.c).
+ * Returns 0, or SMP_ENOMEM when the report ran out of memory.
+ */
+int smp__rules_input(struct smp_report *rep, const struct smp_docs *docs);
+
+/*
+ * The entry script of a job with the compiler on, read and scanned into s
+ * (smp__script_load() with what the job says); 0 or SMP_ENOMEM.
+ */
+struct smp_script_facts;
+int smp__rules_script_load(struct smp_script_facts *s,
+			   const struct smp_job *job, const char *base_dir,
+			   size_t max_size);
+
+/*
+ * 1 when the job sets GPU_NUM_DEVICES by one of the troubleshooting
+ * guide's three ways: the environment (1), an n_gpus hyperparameter that
+ * the entry script reads into it (2) or the script itself (3). Without a
+ * scanned script an n_gpus hyperparameter is taken to be read.
+ */
+int smp__gpu_num_devices_set(const struct smp_job *job);
 
 /*
  * What suggest and the baseline comparison add to the pipeline of
@@ -32,6 +57,49 @@ struct smp_check_hook {
 	void *ud;
 	struct smp_docs *keep;
 };
+
+/*
+ * The pipeline for one document's root: schema, normalize, entry script,
+ * rules, hook. forced is the dialect, or SMP_DIALECT_AUTO to detect it
+ * (unless the context forces one). Findings go to rep.
+ */
+int smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
+		    enum smp_dialect forced, struct smp_arena *arena,
+		    struct smp_report *rep, const struct smp_check_hook *hook,
+		    const char *script_dir);
+
+/*
+ * A Python launcher or notebook (name ends in .py or .ipynb) held in
+ * rep->buf: its jobs found (job/source_python.h), each checked with
+ * smp__check_root() as a document kept in docs, their findings named by
+ * the job, suppression comments applied, and a notebook's positions
+ * mapped back to its cells (check_source.c).
+ */
+int smp__check_source(const struct smp_context *ctx, const char *name,
+		      struct smp_docs *docs, struct smp_report *rep,
+		      const struct smp_check_hook *hook,
+		      const char *script_dir);
+
+/*
+ * Checks the jobs of src one by one (smp__check_root), their findings
+ * named "in <what>'<name>': " and those about unknown values dropped.
+ * push: also append each job's root to docs (for suppressions and the
+ * hook); never while the caller iterates over docs.
+ */
+int smp__check_jobs(const struct smp_context *ctx, const struct smp_pysrc *src,
+		    struct smp_docs *docs, struct smp_report *rep,
+		    const struct smp_check_hook *hook, const char *script_dir,
+		    const char *what, int push);
+
+/* A native job the checked one is compared with (baseline_rules.c). */
+struct smp_base {
+	const struct smp_job *job;
+	const struct smp_instance *instance; /* NULL when unknown */
+	const char *name;                    /* for messages */
+};
+
+/* learning-rate-not-scaled and baseline-drift of c's job against b. */
+void smp__rules_baseline(const struct smp_base *b, const struct smp_check *c);
 
 /* smp_check_buffer() with a hook (NULL: exactly smp_check_buffer). */
 int smp__check_run(struct smp_report **out, const struct smp_context *ctx,

@@ -102,7 +102,12 @@ check "make install DESTDIR=... PREFIX=$prefix" \
 # every installed file
 for f in "bin/sm-preflight" "include/smpreflight.h" \
 	"lib/libsmpreflight.a" "lib/libsmpreflight.so.$version" \
-	"lib/pkgconfig/smpreflight.pc" "share/man/man1/sm-preflight.1"; do
+	"lib/pkgconfig/smpreflight.pc" "share/man/man1/sm-preflight.1" \
+	"share/sm-preflight/schemas/report.schema.json" \
+	"share/sm-preflight/schemas/estimator.schema.json" \
+	"share/bash-completion/completions/sm-preflight" \
+	"share/zsh/site-functions/_sm-preflight" \
+	"share/fish/vendor_completions.d/sm-preflight.fish"; do
 	check "installed: $prefix/$f" test -f "$dest$prefix/$f"
 done
 check "bin/sm-preflight is executable" test -x "$dest$prefix/bin/sm-preflight"
@@ -145,6 +150,46 @@ check "the man page is for version $version" \
 	grep -q "^\.TH SM-PREFLIGHT 1 .*\"sm-preflight $version\"" \
 	"$dest$prefix/share/man/man1/sm-preflight.1"
 
+# every schema of the repository is installed
+for f in schemas/*.schema.json; do
+	check "installed: $prefix/share/sm-preflight/$f" \
+		cmp -s "$f" "$dest$prefix/share/sm-preflight/$f"
+done
+
+# the completions know every command and every option of --help
+bin=$dest$prefix/bin/sm-preflight
+completes_all() {
+	file=$1
+	missing=
+	for opt in $("$bin" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+		case $opt in --help | --version | --opt) continue ;; esac
+		grep -qe "${opt#--}" "$file" || missing="$missing $opt"
+	done
+	for cmd in $("$bin" --help |
+		sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z-]*\).*/\1/p'); do
+		grep -qw -e "$cmd" "$file" || missing="$missing $cmd"
+	done
+	[ -z "$missing" ] || { echo "not completed:$missing"; return 1; }
+}
+comp=$dest$prefix/share
+check "bash completion: every command and option" \
+	completes_all "$comp/bash-completion/completions/sm-preflight"
+check "zsh completion: every command and option" \
+	completes_all "$comp/zsh/site-functions/_sm-preflight"
+check "fish completion: every command and option" \
+	completes_all "$comp/fish/vendor_completions.d/sm-preflight.fish"
+if command -v bash >/dev/null 2>&1; then
+	# what bash offers for "sm-preflight check --f<TAB>"
+	complete_bash() {
+		bash -c '. "$1"; COMP_WORDS=(sm-preflight check --f); COMP_CWORD=2
+			_sm_preflight; printf "%s\n" "${COMPREPLY[@]}"' sh \
+			"$comp/bash-completion/completions/sm-preflight" >"$tmp/compl" &&
+			grep -qx -- --format "$tmp/compl" &&
+			grep -qx -- --fail-on "$tmp/compl"
+	}
+	check "bash completes 'check --f' to --fail-on and --format" complete_bash
+fi
+
 # pkg-config sees the staged copy: PKG_CONFIG_SYSROOT_DIR puts DESTDIR in
 # front of the -I and -L paths the .pc file gives for the real prefix
 PKG_CONFIG_PATH=$lib/pkgconfig
@@ -158,6 +203,16 @@ check "examples/embed.c builds with only pkg-config's flags" \
 check "embed links the shared library" \
 	sh -c "LD_LIBRARY_PATH='$lib' ldd '$tmp/embed' |
 		grep -q '$soname => $lib/$soname'"
+
+# the .pc file is relocatable: its folders follow ${prefix}, so that
+# --define-prefix on the staged copy (no sysroot) points into it
+define_prefix() {
+	out=$(env -u PKG_CONFIG_SYSROOT_DIR pkg-config --define-prefix \
+		--cflags --libs smpreflight) || return 1
+	echo "$out"
+	[ "$(echo $out)" = "-I$dest$prefix/include -L$lib -lsmpreflight" ]
+}
+check "pkg-config --define-prefix gives the staged folders" define_prefix
 
 # run_embed WANT SPEC: embed's exit status must be WANT
 run_embed() {
@@ -187,12 +242,11 @@ check "sm-preflight does not link libcurl" no_curl "$dest$prefix/bin/sm-prefligh
 check "$soname does not link libcurl" no_curl "$lib/$soname"
 
 # the static archive, with the libraries the .pc file names as private
-check "Requires.private names yaml-0.1 and libcjson" \
-	test "$(pkg-config --print-requires-private smpreflight | sort | xargs)" \
-	= "libcjson yaml-0.1"
+check "Libs.private names -lyaml and -lcjson" \
+	sh -c "pkg-config --static --libs smpreflight | grep -q -- '-lyaml' &&
+		pkg-config --static --libs smpreflight | grep -q -- '-lcjson'"
 static_flags="$(pkg-config --cflags smpreflight) $lib/libsmpreflight.a
-	$(pkg-config --libs $(pkg-config --print-requires-private smpreflight))
-	-lm -lpthread"
+	$(pkg-config --static --libs-only-l smpreflight | sed 's/-lsmpreflight//')"
 check "examples/embed.c links the static archive" \
 	$cc -o "$tmp/embed-static" examples/embed.c $static_flags
 check "the statically linked embed runs" \

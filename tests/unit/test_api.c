@@ -77,21 +77,9 @@ static const char spec_with_script[] =
 static char *
 read_all(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
+	char *buf = th_read_file(path, len);
 
-	cr_assert_not_null(f, "cannot open %s", path);
-	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	cr_assert_geq(n, 0);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	cr_assert_not_null(buf);
-	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
+	cr_assert_not_null(buf, "cannot open %s", path);
 	return buf;
 }
 
@@ -338,6 +326,42 @@ Test(api, instance_data_from_caller_buffers)
 	smp_report_free(b);
 	smp_context_free(mem);
 	smp_context_free(builtin);
+}
+
+/* data from the caller's buffers has no folder: the data-age report is
+ * named after the memory, stale or not (this dereferenced NULL) */
+Test(api, data_age_of_caller_buffers)
+{
+	struct smp_options o = SMP_OPTIONS_INIT;
+	struct smp_context *mem = NULL;
+	struct smp_report *rep = NULL;
+	const struct smp_finding *f;
+	struct smp_error err;
+	char *bufs[3];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		bufs[i] = read_all(data_files[i], &o.instance_data[i].len);
+		o.instance_data[i].buf = bufs[i];
+	}
+	cr_assert_eq(smp_context_new(&mem, &o, &err), 0, "%s", err.message);
+	for (i = 0; i < 3; i++)
+		free(bufs[i]);
+	/* fresh: no finding */
+	cr_assert_eq(smp_check_data_age(&rep, mem, 0, 100000, &err), 0);
+	cr_assert_eq(smp_report_count(rep), 0);
+	smp_report_free(rep);
+	/* stale: one finding, named after the memory, with a fix */
+	cr_assert_eq(
+		smp_check_data_age(&rep, mem, (int64_t)4102444800, 1, &err), 0,
+		"%s", err.message);
+	cr_assert_eq(smp_report_count(rep), 1);
+	f = smp_report_get(rep, 0);
+	cr_assert_str_eq(f->rule, "data-stale");
+	cr_assert_str_eq(f->file, "<instance data in memory>");
+	cr_assert_not_null(f->fix);
+	smp_report_free(rep);
+	smp_context_free(mem);
 }
 
 Test(api, instance_data_needs_all_three_buffers)

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""run.py - the GitHub Action (action.yml) and the pre-commit hook
+(.pre-commit-hooks.yaml) run the way their hosts run them.
+
+  python3 tests/integrations/run.py CLI
+
+The action: every step of the composite action in order, with the
+expressions a runner fills in (${{ github.action_path }}, ${{ inputs.X }})
+put into the steps' env as the runner does, `shell: bash` as
+`bash --noprofile --norc -eo pipefail`, and GITHUB_OUTPUT read back. The
+hook: the staged files of a sample git repository filtered by the hook's
+`files` pattern (Python re.search, as pre-commit does) and passed to its
+entry, run from the hook repository's root."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+try:
+    import yaml
+except ImportError:  # python3-yaml
+    print("integrations: skipped, python3-yaml is not installed "
+          "(apt-get install python3-yaml)")
+    sys.exit(0)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+GOOD = open(os.path.join(ROOT, "examples", "roberta-multi-gpu.yaml")).read()
+# the compiler typo the SDK swallows: an error
+BAD = GOOD.replace("compiler_config:", "compiler_confg:")
+
+passed = failed = 0
+
+
+def expect(what, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL %s%s" % (what, (": " + detail) if detail else ""))
+
+
+def sample_repo(top):
+    os.makedirs(os.path.join(top, "jobs", "scripts"))
+    os.makedirs(os.path.join(top, ".github", "workflows"))
+    with open(os.path.join(top, "jobs", "good.yaml"), "w") as f:
+        f.write(GOOD)
+    with open(os.path.join(top, ".github", "workflows", "ci.yaml"), "w") as f:
+        f.write("name: ci\non: push\njobs: {}\n")
+
+
+def expand(text, inputs):
+    def one(m):
+        expr = m.group(1).strip()
+        if expr == "github.action_path":
+            return ROOT
+        if expr.startswith("inputs."):
+            return inputs[expr[len("inputs."):]]
+        raise SystemExit("run.py: no value for ${{ %s }}" % expr)
+    return re.sub(r"\$\{\{(.*?)\}\}", one, str(text))
+
+
+def run_action(work, overrides):
+    """Runs the steps in order; returns (exit status of the last step run,
+    outputs, stdout of all steps)."""
+    action = yaml.safe_load(open(os.path.join(ROOT, "action.yml")))
+    inputs = {k: str(v.get("default", "")) for k, v in
+              action["inputs"].items()}
+    inputs.update(overrides)
+    out_file = os.path.join(work, ".github-output")
+    open(out_file, "w").close()
+    stdout = ""
+    rc = 0
+    for step in action["runs"]["steps"]:
+        env = dict(os.environ)
+        env.update({"GITHUB_OUTPUT": out_file, "GITHUB_WORKSPACE": work,
+                    "GITHUB_ACTIONS": "true", "CI": "true"})
+        for k, v in (step.get("env") or {}).items():
+            env[k] = expand(v, inputs)
+        if "${{" in step["run"]:
+            raise SystemExit("run.py: step '%s' expands an expression in "
+                             "its script; pass it through env" %
+                             step["name"])
+        p = subprocess.run(["bash", "--noprofile", "--norc", "-eo",
+                            "pipefail", "-c", step["run"]], cwd=work,
+                           env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        stdout += p.stdout
+        rc = p.returncode
+        if rc != 0:
+            break
+    outputs = dict(line.split("=", 1) for line in
+                   open(out_file).read().splitlines() if "=" in line)
+    return rc, outputs, stdout
+
+
+def test_action(tmp):
+    work = os.path.join(tmp, "action")
+    sample_repo(work)
+    rc, outputs, out = run_action(work, {"paths": "jobs"})
+    expect("action: a clean job exits 0", rc == 0, out)
+    expect("action: exit-code output", outputs.get("exit-code") == "0",
+           repr(outputs))
+    sarif = os.path.join(work, outputs.get("sarif-file", "-"))
+    expect("action: SARIF written", os.path.isfile(sarif), repr(outputs))
+    if os.path.isfile(sarif):
+        doc = json.load(open(sarif))
+        expect("action: SARIF 2.1.0", doc.get("version") == "2.1.0")
+
+    with open(os.path.join(work, "jobs", "bad.yaml"), "w") as f:
+        f.write(BAD)
+    rc, outputs, out = run_action(work, {"paths": "jobs",
+                                         "args": "--fail-on error"})
+    expect("action: a broken job fails the step", rc == 1, out)
+    expect("action: exit-code 1", outputs.get("exit-code") == "1")
+    expect("action: a GitHub annotation for the typo",
+           re.search(r"^::error file=jobs/bad\.yaml,line=\d+", out,
+                     re.M) is not None, out)
+    if os.path.isfile(sarif):
+        results = json.load(open(sarif))["runs"][0]["results"]
+        expect("action: the SARIF holds the finding",
+               any(r.get("ruleId") == "unknown-key" for r in results))
+
+    rc, outputs, out = run_action(work, {"paths": "jobs/good.yaml",
+                                         "sarif-file": ""})
+    expect("action: no SARIF when sarif-file is empty",
+           rc == 0 and "sarif-file" not in outputs, repr(outputs))
+
+
+def git(cwd, *args):
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t",
+                    *args], cwd=cwd, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+
+
+def run_hook(repo):
+    """What pre-commit does for a `language: script` hook."""
+    hook = yaml.safe_load(open(os.path.join(ROOT,
+                                            ".pre-commit-hooks.yaml")))[0]
+    staged = subprocess.run(["git", "diff", "--cached", "--name-only",
+                             "--diff-filter=ACMR"], cwd=repo,
+                            stdout=subprocess.PIPE, text=True,
+                            check=True).stdout.split()
+    files = [f for f in staged if re.search(hook["files"], f)]
+    entry = os.path.join(ROOT, hook["entry"])
+    if not files:
+        return 0, files, ""
+    p = subprocess.run([entry, *hook.get("args", []), *files], cwd=repo,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    return p.returncode, files, p.stdout
+
+
+def test_pre_commit(tmp):
+    if shutil.which("git") is None:
+        print("integrations: pre-commit test skipped, git is not installed")
+        return
+    repo = os.path.join(tmp, "hook")
+    sample_repo(repo)
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    rc, files, out = run_hook(repo)
+    expect("pre-commit: only job files are passed",
+           files == ["jobs/good.yaml"], repr(files))
+    expect("pre-commit: a clean job passes", rc == 0, out)
+    with open(os.path.join(repo, "jobs", "bad.yaml"), "w") as f:
+        f.write(BAD)
+    git(repo, "add", "jobs/bad.yaml")
+    rc, files, out = run_hook(repo)
+    expect("pre-commit: a broken staged job fails the commit", rc == 1, out)
+    expect("pre-commit: the finding names the file and line",
+           re.search(r"^jobs/bad\.yaml:\d+:\d+: error: .*\[unknown-key\]",
+                     out, re.M) is not None, out)
+
+
+def main():
+    if len(sys.argv) != 2:
+        print("usage: python3 tests/integrations/run.py CLI",
+              file=sys.stderr)
+        return 2
+    cli = os.path.abspath(sys.argv[1])
+    if cli != os.path.join(ROOT, "build", "sm-preflight"):
+        # the action and the hook run the tool they build in this checkout
+        print("integrations: skipped, they run build/sm-preflight only")
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        test_action(tmp)
+        test_pre_commit(tmp)
+    print("integrations: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
