@@ -70,6 +70,24 @@ check_flags(const struct smp_check *c)
 			"Training Compiler image",
 			p->key->u.scalar.value, (int)im.repository.len,
 			job->image->u.scalar.value + im.repository.off);
+	} else if (job->dialect == SMP_DIALECT_ESTIMATOR &&
+		   job->estimator == SMP_EST_TENSORFLOW) {
+		/* the SDK never changes a TensorFlow image: the version
+		 * decides whether the compiler is in it */
+		f = smp__report_node(
+			c->rep, SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG, p->key,
+			"hyperparameter '%s' does nothing: TensorFlow %s "
+			"training images have no Training Compiler (2.9 and "
+			"later do)",
+			p->key->u.scalar.value,
+			smp__node_text(job->framework_version)
+				? smp__node_text(job->framework_version)
+				: "(unknown version)");
+		smp__finding_fix(c->rep, f,
+				 "use TensorFlow 2.9 to 2.11 for a compiled "
+				 "job, or remove the '" FLAG_PREFIX
+				 "*' hyperparameters");
+		return;
 	} else if (job->dialect == SMP_DIALECT_ESTIMATOR) {
 		f = smp__report_node(
 			c->rep, SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG, p->key,

@@ -1804,9 +1804,9 @@ report_key(struct walk *w, const struct snode *sn, const struct smp_pair *p,
 		sb_str(&b, "at the top level");
 	}
 	ignored = is_ignored_key(sn, k);
-	if (!known && !ignored) {
+	if (!known) {
 		best = find_dym(sn, k);
-		if (!best)
+		if (!best && !ignored)
 			best = smp__did_you_mean(k->u.scalar.value,
 						 sn->prop_names, sn->nprops);
 	}
@@ -1918,7 +1918,7 @@ check_any_of(struct walk *w, const struct snode *sn, const struct smp_node *n,
 {
 	const struct snode *only = NULL;
 	struct sbuf what;
-	size_t i, typed = 0;
+	size_t i, k, shown, typed = 0;
 
 	for (i = 0; i < sn->nany_of; i++)
 		if (validate(w, sn->any_of[i], n, path, 0) == 0)
@@ -1938,10 +1938,19 @@ check_any_of(struct walk *w, const struct snode *sn, const struct smp_node *n,
 	}
 	what.len = 0;
 	what.s[0] = '\0';
-	for (i = 0; i < sn->nany_of; i++) {
-		if (i)
-			sb_str(&what, i + 1 == sn->nany_of ? " or " : ", ");
+	/* a null branch (an optional argument's default) goes unnamed */
+	for (i = 0, k = 0; i < sn->nany_of; i++)
+		if (sn->any_of[i]->types != T_NULL)
+			k++;
+	for (i = 0, shown = 0; i < sn->nany_of; i++) {
+		if (k && sn->any_of[i]->types == T_NULL)
+			continue;
+		if (shown)
+			sb_str(&what, shown + 1 == (k ? k : sn->nany_of)
+					      ? " or "
+					      : ", ");
 		sb_branch(&what, sn->any_of[i]);
+		shown++;
 	}
 	report_value(w, sn, n, path, &what, 0);
 	return 1;
