@@ -135,8 +135,11 @@ resolve_pytorchxla(struct smp_job *job)
 		/* a missing 'enabled' means false
 		 * (Framework._distribution_configuration) */
 		job->pytorchxla_enabled = smp__scalar_bool(en) == 1;
-		if (job->pytorchxla_enabled)
-			add_hp(job, HP_XLA, en, en, "true");
+		/* the SDK sends the switch whenever the key is there */
+		if (x->kind == SMP_NODE_MAPPING)
+			add_hp(job, HP_XLA,
+			       smp__scalar_bool(en) >= 0 ? en : NULL,
+			       job->pytorchxla_key, "false");
 		return;
 	}
 	/* the form a request (or an estimator passing it raw) takes; the
@@ -190,6 +193,22 @@ resolve_debugger_profiler(struct smp_job *job)
 		(!prof || smp__scalar_type(prof) == SMP_SCALAR_NULL);
 }
 
+static size_t
+count_user_hyperparameters(const struct smp_job *job)
+{
+	const struct smp_node *hp = job->hyperparameters;
+	size_t i, n = 0;
+
+	for (i = 0; hp && i < hp->u.mapping.count; i++) {
+		const struct smp_node *k = hp->u.mapping.items[i].key;
+
+		if (k->kind == SMP_NODE_SCALAR &&
+		    strncmp(k->u.scalar.value, "sagemaker_", 10) != 0)
+			n++;
+	}
+	return n;
+}
+
 void
 smp__job_resolve(struct smp_job *job, const struct smp_catalog *cat)
 {
@@ -218,6 +237,7 @@ smp__job_resolve(struct smp_job *job, const struct smp_catalog *cat)
 	else if (job->n_gpus)
 		job->gpu_devices_from = SMP_GPU_DEVICES_HP;
 	job->spawns_workers = job->launcher_script != NULL;
+	job->user_hyperparameters = count_user_hyperparameters(job);
 }
 
 void

@@ -144,6 +144,9 @@ struct smp_job {
 
 	struct smp_hp_added added[SMP_HP_ADDED_MAX]; /* SDK-added ones */
 	size_t nadded;
+	/* the user's own hyperparameters: neither sagemaker_* plumbing nor
+	 * added by the SDK (what the efficiency rules read) */
+	size_t user_hyperparameters;
 
 	/* what the entry script establishes (script.h), read by the spec
 	 * rules too; NULL or status NONE when it was not scanned */

@@ -60,18 +60,10 @@ check_flags(const struct smp_check *c)
 	struct smp_finding *f;
 
 	/* on a compiler image a flag that is no boolean is wrong-type's */
-	if (!p || job->compiler || job->image_trcomp || job->image_tf_gpu)
+	if (!p || job->compiler ||
+	    (job->image_trcomp && smp__hp_flag(p->value) < 0))
 		return;
-	if (job->image && smp__image_parse(&im, job->image->u.scalar.value,
-					   job->image->u.scalar.len) == 0) {
-		f = smp__report_node(
-			c->rep, SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG, p->key,
-			"hyperparameter '%s' does nothing: '%.*s' is not a "
-			"Training Compiler image",
-			p->key->u.scalar.value, (int)im.repository.len,
-			job->image->u.scalar.value + im.repository.off);
-	} else if (job->dialect == SMP_DIALECT_ESTIMATOR &&
-		   job->estimator == SMP_EST_TENSORFLOW) {
+	if (job->estimator == SMP_EST_TENSORFLOW) {
 		/* the SDK never changes a TensorFlow image: the version
 		 * decides whether the compiler is in it */
 		f = smp__report_node(
@@ -88,6 +80,15 @@ check_flags(const struct smp_check *c)
 				 "job, or remove the '" FLAG_PREFIX
 				 "*' hyperparameters");
 		return;
+	}
+	if (job->image && smp__image_parse(&im, job->image->u.scalar.value,
+					   job->image->u.scalar.len) == 0) {
+		f = smp__report_node(
+			c->rep, SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG, p->key,
+			"hyperparameter '%s' does nothing: '%.*s' is not a "
+			"Training Compiler image",
+			p->key->u.scalar.value, (int)im.repository.len,
+			job->image->u.scalar.value + im.repository.off);
 	} else if (job->dialect == SMP_DIALECT_ESTIMATOR) {
 		f = smp__report_node(
 			c->rep, SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG, p->key,

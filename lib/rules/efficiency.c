@@ -181,7 +181,9 @@ check_logging(const struct smp_check *c)
 void
 smp__rules_efficiency(const struct smp_check *c)
 {
-	if (!c->job->compiler || !c->job->hyperparameters)
+	/* the user's hyperparameters: the SDK's sagemaker_* ones a request
+	 * carries say nothing about the training script */
+	if (!c->job->compiler || !c->job->user_hyperparameters)
 		return;
 	check_padding(c);
 	check_workers(c);
