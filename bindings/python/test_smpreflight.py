@@ -387,14 +387,15 @@ class TestSuggest(InRoot):
         self.assertEqual(s.batch_name, "per_device_train_batch_size")
         self.assertEqual((s.now.batch_per_gpu, s.now.gpus,
                           s.now.instance_count), (24, 8, 2))
-        self.assertEqual(s.next.batch_per_gpu, 64)
-        self.assertAlmostEqual(s.k, 64 / 24)
-        self.assertAlmostEqual(s.next.learning_rate, 6e-05 * 64 / 24)
+        # 24 is not the row's native 36: scaled by 64 / 36
+        self.assertEqual(s.next.batch_per_gpu, 42)
+        self.assertAlmostEqual(s.k, 42 / 24)
+        self.assertAlmostEqual(s.next.learning_rate, 6e-05 * 42 / 24)
         self.assertEqual(s.relation, "exact")
         self.assertEqual(s.row.compiler_batch_size, 64)
-        self.assertIn("per_device_train_batch_size: 64", s.fragment)
+        self.assertIn("per_device_train_batch_size: 42", s.fragment)
         self.assertTrue(str(s).startswith(
-            GPT2 + ": suggestion: per-GPU batch 24 -> 64"))
+            GPT2 + ": suggestion: per-GPU batch 24 -> 42"))
         self.assertFalse(smpreflight.has_errors(s.findings))
 
     def test_suggest_move_and_sqrt(self):
