@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/check.h"
+#include "rules/rules.h"
 #include "script/pyquery.h"
 #include "script/script.h"
 #include "util/text.h"
@@ -1043,9 +1043,8 @@ smp__rules_script(const struct smp_check *c)
 	r.p = &s->scan;
 	pytorch = smp__job_is_pytorch(job) ||
 		  (!job->base_framework && s->imports_torch);
-	r.distributed =
-		job->pytorchxla_enabled ||
-		(s->launcher && smp__job_total_gpus(c->job, c->instance) > 1);
+	r.distributed = job->pytorchxla_enabled ||
+			(s->launcher && c->job->total_gpus > 1);
 	smp__report_source(c->rep, s->path, s->buf, s->len, &saved);
 	if (r.p->truncated) {
 		/* the rules that conclude from an absence stay quiet: say so
