@@ -8,6 +8,7 @@
 
 #include "rules/check.h"
 #include "context/context.h"
+#include "advise/baseline.h"
 
 struct smp_baseline {
 	const struct smp_context *ctx;
@@ -55,9 +56,8 @@ smp_baseline_free(struct smp_baseline *b)
 	smp__free(&b->ctx->alloc, b);
 }
 
-/* The first finding that means the spec could not be read, or NULL. */
-static const struct smp_finding *
-unreadable(const struct smp_report *rep)
+const struct smp_finding *
+smp__unreadable(const struct smp_report *rep)
 {
 	size_t i, n = smp_report_count(rep);
 
@@ -94,13 +94,14 @@ baseline_new(struct smp_baseline **out, const struct smp_context *ctx,
 	hook.fn = capture;
 	hook.ud = b;
 	hook.keep = &b->docs;
+	hook.sources = NULL;
 	if (path)
 		rc = smp__check_file_run(&rep, ctx, path, &hook, err);
 	else
 		rc = smp__check_run(&rep, ctx, name, buf, len, &hook, err);
 	if (rc)
 		goto out;
-	f = unreadable(rep);
+	f = smp__unreadable(rep);
 	if (f) {
 		rc = fail(err, SMP_EPARSE, name, f->line, f->column,
 			  f->message);
@@ -147,16 +148,39 @@ struct compare_ud {
 	const struct smp_baseline *baseline;
 };
 
-static void
-compare(void *ud, const struct smp_check *c)
+void
+smp__baseline_compare(const struct smp_baseline *b, const struct smp_check *c)
 {
-	const struct smp_baseline *b = ((struct compare_ud *)ud)->baseline;
 	struct smp_base base;
 
 	base.job = &b->job;
 	base.instance = b->instance;
 	base.name = b->name;
 	smp__rules_baseline(&base, c);
+}
+
+const struct smp_job *
+smp__baseline_job(const struct smp_baseline *b)
+{
+	return &b->job;
+}
+
+const struct smp_instance *
+smp__baseline_instance(const struct smp_baseline *b)
+{
+	return b->instance;
+}
+
+const char *
+smp__baseline_name(const struct smp_baseline *b)
+{
+	return b->name;
+}
+
+static void
+compare(void *ud, const struct smp_check *c)
+{
+	smp__baseline_compare(((struct compare_ud *)ud)->baseline, c);
 }
 
 int
@@ -167,7 +191,7 @@ smp_check_buffer_baseline(struct smp_report **out,
 			  struct smp_error *err)
 {
 	struct compare_ud cu = {baseline};
-	struct smp_check_hook hook = {compare, &cu, NULL};
+	struct smp_check_hook hook = {compare, &cu, NULL, NULL};
 
 	return smp__check_run(out, ctx, name, buf, len, baseline ? &hook : NULL,
 			      err);
@@ -179,7 +203,7 @@ smp_check_file_baseline(struct smp_report **out, const struct smp_context *ctx,
 			struct smp_error *err)
 {
 	struct compare_ud cu = {baseline};
-	struct smp_check_hook hook = {compare, &cu, NULL};
+	struct smp_check_hook hook = {compare, &cu, NULL, NULL};
 
 	return smp__check_file_run(out, ctx, path, baseline ? &hook : NULL,
 				   err);

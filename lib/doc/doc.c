@@ -241,6 +241,15 @@ smp__map_pair(const struct smp_node *m, const char *key)
 	return NULL;
 }
 
+int
+smp__node_same(const struct smp_node *a, const struct smp_node *b)
+{
+	return a == b || (a && b && a->kind == SMP_NODE_MAPPING &&
+			  b->kind == SMP_NODE_MAPPING &&
+			  a->start.offset == b->start.offset &&
+			  a->start.line == b->start.line);
+}
+
 const struct smp_node *
 smp__map_get(const struct smp_node *m, const char *key)
 {

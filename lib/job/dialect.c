@@ -429,7 +429,7 @@ key_of(const struct smp_node *cur, const struct smp_node *node, unsigned depth)
 			const struct smp_pair *p = &cur->u.mapping.items[i];
 			const struct smp_node *k;
 
-			if (p->value == node)
+			if (smp__node_same(p->value, node))
 				return p->key;
 			k = key_of(p->value, node, depth + 1);
 			if (k)

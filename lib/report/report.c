@@ -315,7 +315,7 @@ find_path(struct path *p, const struct smp_node *cur,
 {
 	size_t i, mark;
 
-	if (cur == target)
+	if (smp__node_same(cur, target))
 		return 1;
 	if (!cur || depth > 128)
 		return 0;
@@ -341,6 +341,42 @@ find_path(struct path *p, const struct smp_node *cur,
 	return 0;
 }
 
+/*
+ * The scalar of the tree whose text holds offset: where a node that a
+ * normalizer derived from the spec's text (a version inside an image tag,
+ * a hyperparameter without the SDK's JSON quotes) sits in the document.
+ */
+static int
+find_at(struct path *p, const struct smp_node *cur, size_t offset,
+	unsigned depth)
+{
+	size_t i, mark;
+
+	if (!cur || depth > 128)
+		return 0;
+	if (cur->kind == SMP_NODE_SCALAR)
+		return cur->start.offset <= offset && offset < cur->end.offset;
+	if (cur->kind == SMP_NODE_MAPPING) {
+		for (i = 0; i < cur->u.mapping.count; i++) {
+			const struct smp_pair *pr = &cur->u.mapping.items[i];
+
+			mark = path_push(p, pr->key, 0);
+			if (find_at(p, pr->value, offset, depth + 1))
+				return 1;
+			p->len = mark;
+		}
+	} else if (cur->kind == SMP_NODE_SEQUENCE) {
+		for (i = 0; i < cur->u.sequence.count; i++) {
+			mark = path_push(p, NULL, i);
+			if (find_at(p, cur->u.sequence.items[i], offset,
+				    depth + 1))
+				return 1;
+			p->len = mark;
+		}
+	}
+	return 0;
+}
+
 const char *
 smp__report_pointer_of(struct smp_report *r, const struct smp_node *root,
 		       const struct smp_node *node)
@@ -350,7 +386,13 @@ smp__report_pointer_of(struct smp_report *r, const struct smp_node *root,
 
 	p.len = 0;
 	p.overflow = 0;
-	if (!find_path(&p, root, node, 0) || p.overflow)
+	if (!find_path(&p, root, node, 0)) {
+		p.len = 0;
+		if (node->kind != SMP_NODE_SCALAR ||
+		    !find_at(&p, root, node->start.offset, 0))
+			return NULL;
+	}
+	if (p.overflow)
 		return NULL;
 	s = smp__arena_strndup(&r->arena, p.buf, p.len);
 	if (!s)

@@ -124,6 +124,10 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 		rep->failed = 1;
 		return SMP_ENOMEM;
 	}
+	if (hook && hook->sources) {
+		script_dir = hook->sources;
+		job.source_dir = NULL;
+	}
 	/* the entry script's facts, before the spec rules that read them */
 	smp__script_init(&script, &ctx->alloc);
 	rc = ctx->no_script ? 0

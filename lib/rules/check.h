@@ -66,6 +66,10 @@ struct smp_check_hook {
 	void (*fn)(void *ud, const struct smp_check *c);
 	void *ud;
 	struct smp_docs *keep;
+	/* a folder holding a local copy of the job's code: the entry script
+	 * is read from it, whatever the spec says its code is (an S3 source
+	 * directory); NULL: as the spec says */
+	const char *sources;
 };
 
 /*
