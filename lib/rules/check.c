@@ -241,6 +241,7 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 		*hook->keep = docs; /* the caller releases them */
 	else
 		smp__docs_release(&docs);
+	smp__report_finish(rep);
 	rep->buf = NULL;
 	rep->len = 0;
 	rep->root = NULL;
