@@ -167,7 +167,8 @@ Test(config_file, overlay_adds_and_replaces_instance_types)
 		"compiler_config: {enabled: true}\n"
 		"debugger_hook_config: false\n"
 		"disable_profiler: true\n"
-		"hyperparameters: {model_name_or_path: bert-base-uncased}\n";
+		"hyperparameters: {model_name_or_path: bert-base-uncased, "
+		"preprocessing_num_workers: 1}\n";
 
 	o.no_script = 1;
 	cr_assert_eq(smp_context_new(&ctx, &o, &err), 0);
