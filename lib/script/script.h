@@ -21,7 +21,9 @@ enum smp_script_status {
 				--no-script, a buffer with no folder, remote */
 	SMP_SCRIPT_SCANNED,  /* read and scanned */
 	SMP_SCRIPT_MISSING,  /* named but not read: reason says why */
-	SMP_SCRIPT_NOT_LOCAL /* an absolute path, deliberately not read */
+	SMP_SCRIPT_NOT_LOCAL /* an absolute path, or one resolving outside
+				the spec's folder or repository (reason set):
+				deliberately not read */
 };
 
 struct smp_script_facts {

@@ -294,6 +294,9 @@ UNPARSED = {"syntax", "input-limit", "duplicate-key"}
 # n_gpus (hyperparameters are free-form in the schemas)
 C_ONLY = re.compile(r"\[gpu-num-devices-invalid\]$")
 C_ONLY_MESSAGE = "hyperparameter 'n_gpus'"
+# values C cannot hold or that contradict their tag: Python reads an
+# integer of any size, and its loader takes '!!bool yes' at its tag
+C_ONLY_VALUE = re.compile(r"found (an integer out of range|text tagged !!)")
 LINE = re.compile(r"^.*?:\d+:\d+: (?:error|warning|info): (.*) \[([a-z0-9-]+)\]$")
 
 if not os.access(cli, os.X_OK):
@@ -323,7 +326,8 @@ for path in specs:
     rules = []
     for line in out.decode("utf-8", "replace").splitlines():
         m = LINE.match(line)
-        if m and not (C_ONLY.search(line) and m.group(1).startswith(C_ONLY_MESSAGE)):
+        if m and not (C_ONLY.search(line) and m.group(1).startswith(C_ONLY_MESSAGE)) \
+                and not C_ONLY_VALUE.search(m.group(1)):
             rules.append(m.group(2))
     if UNPARSED & set(rules):
         skipped += 1
