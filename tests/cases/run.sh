@@ -42,7 +42,7 @@ cd "$here" || exit 2
 tmp=$(mktemp "${TMPDIR:-/tmp}/smp-golden.XXXXXX") || exit 2
 trap 'rm -f "$tmp"' EXIT HUP INT TERM
 
-unset NO_COLOR
+unset NO_COLOR FORCE_COLOR CLICOLOR_FORCE
 TERM=dumb
 export TERM
 # no refreshed data from the user's cache, and no data-stale warning
