@@ -1,29 +1,19 @@
 /*
  * check.c - the pipeline for one document: detect the dialect, check its
- * structure against the dialect's schema, normalize it into the job model
- * and run the rule groups. Buffers and files come in through
+ * structure against the dialect's schema, normalize it, resolve the
+ * effective job, run the rule checks of rules.def and keep one finding
+ * per problem (its S() relations). Buffers and files come in through
  * check_buffer.c.
  */
 #include <string.h>
 
 #include "rules/check.h"
+#include "rules/rules.h"
+#include "job/effective.h"
+#include "job/normalize.h"
+#include "report/supersede.h"
 #include "context/context.h"
 #include "script/script.h"
-
-typedef void (*rule_group_fn)(const struct smp_check *c);
-
-/* Order matters only for readability of code; output is sorted. */
-static const rule_group_fn rule_groups[] = {
-	smp__rules_compiler,
-	smp__rules_instance,
-	smp__rules_distribution,
-	smp__rules_versions,
-	smp__rules_gpu_num_devices,
-	smp__rules_efficiency,
-	smp__rules_tune,
-	smp__rules_dialect,
-	smp__rules_script, /* last: it may rely on what the others found */
-};
 
 typedef void (*normalize_fn)(struct smp_job *job, const struct smp_node *root);
 
@@ -76,7 +66,8 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	struct smp_job job;
 	struct smp_check c;
 	enum smp_dialect dialect;
-	size_t i, first, from = rep->count;
+	smp_rule_check_fn checks[SMP_RULE_COUNT];
+	size_t i, n, first, job_first = rep->count;
 	int rc;
 
 	if (!root)
@@ -116,6 +107,7 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	job.dialect = dialect;
 	job.arena = arena;
 	normalizers[dialect](&job, root);
+	smp__job_resolve(&job, &ctx->catalog);
 	job.arena = NULL; /* the job may be copied: keep no pointer to it */
 	if (job.oom) {
 		rep->failed = 1;
@@ -135,6 +127,7 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 		return rc;
 	}
 	job.script = &script;
+	smp__job_resolve_script(&job);
 	c.job = &job;
 	c.cat = &ctx->catalog;
 	c.rep = rep;
@@ -143,12 +136,14 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 			     ? smp__catalog_instance(
 				       c.cat, smp__node_text(job.instance_type))
 			     : NULL;
-	for (i = 0; i < sizeof(rule_groups) / sizeof(rule_groups[0]); i++)
-		rule_groups[i](&c);
+	n = smp__rule_checks(checks, SMP_RULE_COUNT);
+	for (i = 0; i < n; i++)
+		checks[i](&c);
+	smp__report_supersede(rep, job_first);
 	if (hook && hook->fn)
 		hook->fn(hook->ud, &c);
 	smp__script_release(&script);
-	smp__drop_unknown(rep, from, root);
+	smp__drop_unknown(rep, job_first, root);
 	return 0;
 }
 

@@ -53,6 +53,18 @@ check_doc(const struct smp_context *ctx, struct smp_docs *docs,
 	return rc;
 }
 
+/* 1 when the loader found the buffer not well-formed. */
+static int
+has_syntax_error(const struct smp_docs *docs)
+{
+	size_t i;
+
+	for (i = 0; i < docs->ndiags; i++)
+		if (docs->diags[i].kind == SMP_DIAG_SYNTAX)
+			return 1;
+	return 0;
+}
+
 /* script_dir: where entry scripts are looked for; NULL for nowhere. */
 static int
 check_run(struct smp_report **out, const struct smp_context *ctx,
@@ -73,6 +85,7 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	rc = smp__report_new(&rep, &ctx->alloc, name, ctx->severity);
 	if (rc)
 		goto oom;
+	rep->severity_set = ctx->severity_set;
 	rep->buf = buf ? buf : "";
 	rep->len = len;
 	smp__docs_init(&docs, &ctx->alloc);
@@ -91,7 +104,7 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	 * spec that does not parse, where comments cannot be told apart */
 	if (rc == 0 && !rep->failed && !docs.is_json &&
 	    !smp__pysrc_kind(name) && !ctx->no_inline_ignores &&
-	    !smp__report_has(rep, SMP_RULE_SYNTAX))
+	    !has_syntax_error(&docs))
 		rc = smp__suppress_apply(rep, rep->buf, len, &docs, ctx->now);
 	if (hook && hook->keep && rc == 0 && !rep->failed)
 		*hook->keep = docs; /* the caller releases them */
@@ -158,6 +171,7 @@ smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
 		rc = smp__report_new(&rep, &ctx->alloc, path, ctx->severity);
 		if (rc)
 			return rc;
+		rep->severity_set = ctx->severity_set;
 		smp__report_add(rep, SMP_RULE_INPUT_LIMIT, &at, NULL,
 				"file is larger than the limit of %zu bytes",
 				ctx->limits.max_file_size);

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/check.h"
+#include "rules/rules.h"
 #include "util/text.h"
 #include "script/script.h"
 
@@ -56,6 +56,9 @@ check_value(const struct smp_check *c, const struct smp_node *n)
 			 "hyperparameter 'n_gpus' (read into GPU_NUM_DEVICES) "
 			 "is %lld",
 			 v);
+	else if (smp__scalar_type(n) == SMP_SCALAR_INT)
+		snprintf(what, sizeof(what),
+			 "GPU_NUM_DEVICES is %lld (a number, not a string)", v);
 	else
 		snprintf(what, sizeof(what), "GPU_NUM_DEVICES is \"%lld\"", v);
 	if (job->pytorchxla && job->pytorchxla_enabled) {
@@ -94,14 +97,16 @@ check_missing(const struct smp_check *c)
 		return;
 	if ((job->pytorchxla && (job->pytorchxla_enabled ||
 				 job->pytorchxla->kind != SMP_NODE_MAPPING)) ||
-	    job->launcher_script || smp__gpu_num_devices_set(job) ||
-	    smp__report_has(c->rep, SMP_RULE_DISTRIBUTION_INCOMPATIBLE))
+	    job->launcher_script ||
+	    (job->gpu_devices_from != SMP_GPU_DEVICES_UNSET &&
+	     job->gpu_devices_from != SMP_GPU_DEVICES_HP))
 		return;
-	/* pytorchxla-missing or distribution-unknown-key says it better */
-	if (smp__report_has(c->rep, SMP_RULE_PYTORCHXLA_MISSING) ||
-	    smp__job_xla_misspelled(job))
+	/* distribution-unknown-key says it better */
+	if (smp__job_xla_misspelled(job))
 		return;
 	if (job->n_gpus) { /* a scanned script never reads it */
+		if (job->gpu_devices_from == SMP_GPU_DEVICES_HP)
+			return;
 		f = smp__report_node(
 			c->rep, SMP_RULE_GPU_NUM_DEVICES_MISSING, job->n_gpus,
 			"hyperparameter 'n_gpus' is given but the entry script "

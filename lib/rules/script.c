@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/check.h"
+#include "rules/rules.h"
 #include "script/pyquery.h"
 #include "script/script.h"
 #include "util/text.h"
@@ -119,6 +119,18 @@ report_missing(const struct smp_check *c, const struct smp_script_facts *s)
 	const char *name = smp__node_text(s->node);
 	struct smp_finding *f;
 
+	if (s->status == SMP_SCRIPT_NOT_LOCAL && s->reason) {
+		f = smp__report_node(c->rep, SMP_RULE_SCRIPT_MISSING, s->node,
+				     "%s '%s' %s, which is not read (as an "
+				     "absolute path is not); the script "
+				     "checks did not run",
+				     role, s->path, s->reason);
+		smp__finding_fix(c->rep, f,
+				 "keep the script within the spec's folder or "
+				 "its repository and give %s relative to it",
+				 key);
+		return;
+	}
 	if (s->status == SMP_SCRIPT_NOT_LOCAL) {
 		f = smp__report_node(c->rep, SMP_RULE_SCRIPT_MISSING, s->node,
 				     "%s '%s' is an absolute path, which is "
@@ -1043,9 +1055,8 @@ smp__rules_script(const struct smp_check *c)
 	r.p = &s->scan;
 	pytorch = smp__job_is_pytorch(job) ||
 		  (!job->base_framework && s->imports_torch);
-	r.distributed =
-		job->pytorchxla_enabled ||
-		(s->launcher && smp__job_total_gpus(c->job, c->instance) > 1);
+	r.distributed = job->pytorchxla_enabled ||
+			(s->launcher && c->job->total_gpus > 1);
 	smp__report_source(c->rep, s->path, s->buf, s->len, &saved);
 	if (r.p->truncated) {
 		/* the rules that conclude from an absence stay quiet: say so
