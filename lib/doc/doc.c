@@ -280,11 +280,17 @@ smp__scalar_is(const struct smp_node *n, const char *s)
 int
 smp__scalar_bool(const struct smp_node *n)
 {
+	const char *v;
+
 	if (!n || n->kind != SMP_NODE_SCALAR ||
 	    smp__scalar_type(n) != SMP_SCALAR_BOOL)
 		return -1;
-	return is_one_of(n->u.scalar.value, true_words) ||
-	       (n->tag && strcmp(n->u.scalar.value, "1") == 0);
+	v = n->u.scalar.value;
+	if (is_one_of(v, true_words) || (n->tag && strcmp(v, "1") == 0))
+		return 1;
+	if (is_one_of(v, false_words) || (n->tag && strcmp(v, "0") == 0))
+		return 0;
+	return -1; /* "!!bool yes": a tag that contradicts the text */
 }
 
 int
@@ -385,4 +391,47 @@ smp__node_text(const struct smp_node *n)
 	if (!n || n->kind != SMP_NODE_SCALAR)
 		return NULL;
 	return n->u.scalar.value;
+}
+
+const struct smp_node *
+smp__node_at_pointer(const struct smp_node *root, const char *p, int *unknown)
+{
+	const struct smp_node *n = root;
+
+	*unknown = smp__node_unknown(n);
+	while (n && p && *p == '/' && !*unknown) {
+		char seg[256];
+		size_t len = 0, k;
+
+		p++;
+		while (*p && *p != '/') {
+			char c = *p++;
+
+			if (c == '~' && (*p == '0' || *p == '1'))
+				c = *p++ == '0' ? '~' : '/';
+			if (len + 1 < sizeof(seg))
+				seg[len++] = c;
+		}
+		seg[len] = '\0';
+		if (n->kind == SMP_NODE_MAPPING) {
+			const struct smp_node *next = NULL;
+
+			for (k = 0; k < n->u.mapping.count; k++)
+				if (smp__scalar_is(n->u.mapping.items[k].key,
+						   seg))
+					next = n->u.mapping.items[k].value;
+			n = next;
+		} else if (n->kind == SMP_NODE_SEQUENCE) {
+			char *end;
+			unsigned long ix = strtoul(seg, &end, 10);
+
+			n = *end || ix >= n->u.sequence.count
+				    ? NULL
+				    : n->u.sequence.items[ix];
+		} else {
+			n = NULL;
+		}
+		*unknown = smp__node_unknown(n);
+	}
+	return n;
 }

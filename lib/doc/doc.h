@@ -166,7 +166,8 @@ const struct smp_node *smp__as_mapping(const struct smp_node *n);
 /* 1 when n is a scalar whose text equals s exactly. */
 int smp__scalar_is(const struct smp_node *n, const char *s);
 
-/* Truthiness of a bool scalar: 1 true, 0 false, -1 not a bool. */
+/* Truthiness of a bool scalar: 1 true, 0 false, -1 not a bool (also a
+ * !!bool tag on text that is no boolean: "!!bool yes"). */
 int smp__scalar_bool(const struct smp_node *n);
 
 /*
@@ -186,5 +187,13 @@ int smp__node_number(const struct smp_node *n, double *out);
 
 /* The text of a string/number scalar, else NULL (for messages). */
 const char *smp__node_text(const struct smp_node *n);
+
+/*
+ * The node a JSON Pointer (RFC 6901) names below root, or NULL when
+ * absent; *unknown is set when the path crosses an unknown value
+ * (smp__node_unknown), where the walk stops.
+ */
+const struct smp_node *smp__node_at_pointer(const struct smp_node *root,
+					    const char *pointer, int *unknown);
 
 #endif

@@ -21,7 +21,9 @@ enum smp_script_status {
 				--no-script, a buffer with no folder, remote */
 	SMP_SCRIPT_SCANNED,  /* read and scanned */
 	SMP_SCRIPT_MISSING,  /* named but not read: reason says why */
-	SMP_SCRIPT_NOT_LOCAL /* an absolute path, deliberately not read */
+	SMP_SCRIPT_NOT_LOCAL /* an absolute path, or one resolving outside
+				the spec's folder or repository (reason set):
+				deliberately not read */
 };
 
 struct smp_script_facts {
@@ -49,6 +51,8 @@ struct smp_script_facts {
 				loop: they call mark_step, wrap the loaders,
 				reduce the gradients and seed the workers */
 	const char *manager; /* "Trainer", ... for messages */
+	int spawns_workers;  /* xmp.spawn() / torch_xla.launch(): one
+				process per device, started by the script */
 	int imports_torch;
 	int uses_xla_device;
 	int has_mark_step;     /* xm.mark_step(), optimizer_step(barrier=True)

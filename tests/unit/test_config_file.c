@@ -197,12 +197,12 @@ Test(config_file, bad_overlay_is_an_error_with_position)
 		"{\"schema_version\": 1, \"instances\": [\n"
 		" {\"type\": \"ml.g5.96xlarge\", \"family\": \"g5\", "
 		"\"vcpus\": "
-		"1, \"memory_gib\": 1, \"gpus\": 1, \"gpu_model\": null, "
+		"1, \"memory_gib\": 1, \"gpus\": 1, \"gpu_model\": \"A10G\", "
 		"\"gpu_memory_gib\": null, \"efa\": false, \"network_gbps\": "
 		"null, \"compiler_supported\": true, \"source\": \"t\"},\n"
 		" {\"type\": \"ml.g5.96xlarge\", \"family\": \"g5\", "
 		"\"vcpus\": "
-		"1, \"memory_gib\": 1, \"gpus\": 1, \"gpu_model\": null, "
+		"1, \"memory_gib\": 1, \"gpus\": 1, \"gpu_model\": \"A10G\", "
 		"\"gpu_memory_gib\": null, \"efa\": false, \"network_gbps\": "
 		"null, \"compiler_supported\": true, \"source\": \"t\"}]}\n";
 	struct smp_options o = SMP_OPTIONS_INIT;
