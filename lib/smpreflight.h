@@ -454,9 +454,9 @@ struct smp_emitter_options {
 	unsigned int text_flags;
 	/* SARIF: where docs/rules.md is published. Each rule's helpUri is
 	 * rules_uri + "#" + rule id, and the driver's informationUri is
-	 * rules_uri. SARIF wants absolute URIs there; the default,
-	 * "docs/rules.md", is the file's path in the repository (code
-	 * scanning accepts it with a warning). Copied. */
+	 * rules_uri, both only when rules_uri is absolute (SARIF wants
+	 * absolute URIs there); the default, "docs/rules.md", gives
+	 * neither. Copied. */
 	const char *rules_uri;
 	/* Version 2. JUNIT: the <testsuite>'s timestamp, seconds since the
 	 * epoch, written in UTC as YYYY-MM-DDTHH:MM:SS. The library never

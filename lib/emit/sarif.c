@@ -14,6 +14,13 @@
 #include "context/context.h"
 #include "emit/emitter.h"
 #include "report/report.h"
+#include "util/alloc.h"
+
+#include <string.h>
+
+/* GitHub code scanning's limit on a rule's fullDescription, in
+ * characters; bytes here, which is never more. */
+#define FULL_DESCRIPTION_MAX 1024
 
 static const char *
 level(enum smp_severity sev)
@@ -30,39 +37,6 @@ level(enum smp_severity sev)
 	}
 }
 
-static void
-out_rule(struct smp_emitter *em, const struct smp_rule_info *r)
-{
-	struct smp__out *o = &em->out;
-
-	smp__out_str(o, "{\"id\": ");
-	smp__out_json_string(o, r->id);
-	smp__out_str(o, ", \"shortDescription\": {\"text\": ");
-	smp__out_json_string(o, r->summary ? r->summary : r->id);
-	smp__out_str(o, "}, \"fullDescription\": {\"text\": ");
-	smp__out_json_string(o, r->explanation ? r->explanation : r->id);
-	/* help: what code scanning shows beside an alert */
-	smp__out_str(o, "}, \"help\": {\"text\": \"");
-	smp__out_json_string_body(o, r->explanation ? r->explanation : r->id);
-	if (r->source) {
-		smp__out_str(o, "\\n\\nSource: ");
-		smp__out_json_string_body(o, r->source);
-	}
-	smp__out_str(o, "\"}, \"helpUri\": \"");
-	/* the base is the user's: escape it as a JSON string body */
-	smp__out_json_string_body(o, em->rules_uri);
-	smp__out_str(o, "#");
-	smp__out_json_string_body(o, r->id);
-	smp__out_str(o, "\", \"defaultConfiguration\": {");
-	if (r->default_severity == SMP_SEVERITY_OFF)
-		smp__out_str(o, "\"enabled\": false, ");
-	smp__out_str(o, "\"level\": \"");
-	smp__out_str(o, level(r->default_severity));
-	smp__out_str(o, "\"}, \"properties\": {\"tags\": [");
-	smp__out_json_string(o, r->group ? r->group : "general");
-	smp__out_str(o, "]}}");
-}
-
 /* 1 when uri starts with a scheme (RFC 3986: ALPHA *( ALPHA / DIGIT /
  * "+" / "-" / "." ) ":"). */
 static int
@@ -76,6 +50,114 @@ absolute_uri(const char *uri)
 	       (*p >= '0' && *p <= '9') || *p == '+' || *p == '-' || *p == '.')
 		p++;
 	return *p == ':';
+}
+
+/* The rule id in PascalCase, SARIF's readable rule name
+ * ("batch-size-below-tested" is "BatchSizeBelowTested"). */
+static void
+out_rule_name(struct smp__out *o, const char *id)
+{
+	int up = 1;
+
+	smp__out_str(o, "\"");
+	for (; *id; id++) {
+		char c = *id;
+
+		if (c == '-' || c == '_') {
+			up = 1;
+			continue;
+		}
+		if (up && c >= 'a' && c <= 'z')
+			c = (char)(c - 'a' + 'A');
+		up = 0;
+		smp__out_mem(o, &c, 1);
+	}
+	smp__out_str(o, "\"");
+}
+
+/* The explanation as a fullDescription: whole when it fits GitHub's
+ * limit, else cut after the last sentence (or word) that fits, with an
+ * ellipsis; help.text has it whole. */
+static void
+out_full_description(struct smp_emitter *em, const char *text)
+{
+	static const char more[] = " \xE2\x80\xA6"; /* " ..." as U+2026 */
+	size_t len = strlen(text), cut, i;
+	char *copy;
+
+	if (len <= FULL_DESCRIPTION_MAX) {
+		smp__out_json_string(&em->out, text);
+		return;
+	}
+	cut = 0;
+	for (i = 0; i + sizeof(more) - 1 <= FULL_DESCRIPTION_MAX; i++) {
+		if (text[i] == ' ' && i > 0 && text[i - 1] == '.')
+			cut = i;
+	}
+	if (!cut) {
+		for (i = FULL_DESCRIPTION_MAX - (sizeof(more) - 1); i > 0; i--)
+			if (text[i] == ' ')
+				break;
+		cut = i;
+	}
+	copy = smp__strndup(&em->alloc, text, cut);
+	if (!copy) {
+		em->oom = 1;
+		return;
+	}
+	smp__out_str(&em->out, "\"");
+	smp__out_json_string_body(&em->out, copy);
+	smp__out_json_string_body(
+		&em->out, cut && text[cut - 1] == '.' ? more + 1 : more);
+	smp__out_str(&em->out, "\"");
+	smp__free(&em->alloc, copy);
+}
+
+static void
+out_rule(struct smp_emitter *em, const struct smp_rule_info *r)
+{
+	struct smp__out *o = &em->out;
+	const char *text = r->explanation ? r->explanation : r->id;
+
+	smp__out_str(o, "{\"id\": ");
+	smp__out_json_string(o, r->id);
+	smp__out_str(o, ", \"name\": ");
+	out_rule_name(o, r->id);
+	smp__out_str(o, ", \"shortDescription\": {\"text\": ");
+	smp__out_json_string(o, r->summary ? r->summary : r->id);
+	smp__out_str(o, "}, \"fullDescription\": {\"text\": ");
+	out_full_description(em, text);
+	/* help: what code scanning shows beside an alert */
+	smp__out_str(o, "}, \"help\": {\"text\": \"");
+	smp__out_json_string_body(o, r->explanation ? r->explanation : r->id);
+	if (r->source) {
+		smp__out_str(o, "\\n\\nSource: ");
+		smp__out_json_string_body(o, r->source);
+	}
+	smp__out_str(o, "\", \"markdown\": \"");
+	smp__out_json_string_body(o, text);
+	if (r->source) {
+		smp__out_str(o, "\\n\\n**Source:** ");
+		smp__out_json_string_body(o, r->source);
+	}
+	smp__out_str(o, "\"}, ");
+	if (absolute_uri(em->rules_uri)) {
+		/* SARIF wants it absolute: no relative one */
+		smp__out_str(o, "\"helpUri\": \"");
+		/* the base is the user's: escape it as a JSON string body */
+		smp__out_json_string_body(o, em->rules_uri);
+		smp__out_str(o, "#");
+		smp__out_json_string_body(o, r->id);
+		smp__out_str(o, "\", ");
+	}
+	smp__out_str(o, "\"defaultConfiguration\": {");
+	if (r->default_severity == SMP_SEVERITY_OFF)
+		smp__out_str(o, "\"enabled\": false, ");
+	smp__out_str(o, "\"level\": \"");
+	smp__out_str(o, level(r->default_severity));
+	smp__out_str(o, "\"}, \"properties\": {\"tags\": [");
+	smp__out_json_string(o, r->group ? r->group : "general");
+	smp__out_str(o, "]}}");
 }
 
 static void

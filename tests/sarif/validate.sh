@@ -157,6 +157,36 @@ if doc is not None:
         failed += 1
     else:
         passed += 1
+# GitHub code scanning's rule limits: a name, fullDescription within 1,024
+# characters, help text and markdown; helpUri only when absolute
+def rule_checks(name, doc, absolute):
+    global passed, failed
+    if doc is None:
+        return
+    bad = []
+    for r in doc["runs"][0]["tool"]["driver"]["rules"]:
+        if not r.get("name") or "-" in r["name"]:
+            bad.append("%s: name %r" % (r["id"], r.get("name")))
+        if len(r["fullDescription"]["text"]) > 1024:
+            bad.append("%s: fullDescription of %d characters"
+                       % (r["id"], len(r["fullDescription"]["text"])))
+        if not r["help"].get("text") or not r["help"].get("markdown"):
+            bad.append("%s: help without text or markdown" % r["id"])
+        if absolute != ("helpUri" in r):
+            bad.append("%s: helpUri %r" % (r["id"], r.get("helpUri")))
+    if bad:
+        failed += 1
+        for b in bad[:5]:
+            print("FAIL %s: %s" % (name, b))
+    else:
+        passed += 1
+
+
+rule_checks("rules (absolute --rules-uri)",
+            run("sarif", ["format/good.yaml"],
+                ["--rules-uri", "https://example.org/r.md"]), True)
+rule_checks("rules (default --rules-uri)",
+            run("sarif", ["format/good.yaml"]), False)
 # the default base is relative: structure only (formats would warn)
 validate("all cases (sarif, default --rules-uri)", sarif_loose,
          run("sarif", everything))
