@@ -1151,7 +1151,8 @@ print_profile(struct cli_configs *c, const struct cli_profile *p,
 		free(d);
 		print_origin(&p->overlay_from, "default");
 	} else {
-		printf("instance-overlay: null  # default: none\n");
+		/* a comment: the key takes a path, and null is none */
+		printf("# instance-overlay: none (default)\n");
 	}
 	if (p->data_url) {
 		printf("data-url: ");
