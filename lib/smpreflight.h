@@ -724,6 +724,16 @@ const char *smp_context_data_source(const struct smp_context *ctx);
  * the other origins. */
 int64_t smp_context_data_fetched(const struct smp_context *ctx);
 
+/*
+ * How many days the source of refreshed data vouches for it (the
+ * "max_age_days" of the index.json it was downloaded with): the default
+ * limit of the data-stale check. 0 when no limit is declared, and always
+ * for the built-in data (AWS publishes no new Training Compiler releases:
+ * that catalog is frozen, not ageing), a folder or caller buffers, or a
+ * NULL ctx.
+ */
+long smp_context_data_max_age(const struct smp_context *ctx);
+
 /* Whole days from the data's generated date to now (seconds since the
  * epoch); -1 when the date is unknown. Negative ages count as 0. */
 long smp_context_data_age(const struct smp_context *ctx, int64_t now);
@@ -981,6 +991,8 @@ struct smp_config {
 	/* file name extensions a walked folder's specs have, without the
 	 * dot ("yaml") */
 	struct smp_config_list extensions;
+	/* where `update-data` downloads from when no URL is given */
+	struct smp_config_string data_url;
 };
 
 /*

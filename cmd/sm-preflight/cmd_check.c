@@ -78,7 +78,8 @@ static const struct cli_option options[] = {
 	 "refreshed data only"},
 	{"--stale-days", 0, OPT_STALE_DAYS, "N",
 	 "warn once (data-stale) when the instance data is older than N days "
-	 "(default 180, or SM_PREFLIGHT_STALE_DAYS; 0 turns it off)"},
+	 "(default: the limit the refreshed data's source declares, none for "
+	 "the built-in data; or SM_PREFLIGHT_STALE_DAYS; 0 turns it off)"},
 	{"--format", 0, OPT_FORMAT, "FORMAT",
 	 "text (default), json, sarif, github (default when GITHUB_ACTIONS is "
 	 "true) or junit; repeatable, each with its own --output"},

@@ -18,6 +18,7 @@
 
 #include "args.h"
 #include "cleanup.h"
+#include "commands.h"
 #include "format.h"
 
 static const char *const format_names[] = {"text", "json", "sarif", "github",
@@ -376,6 +377,7 @@ cli_outputs_data_age(struct cli_outputs *o, const struct smp_context *ctx,
 	int rc;
 
 	*sev = SMP_SEVERITY_OFF;
+	days = cli_stale_limit(ctx, days);
 	if (days <= 0)
 		return 0;
 	memset(&err, 0, sizeof(err));
