@@ -51,8 +51,9 @@ static const struct cli_option options[] = {
 	 "exit 1 on findings at or above LEVEL: error (default), warning, "
 	 "info"},
 	{"--color", 0, OPT_COLOR, "WHEN",
-	 "colour the findings: auto (default: when stdout is a terminal and "
-	 "NO_COLOR is unset), always, never"},
+	 "colour the findings: auto (default: when stdout is a terminal, or "
+	 "FORCE_COLOR or CLICOLOR_FORCE is set; never with NO_COLOR), "
+	 "always, never"},
 	{"--dialect", 0, OPT_DIALECT, "D",
 	 "read every spec as D: auto (default), estimator, model_trainer, "
 	 "create_training_job"},
