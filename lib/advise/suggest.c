@@ -14,7 +14,9 @@
 
 #include "rules/check.h"
 #include "context/context.h"
+#include "doc/load.h"
 #include "util/read_file.h"
+#include "util/error.h"
 #include "util/text.h"
 #include "tune/tune.h"
 
@@ -313,6 +315,18 @@ copy_row(struct suggestion *s, const struct smp_catalog *cat,
 	s->pub.row = row;
 }
 
+/* How a row other than the pick's relates to the job. */
+static enum smp_row_relation
+row_match_relation(const struct smp_tune_query *q,
+		   const struct smp_tested_model *row)
+{
+	if (strcmp(row->instance_type, q->instance->type) == 0 &&
+	    q->framework_version &&
+	    strcmp(row->framework_version, q->framework_version) == 0)
+		return SMP_ROW_RELATION_EXACT;
+	return SMP_ROW_RELATION_SAME_GPU;
+}
+
 /* How the row was chosen, for the text and for callers. */
 static void
 row_choice(struct suggestion *s, const struct smp_check *c,
@@ -436,6 +450,7 @@ compute(struct run *r, const struct smp_check *c)
 	struct smp_batch_reading b;
 	struct smp_tune_query q;
 	struct smp_row_pick pick;
+	struct smp_tune_target tg;
 	struct buf notes;
 	char key[256], text[512], fw[128], kt[32], bt[32], nt[32], lt[32];
 	char nl[32], tb[128] = "";
@@ -539,7 +554,60 @@ compute(struct run *r, const struct smp_check *c)
 				    mname, to->type);
 		goto notes;
 	}
-	if (pick.row) {
+	if (pick.row && !moving) {
+		/* the job's own batch is evidence about its conditions: the
+		 * row's batch as is only when the row is this job */
+		smp__tune_target(&tg, c->cat, &q, &pick, b.per_gpu);
+		if (tg.row && tg.row != pick.row) {
+			copy_row(s, c->cat, tg.row);
+			smp__tune_row_batch_text(tb, sizeof(tb), c->cat,
+						 tg.row);
+			p->relation = row_match_relation(&q, tg.row);
+			snprintf(text, sizeof(text),
+				 "of %zu rows for the same model on the same "
+				 "GPU, the one whose native batch is nearest "
+				 "the job's",
+				 pick.candidates);
+			p->row_choice = dup(s, text);
+		}
+		if (tg.kind == SMP_TARGET_NONE) {
+			p->outcome = SMP_SUGGEST_NO_ROW;
+			p->row = NULL;
+			p->relation = SMP_ROW_RELATION_NONE;
+			smp__tune_number(bt, sizeof(bt), b.per_gpu);
+			set_message(s,
+				    "no batch suggested for '%s' on %s: %s; "
+				    "measure GPU memory on a short run from "
+				    "the per-GPU batch %s",
+				    mname, to->type, tg.why, bt);
+			goto notes;
+		}
+		if (tg.kind == SMP_TARGET_AT) {
+			p->outcome = SMP_SUGGEST_OK;
+			p->next.batch_per_gpu = b.per_gpu;
+			p->next.global_batch = b.global;
+			p->next.learning_rate = p->now.learning_rate;
+			p->k = 1;
+			smp__tune_number(bt, sizeof(bt), b.per_gpu);
+			set_message(s,
+				    "per-GPU batch %s is already the tested "
+				    "compiler batch %s for '%s' on %s: nothing "
+				    "to change",
+				    bt, tb, mname, to->type);
+			goto notes;
+		}
+		nb = tg.per_gpu;
+		add_note(s, &notes, "%s", tg.why);
+		if (tg.row->batch_size_is_lower_bound)
+			add_note(s, &notes,
+				 "the tested batch %s is a lower bound (the "
+				 "largest tried, not the most that fits): more "
+				 "may fit",
+				 tb);
+		p->outcome = SMP_SUGGEST_OK;
+	} else if (pick.row) {
+		/* a move: the job's batch ran on another GPU, so the row on
+		 * the target instance is the only evidence there */
 		nb = smp__tune_row_batch(c->cat, pick.row);
 		if (b.scope == SMP_BATCH_PER_GPU && nb >= 1)
 			nb = floor(nb); /* written per GPU: whole */
@@ -638,23 +706,6 @@ on_job(void *ud, const struct smp_check *c)
 		compute(r, c);
 }
 
-/* JSON when the loader would read it as JSON (load.h). */
-static int
-is_json(const char *name, const char *buf, size_t len)
-{
-	size_t n = strlen(name), i;
-
-	if (n >= 5 && strcmp(name + n - 5, ".json") == 0)
-		return 1;
-	for (i = 0; i < len; i++) {
-		if (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' ||
-		    buf[i] == '\r')
-			continue;
-		return buf[i] == '{' || buf[i] == '[';
-	}
-	return 0;
-}
-
 static int fail(struct smp_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -663,13 +714,9 @@ fail(struct smp_error *err, int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (err) {
-		memset(err, 0, sizeof(*err));
-		err->code = code;
-		va_start(ap, fmt);
-		vsnprintf(err->message, sizeof(err->message), fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	smp__error_setv(err, code, NULL, NULL, fmt, ap);
+	va_end(ap);
 	return code;
 }
 
@@ -764,7 +811,8 @@ suggest(struct smp_suggestion **out, const struct smp_context *ctx,
 	s->alloc = &ctx->alloc;
 	smp__arena_init(&s->arena, &ctx->alloc);
 	r.s = s;
-	r.json = is_json(name, buf ? buf : "", len);
+	/* the loader's decision: a flow mapping in a .yaml file is YAML */
+	r.json = smp__load_is_json(name, buf ? buf : "", len);
 	hook.fn = on_job;
 	hook.ud = &r;
 	hook.keep = NULL;

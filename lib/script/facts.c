@@ -250,6 +250,10 @@ smp__script_analyze(struct smp_script_facts *s)
 		}
 		if (sets_gpu_num_devices_call(p, res, c))
 			s->sets_gpu_num_devices = 1;
+		/* xmp.spawn(_mp_fn, ...): one process per device */
+		if (smp__ends_with(res, "xla_multiprocessing.spawn") ||
+		    smp__streq(res, "torch_xla.launch"))
+			s->spawns_workers = 1;
 		if (c->loop >= 0 &&
 		    (smp__script_step_kind(s, c) || smp__streq(a, "backward")))
 			s->training[c->loop] = 1;
@@ -269,5 +273,7 @@ smp__script_analyze(struct smp_script_facts *s)
 	for (i = 0; i < p->nassigns; i++)
 		if (smp__script_is_env_target(p, &p->assigns[i]))
 			s->sets_gpu_num_devices = 1;
+	s->accepts_preprocessing_workers =
+		smp__script_accepts_option(p, "preprocessing_num_workers");
 	return 0;
 }
