@@ -72,6 +72,8 @@ struct cli_profile {
 	struct origin names_from[4];
 	char *overlay; /* absolute path, or NULL */
 	struct origin overlay_from;
+	const char *data_url; /* the nearest file's data-url, or NULL */
+	struct origin data_url_from;
 	const struct smp_config_list *extensions; /* NULL: default */
 	struct origin extensions_from;
 	struct ignore *ignores;
@@ -499,7 +501,7 @@ apply_file(struct cli_profile *p, const struct cfg_file *f)
 	lists[2] = &cfg->model_names;
 	lists[3] = &cfg->global_batch_names;
 	if (cfg->fail_on.value && !p->fail_on_cli) {
-		smp_severity_parse(&p->fail_on, cfg->fail_on.value);
+		cli_fail_on_parse(&p->fail_on, cfg->fail_on.value);
 		p->fail_on_from.file = f;
 		p->fail_on_from.pos = cfg->fail_on.pos;
 	}
@@ -524,6 +526,11 @@ apply_file(struct cli_profile *p, const struct cfg_file *f)
 			return -1;
 		p->overlay_from.file = f;
 		p->overlay_from.pos = cfg->instance_overlay.pos;
+	}
+	if (cfg->data_url.value) {
+		p->data_url = cfg->data_url.value;
+		p->data_url_from.file = f;
+		p->data_url_from.pos = cfg->data_url.pos;
 	}
 	if (cfg->extensions.set) {
 		p->extensions = &cfg->extensions;
@@ -744,6 +751,43 @@ cli_configs_profile(struct cli_configs *c, const char *path,
 	if (rc)
 		return rc;
 	return profile_of(c, ch, out);
+}
+
+const char *
+cli_profile_data_url(const struct cli_profile *p)
+{
+	return p->data_url;
+}
+
+/* See config.h. */
+const char *
+cli_fail_on_name(enum smp_severity fail_on)
+{
+	return fail_on > SMP_SEVERITY_ERROR ? "none"
+					    : smp_severity_name(fail_on);
+}
+
+/* See config.h. */
+int
+cli_fail_on_parse(enum smp_severity *out, const char *name)
+{
+	enum smp_severity sev;
+
+	if (strcmp(name, "none") == 0) {
+		*out = CLI_FAIL_ON_NONE;
+		return 0;
+	}
+	if (smp_severity_parse(&sev, name) != 0 || sev == SMP_SEVERITY_OFF)
+		return -1;
+	*out = sev;
+	return 0;
+}
+
+/* See config.h. */
+enum smp_severity
+cli_fail_level(enum smp_severity fail_on)
+{
+	return fail_on > SMP_SEVERITY_ERROR ? SMP_SEVERITY_ERROR : fail_on;
 }
 
 enum smp_severity
@@ -1079,7 +1123,7 @@ print_profile(struct cli_configs *c, const struct cli_profile *p,
 		       ch->file->cfg->root ? " (root: true)" : "");
 	if (print_stop(c, dir))
 		return oom();
-	printf("fail-on: %s", smp_severity_name(p->fail_on));
+	printf("fail-on: %s", cli_fail_on_name(p->fail_on));
 	print_origin(&p->fail_on_from, p->fail_on_cli ? cli : "default");
 	printf("lr-scaling: %s", smp_lr_scaling_name(p->lr_scaling));
 	print_origin(&p->lr_from, p->lr_cli ? cli : "default");
@@ -1138,7 +1182,16 @@ print_profile(struct cli_configs *c, const struct cli_profile *p,
 		free(d);
 		print_origin(&p->overlay_from, "default");
 	} else {
-		printf("instance-overlay: null  # default: none\n");
+		/* a comment: the key takes a path, and null is none */
+		printf("# instance-overlay: none (default)\n");
+	}
+	if (p->data_url) {
+		printf("data-url: ");
+		print_scalar(p->data_url);
+		print_origin(&p->data_url_from, "default");
+	} else {
+		printf("# data-url: not set (update-data then needs --url or "
+		       "SM_PREFLIGHT_DATA_URL)\n");
 	}
 	if (!p->ignore_count)
 		printf("ignore: []  # default: none (hidden entries are "
