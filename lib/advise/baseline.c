@@ -27,7 +27,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "rules/check.h"
+#include "advise/baseline.h"
 #include "context/context.h"
 #include "tune/tune.h"
 
@@ -106,13 +106,14 @@ baseline_new(struct smp_baseline **out, const struct smp_context *ctx,
 	int rc;
 
 	*out = NULL;
-	if (!ctx || !name || (!path && !buf && len))
+	if (!ctx || !name)
 		return fail(err, SMP_EINVAL, "", 0, 0, "invalid argument");
 	b = smp__calloc(&ctx->alloc, 1, sizeof(*b));
 	if (!b)
 		return fail(err, SMP_ENOMEM, name, 0, 0, "out of memory");
 	b->ctx = ctx;
 	smp__docs_init(&b->docs, &ctx->alloc);
+	memset(&hook, 0, sizeof(hook));
 	hook.fn = capture;
 	hook.ud = b;
 	hook.keep = &b->docs;
@@ -151,18 +152,11 @@ smp_baseline_new(struct smp_baseline **out, const struct smp_context *ctx,
 		 const char *name, const char *buf, size_t len,
 		 struct smp_error *err)
 {
-	return baseline_new(out, ctx, name, buf, len, NULL, err);
-}
-
-int
-smp_baseline_new_file(struct smp_baseline **out, const struct smp_context *ctx,
-		      const char *path, struct smp_error *err)
-{
-	if (!path) {
-		*out = NULL;
-		return fail(err, SMP_EINVAL, "", 0, 0, "invalid argument");
-	}
-	return baseline_new(out, ctx, path, NULL, 0, path, err);
+	if (!out)
+		return fail(err, SMP_EINVAL, "", 0, 0,
+			    "invalid argument: out is NULL");
+	/* no buffer: name is the file to read */
+	return baseline_new(out, ctx, name, buf, len, buf ? NULL : name, err);
 }
 
 /* Learning rate of a job: 1 and *v when set to a positive number. */
@@ -609,42 +603,12 @@ drift_job(const struct smp_baseline *b, const struct smp_check *c)
 	}
 }
 
-struct compare_ud {
-	const struct smp_baseline *baseline;
-};
-
-static void
-compare(void *ud, const struct smp_check *c)
+void
+smp__baseline_compare(void *ud, const struct smp_check *c)
 {
-	const struct smp_baseline *b = ((struct compare_ud *)ud)->baseline;
+	const struct smp_baseline *b = ud;
 
 	check_learning_rate(b, c);
 	drift_hyperparameters(b, c);
 	drift_job(b, c);
-}
-
-int
-smp_check_buffer_baseline(struct smp_report **out,
-			  const struct smp_context *ctx, const char *name,
-			  const char *buf, size_t len,
-			  const struct smp_baseline *baseline,
-			  struct smp_error *err)
-{
-	struct compare_ud cu = {baseline};
-	struct smp_check_hook hook = {compare, &cu, NULL};
-
-	return smp__check_run(out, ctx, name, buf, len, baseline ? &hook : NULL,
-			      err);
-}
-
-int
-smp_check_file_baseline(struct smp_report **out, const struct smp_context *ctx,
-			const char *path, const struct smp_baseline *baseline,
-			struct smp_error *err)
-{
-	struct compare_ud cu = {baseline};
-	struct smp_check_hook hook = {compare, &cu, NULL};
-
-	return smp__check_file_run(out, ctx, path, baseline ? &hook : NULL,
-				   err);
 }

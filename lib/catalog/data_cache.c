@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "util/alloc.h"
+#include "util/options.h"
 #include "context/context.h"
 #include "catalog/data_cache.h"
 #include "catalog/embedded.h"
@@ -951,12 +952,14 @@ smp__context_data_release(struct smp_context *ctx)
 enum smp_data_origin
 smp_context_data_origin(const struct smp_context *ctx)
 {
-	return ctx->data_origin;
+	return ctx ? ctx->data_origin : SMP_DATA_BUILTIN;
 }
 
 const char *
 smp_context_data_source(const struct smp_context *ctx)
 {
+	if (!ctx)
+		return "";
 	switch (ctx->data_origin) {
 	case SMP_DATA_CACHE:
 		return ctx->data_source ? ctx->data_source : "cache";
@@ -972,7 +975,8 @@ smp_context_data_source(const struct smp_context *ctx)
 int64_t
 smp_context_data_fetched(const struct smp_context *ctx)
 {
-	return ctx->data_origin == SMP_DATA_CACHE ? ctx->data_fetched : 0;
+	return ctx && ctx->data_origin == SMP_DATA_CACHE ? ctx->data_fetched
+							 : 0;
 }
 
 /* Days since the epoch of a time, rounding towards the past. */
@@ -985,7 +989,7 @@ epoch_days(int64_t now)
 long
 smp_context_data_age(const struct smp_context *ctx, int64_t now)
 {
-	long born = smp__days_from_date(ctx->catalog.generated);
+	long born = ctx ? smp__days_from_date(ctx->catalog.generated) : -1;
 
 	if (born < 0)
 		return -1;
@@ -1026,6 +1030,8 @@ smp_check_data_age(struct smp_report **out, const struct smp_context *ctx,
 	long born, age;
 	int rc;
 
+	if (!out)
+		return fail(err, SMP_EINVAL, "out", "out is NULL");
 	*out = NULL;
 	if (!ctx || max_age_days < 1)
 		return fail(err, SMP_EINVAL, "options",
@@ -1077,6 +1083,7 @@ smp_data_cache_info(struct smp_cache_info *out, const struct smp_options *opts,
 		    struct smp_error *err)
 {
 	struct smp_limits lim;
+	struct smp_options o;
 	struct smp_allocator a;
 	struct smp_cache_copy copy;
 	struct smp_data_buffer b[3];
@@ -1086,12 +1093,21 @@ smp_data_cache_info(struct smp_cache_info *out, const struct smp_options *opts,
 	struct stat st;
 	int rc, i;
 
+	if (!out)
+		return fail(err, SMP_EINVAL, "out", "out is NULL");
 	memset(out, 0, sizeof(*out));
 	if (!opts)
 		return fail(err, SMP_EINVAL, "options", "no options");
+	/* only the fields of the caller's version; 0 is refused */
+	rc = smp__options_resolve(&o, opts, err);
+	if (rc)
+		return rc;
+	opts = &o;
 	if (!opts->cache_dir)
 		return 0;
-	smp__allocator_resolve(&a, opts->allocator);
+	if (smp__allocator_resolve(&a, opts->allocator))
+		return fail(err, SMP_EINVAL, "options",
+			    "the allocator needs all three hooks");
 	smp__limits_resolve(&lim, &opts->limits);
 	out->checked = read_checked(opts->cache_dir, &a);
 	if (snprintf(out->path, sizeof(out->path), "%s/current",

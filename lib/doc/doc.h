@@ -84,6 +84,9 @@ struct smp_docs {
 	size_t count;
 	size_t cap;
 	int is_json; /* the buffer was read as JSON */
+	/* set before smp__load(): how the buffer is written; AUTO decides
+	 * from the name, then the bytes */
+	enum smp_input_format format;
 };
 
 void smp__docs_init(struct smp_docs *docs, const struct smp_allocator *a);

@@ -113,7 +113,8 @@ smp__load(struct smp_docs *docs, const char *name, const char *buf, size_t len,
 			(unsigned char)buf[bad], bad);
 		return rep->failed ? SMP_ENOMEM : 0;
 	}
-	if (is_json(name, buf, len, start))
+	if (docs->format == SMP_INPUT_JSON ||
+	    (docs->format != SMP_INPUT_YAML && is_json(name, buf, len, start)))
 		return smp__load_json(docs, buf, len, &lim, rep);
 	return smp__load_yaml(docs, buf, len, &lim, rep);
 }

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "util/options_version.h"
 #include "context/context.h"
 #include "emit/writer.h"
 #include "util/text.h"
@@ -346,7 +347,9 @@ smp_format_parse(enum smp_format *out, const char *name)
 {
 	size_t i;
 
-	for (i = 0; name && i < NFORMATS; i++) {
+	if (!out || !name)
+		return SMP_EINVAL;
+	for (i = 0; i < NFORMATS; i++) {
 		if (strcmp(name, format_names[i]) == 0) {
 			*out = (enum smp_format)i;
 			return 0;
@@ -382,21 +385,36 @@ valid_severity(enum smp_severity sev)
 }
 
 /* See smpreflight.h. */
+static const size_t emitter_options_size[SMP_EMITTER_OPTIONS_VERSION + 1] = {
+	0, sizeof(struct smp_emitter_options)};
+
+int
+smp_emitter_options_init(struct smp_emitter_options *opts, unsigned int version)
+{
+	const struct smp_emitter_options defaults = SMP_EMITTER_OPTIONS_INIT;
+
+	return smp__options_init(opts, version, &defaults, emitter_options_size,
+				 SMP_EMITTER_OPTIONS_VERSION);
+}
+
 int
 smp_emitter_new(struct smp_emitter **out, const struct smp_context *ctx,
 		enum smp_format format, const struct smp_emitter_options *opts,
 		smp_write_fn write, void *ud)
 {
-	struct smp_emitter_options defaults = SMP_EMITTER_OPTIONS_INIT;
+	struct smp_emitter_options o = SMP_EMITTER_OPTIONS_INIT;
 	struct smp_emitter *em;
 	const char *uri;
 
 	if (out)
 		*out = NULL;
-	if (!opts)
-		opts = &defaults;
+	if (smp__options_copy(&o, opts, emitter_options_size,
+			      SMP_EMITTER_OPTIONS_VERSION,
+			      "smp_emitter_options", NULL))
+		return SMP_EINVAL;
+	opts = &o;
 	if (!out || !ctx || !write || (unsigned)format >= NFORMATS ||
-	    opts->version < 1 || !valid_severity(opts->min_severity) ||
+	    !valid_severity(opts->min_severity) ||
 	    !valid_severity(opts->fail_on))
 		return SMP_EINVAL;
 	em = smp__calloc(&ctx->alloc, 1, sizeof(*em));

@@ -121,14 +121,6 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 	return 0;
 }
 
-int
-smp_check_buffer(struct smp_report **out, const struct smp_context *ctx,
-		 const char *name, const char *buf, size_t len,
-		 struct smp_error *err)
-{
-	return smp__check_run(out, ctx, name, buf, len, NULL, err);
-}
-
 /* script_dir: where entry scripts are looked for; NULL for nowhere. */
 static int
 check_run(struct smp_report **out, const struct smp_context *ctx,
@@ -141,8 +133,9 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	size_t i;
 	int rc;
 
-	*out = NULL;
-	if (!ctx || !name || (!buf && len)) {
+	if (out)
+		*out = NULL;
+	if (!out || !ctx || !name || (!buf && len)) {
 		if (err) {
 			memset(err, 0, sizeof(*err));
 			err->code = SMP_EINVAL;
@@ -156,6 +149,9 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	rep->buf = buf ? buf : "";
 	rep->len = len;
 	smp__docs_init(&docs, &ctx->alloc);
+	docs.format = hook ? hook->format : SMP_INPUT_AUTO;
+	if (hook && hook->script_dir)
+		script_dir = hook->script_dir;
 	rc = smp__load(&docs, name, rep->buf, len, &ctx->limits, rep);
 	for (i = 0; rc == 0 && i < docs.count; i++)
 		rc = check_document(ctx, &docs.items[i], &docs.arena, rep, hook,
@@ -201,13 +197,6 @@ smp__check_run(struct smp_report **out, const struct smp_context *ctx,
 }
 
 int
-smp_check_file(struct smp_report **out, const struct smp_context *ctx,
-	       const char *path, struct smp_error *err)
-{
-	return smp__check_file_run(out, ctx, path, NULL, err);
-}
-
-int
 smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
 		    const char *path, const struct smp_check_hook *hook,
 		    struct smp_error *err)
@@ -217,9 +206,16 @@ smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
 	size_t len = 0;
 	int rc;
 
-	*out = NULL;
-	if (!ctx || !path)
+	if (out)
+		*out = NULL;
+	if (!out || !ctx || !path) {
+		if (err) {
+			memset(err, 0, sizeof(*err));
+			err->code = SMP_EINVAL;
+			strcpy(err->message, "invalid argument");
+		}
 		return SMP_EINVAL;
+	}
 	rc = smp__read_file(&buf, &len, &ctx->alloc, path,
 			    ctx->limits.max_file_size, err);
 	if (rc == SMP_ELIMIT) {

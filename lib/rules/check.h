@@ -41,6 +41,11 @@ struct smp_check_hook {
 	void (*fn)(void *ud, const struct smp_check *c);
 	void *ud;
 	struct smp_docs *keep;
+	/* how the buffer is written (smp_check_options.format) */
+	enum smp_input_format format;
+	/* where entry scripts are found instead of the spec's folder or the
+	 * context's script_base_dir; NULL: those */
+	const char *script_dir;
 };
 
 /* smp_check_buffer() with a hook (NULL: exactly smp_check_buffer). */
