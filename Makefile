@@ -150,6 +150,7 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 		SMP_SHARED_DIR=$(SHARED) sh tests/sarif/validate.sh --if-available $(CLI); \
 	else $(call skip,the schema and SARIF validation,python3); fi
 	sh tests/net/run.sh $(CLI)
+	sh tests/hostile/run.sh $(CLI)
 	@if [ -n "$(HAVE_PYTHON)" ]; then \
 		echo "$(PYTHON) tests/integrations/run.py $(CLI)"; \
 		$(PYTHON) tests/integrations/run.py $(CLI); \
@@ -323,6 +324,8 @@ lint:
 	@$(MAKE) --no-print-directory WERROR=1 all shared warnings-check
 	@echo "== clang-format"
 	clang-format --dry-run -Werror $(C_FILES)
+	@echo "== include order of the stages (lib/README.md)"
+	sh tests/lint/include_order.sh lib
 	@echo "== public header alone, as C11 and as C++"
 	echo '#include "smpreflight.h"' | $(CC) -std=c11 -Wall -Wextra -Werror -pedantic -Ilib -x c -fsyntax-only -
 	echo '#include "smpreflight.h"' | c++ -Wall -Wextra -Werror -Ilib -x c++ -fsyntax-only -
@@ -392,7 +395,7 @@ generated-check: docs-check
 	else \
 		t=$$(mktemp -d) && mkdir $$t/schemas $$t/data && \
 		$(PYTHON) -B schemas/generate.py $(SHARED)/reference/spec-fields.json $$t/schemas >/dev/null && \
-		$(PYTHON) -B instance-data/generate.py $(SHARED)/reference --out $$t/data >/dev/null || \
+		$(PYTHON) -B instance-data/generate.py $(SHARED)/reference --sdk-tables instance-data/frameworks.json --out $$t/data >/dev/null || \
 			{ rm -rf $$t; echo "a generator failed"; exit 1; }; \
 		stale=; \
 		for n in $(GEN_SCHEMAS); do \

@@ -1,14 +1,21 @@
 #!/usr/bin/env python3
 """Builds instances.json, tested-models.json and frameworks.json.
 
-Usage: python3 generate.py [REFERENCE_DIR] [--out DIR]
+Usage: python3 generate.py [REFERENCE_DIR] --sdk GIT_DIR [--sdk-ref REF]
+                           [--out DIR]
+       python3 generate.py [REFERENCE_DIR] --sdk-tables FRAMEWORKS_JSON
+                           [--out DIR]
 
 REFERENCE_DIR defaults to ../shared/reference (relative to the current
 directory); --out defaults to the folder holding this script. The output is
 deterministic: the same reference folder always gives byte-identical files
 (2-space indent, sorted rows, UTF-8, final newline). Only the Python 3
-standard library is used. The generated files are committed; CI never runs
-this script (see README.md in this folder).
+standard library is used, plus Debian's python3-botocore for the ECR host
+names of the image table (sdk_images.py). GIT_DIR is a git directory of
+aws/sagemaker-python-sdk; REF defaults to SDK_REF. --sdk-tables instead
+carries the SDK tables over from an existing frameworks.json (what
+make test's staleness check does: it has no SDK). The generated files
+are committed; CI never runs this script (see README.md in this folder).
 
 Every value comes from a file of the reference folder; the script
 cross-checks the files against each other and stops with a message when
@@ -21,11 +28,15 @@ import os
 import re
 import sys
 
+import sdk_images
+
 SCHEMA_VERSION = 1
 # The snapshot date of the reference folder this data was built from. Bump
 # both when regenerating from a newer reference.
 DATA_VERSION = "2026.11.30"
 GENERATED = "2026-11-30"
+# The SDK release whose image tables frameworks.json carries.
+SDK_REF = "v2.257.6"
 
 
 def die(msg):
@@ -253,7 +264,7 @@ def images(spec, dg, tf_range):
     return out
 
 
-def frameworks(ref):
+def frameworks(ref, sdk):
     rules = read(ref, "sdk-rules.md")
     readme = read(ref, "README.md")
     spec = json.loads(read(ref, "spec-fields.json"))
@@ -261,6 +272,10 @@ def frameworks(ref):
     imgs = images(spec, dg_frameworks(readme), tf_range)
     check(len(imgs) == 10, "expected 10 image configurations, got %d"
           % len(imgs))
+    try:
+        sdk_images.cross_check(imgs, sdk)
+    except sdk_images.SdkError as e:
+        die(str(e))
     sources = [
         {"key": "SDK-IMAGES",
          "description": "aws/sagemaker-python-sdk " + spec["images"]["_source"]
@@ -279,6 +294,8 @@ def frameworks(ref):
          "(read_file id 58833748529; reference/README.md section 2): "
          "TensorFlow versions 2.9.1, 2.10.0, 2.11.0 and the framework "
          "matrix used to cross-check the SDK"},
+        {"key": sdk_images.SOURCE_KEY,
+         "description": sdk["where"] + sdk_images.SOURCE_TAIL},
     ]
     return {
         "schema_version": SCHEMA_VERSION,
@@ -290,6 +307,11 @@ def frameworks(ref):
         "pytorchxla_min_version": {"huggingface": hf_min,
                                    "pytorch": pt_min},
         "images": imgs,
+        "image_configs": sdk["image_configs"],
+        "image_registries": sdk["image_registries"],
+        "ecr_hostnames": sdk["ecr_hostnames"],
+        "image_tag_suffixes": sdk["image_tag_suffixes"],
+        "sdk_graviton_families": sdk["sdk_graviton_families"],
     }, classes, efa
 
 
@@ -423,24 +445,43 @@ def main(argv):
     args = argv[1:]
     out_dir = os.path.dirname(os.path.abspath(__file__))
     ref = os.path.join("..", "shared", "reference")
+    opts = {"--sdk": None, "--sdk-ref": SDK_REF, "--sdk-tables": None}
+    for opt in opts:
+        if opt in args:
+            i = args.index(opt)
+            check(i + 1 < len(args), "%s needs a value" % opt)
+            opts[opt] = args[i + 1]
+            del args[i:i + 2]
     if "--out" in args:
         i = args.index("--out")
         check(i + 1 < len(args), "--out needs a folder")
         out_dir = args[i + 1]
         del args[i:i + 2]
     if len(args) > 1 or (args and args[0].startswith("-")):
-        die("usage: generate.py [REFERENCE_DIR] [--out DIR]")
+        die("usage: generate.py [REFERENCE_DIR] (--sdk GIT_DIR "
+            "[--sdk-ref REF] | --sdk-tables FRAMEWORKS_JSON) [--out DIR]")
+    if bool(opts["--sdk"]) == bool(opts["--sdk-tables"]):
+        die("give --sdk GIT_DIR (aws/sagemaker-python-sdk) or "
+            "--sdk-tables FRAMEWORKS_JSON")
     if args:
         ref = args[0]
-    fw, classes, efa = frameworks(ref)
+    try:
+        if opts["--sdk"]:
+            sdk = sdk_images.read_sdk(opts["--sdk"], opts["--sdk-ref"])
+        else:
+            sdk = sdk_images.carry_over(opts["--sdk-tables"])
+    except sdk_images.SdkError as e:
+        die(str(e))
+    fw, classes, efa = frameworks(ref, sdk)
     inst = instances(ref, classes, efa)
     tm = tested(ref)
     write(os.path.join(out_dir, "instances.json"), inst)
     write(os.path.join(out_dir, "tested-models.json"), tm)
     write(os.path.join(out_dir, "frameworks.json"), fw)
-    print("wrote %d instance types, %d tested rows, %d images to %s"
+    print("wrote %d instance types, %d tested rows, %d images, %d SDK image "
+          "configurations to %s"
           % (len(inst["instances"]), len(tm["models"]), len(fw["images"]),
-             out_dir))
+             len(fw["image_configs"]), out_dir))
 
 
 if __name__ == "__main__":

@@ -295,6 +295,13 @@ struct smp_finding {
 	 * suppressed in SARIF. */
 	int suppressed;
 	const char *suppression_reason; /* the comment's reason, or NULL */
+	/* In a Jupyter notebook: the 1-based cell (counting every cell),
+	 * and line and column within it; line and column above are then
+	 * those of the notebook's JSON file. 0 when not in a notebook. */
+	uint32_t cell;
+	uint32_t cell_line;
+	uint32_t cell_column;
+	uint32_t cell_end_column; /* exclusive, on cell_line; 0 if none */
 };
 
 /* The findings of one checked buffer or file, in source order. */
@@ -552,6 +559,21 @@ int smp_emitter_new(struct smp_emitter **out, const struct smp_context *ctx,
  * later call returns the same error.
  */
 int smp_emitter_add(struct smp_emitter *em, const struct smp_report *report);
+
+/*
+ * Records that file could not be checked at all (it could not be read,
+ * or checking it failed: out of memory, an internal error); message says
+ * why ("No such file or directory"). Each format carries it where its
+ * consumers look: JSON an "errors" entry and summary "files_failed",
+ * SARIF a toolExecutionNotification of the run's invocation (with
+ * executionSuccessful false), JUnit a testcase with an <error>, GitHub an
+ * ::error annotation. TEXT writes nothing: text is read by people, to
+ * whom the caller reports it (the CLI on stderr). Returns 0, SMP_EINVAL
+ * (a NULL argument, or after finish), or an error as for
+ * smp_emitter_add().
+ */
+int smp_emitter_add_failure(struct smp_emitter *em, const char *file,
+			    const char *message);
 
 /* Ends the document (also when no report was added). 0 or an error as
  * for smp_emitter_add(). */

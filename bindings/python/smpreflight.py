@@ -166,6 +166,10 @@ class _Finding(ctypes.Structure):
         ("source_line", _c_str),
         ("suppressed", ctypes.c_int),
         ("suppression_reason", _c_str),
+        ("cell", ctypes.c_uint32),
+        ("cell_line", ctypes.c_uint32),
+        ("cell_column", ctypes.c_uint32),
+        ("cell_end_column", ctypes.c_uint32),
     ]
 
 
@@ -367,10 +371,17 @@ class Finding:
     # an inline "# sm-preflight: ignore[rule] reason" comment hides it
     suppressed: bool = False
     suppression_reason: Optional[str] = None
+    # in a Jupyter notebook: the 1-based cell and the place within it
+    cell: int = 0
+    cell_line: int = 0
+    cell_column: int = 0
 
     def __str__(self):
         where = self.file
-        if self.line:
+        if self.cell:
+            where += ":cell %d:%d:%d" % (self.cell, self.cell_line,
+                                         self.cell_column)
+        elif self.line:
             where += ":%d:%d" % (self.line, self.column)
         return "%s: %s: %s [%s]" % (where, self.severity, self.message,
                                     self.rule)
@@ -381,7 +392,8 @@ class Finding:
                    _s(f.file), f.line, f.column, f.end_line, f.end_column,
                    _s(f.pointer), _s(f.fix), _s(f.suggestion),
                    _s(f.source_line), bool(f.suppressed),
-                   _s(f.suppression_reason))
+                   _s(f.suppression_reason), f.cell, f.cell_line,
+                   f.cell_column)
 
 
 @dataclass(frozen=True)

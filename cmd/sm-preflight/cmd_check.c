@@ -31,6 +31,7 @@ enum {
 	OPT_BASELINE,
 	OPT_LR_SCALING,
 	OPT_NO_SCRIPT,
+	OPT_INCLUDE_PYTHON,
 	OPT_OFFLINE,
 	OPT_STALE_DAYS,
 	OPT_FORMAT,
@@ -69,6 +70,9 @@ static const struct cli_option options[] = {
 	 "(x sqrt(k))"},
 	{"--no-script", 0, OPT_NO_SCRIPT, NULL,
 	 "do not read the entry scripts the specs name (no script-* rules)"},
+	{"--include-python", 0, OPT_INCLUDE_PYTHON, NULL,
+	 "in a directory, also check *.py launchers and *.ipynb notebooks "
+	 "(a file named on the command line always is)"},
 	{"--offline", 0, OPT_OFFLINE, NULL,
 	 "never use the network (checking does not anyway): the built-in or "
 	 "refreshed data only"},
@@ -114,6 +118,7 @@ struct run {
 	unsigned int text_flags;
 	size_t files_checked;
 	size_t unreadable;
+	size_t failed; /* checks that failed (out of memory, internal) */
 	size_t counts[SMP_SEVERITY_ERROR + 1];
 	enum smp_severity max;
 	int status; /* CLI_EXIT_INTERNAL or CLI_EXIT_USAGE once fatal */
@@ -204,7 +209,12 @@ check_work(void *ud, size_t i)
 
 	if (!res)
 		return NULL;
-	if (strcmp(path, "-") == 0)
+	if (r->files->errors[i]) {
+		/* the walk could not look into it: nothing to check */
+		res->rc = SMP_EIO;
+		snprintf(res->err.message, sizeof(res->err.message), "%s",
+			 r->files->errors[i]);
+	} else if (strcmp(path, "-") == 0)
 		res->rc = check_stdin(&res->rep, r->ctxs[i],
 				      r->stdin_name ? r->stdin_name : "<stdin>",
 				      r->baseline, &res->err);
@@ -229,6 +239,19 @@ check_discard(void *ud, void *result)
 	free(res);
 }
 
+/* A file that was not checked, to every output. */
+static int
+not_checked(struct run *r, const char *path, const char *why)
+{
+	int rc = cli_outputs_failure(r->outs, path, why);
+
+	if (rc) {
+		r->status = rc;
+		return 1;
+	}
+	return 0;
+}
+
 /* In the caller's thread, in output order: counted and written. */
 static int
 check_done(void *ud, size_t i, void *result)
@@ -242,24 +265,30 @@ check_done(void *ud, size_t i, void *result)
 
 	if (strcmp(path, "-") == 0)
 		path = r->stdin_name ? r->stdin_name : "<stdin>";
-	if (!res) {
-		internal_error(SMP_ENOMEM, NULL);
-		r->status = CLI_EXIT_INTERNAL;
-		return 1;
-	}
-	rc = res->rc;
-	rep = res->rep;
+	/* a file that could not be read, or whose check failed (out of
+	 * memory, an internal error), is reported in every output and
+	 * the run goes on: one file never costs the others' results */
+	rc = res ? res->rc : SMP_ENOMEM;
+	rep = res ? res->rep : NULL;
 	if (rc == SMP_EIO || rc == SMP_ELIMIT) {
-		cli_error("cannot read '%s': %s", path,
-			  res->err.message[0] ? res->err.message
-					      : smp_strerror(rc));
+		const char *why = res->err.message[0] ? res->err.message
+						      : smp_strerror(rc);
+
+		cli_error("cannot read '%s': %s", path, why);
 		r->unreadable++;
-		return 0;
+		return not_checked(r, path, why);
 	}
 	if (rc) {
-		internal_error(rc, &res->err);
-		r->status = CLI_EXIT_INTERNAL;
-		return 1;
+		char why[600];
+
+		if (res && res->err.message[0] && rc != SMP_ENOMEM)
+			snprintf(why, sizeof(why), "%s: %s", smp_strerror(rc),
+				 res->err.message);
+		else
+			snprintf(why, sizeof(why), "%s", smp_strerror(rc));
+		cli_error("cannot check '%s': %s", path, why);
+		r->failed++;
+		return not_checked(r, path, why);
 	}
 	r->files_checked++;
 	n = smp_report_count(rep);
@@ -304,7 +333,8 @@ print_summary(const struct run *r)
 
 	for (sev = SMP_SEVERITY_ERROR; sev >= SMP_SEVERITY_INFO; sev--)
 		total += r->counts[sev];
-	if (total == 0 && r->unreadable == 0 && r->suppressed == 0)
+	if (total == 0 && r->unreadable == 0 && r->failed == 0 &&
+	    r->suppressed == 0)
 		return;
 	fflush(stdout);
 	if (total == 0)
@@ -325,6 +355,9 @@ print_summary(const struct run *r)
 	if (r->unreadable)
 		fprintf(stderr, "; %zu file%s could not be read", r->unreadable,
 			plural_s(r->unreadable) ? "s" : "");
+	if (r->failed)
+		fprintf(stderr, "; %zu file%s could not be checked", r->failed,
+			plural_s(r->failed) ? "s" : "");
 	fputc('\n', stderr);
 }
 
@@ -593,6 +626,9 @@ run_check(int argc, char **argv)
 		case OPT_NO_SCRIPT:
 			opts.no_script = 1;
 			break;
+		case OPT_INCLUDE_PYTHON:
+			cargs.include_python = 1;
+			break;
 		case OPT_OFFLINE:
 			opts.offline = 1;
 			break;
@@ -641,8 +677,7 @@ run_check(int argc, char **argv)
 		goto out;
 	/* every file first, sorted: the output order (walk.c) */
 	cli_configs_filter(configs, &filter);
-	k = cli_walk_collect(&files, inputs, ninputs, &filter, r.stdin_name,
-			     &r.unreadable);
+	k = cli_walk_collect(&files, inputs, ninputs, &filter, r.stdin_name);
 	if (k == CLI_WALK_ENOMEM) {
 		internal_error(SMP_ENOMEM, NULL);
 		status = CLI_EXIT_INTERNAL;
@@ -706,7 +741,7 @@ run_check(int argc, char **argv)
 	}
 	if (r.status != CLI_EXIT_OK)
 		status = r.status;
-	else if (r.unreadable)
+	else if (r.unreadable || r.failed)
 		status = CLI_EXIT_USAGE;
 	else if (r.failing)
 		status = CLI_EXIT_FINDINGS;

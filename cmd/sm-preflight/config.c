@@ -18,6 +18,8 @@
 
 #include "commands.h"
 #include "config.h"
+#include "glob.h"
+#include "readfile.h"
 #include "output.h"
 
 /* One parsed file. */
@@ -90,6 +92,10 @@ struct memo {
 	char *dir;
 	struct chain *chain;
 	int used;
+	/* the search stopped above dir: its parent belongs to another
+	 * user (`stop_uid`), so files there and above are not read */
+	int stopped;
+	unsigned long stop_uid;
 };
 
 struct cli_configs {
@@ -228,9 +234,9 @@ load_file(struct cli_configs *c, const char *abs, struct cfg_file **out)
 {
 	struct cfg_file *f;
 	struct smp_error err;
+	const char *why = NULL;
 	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	FILE *fp;
+	size_t len = 0;
 	int rc;
 
 	*out = NULL;
@@ -244,48 +250,14 @@ load_file(struct cli_configs *c, const char *abs, struct cfg_file **out)
 	c->files = f;
 	if (!f->path || !f->dir || !f->display)
 		return oom();
-	fp = fopen(abs, "rb");
-	if (!fp) {
+	rc = cli_read_regular(abs, CLI_READ_MAX, &buf, &len, &why);
+	if (rc == CLI_READ_ENOMEM)
+		return oom();
+	if (rc) {
 		cli_error("cannot read the configuration '%s': %s", f->display,
-			  strerror(errno));
+			  why);
 		return CLI_EXIT_USAGE;
 	}
-	for (;;) {
-		size_t got;
-
-		if (len == cap) {
-			char *nb;
-
-			cap = cap ? cap * 2 : 4096;
-			if (cap > (size_t)4 * 1024 * 1024 + 1) {
-				fclose(fp);
-				free(buf);
-				cli_error("cannot read the configuration '%s': "
-					  "larger than 4 MiB",
-					  f->display);
-				return CLI_EXIT_USAGE;
-			}
-			nb = realloc(buf, cap);
-			if (!nb) {
-				fclose(fp);
-				free(buf);
-				return oom();
-			}
-			buf = nb;
-		}
-		got = fread(buf + len, 1, cap - len, fp);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(fp)) {
-		fclose(fp);
-		free(buf);
-		cli_error("cannot read the configuration '%s': read error",
-			  f->display);
-		return CLI_EXIT_USAGE;
-	}
-	fclose(fp);
 	memset(&err, 0, sizeof(err));
 	rc = smp_config_parse(&f->cfg, f->display, buf, len, NULL, &err);
 	free(buf);
@@ -349,7 +321,8 @@ memo_find(struct cli_configs *c, const char *dir)
 }
 
 static int
-memo_put(struct cli_configs *c, const char *dir, struct chain *ch)
+memo_put(struct cli_configs *c, const char *dir, struct chain *ch,
+	 const struct memo *stop)
 {
 	size_t i, mask;
 	char *d;
@@ -381,8 +354,29 @@ memo_put(struct cli_configs *c, const char *dir, struct chain *ch)
 	c->memo[i].dir = d;
 	c->memo[i].chain = ch;
 	c->memo[i].used = 1;
+	c->memo[i].stopped = stop->stopped;
+	c->memo[i].stop_uid = stop->stop_uid;
 	c->memo_count++;
 	return 0;
+}
+
+/*
+ * 1 when the upward search may go from dir to its parent up: the parent
+ * belongs to dir's owner, to root or to the user running us. A folder of
+ * someone else's above a project (a shared /tmp-like parent) could
+ * otherwise plant a configuration that turns rules off below it; this
+ * is the reasoning of git's safe.directory. A folder that cannot be
+ * stat()ed changes nothing.
+ */
+static int
+trusted_parent(const char *dir, const char *up, unsigned long *uid)
+{
+	struct stat d, u;
+
+	if (stat(dir, &d) != 0 || stat(up, &u) != 0)
+		return 1;
+	*uid = (unsigned long)u.st_uid;
+	return u.st_uid == d.st_uid || u.st_uid == 0 || u.st_uid == geteuid();
 }
 
 /* The chain of an absolute folder (NULL: no file applies). */
@@ -390,7 +384,7 @@ static int
 chain_of_dir(struct cli_configs *c, const char *dir, struct chain **out)
 {
 	struct chain *parent = NULL, *ch;
-	struct memo *m;
+	struct memo *m, stop;
 	char *up;
 	int rc;
 
@@ -406,12 +400,18 @@ chain_of_dir(struct cli_configs *c, const char *dir, struct chain **out)
 		*out = m->chain;
 		return 0;
 	}
-	/* the repository root and the filesystem root end the search */
+	/* the repository root, the filesystem root and a folder of
+	 * another user's end the search */
+	memset(&stop, 0, sizeof(stop));
 	if (strcmp(dir, "/") != 0 && !exists(dir, ".git", 1)) {
 		up = parent_of(dir);
 		if (!up)
 			return oom();
-		rc = chain_of_dir(c, up, &parent);
+		rc = 0;
+		if (trusted_parent(dir, up, &stop.stop_uid))
+			rc = chain_of_dir(c, up, &parent);
+		else
+			stop.stopped = 1;
 		free(up);
 		if (rc)
 			return rc;
@@ -431,7 +431,7 @@ chain_of_dir(struct cli_configs *c, const char *dir, struct chain **out)
 		if (rc)
 			return rc;
 	}
-	if (memo_put(c, dir, ch))
+	if (memo_put(c, dir, ch, &stop))
 		return oom();
 	*out = ch;
 	return 0;
@@ -756,26 +756,16 @@ cli_profile_fail_on(const struct cli_profile *p)
 static int
 read_overlay(const char *path, const char *display, char **buf, size_t *len)
 {
-	FILE *fp = fopen(path, "rb");
-	long n;
+	const char *why = NULL;
+	int rc = cli_read_regular(path, CLI_READ_MAX, buf, len, &why);
 
-	*buf = NULL;
-	*len = 0;
-	if (!fp || fseek(fp, 0, SEEK_END) != 0 || (n = ftell(fp)) < 0 ||
-	    n > 4L * 1024 * 1024 || fseek(fp, 0, SEEK_SET) != 0) {
+	if (rc == CLI_READ_ENOMEM)
+		return oom();
+	if (rc) {
 		cli_error("cannot read the instance overlay '%s': %s", display,
-			  fp && errno ? strerror(errno) : "too large");
-		if (fp)
-			fclose(fp);
+			  why);
 		return CLI_EXIT_USAGE;
 	}
-	*buf = malloc((size_t)n + 1);
-	if (!*buf) {
-		fclose(fp);
-		return oom();
-	}
-	*len = fread(*buf, 1, (size_t)n, fp);
-	fclose(fp);
 	return 0;
 }
 
@@ -907,135 +897,7 @@ cli_profile_context(struct cli_configs *c, struct cli_profile *p,
 	return 0;
 }
 
-/* ---------------------------------------------------------- globs */
-
-/* [...] at p against c; *end receives the character after ']'. */
-static int
-match_class(const char *p, char c, const char **end)
-{
-	int neg = 0, hit = 0;
-	const char *q = p + 1;
-
-	if (*q == '!' || *q == '^') {
-		neg = 1;
-		q++;
-	}
-	if (*q == ']') {
-		hit = c == ']';
-		q++;
-	}
-	for (; *q && *q != ']'; q++) {
-		if (q[1] == '-' && q[2] && q[2] != ']') {
-			if (c >= q[0] && c <= q[2])
-				hit = 1;
-			q += 2;
-		} else if (*q == c) {
-			hit = 1;
-		}
-	}
-	if (*q != ']') {
-		*end = NULL; /* not a class: '[' is literal */
-		return 0;
-	}
-	*end = q + 1;
-	return hit != neg;
-}
-
-/*
- * Glob match of s against p: '*' and '?' within one name, "**" across
- * folders ("**" + "/" matches zero or more folders), [...] classes.
- */
-static int
-glob(const char *p, const char *s, unsigned depth)
-{
-	if (depth > 64)
-		return 0;
-	for (;;) {
-		if (!*p)
-			return !*s;
-		if (p[0] == '*' && p[1] == '*') {
-			const char *q = p + 2;
-
-			if (*q == '/') {
-				q++;
-				if (glob(q, s, depth + 1))
-					return 1;
-				for (; *s; s++)
-					if (*s == '/' &&
-					    glob(q, s + 1, depth + 1))
-						return 1;
-				return 0;
-			}
-			for (;; s++) {
-				if (glob(q, s, depth + 1))
-					return 1;
-				if (!*s)
-					return 0;
-			}
-		}
-		if (*p == '*') {
-			for (p++;; s++) {
-				if (glob(p, s, depth + 1))
-					return 1;
-				if (!*s || *s == '/')
-					return 0;
-			}
-		}
-		if (!*s)
-			return 0;
-		if (*p == '?') {
-			if (*s == '/')
-				return 0;
-		} else if (*p == '[') {
-			const char *end;
-			int hit = match_class(p, *s, &end);
-
-			if (end) {
-				if (!hit || *s == '/')
-					return 0;
-				p = end;
-				s++;
-				continue;
-			}
-			if (*s != '[')
-				return 0;
-		} else {
-			if (*p == '\\' && p[1])
-				p++;
-			if (*p != *s)
-				return 0;
-		}
-		p++;
-		s++;
-	}
-}
-
-/*
- * One ignore pattern against a walked entry: rel is its path relative
- * to the pattern's folder, name its last component. A pattern without
- * '/' (a trailing one aside) matches a name at any depth; a trailing '/'
- * matches folders only; a leading '/' only anchors.
- */
-static int
-ignored(const char *pattern, const char *rel, const char *name, int is_dir)
-{
-	char pat[1024];
-	size_t n = strlen(pattern);
-	int dir_only = 0;
-
-	if (n >= sizeof(pat))
-		return 0;
-	memcpy(pat, pattern, n + 1);
-	if (n > 1 && pat[n - 1] == '/') {
-		pat[--n] = '\0';
-		dir_only = 1;
-	}
-	if (dir_only && !is_dir)
-		return 0;
-	if (!strchr(pat, '/'))
-		return glob(pat, name, 0);
-	return glob(pat[0] == '/' ? pat + 1 : pat, rel, 0);
-}
+/* ---------------------------------------------------------- filter */
 
 static int
 has_extension(const struct smp_config_list *exts, const char *name)
@@ -1054,6 +916,16 @@ has_extension(const struct smp_config_list *exts, const char *name)
 			return 1;
 	}
 	return 0;
+}
+
+/* A launcher or notebook, walked with --include-python. */
+static int
+is_python(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 3 && strcmp(name + n - 3, ".py") == 0) ||
+	       (n > 6 && strcmp(name + n - 6, ".ipynb") == 0);
 }
 
 static int
@@ -1083,11 +955,13 @@ filter_skip(void *ud, const char *path, const char *name, int is_dir)
 			rel = abs + bl + 1;
 		else
 			continue;
-		skip = ignored(p->ignores[i].pattern, rel, name, is_dir);
+		skip = cli_ignore_match(p->ignores[i].pattern, rel, name,
+					is_dir);
 	}
 	/* the folder's instance overlay is data, not a spec */
 	if (!skip && !is_dir)
-		skip = !has_extension(p->extensions, name) ||
+		skip = !(has_extension(p->extensions, name) ||
+			 (c->args->include_python && is_python(name))) ||
 		       (p->overlay && strcmp(p->overlay, abs) == 0);
 	free(abs);
 	free(dir);
@@ -1151,9 +1025,44 @@ print_list(const struct smp_config_list *l)
 	putchar(']');
 }
 
+/* Says where the search from dir stopped at another user's folder (the
+ * search itself filled the memo on its way up). 0, or -1 on ENOMEM. */
+static int
+print_stop(struct cli_configs *c, const char *dir)
+{
+	char *d = strdup(dir), *up, *shown;
+	struct memo *m;
+
+	while (d && (m = memo_find(c, d)) != NULL) {
+		if (m->stopped) {
+			up = parent_of(d);
+			shown = up ? display_of(c->cwd, up) : NULL;
+			free(up);
+			if (!shown)
+				break;
+			printf("# search stopped below '%s': owned by another "
+			       "user (uid %lu), so its configuration files "
+			       "and those above it are not read\n",
+			       shown, m->stop_uid);
+			free(shown);
+			free(d);
+			return 0;
+		}
+		if (strcmp(d, "/") == 0)
+			break;
+		up = parent_of(d);
+		free(d);
+		d = up;
+	}
+	if (!d)
+		return -1;
+	free(d);
+	return 0;
+}
+
 static int
 print_profile(struct cli_configs *c, const struct cli_profile *p,
-	      const char *target, struct chain *ch)
+	      const char *target, const char *dir, struct chain *ch)
 {
 	const char *cli = "command line";
 	size_t i;
@@ -1168,6 +1077,8 @@ print_profile(struct cli_configs *c, const struct cli_profile *p,
 	for (; ch; ch = ch->parent)
 		printf("#   %s%s\n", ch->file->display,
 		       ch->file->cfg->root ? " (root: true)" : "");
+	if (print_stop(c, dir))
+		return oom();
 	printf("fail-on: %s", smp_severity_name(p->fail_on));
 	print_origin(&p->fail_on_from, p->fail_on_cli ? cli : "default");
 	printf("lr-scaling: %s", smp_lr_scaling_name(p->lr_scaling));
@@ -1327,7 +1238,7 @@ run_config(int argc, char **argv)
 	if (!status)
 		status = profile_of(c, ch, &p);
 	if (!status)
-		status = print_profile(c, p, target, ch);
+		status = print_profile(c, p, target, dir, ch);
 out:
 	free(abs);
 	free(dir);
@@ -1343,7 +1254,8 @@ const struct cli_command cli_cmd_config = {
 	"from, or 'default'. Files named " CLI_CONFIG_NAME
 	" are read from the folder upward to the repository root (the first "
 	"folder holding .git); a nearer file overrides a farther one key by "
-	"key, and 'root: true' stops the search.",
+	"key, and 'root: true' stops the search, as does a folder owned by "
+	"another user (not the owner of the folder below it, root, or you).",
 	"Exit status: 0 printed, 2 a configuration file that cannot be used.",
 	options,
 	sizeof(options) / sizeof(options[0]),

@@ -25,6 +25,7 @@ struct cli_config_args {
 	int fail_on_set;         /* --fail-on given */
 	enum smp_severity fail_on;
 	int lr_scaling_set; /* --lr-scaling given (opts->lr_scaling) */
+	int include_python; /* --include-python: walk *.py and *.ipynb too */
 	/* the options of the command line, base of every context; the
 	 * files' rule severities go before opts->overrides */
 	const struct smp_options *opts;

@@ -5,7 +5,10 @@
  * reading report.sarif never sees half a document, and a run that fails
  * leaves the previous report in place.
  */
+#define _XOPEN_SOURCE                                                          \
+	700 /* realpath(), with _POSIX_C_SOURCE from the Makefile */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "cleanup.h"
 #include "format.h"
 
 static const char *const format_names[] = {"text", "json", "sarif", "github",
@@ -75,6 +79,60 @@ cli_outputs_rules_uri(struct cli_outputs *o, const char *value)
 	o->rules_uri = value;
 }
 
+/*
+ * A path that may not exist yet, with its folder resolved (symlinks,
+ * "." and ".."): malloc'd, or NULL when the folder does not resolve.
+ */
+static char *
+resolve_path(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *dir, *real, *out;
+	size_t n;
+
+	if (!slash)
+		dir = strdup(".");
+	else if (slash == path)
+		dir = strdup("/");
+	else
+		dir = strndup(path, (size_t)(slash - path));
+	real = dir ? realpath(dir, NULL) : NULL;
+	free(dir);
+	if (!real)
+		return NULL;
+	n = strlen(real) + strlen(base) + 2;
+	out = malloc(n);
+	if (out)
+		snprintf(out, n, "%s/%s", strcmp(real, "/") ? real : "", base);
+	free(real);
+	return out;
+}
+
+/*
+ * 1 when a and b name one file: the same device and inode when both
+ * exist, else the same path once the folder is resolved ("r.out",
+ * "./r.out" and "sub/../r.out" are one file).
+ */
+static int
+same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *ra, *rb;
+	int same;
+
+	if (strcmp(a, b) == 0)
+		return 1;
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	ra = resolve_path(a);
+	rb = resolve_path(b);
+	same = ra && rb && strcmp(ra, rb) == 0;
+	free(ra);
+	free(rb);
+	return same;
+}
+
 /* At most one output to stdout, and no file twice. */
 static int
 check_pairs(const struct cli_outputs *o)
@@ -96,12 +154,19 @@ check_pairs(const struct cli_outputs *o)
 			to_stdout = a;
 			continue;
 		}
-		for (j = 0; j < i; j++)
-			if (o->items[j].path &&
-			    strcmp(o->items[j].path, a->path) == 0)
+		for (j = 0; j < i; j++) {
+			const char *b = o->items[j].path;
+
+			if (!b || !same_file(b, a->path))
+				continue;
+			if (strcmp(b, a->path) == 0)
 				return cli_usage_error(
 					"'--output %s' is given twice",
 					a->path);
+			return cli_usage_error("'--output %s' and '--output "
+					       "%s' are the same file",
+					       b, a->path);
+		}
 	}
 	return 0;
 }
@@ -113,19 +178,52 @@ file_write(void *fp, const char *data, size_t len)
 	return fwrite(data, 1, len, fp) == len ? 0 : -1;
 }
 
+/*
+ * A target that is not a regular file (a character device such as
+ * /dev/null, a FIFO, a socket), directly or through a symlink such as
+ * /dev/stdout, is written in place: renaming a temporary file over it
+ * would replace the device with a file. Returns 1 when out is opened so,
+ * 0 when it takes the temporary file and the rename, or an exit status.
+ */
+static int
+open_in_place(struct cli_output *out)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(out->path, &st) != 0 || S_ISREG(st.st_mode))
+		return 0;
+	if (S_ISDIR(st.st_mode)) {
+		cli_error("cannot write '%s': it is a directory", out->path);
+		return -CLI_EXIT_USAGE;
+	}
+	/* no O_CREAT: nothing is created in place of what vanished */
+	fd = open(out->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		cli_error("cannot write '%s': %s", out->path, strerror(errno));
+		return -CLI_EXIT_USAGE;
+	}
+	out->fp = fdopen(fd, "w");
+	if (!out->fp) {
+		cli_error("cannot write '%s': %s", out->path, strerror(errno));
+		close(fd);
+		return -CLI_EXIT_USAGE;
+	}
+	out->in_place = 1;
+	return 1;
+}
+
 /* The temporary file beside out->path, readable as the umask allows. */
 static int
 open_tmp(struct cli_output *out)
 {
 	size_t n = strlen(out->path);
-	struct stat st;
 	mode_t mask;
-	int fd;
+	int fd, k;
 
-	if (stat(out->path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		cli_error("cannot write '%s': it is a directory", out->path);
-		return CLI_EXIT_USAGE;
-	}
+	k = open_in_place(out);
+	if (k)
+		return k < 0 ? -k : 0;
 	out->tmp = malloc(n + sizeof(".XXXXXX"));
 	if (!out->tmp) {
 		cli_error("internal error: %s", smp_strerror(SMP_ENOMEM));
@@ -133,7 +231,13 @@ open_tmp(struct cli_output *out)
 	}
 	memcpy(out->tmp, out->path, n);
 	memcpy(out->tmp + n, ".XXXXXX", sizeof(".XXXXXX"));
+	/* a signal between mkstemp() and the registration would leave
+	 * the file behind: both happen with the signals held */
+	cli_cleanup_hold(1);
 	fd = mkstemp(out->tmp);
+	if (fd >= 0)
+		cli_cleanup_add(out->tmp);
+	cli_cleanup_hold(0);
 	if (fd < 0) {
 		cli_error("cannot write '%s': %s", out->path, strerror(errno));
 		free(out->tmp);
@@ -246,6 +350,24 @@ cli_outputs_add(struct cli_outputs *o, const struct smp_report *rep)
 
 /* See format.h. */
 int
+cli_outputs_failure(struct cli_outputs *o, const char *file,
+		    const char *message)
+{
+	size_t i;
+
+	for (i = 0; i < o->count; i++) {
+		int rc;
+
+		errno = 0;
+		rc = smp_emitter_add_failure(o->items[i].em, file, message);
+		if (rc)
+			return output_error(&o->items[i], rc);
+	}
+	return 0;
+}
+
+/* See format.h. */
+int
 cli_outputs_data_age(struct cli_outputs *o, const struct smp_context *ctx,
 		     long days, enum smp_severity *sev)
 {
@@ -281,13 +403,18 @@ finish_one(struct cli_output *out)
 		return output_error(out, rc);
 	if (!out->path)
 		return fflush(stdout) ? output_error(out, SMP_EIO) : 0;
-	if (fflush(out->fp) || fsync(fileno(out->fp)))
+	/* a device or FIFO written in place is not synced (fsync fails
+	 * with EINVAL on most of them) and not renamed */
+	if (fflush(out->fp) || (!out->in_place && fsync(fileno(out->fp))))
 		fail = 1;
 	if (fclose(out->fp))
 		fail = 1;
 	out->fp = NULL;
+	if (out->in_place)
+		return fail ? output_error(out, SMP_EIO) : 0;
 	if (fail || rename(out->tmp, out->path))
 		return output_error(out, SMP_EIO);
+	cli_cleanup_remove(out->tmp);
 	free(out->tmp);
 	out->tmp = NULL;
 	return 0;
@@ -323,8 +450,10 @@ cli_outputs_release(struct cli_outputs *o)
 		if (out->fp)
 			fclose(out->fp);
 		out->fp = NULL;
-		if (out->tmp)
+		if (out->tmp) {
 			unlink(out->tmp);
+			cli_cleanup_remove(out->tmp);
+		}
 		free(out->tmp);
 		out->tmp = NULL;
 	}

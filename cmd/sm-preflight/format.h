@@ -34,7 +34,8 @@ struct cli_output {
 	enum smp_format format;
 	const char *path; /* NULL: stdout */
 	char *tmp;        /* the temporary file until it is renamed */
-	void *fp;         /* FILE * of tmp */
+	void *fp;         /* FILE * of tmp, or of path when in_place */
+	int in_place;     /* path is a device, FIFO or socket: no rename */
 	struct smp_emitter *em;
 };
 
@@ -68,6 +69,13 @@ int cli_outputs_open(struct cli_outputs *o, const struct smp_context *ctx,
 
 /* One file's findings to every output: 0, or an exit status (printed). */
 int cli_outputs_add(struct cli_outputs *o, const struct smp_report *rep);
+
+/*
+ * A file that could not be checked (message: why) to every output: 0, or
+ * an exit status (printed).
+ */
+int cli_outputs_failure(struct cli_outputs *o, const char *file,
+			const char *message);
 
 /*
  * The once-per-run data-stale check (DESIGN.md section 4) to every

@@ -21,7 +21,6 @@ struct walk {
 	 * set, so that a large tree costs no quadratic search */
 	struct dir_id *seen;
 	size_t seen_count, seen_cap;
-	size_t *unreadable;
 	int nomem;
 	int stopped;
 };
@@ -71,18 +70,31 @@ join(const char *dir, const char *name)
 	return p;
 }
 
+/* Takes path; with why (errno), as an entry that could not be walked. */
 static void
-add_path(struct walk *w, char *path)
+add_entry(struct walk *w, char *path, int why)
 {
 	struct cli_walk_list *l = w->list;
+	size_t cap = l->cap;
+	char *err = why ? strdup(strerror(why)) : NULL;
 
-	if (!path || grow((void **)&l->paths, &l->cap, l->count + 1,
-			  sizeof(*l->paths))) {
+	if (!path || (why && !err) ||
+	    grow((void **)&l->paths, &cap, l->count + 1, sizeof(*l->paths)) ||
+	    grow((void **)&l->errors, &l->cap, l->count + 1,
+		 sizeof(*l->errors))) {
 		free(path);
+		free(err);
 		w->nomem = 1;
 		return;
 	}
-	l->paths[l->count++] = path;
+	l->paths[l->count] = path;
+	l->errors[l->count++] = err;
+}
+
+static void
+add_path(struct walk *w, char *path)
+{
+	add_entry(w, path, 0);
 }
 
 static size_t
@@ -206,23 +218,40 @@ walk_dir(struct walk *w, const char *dir, const struct stat *dst)
 	if (seen_before(w, dst))
 		return;
 	if (list_dir(w, dir, &names, &count) != 0) {
-		cli_error("cannot read '%s': %s", dir, strerror(errno));
-		(*w->unreadable)++;
+		add_entry(w, strdup(dir), errno ? errno : EIO);
 		return;
 	}
 	for (i = 0; i < count && !w->nomem && !w->stopped; i++) {
 		char *path = join(dir, names[i]);
 		struct stat st;
+		int e;
 
 		if (!path) {
 			w->nomem = 1;
 		} else if (stat(path, &st) != 0) {
-			/* a broken link named like a spec is reported by
-			 * the check, as any unreadable file */
-			if (!skip(w, path, names[i], 0))
-				add_path(w, path);
-			else
+			e = errno;
+			if (e == EACCES) {
+				/* no search permission on dir: its entries
+				 * cannot be looked at; say so once */
 				free(path);
+				add_entry(w, strdup(dir), e);
+				break;
+			}
+			/* a broken link named like a spec is reported by
+			 * the check, as any unreadable file; an entry that
+			 * cannot be stat()ed (a path longer than PATH_MAX)
+			 * is reported unless a folder of that name would be
+			 * skipped */
+			if (e == ENOENT || e == ELOOP || e == ENOTDIR) {
+				if (!skip(w, path, names[i], 0))
+					add_path(w, path);
+				else
+					free(path);
+			} else if (!skip(w, path, names[i], 1)) {
+				add_entry(w, path, e);
+			} else {
+				free(path);
+			}
 		} else if (S_ISDIR(st.st_mode)) {
 			if (!skip(w, path, names[i], 1))
 				walk_dir(w, path, &st);
@@ -247,17 +276,51 @@ sort_name(const char *p)
 	return strcmp(p, "-") == 0 && sort_stdin_name ? sort_stdin_name : p;
 }
 
+/* A path and its walk error, sorted together. */
+struct entry {
+	char *path;
+	char *error;
+};
+
 static int
-cmp_path(const void *a, const void *b)
+cmp_entry(const void *a, const void *b)
 {
-	return strcmp(sort_name(*(char *const *)a),
-		      sort_name(*(char *const *)b));
+	return strcmp(sort_name(((const struct entry *)a)->path),
+		      sort_name(((const struct entry *)b)->path));
+}
+
+/* Sorts the list by sort name (stable pairs of path and error). */
+static int
+sort_list(struct cli_walk_list *l, const char *stdin_name)
+{
+	struct entry *e;
+	size_t i;
+
+	if (l->count < 2)
+		return 0;
+	e = malloc(l->count * sizeof(*e));
+	if (!e)
+		return -1;
+	for (i = 0; i < l->count; i++) {
+		e[i].path = l->paths[i];
+		e[i].error = l->errors[i];
+	}
+	/* qsort has no context argument: the name of "-" is passed in a
+	 * file-scope variable, set and cleared around the one call */
+	sort_stdin_name = stdin_name;
+	qsort(e, l->count, sizeof(*e), cmp_entry);
+	sort_stdin_name = NULL;
+	for (i = 0; i < l->count; i++) {
+		l->paths[i] = e[i].path;
+		l->errors[i] = e[i].error;
+	}
+	free(e);
+	return 0;
 }
 
 int
 cli_walk_collect(struct cli_walk_list *out, const char *const *inputs, size_t n,
-		 const struct cli_walk_filter *filter, const char *stdin_name,
-		 size_t *unreadable)
+		 const struct cli_walk_filter *filter, const char *stdin_name)
 {
 	struct walk w;
 	size_t i, k;
@@ -266,7 +329,6 @@ cli_walk_collect(struct cli_walk_list *out, const char *const *inputs, size_t n,
 	memset(&w, 0, sizeof(w));
 	w.list = out;
 	w.filter = filter;
-	w.unreadable = unreadable;
 	for (i = 0; i < n && !w.nomem && !w.stopped; i++) {
 		struct stat st;
 
@@ -281,17 +343,16 @@ cli_walk_collect(struct cli_walk_list *out, const char *const *inputs, size_t n,
 		return CLI_WALK_ENOMEM;
 	if (w.stopped)
 		return -1;
-	/* qsort has no context argument: the name of "-" is passed in a
-	 * file-scope variable, set and cleared around the one call */
-	sort_stdin_name = stdin_name;
-	if (out->count > 1)
-		qsort(out->paths, out->count, sizeof(*out->paths), cmp_path);
-	sort_stdin_name = NULL;
+	if (sort_list(out, stdin_name))
+		return CLI_WALK_ENOMEM;
 	for (i = k = 0; i < out->count; i++) {
-		if (k && strcmp(out->paths[k - 1], out->paths[i]) == 0)
+		if (k && strcmp(out->paths[k - 1], out->paths[i]) == 0) {
 			free(out->paths[i]);
-		else
+			free(out->errors[i]);
+		} else {
+			out->errors[k] = out->errors[i];
 			out->paths[k++] = out->paths[i];
+		}
 	}
 	out->count = k;
 	return 0;
@@ -304,9 +365,12 @@ cli_walk_list_free(struct cli_walk_list *list)
 
 	if (!list)
 		return;
-	for (i = 0; i < list->count; i++)
+	for (i = 0; i < list->count; i++) {
 		free(list->paths[i]);
+		free(list->errors[i]);
+	}
 	free(list->paths);
+	free(list->errors);
 	memset(list, 0, sizeof(*list));
 }
 
@@ -317,9 +381,16 @@ cli_walk(const char *path, cli_walk_fn fn, void *ud, size_t *unreadable)
 	size_t i;
 	int rc;
 
-	rc = cli_walk_collect(&list, &path, 1, NULL, NULL, unreadable);
-	for (i = 0; rc == 0 && i < list.count; i++)
+	rc = cli_walk_collect(&list, &path, 1, NULL, NULL);
+	for (i = 0; rc == 0 && i < list.count; i++) {
+		if (list.errors[i]) {
+			cli_error("cannot read '%s': %s", list.paths[i],
+				  list.errors[i]);
+			(*unreadable)++;
+			continue;
+		}
 		rc = fn(ud, list.paths[i]);
+	}
 	cli_walk_list_free(&list);
 	return rc;
 }

@@ -30,9 +30,16 @@ struct cli_walk_filter {
 	void *ud;
 };
 
-/* The files found, sorted by their sort name, without duplicates. */
+/*
+ * The files found, sorted by their sort name, without duplicates. An
+ * entry the walk could not look into (a folder it cannot list, an entry
+ * it cannot stat: no search permission, a path longer than PATH_MAX) is
+ * listed too, in its place, with errors[i] saying why (strerror());
+ * errors[i] is NULL for the others.
+ */
 struct cli_walk_list {
 	char **paths;
+	char **errors;
 	size_t count;
 	size_t cap;
 };
@@ -41,14 +48,15 @@ struct cli_walk_list {
  * Collects the files of inputs[0..n): "-" and anything that is not a
  * directory are kept as given (reading them, and reporting failure, is
  * the caller's job); a directory is walked, each entry passing filter
- * (NULL: the default extensions). "-" sorts as stdin_name. A directory
- * that cannot be read is reported on stderr and counted in *unreadable.
- * Returns 0, CLI_WALK_ENOMEM, or -1 when the filter stopped the walk; the
- * list is to be freed with cli_walk_list_free() in every case.
+ * (NULL: the default extensions). "-" sorts as stdin_name. What cannot
+ * be walked is listed with its error (see struct cli_walk_list): the
+ * caller reports it in order. Returns 0, CLI_WALK_ENOMEM, or -1 when the
+ * filter stopped the walk; the list is to be freed with
+ * cli_walk_list_free() in every case.
  */
 int cli_walk_collect(struct cli_walk_list *out, const char *const *inputs,
 		     size_t n, const struct cli_walk_filter *filter,
-		     const char *stdin_name, size_t *unreadable);
+		     const char *stdin_name);
 
 void cli_walk_list_free(struct cli_walk_list *list);
 
@@ -57,9 +65,10 @@ int cli_walk_default_suffix(const char *name);
 
 /*
  * Visits path: "-" and anything that is not a directory are passed to fn
- * as they are (reading them, and reporting failure, is fn's job). A
- * directory that cannot be read is reported on stderr and counted in
- * *unreadable. Returns 0, fn's non-zero value, or CLI_WALK_ENOMEM.
+ * as they are (reading them, and reporting failure, is fn's job). What
+ * cannot be walked (a folder that cannot be read, an entry that cannot be
+ * stat()ed) is reported on stderr and counted in *unreadable. Returns 0, fn's
+ * non-zero value, or CLI_WALK_ENOMEM.
  */
 int cli_walk(const char *path, cli_walk_fn fn, void *ud, size_t *unreadable);
 

@@ -15,7 +15,7 @@
 
 #include "catalog/catalog.h"
 #include "doc/load.h"
-#include "report/report.h"
+#include "util/error.h"
 #include "util/text.h"
 
 #define SCHEMA_VERSION 1
@@ -51,11 +51,17 @@ struct top {
 	const struct smp_node *generated;
 	const struct smp_node *sources;
 	const struct smp_node *rows;
+	const struct smp_node *configs;
+	const struct smp_node *registries;
+	const struct smp_node *hostnames;
+	const struct smp_node *suffixes;
 	const struct smp_node *pytorchxla;
 	const char *const *classes;
 	size_t class_count;
 	const char *const *efa;
 	size_t efa_count;
+	const char *const *graviton;
+	size_t graviton_count;
 };
 
 /* State of one load: the catalog being built and where errors go. */
@@ -98,6 +104,12 @@ static const struct field frameworks_top[] = {
 	 offsetof(struct top, efa_count), NULL},
 	TOP("pytorchxla_min_version", K_NODE_MAP, pytorchxla),
 	TOP("images", K_NODE_SEQ, rows),
+	TOP("image_configs", K_NODE_SEQ, configs),
+	TOP("image_registries", K_NODE_SEQ, registries),
+	TOP("ecr_hostnames", K_NODE_SEQ, hostnames),
+	TOP("image_tag_suffixes", K_NODE_SEQ, suffixes),
+	{"sdk_graviton_families", K_STR_LIST, offsetof(struct top, graviton),
+	 offsetof(struct top, graviton_count), NULL},
 };
 
 static const struct field source_fields[] = {
@@ -169,6 +181,52 @@ static const struct field image_fields[] = {
 	{"source", K_NODE_STR, NOT_KEPT, 0, NULL},
 };
 
+#define CFG(k, kind, m)                                                        \
+	{                                                                      \
+		k, kind, offsetof(struct smp_image_config, m), 0, NULL         \
+	}
+#define CFG_LIST(k, m, c)                                                      \
+	{                                                                      \
+		k, K_STR_LIST, offsetof(struct smp_image_config, m),           \
+			offsetof(struct smp_image_config, c), NULL             \
+	}
+static const struct field image_config_fields[] = {
+	{"framework", K_STR, offsetof(struct smp_image_config, framework), 0,
+	 estimators_enum},
+	CFG("compiler", K_BOOL, compiler),
+	CFG("version", K_STR, version),
+	CFG_LIST("version_aliases", version_aliases, version_alias_count),
+	CFG("base_framework", K_OPT_STR, base_framework),
+	CFG_LIST("base_framework_aliases", base_framework_aliases,
+		 base_framework_alias_count),
+	CFG_LIST("py_versions", py_versions, py_version_count),
+	CFG("py_keyed", K_BOOL, py_keyed),
+	CFG("repository", K_STR, repository),
+	CFG("registries", K_STR, registries),
+	CFG_LIST("processors", processors, processor_count),
+	CFG("container_version_cpu", K_OPT_STR, container_version_cpu),
+	CFG("container_version_gpu", K_OPT_STR, container_version_gpu),
+};
+
+static const struct field registry_fields[] = {
+	{"set", K_STR, offsetof(struct smp_image_registry, set), 0, NULL},
+	{"region", K_STR, offsetof(struct smp_image_registry, region), 0, NULL},
+	{"account", K_STR, offsetof(struct smp_image_registry, account), 0,
+	 NULL},
+};
+
+static const struct field hostname_fields[] = {
+	{"region", K_STR, offsetof(struct smp_ecr_hostname, region), 0, NULL},
+	{"hostname", K_STR, offsetof(struct smp_ecr_hostname, hostname), 0,
+	 NULL},
+};
+
+static const struct field suffix_fields[] = {
+	{"tag", K_STR, offsetof(struct smp_image_tag_suffix, tag), 0, NULL},
+	{"suffix", K_STR, offsetof(struct smp_image_tag_suffix, suffix), 0,
+	 NULL},
+};
+
 static const struct field pytorchxla_fields[] = {
 	{"huggingface", K_STR,
 	 offsetof(struct smp_catalog, pytorchxla_min_huggingface), 0, NULL},
@@ -181,64 +239,19 @@ static const struct field pytorchxla_fields[] = {
 _Static_assert(COUNT(tested_fields) <= MAX_FIELDS &&
 		       COUNT(instance_fields) <= MAX_FIELDS &&
 		       COUNT(image_fields) <= MAX_FIELDS &&
+		       COUNT(image_config_fields) <= MAX_FIELDS &&
 		       COUNT(frameworks_top) <= MAX_FIELDS,
 	       "a field table is longer than MAX_FIELDS");
 
-/* Byte offset of a 1-based line:column in buf (columns in code points). */
-static size_t
-offset_of(const char *buf, size_t len, uint32_t line, uint32_t column)
-{
-	size_t i = smp__line_start(buf, len, line);
-	uint32_t col = 1;
-
-	while (i < len && col < column) {
-		i++;
-		while (i < len && ((unsigned char)buf[i] & 0xC0) == 0x80)
-			i++;
-		col++;
-	}
-	return i;
-}
-
 /* Fills err (when given) and returns code. */
 static int
-failv(struct loader *L, int code, uint32_t line, uint32_t column, size_t offset,
-      const char *fmt, va_list ap)
+failv(struct loader *L, int code, const struct smp_pos *at, const char *fmt,
+      va_list ap)
 {
-	struct smp_error *err = L->err;
-
-	if (!err)
-		return code;
-	memset(err, 0, sizeof(*err));
-	err->code = code;
-	snprintf(err->source, sizeof(err->source), "%s",
-		 L->in && L->in->name ? L->in->name : "instance data");
-	err->line = line;
-	err->column = column;
-	err->offset = offset;
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
-	return code;
-}
-
-/* SMP_EPARSE from a loader finding. */
-static void
-fail_finding(struct loader *L, const struct smp_finding *f,
-	     const struct smp_data_buffer *in)
-{
-	struct smp_error *err = L->err;
-
-	if (!err)
-		return;
-	memset(err, 0, sizeof(*err));
-	err->code = SMP_EPARSE;
-	snprintf(err->source, sizeof(err->source), "%s",
-		 in->name ? in->name : "instance data");
-	err->line = f->line;
-	err->column = f->column;
-	if (f->line)
-		err->offset = offset_of(in->buf ? in->buf : "", in->len,
-					f->line, f->column);
-	snprintf(err->message, sizeof(err->message), "%s", f->message);
+	return smp__error_setv(L->err, code,
+			       L->in && L->in->name ? L->in->name
+						    : "instance data",
+			       at, fmt, ap);
 }
 
 static int fail_at(struct loader *L, const struct smp_node *n, const char *fmt,
@@ -252,8 +265,7 @@ fail_at(struct loader *L, const struct smp_node *n, const char *fmt, ...)
 	int rc;
 
 	va_start(ap, fmt);
-	rc = failv(L, SMP_EPARSE, n ? n->start.line : 0,
-		   n ? n->start.column : 0, n ? n->start.offset : 0, fmt, ap);
+	rc = failv(L, SMP_EPARSE, n ? &n->start : NULL, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -269,7 +281,7 @@ fail_code(struct loader *L, int code, const char *fmt, ...)
 	int rc;
 
 	va_start(ap, fmt);
-	rc = failv(L, code, 0, 0, 0, fmt, ap);
+	rc = failv(L, code, NULL, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -757,6 +769,73 @@ read_tested(struct loader *L, const struct smp_node *root)
 	return 0;
 }
 
+/* The set of a configuration's 'registries' names at least one row. */
+static int
+registry_set_known(const struct smp_catalog *cat, const char *set)
+{
+	size_t i;
+
+	for (i = 0; set && i < cat->image_registry_count; i++)
+		if (strcmp(cat->image_registries[i].set, set) == 0)
+			return 1;
+	return 0;
+}
+
+/* The SDK's training image tables of frameworks.json. */
+static int
+read_image_tables(struct loader *L, const struct top *t)
+{
+	struct smp_catalog *cat = L->cat;
+	void *rows = NULL;
+	size_t i;
+	int rc;
+
+	rc = read_rows(
+		L, t->registries, registry_fields, COUNT(registry_fields),
+		sizeof(struct smp_image_registry), &rows,
+		&cat->image_registry_count, "each entry of 'image_registries'");
+	if (rc)
+		return rc;
+	cat->image_registries = rows;
+	rc = read_rows(L, t->hostnames, hostname_fields, COUNT(hostname_fields),
+		       sizeof(struct smp_ecr_hostname), &rows,
+		       &cat->ecr_hostname_count,
+		       "each entry of 'ecr_hostnames'");
+	if (rc)
+		return rc;
+	cat->ecr_hostnames = rows;
+	rc = read_rows(L, t->suffixes, suffix_fields, COUNT(suffix_fields),
+		       sizeof(struct smp_image_tag_suffix), &rows,
+		       &cat->image_tag_suffix_count,
+		       "each entry of 'image_tag_suffixes'");
+	if (rc)
+		return rc;
+	cat->image_tag_suffixes = rows;
+	cat->graviton_families = t->graviton;
+	cat->graviton_family_count = t->graviton_count;
+	rc = read_rows(
+		L, t->configs, image_config_fields, COUNT(image_config_fields),
+		sizeof(struct smp_image_config), &rows,
+		&cat->image_config_count, "each entry of 'image_configs'");
+	if (rc)
+		return rc;
+	cat->image_configs = rows;
+	for (i = 0; t->configs && i < cat->image_config_count; i++) {
+		const struct smp_image_config *c = &cat->image_configs[i];
+		const struct smp_node *row = t->configs->u.sequence.items[i];
+
+		if (!registry_set_known(cat, c->registries))
+			return fail_at(L, smp__map_get(row, "registries"),
+				       "registry set '%s' is not in "
+				       "'image_registries'",
+				       c->registries ? c->registries : "");
+		if (!c->processor_count)
+			return fail_at(L, smp__map_get(row, "processors"),
+				       "'processors' must not be empty");
+	}
+	return 0;
+}
+
 static int
 read_frameworks(struct loader *L, const struct smp_node *root)
 {
@@ -806,7 +885,7 @@ read_frameworks(struct loader *L, const struct smp_node *root)
 						    "py_versions"),
 				       "'py_versions' must not be empty");
 	}
-	return 0;
+	return read_image_tables(L, &t);
 }
 
 /*
@@ -814,36 +893,19 @@ read_frameworks(struct loader *L, const struct smp_node *root)
  * duplicate key, limit) becomes SMP_EPARSE at its position.
  */
 static int
-parse(struct loader *L, struct smp_docs *docs, const struct smp_allocator *a,
-      const struct smp_data_buffer *in)
+parse(struct loader *L, struct smp_docs *docs, const struct smp_data_buffer *in)
 {
-	static const struct smp_limits defaults;
-	struct smp_report *rep = NULL;
-	struct smp_limits limits;
 	int rc;
 
 	L->in = in;
 	if (!in || (!in->buf && in->len))
 		return fail_code(L, SMP_EINVAL, "no instance data buffer");
-	smp__limits_resolve(&limits, &defaults);
-	if (smp__report_new(&rep, a, in->name ? in->name : "instance data",
-			    NULL))
+	rc = smp__load_strict(docs, in->name ? in->name : "instance data",
+			      in->buf ? in->buf : "", in->len, 1, L->err);
+	if (rc == SMP_ENOMEM)
 		return fail_nomem(L);
-	rc = smp__load_json(docs, in->buf ? in->buf : "", in->len, &limits,
-			    rep);
-	if (rc || rep->failed) {
-		smp_report_free(rep);
-		return fail_nomem(L);
-	}
-	if (rep->count) {
-		/* the loader's first finding, with its position */
-		const struct smp_finding *f = &rep->items[0];
-
-		fail_finding(L, f, in);
-		smp_report_free(rep);
-		return SMP_EPARSE;
-	}
-	smp_report_free(rep);
+	if (rc)
+		return rc;
 	if (docs->count != 1 || !docs->items[0].root) {
 		struct smp_node at;
 
@@ -866,7 +928,7 @@ load_one(struct loader *L, const struct smp_allocator *a,
 	int rc;
 
 	smp__docs_init(&docs, a);
-	rc = parse(L, &docs, a, in);
+	rc = parse(L, &docs, in);
 	if (!rc)
 		rc = read(L, docs.items[0].root);
 	smp__docs_release(&docs);
@@ -1052,7 +1114,7 @@ smp__catalog_overlay(struct smp_catalog *cat, const struct smp_allocator *a,
 	L.err = err;
 	L.in = NULL;
 	smp__docs_init(&docs, a);
-	rc = parse(&L, &docs, a, overlay);
+	rc = parse(&L, &docs, overlay);
 	if (rc)
 		goto out;
 	root = docs.items[0].root;

@@ -56,6 +56,52 @@ struct smp_image {
 	const char *repository; /* ECR repository name */
 };
 
+/*
+ * One training image configuration of the SDK's image_uri_config tables
+ * (scope "training"), what image_uris.retrieve() reads to build a URI;
+ * smp__image_uri_derive() (job/image_uri.h) walks them.
+ */
+struct smp_image_config {
+	const char *framework; /* retrieve()'s: "huggingface", "pytorch",
+				  "tensorflow" */
+	int compiler;          /* from <framework>-training-compiler.json */
+	const char *version;   /* transformers version for huggingface */
+	const char *const *version_aliases; /* aliases resolving to version */
+	size_t version_alias_count;
+	const char *base_framework; /* huggingface: "pytorch1.11.0"; NULL */
+	const char *const *base_framework_aliases;
+	size_t base_framework_alias_count;
+	const char *const *py_versions; /* may be empty */
+	size_t py_version_count;
+	int py_keyed; /* the SDK keys the version by Python version */
+	const char *repository;
+	const char *registries; /* a set name of smp_image_registry */
+	const char *const *processors;
+	size_t processor_count;
+	const char *container_version_cpu; /* or NULL */
+	const char *container_version_gpu; /* or NULL */
+};
+
+/* One region's ECR account in a registry set. */
+struct smp_image_registry {
+	const char *set;
+	const char *region;
+	const char *account;
+};
+
+/* The ECR host name botocore resolves for a region. */
+struct smp_ecr_hostname {
+	const char *region;
+	const char *hostname;
+};
+
+/* The SDK's container suffix for "<framework>-<tag>" on ml.p4d or with
+ * smdistributed (image_uris._get_image_tag). */
+struct smp_image_tag_suffix {
+	const char *tag;
+	const char *suffix;
+};
+
 struct smp_catalog {
 	struct smp_arena arena;
 	const char *data_version;
@@ -76,6 +122,18 @@ struct smp_catalog {
 	/* minimum base framework version for pytorchxla per estimator */
 	const char *pytorchxla_min_huggingface; /* "1.11" */
 	const char *pytorchxla_min_pytorch;     /* "1.12" */
+	/* the SDK's training image tables (frameworks.json) */
+	const struct smp_image_config *image_configs;
+	size_t image_config_count;
+	const struct smp_image_registry *image_registries;
+	size_t image_registry_count;
+	const struct smp_ecr_hostname *ecr_hostnames;
+	size_t ecr_hostname_count;
+	const struct smp_image_tag_suffix *image_tag_suffixes;
+	size_t image_tag_suffix_count;
+	/* fw_utils.GRAVITON_ALLOWED_TARGET_INSTANCE_FAMILY */
+	const char *const *graviton_families;
+	size_t graviton_family_count;
 };
 
 /*

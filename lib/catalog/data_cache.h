@@ -29,6 +29,36 @@ enum { SMP_DOC_INSTANCES, SMP_DOC_TESTED, SMP_DOC_FRAMEWORKS, SMP_DOC_INDEX };
 #define SMP_DOC_COUNT 4
 extern const char *const smp__doc_names[SMP_DOC_COUNT];
 
+/* ------------------------------------- within the data_cache*.c files */
+
+#define SMP_CACHE_META_NAME "meta.json"
+#define SMP_CACHE_CHECKED_NAME "checked.json"
+#define SMP_CACHE_META_MAX ((size_t)64 * 1024)
+
+/* Fills err (may be NULL) and returns code. */
+int smp__cache_fail(struct smp_error *err, int code, const char *source,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* snprintf for text that may be cut short (messages, known-short paths). */
+void smp__cache_say(char *out, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* dir/name into out; SMP_EINVAL when it does not fit. */
+int smp__cache_join(char *out, size_t size, const char *dir, const char *name,
+		    struct smp_error *err);
+
+/*
+ * Opens CACHE/lock (never through a symlink, never a FIFO) and takes it
+ * shared or exclusive. A reader that finds no usable lock file (nothing
+ * was ever committed, or a read-only copy) reads without one: *fd is -1
+ * then. SMP_EIO when an exclusive lock cannot be had.
+ */
+int smp__cache_lock(int *fd, const char *cache_dir, int exclusive,
+		    struct smp_error *err);
+void smp__cache_unlock(int fd);
+
+/* ------------------------------------------------------------ */
+
 /* meta.json: where a copy came from and how to ask for it again. */
 struct smp_cache_meta {
 	char *url; /* base URL, final '/' included */
@@ -117,16 +147,13 @@ void smp__data_choice_release(struct smp_data_choice *c,
 			      const struct smp_allocator *a);
 
 /*
- * The context's side (context.c): load the cache into ctx->catalog when
- * usable (0) or leave it to the embedded data (1); SMP_ENOMEM. Record a
- * folder given as instance_data_dir. Free what both keep.
+ * Loads the cache in cache_dir into cat when it is valid and not older
+ * than the embedded data (0, choice filled), else leaves cat alone (1);
+ * SMP_ENOMEM. What the context uses (lib/context/data_origin.c).
  */
-struct smp_context;
-int smp__context_data_cache(struct smp_context *ctx, const char *cache_dir,
-			    struct smp_error *err);
-int smp__context_data_dir(struct smp_context *ctx, const char *dir,
-			  struct smp_error *err);
-void smp__context_data_release(struct smp_context *ctx);
+int smp__data_try_cache(struct smp_catalog *cat, struct smp_data_choice *choice,
+			const struct smp_allocator *a, const char *cache_dir,
+			size_t max_size);
 
 /* Days since 1970-01-01 of a "YYYY-MM-DD" date; -1 when malformed. */
 long smp__days_from_date(const char *date);

@@ -22,7 +22,6 @@
 #include "catalog/embedded.h"
 #include "catalog/fetch.h"
 #include "doc/load.h"
-#include "report/report.h"
 #include "util/sha256.h"
 
 #define DEFAULT_TIMEOUT_MS 60000L
@@ -521,37 +520,22 @@ check_index_root(const struct smp_node *root, void *ud)
 static int
 verify_index(struct updater *U, struct doc *docs, const struct doc *idx)
 {
-	struct smp_limits zero = {0, 0, 0, 0, 0}, lim;
 	struct index_check c = {docs, U->err, idx->url};
-	struct smp_report *rep = NULL;
 	struct smp_docs parsed;
 	int rc;
 
-	smp__limits_resolve(&lim, &zero);
-	if (smp__report_new(&rep, U->a, idx->url, NULL))
-		return fail(U->err, SMP_ENOMEM, idx->url, "out of memory");
 	smp__docs_init(&parsed, U->a);
-	rc = smp__load_json(&parsed, idx->buf, idx->len, &lim, rep);
-	if (!rc && rep->failed)
-		rc = SMP_ENOMEM;
+	rc = smp__load_strict(&parsed, idx->url, idx->buf, idx->len, 1, U->err);
 	if (rc) {
-		fail(U->err, rc, idx->url, "out of memory");
-	} else if (smp_report_count(rep) > 0 || parsed.count != 1 ||
-		   !parsed.items[0].root ||
+		/* the error is set */
+	} else if (parsed.count != 1 || !parsed.items[0].root ||
 		   parsed.items[0].root->kind != SMP_NODE_MAPPING) {
-		const struct smp_finding *f = smp_report_get(rep, 0);
-
-		rc = fail(U->err, SMP_EPARSE, idx->url, "%s",
-			  f ? f->message : "index.json is not a JSON object");
-		if (f) {
-			U->err->line = f->line;
-			U->err->column = f->column;
-		}
+		rc = fail(U->err, SMP_EPARSE, idx->url,
+			  "index.json is not a JSON object");
 	} else {
 		rc = check_index_root(parsed.items[0].root, &c);
 	}
 	smp__docs_release(&parsed);
-	smp_report_free(rep);
 	return rc;
 }
 

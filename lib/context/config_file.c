@@ -217,29 +217,19 @@ parse(struct config *c, const char *buf, size_t len, struct smp_error *err)
 	const struct smp_embedded_file *sf;
 	struct smp_schema *schema = NULL;
 	struct smp_report *rep = NULL;
-	struct smp_limits limits;
 	const struct smp_node *root;
 	struct smp_docs docs;
 	int rc;
 
-	memset(&limits, 0, sizeof(limits));
-	smp__limits_resolve(&limits, &limits);
 	smp__docs_init(&docs, &c->alloc);
+	rc = smp__load_strict(&docs, c->pub.name, buf, len, 0, err);
+	if (rc)
+		goto out;
 	rc = smp__report_new(&rep, &c->alloc, c->pub.name, NULL);
 	if (rc)
 		goto out;
 	rep->buf = buf;
 	rep->len = len;
-	rc = smp__load(&docs, c->pub.name, buf, len, &limits, rep);
-	if (rc == 0 && rep->failed)
-		rc = SMP_ENOMEM;
-	if (rc)
-		goto out;
-	if (rep->count) {
-		smp__report_sort(rep);
-		rc = fail_finding(err, c->pub.name, rep);
-		goto out;
-	}
 	if (docs.count > 1) {
 		fail(err, SMP_EPARSE, c->pub.name, docs.items[1].start.line,
 		     docs.items[1].start.column,

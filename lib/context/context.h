@@ -46,4 +46,16 @@ struct smp_context {
 int smp__context_schema(const struct smp_context *ctx, enum smp_dialect d,
 			const struct smp_schema **out);
 
+/*
+ * Where the catalog comes from (data_origin.c): load the cache into
+ * ctx->catalog when usable (0) or leave it to the embedded data (1);
+ * SMP_ENOMEM. Record a folder given as instance_data_dir. Free what both
+ * keep.
+ */
+int smp__context_data_cache(struct smp_context *ctx, const char *cache_dir,
+			    struct smp_error *err);
+int smp__context_data_dir(struct smp_context *ctx, const char *dir,
+			  struct smp_error *err);
+void smp__context_data_release(struct smp_context *ctx);
+
 #endif

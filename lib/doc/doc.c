@@ -1,6 +1,8 @@
 /* doc.c - the document list and scalar typing (YAML 1.2 core schema) */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,9 +19,12 @@ void
 smp__docs_release(struct smp_docs *docs)
 {
 	smp__free(docs->arena.alloc, docs->items);
+	smp__free(docs->arena.alloc, docs->diags);
 	smp__arena_release(&docs->arena);
 	docs->items = NULL;
 	docs->count = docs->cap = 0;
+	docs->diags = NULL;
+	docs->ndiags = docs->diags_cap = 0;
 }
 
 struct smp_doc *
@@ -34,6 +39,36 @@ smp__docs_push(struct smp_docs *docs)
 	docs->items = items;
 	d = &docs->items[docs->count++];
 	memset(d, 0, sizeof(*d));
+	return d;
+}
+
+struct smp_diag *
+smp__docs_diag(struct smp_docs *docs, enum smp_diag_kind kind,
+	       const struct smp_pos *start, const struct smp_pos *end,
+	       const char *fmt, ...)
+{
+	void *items = docs->diags;
+	struct smp_diag *d;
+	char msg[1024]; /* the size a finding's message has */
+	va_list ap;
+
+	if (smp__grow(docs->arena.alloc, &items, &docs->diags_cap,
+		      docs->ndiags + 1, sizeof(*docs->diags)))
+		return NULL;
+	docs->diags = items;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	d = &docs->diags[docs->ndiags];
+	memset(d, 0, sizeof(*d));
+	d->kind = kind;
+	d->start = *start;
+	if (end)
+		d->end = *end;
+	d->message = smp__arena_strndup(&docs->arena, msg, strlen(msg));
+	if (!d->message)
+		return NULL;
+	docs->ndiags++;
 	return d;
 }
 
@@ -111,6 +146,13 @@ is_core_float(const char *s)
 	return *s == '\0';
 }
 
+int
+smp__node_unknown(const struct smp_node *n)
+{
+	return n && n->kind == SMP_NODE_SCALAR && n->tag &&
+	       strcmp(n->tag, SMP_TAG_UNKNOWN) == 0;
+}
+
 enum smp_scalar_type
 smp__scalar_type(const struct smp_node *n)
 {
@@ -162,7 +204,8 @@ smp__node_type_name(const struct smp_node *n)
 	case SMP_NODE_MAPPING:
 		return "a mapping";
 	case SMP_NODE_SEQUENCE:
-		return "a list";
+		return n->tag && strcmp(n->tag, SMP_TAG_TUPLE) == 0 ? "a tuple"
+								    : "a list";
 	case SMP_NODE_SCALAR:
 		break;
 	}
@@ -322,4 +365,12 @@ const struct smp_node *
 smp__as_mapping(const struct smp_node *n)
 {
 	return n && n->kind == SMP_NODE_MAPPING ? n : NULL;
+}
+
+const char *
+smp__node_text(const struct smp_node *n)
+{
+	if (!n || n->kind != SMP_NODE_SCALAR)
+		return NULL;
+	return n->u.scalar.value;
 }

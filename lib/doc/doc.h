@@ -12,12 +12,7 @@
 #include <stdint.h>
 
 #include "util/arena.h"
-
-struct smp_pos {
-	uint32_t line;   /* 1-based */
-	uint32_t column; /* 1-based, in characters */
-	size_t offset;   /* byte offset into the buffer */
-};
+#include "util/pos.h"
 
 enum smp_node_kind { SMP_NODE_SCALAR, SMP_NODE_MAPPING, SMP_NODE_SEQUENCE };
 
@@ -75,6 +70,27 @@ struct smp_doc {
 };
 
 /*
+ * What a loader found wrong with its input, in neutral terms (no rule is
+ * named here): the spec pipeline turns these into findings
+ * (smp__rules_input), data files into a struct smp_error
+ * (smp__load_strict). The kinds are in the order of their rules' names,
+ * which breaks ties between two at one position.
+ */
+enum smp_diag_kind {
+	SMP_DIAG_DUPLICATE_KEY, /* a mapping repeats a key */
+	SMP_DIAG_LIMIT,         /* a size, depth or count limit; not UTF-8 */
+	SMP_DIAG_SYNTAX         /* not well-formed JSON or YAML */
+};
+
+struct smp_diag {
+	enum smp_diag_kind kind;
+	struct smp_pos start;
+	struct smp_pos end;  /* line 0: the one character at start */
+	const char *pointer; /* JSON Pointer of the node, or NULL */
+	const char *message; /* lower case, no final stop */
+};
+
+/*
  * The documents of one buffer. The arena owns the nodes of every doc; the
  * docs array itself comes from the allocator.
  */
@@ -83,7 +99,10 @@ struct smp_docs {
 	struct smp_doc *items;
 	size_t count;
 	size_t cap;
-	int is_json; /* the buffer was read as JSON */
+	int is_json;            /* the buffer was read as JSON */
+	struct smp_diag *diags; /* in the order the loader met them */
+	size_t ndiags;
+	size_t diags_cap;
 	/* set before smp__load(): how the buffer is written; AUTO decides
 	 * from the name, then the bytes */
 	enum smp_input_format format;
@@ -94,6 +113,29 @@ void smp__docs_release(struct smp_docs *docs);
 
 /* Appends a doc; returns it zeroed or NULL on out of memory. */
 struct smp_doc *smp__docs_push(struct smp_docs *docs);
+
+/*
+ * Appends a diagnostic (message and the strings it points to in the
+ * arena; end may be NULL). Returns it, or NULL on out of memory.
+ */
+struct smp_diag *smp__docs_diag(struct smp_docs *docs, enum smp_diag_kind kind,
+				const struct smp_pos *start,
+				const struct smp_pos *end, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/*
+ * The tag of a value a Python source computes in a way sm-preflight does
+ * not evaluate (a function call, os.environ, a branch): a string scalar
+ * holding the expression's text. Schema checks and rules that need the
+ * value skip it (smp__node_unknown).
+ */
+#define SMP_TAG_UNKNOWN "tag:sm-preflight,2026:unknown"
+
+/* The tag of a sequence that is a Python tuple (for messages). */
+#define SMP_TAG_TUPLE "tag:sm-preflight,2026:tuple"
+
+/* 1 when n is such an unknown value. */
+int smp__node_unknown(const struct smp_node *n);
 
 /* Typing of scalars: tags win, then style, then the core schema. */
 enum smp_scalar_type smp__scalar_type(const struct smp_node *n);
@@ -136,5 +178,8 @@ int smp__scalar_number(const struct smp_node *n, double *out);
  * hyperparameters are strings in the API dialect. -1 when not numeric.
  */
 int smp__node_number(const struct smp_node *n, double *out);
+
+/* The text of a string/number scalar, else NULL (for messages). */
+const char *smp__node_text(const struct smp_node *n);
 
 #endif

@@ -1,42 +1,14 @@
 /*
- * load.c - the loaders' common entry: limits, file size, UTF-8, and the
- * choice between the JSON and the YAML loader.
+ * load.c - the loaders' common entry: file size, UTF-8, the choice
+ * between the JSON and the YAML loader, and the strict load of data files.
  */
 #include <string.h>
 
 #include "doc/load.h"
+#include "util/error.h"
 #include "util/text.h"
 
 static const char bom[] = "\xEF\xBB\xBF";
-
-/*
- * Fills out from in, each 0 (or a NULL in) replaced by the default of
- * DESIGN.md section 8.
- */
-void
-smp__limits_resolve(struct smp_limits *out, const struct smp_limits *in)
-{
-	struct smp_limits d;
-
-	d.max_file_size = (size_t)4 << 20;
-	d.max_depth = 64;
-	d.max_nodes = 100000;
-	d.max_scalar_len = (size_t)64 << 10;
-	d.max_documents = 1000;
-	if (in) {
-		if (in->max_file_size)
-			d.max_file_size = in->max_file_size;
-		if (in->max_depth)
-			d.max_depth = in->max_depth;
-		if (in->max_nodes)
-			d.max_nodes = in->max_nodes;
-		if (in->max_scalar_len)
-			d.max_scalar_len = in->max_scalar_len;
-		if (in->max_documents)
-			d.max_documents = in->max_documents;
-	}
-	*out = d;
-}
 
 static int
 ends_with(const char *name, const char *suffix)
@@ -60,10 +32,10 @@ ends_with(const char *name, const char *suffix)
  * JSON by name, else YAML by name (a YAML flow mapping starts with '{'
  * too), else by the first non-blank byte after the BOM.
  */
-static int
-is_json(const char *name, const char *buf, size_t len, size_t start)
+int
+smp__load_is_json(const char *name, const char *buf, size_t len)
 {
-	size_t i;
+	size_t i, start = len >= 3 && memcmp(buf, bom, 3) == 0 ? 3 : 0;
 
 	if (name && ends_with(name, ".json"))
 		return 1;
@@ -84,7 +56,7 @@ is_json(const char *name, const char *buf, size_t len, size_t start)
  */
 int
 smp__load(struct smp_docs *docs, const char *name, const char *buf, size_t len,
-	  const struct smp_limits *limits, struct smp_report *rep)
+	  const struct smp_limits *limits)
 {
 	struct smp_limits lim;
 	size_t start = 0, bad = 0;
@@ -93,11 +65,12 @@ smp__load(struct smp_docs *docs, const char *name, const char *buf, size_t len,
 	if (len > lim.max_file_size) {
 		struct smp_pos pos = {1, 1, 0};
 
-		smp__report_add(rep, SMP_RULE_INPUT_LIMIT, &pos, NULL,
-				"file is %zu bytes, larger than the limit of "
-				"%zu bytes",
-				len, lim.max_file_size);
-		return rep->failed ? SMP_ENOMEM : 0;
+		if (!smp__docs_diag(docs, SMP_DIAG_LIMIT, &pos, NULL,
+				    "file is %zu bytes, larger than the limit "
+				    "of %zu bytes",
+				    len, lim.max_file_size))
+			return SMP_ENOMEM;
+		return 0;
 	}
 	if (len >= 3 && memcmp(buf, bom, 3) == 0)
 		start = 3;
@@ -106,15 +79,57 @@ smp__load(struct smp_docs *docs, const char *name, const char *buf, size_t len,
 
 		if (start && pos.line == 1)
 			pos.column--; /* the BOM is not a column */
-		smp__report_add(
-			rep, SMP_RULE_INPUT_LIMIT, &pos, NULL,
-			"invalid UTF-8 byte 0x%02x at offset %zu; specs "
-			"must be UTF-8",
-			(unsigned char)buf[bad], bad);
-		return rep->failed ? SMP_ENOMEM : 0;
+		if (!smp__docs_diag(docs, SMP_DIAG_LIMIT, &pos, NULL,
+				    "invalid UTF-8 byte 0x%02x at offset %zu; "
+				    "specs must be UTF-8",
+				    (unsigned char)buf[bad], bad))
+			return SMP_ENOMEM;
+		return 0;
 	}
 	if (docs->format == SMP_INPUT_JSON ||
-	    (docs->format != SMP_INPUT_YAML && is_json(name, buf, len, start)))
-		return smp__load_json(docs, buf, len, &lim, rep);
-	return smp__load_yaml(docs, buf, len, &lim, rep);
+	    (docs->format != SMP_INPUT_YAML &&
+	     smp__load_is_json(name, buf, len)))
+		return smp__load_json(docs, buf, len, &lim);
+	return smp__load_yaml(docs, buf, len, &lim);
+}
+
+/* The first diagnostic by position; ties go to the kind first in order. */
+static const struct smp_diag *
+first_diag(const struct smp_docs *docs)
+{
+	const struct smp_diag *best = NULL;
+	size_t i;
+
+	for (i = 0; i < docs->ndiags; i++) {
+		const struct smp_diag *d = &docs->diags[i];
+
+		if (!best || d->start.line < best->start.line ||
+		    (d->start.line == best->start.line &&
+		     (d->start.column < best->start.column ||
+		      (d->start.column == best->start.column &&
+		       d->kind < best->kind))))
+			best = d;
+	}
+	return best;
+}
+
+int
+smp__load_strict(struct smp_docs *docs, const char *name, const char *buf,
+		 size_t len, int json, struct smp_error *err)
+{
+	struct smp_limits lim;
+	const struct smp_diag *d;
+	int rc;
+
+	smp__limits_resolve(&lim, NULL);
+	rc = json ? smp__load_json(docs, buf, len, &lim)
+		  : smp__load(docs, name, buf, len, &lim);
+	if (rc)
+		return smp__error_set(err, rc, name, NULL, "%s",
+				      smp_strerror(rc));
+	d = first_diag(docs);
+	if (d)
+		return smp__error_set(err, SMP_EPARSE, name, &d->start, "%s",
+				      d->message);
+	return 0;
 }

@@ -1,39 +1,54 @@
 /*
- * load.h - bytes to documents. Syntax errors, duplicate keys and limits
- * become findings (rules syntax, duplicate-key, input-limit) in the report;
- * the return value is 0, or SMP_ENOMEM when memory ran out.
+ * load.h - bytes to documents. What is wrong with the input (syntax,
+ * duplicate keys, limits) becomes a neutral diagnostic in docs->diags,
+ * never a finding: the spec pipeline turns diagnostics into findings
+ * (smp__rules_input), data files use smp__load_strict(). The return value
+ * is 0, or SMP_ENOMEM when memory ran out.
  */
 #ifndef SMP_LOAD_H
 #define SMP_LOAD_H
 
 #include "smpreflight.h"
 #include "doc/doc.h"
-#include "report/report.h"
-
-/* Limits with every 0 replaced by the default of DESIGN.md section 8. */
-void smp__limits_resolve(struct smp_limits *out, const struct smp_limits *in);
+#include "doc/limits.h"
 
 /*
  * Strict RFC 8259 JSON into docs (one document). On a syntax error the
- * document is dropped (docs->count stays 0) and a finding is added.
+ * document is dropped (docs->count stays 0) and a diagnostic is added.
  */
 int smp__load_json(struct smp_docs *docs, const char *buf, size_t len,
-		   const struct smp_limits *limits, struct smp_report *rep);
+		   const struct smp_limits *limits);
 
 /*
  * YAML (libyaml events) into docs, one per document of the stream. On a
  * syntax error the documents completed before it are kept.
  */
 int smp__load_yaml(struct smp_docs *docs, const char *buf, size_t len,
-		   const struct smp_limits *limits, struct smp_report *rep);
+		   const struct smp_limits *limits);
 
 /*
- * Chooses the loader: JSON when the name ends in ".json", or when the
- * first non-blank byte is '{' or '['; YAML otherwise. Checks the file
- * size limit and UTF-8 validity first.
+ * The one JSON-or-YAML decision: JSON when name ends in ".json", YAML when
+ * it ends in ".yaml" or ".yml" (a YAML flow mapping starts with '{' too),
+ * else JSON when the first non-blank byte after a BOM is '{' or '['.
+ * name may be NULL.
+ */
+int smp__load_is_json(const char *name, const char *buf, size_t len);
+
+/*
+ * Chooses the loader with smp__load_is_json(). Checks the file size limit
+ * and UTF-8 validity first.
  */
 int smp__load(struct smp_docs *docs, const char *name, const char *buf,
-	      size_t len, const struct smp_limits *limits,
-	      struct smp_report *rep);
+	      size_t len, const struct smp_limits *limits);
+
+/*
+ * The load of a data file (catalog, index, schema, configuration,
+ * baseline, overlay): JSON only when json is set, else as smp__load()
+ * chooses; default limits. Any diagnostic is an error: SMP_EPARSE in err
+ * with the position and message of the first one. Returns 0, SMP_EPARSE
+ * or SMP_ENOMEM; docs are the caller's to release in every case.
+ */
+int smp__load_strict(struct smp_docs *docs, const char *name, const char *buf,
+		     size_t len, int json, struct smp_error *err);
 
 #endif

@@ -26,8 +26,9 @@
 #include <string.h>
 
 #include "doc/load.h"
+#include "util/text.h"
 
-/* a finding was added and parsing stops; errors are negative SMP_E* */
+/* a diagnostic was added and parsing stops; errors are negative SMP_E* */
 #define STOP 1
 
 /* below this many keys an object is searched linearly for duplicates */
@@ -65,7 +66,8 @@ struct parser {
 	size_t cont;       /* continuation bytes in [line_start, i) */
 	struct smp_limits lim;
 	struct smp_arena *arena;
-	struct smp_report *rep;
+	struct smp_docs *docs;
+	int failed; /* a diagnostic could not be added */
 	const struct smp_allocator *alloc;
 	size_t nodes;
 	/* finished children of the open containers, in order */
@@ -274,7 +276,7 @@ hint(const struct parser *p, size_t off, int want_key)
 	return "";
 }
 
-/* Adds the one syntax finding at pos. */
+/* Adds the one syntax diagnostic at pos. */
 static void syntax_report(struct parser *p, const struct smp_pos *pos,
 			  const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -288,14 +290,15 @@ syntax_report(struct parser *p, const struct smp_pos *pos, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	smp__report_add(p->rep, SMP_RULE_SYNTAX, pos, NULL, "%s", msg);
+	if (!smp__docs_diag(p->docs, SMP_DIAG_SYNTAX, pos, NULL, "%s", msg))
+		p->failed = 1;
 }
 
-/* What a parse step returns once its finding is added: never 0. */
+/* What a parse step returns once its diagnostic is added: never 0. */
 static int
 stopped(const struct parser *p)
 {
-	return p->rep->failed ? SMP_ENOMEM : STOP;
+	return p->failed ? SMP_ENOMEM : STOP;
 }
 
 /*
@@ -306,35 +309,40 @@ stopped(const struct parser *p)
 
 enum limit { LIMIT_NODES, LIMIT_DEPTH, LIMIT_STRING, LIMIT_NUMBER };
 
-/* Adds the one input-limit finding, worded as in the YAML loader. */
+/* Adds the one limit diagnostic, worded as in the YAML loader. */
 static int
 limit_at(struct parser *p, const struct smp_pos *pos, enum limit which)
 {
-	struct smp_report *r = p->rep;
+	struct smp_docs *r = p->docs;
 	const struct smp_limits *l = &p->lim;
+	const struct smp_diag *d = NULL;
 
 	switch (which) {
 	case LIMIT_NODES:
-		smp__report_add(r, SMP_RULE_INPUT_LIMIT, pos, NULL,
-				"document has more than %zu nodes",
-				l->max_nodes);
+		d = smp__docs_diag(r, SMP_DIAG_LIMIT, pos, NULL,
+				   "document has more than %zu nodes",
+				   l->max_nodes);
 		break;
 	case LIMIT_DEPTH:
-		smp__report_add(r, SMP_RULE_INPUT_LIMIT, pos, NULL,
-				"document nests deeper than %zu levels",
-				l->max_depth);
+		d = smp__docs_diag(r, SMP_DIAG_LIMIT, pos, NULL,
+				   "document nests deeper than %zu levels",
+				   l->max_depth);
 		break;
 	case LIMIT_STRING:
-		smp__report_add(r, SMP_RULE_INPUT_LIMIT, pos, NULL,
-				"string is longer than the limit of %zu bytes",
-				l->max_scalar_len);
+		d = smp__docs_diag(
+			r, SMP_DIAG_LIMIT, pos, NULL,
+			"string is longer than the limit of %zu bytes",
+			l->max_scalar_len);
 		break;
 	case LIMIT_NUMBER:
-		smp__report_add(r, SMP_RULE_INPUT_LIMIT, pos, NULL,
-				"number is longer than the limit of %zu bytes",
-				l->max_scalar_len);
+		d = smp__docs_diag(
+			r, SMP_DIAG_LIMIT, pos, NULL,
+			"number is longer than the limit of %zu bytes",
+			l->max_scalar_len);
 		break;
 	}
+	if (!d)
+		p->failed = 1;
 	return stopped(p);
 }
 
@@ -401,18 +409,6 @@ push(struct parser *p, struct smp_node *n)
 	return 0;
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* The 4 hex digits at off, or -1 with *bad at the first non-hex one. */
 static long
 hex4(const struct parser *p, size_t off, size_t *bad)
@@ -421,7 +417,7 @@ hex4(const struct parser *p, size_t off, size_t *bad)
 	size_t k;
 
 	for (k = 0; k < 4; k++) {
-		int h = off + k < p->len ? hexval(p->buf[off + k]) : -1;
+		int h = off + k < p->len ? smp__hex_value(p->buf[off + k]) : -1;
 
 		if (h < 0) {
 			*bad = off + k;
@@ -436,27 +432,6 @@ static size_t
 utf8_len(uint32_t cp)
 {
 	return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-}
-
-static char *
-utf8_put(char *o, uint32_t cp)
-{
-	if (cp < 0x80) {
-		*o++ = (char)cp;
-	} else if (cp < 0x800) {
-		*o++ = (char)(0xC0 | (cp >> 6));
-		*o++ = (char)(0x80 | (cp & 0x3F));
-	} else if (cp < 0x10000) {
-		*o++ = (char)(0xE0 | (cp >> 12));
-		*o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-		*o++ = (char)(0x80 | (cp & 0x3F));
-	} else {
-		*o++ = (char)(0xF0 | (cp >> 18));
-		*o++ = (char)(0x80 | ((cp >> 12) & 0x3F));
-		*o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-		*o++ = (char)(0x80 | (cp & 0x3F));
-	}
-	return o;
 }
 
 /* Decodes the already validated string body raw[0..n) into out. */
@@ -494,18 +469,19 @@ decode_escapes(const char *raw, size_t n, char *out)
 		case 'u':
 			cp = 0;
 			for (size_t d = 0; d < 4; d++)
-				cp = cp * 16 + (uint32_t)hexval(raw[k + 2 + d]);
+				cp = cp * 16 +
+				     (uint32_t)smp__hex_value(raw[k + 2 + d]);
 			if (cp >= 0xD800 && cp <= 0xDBFF) {
 				uint32_t lo = 0;
 
 				for (size_t d = 0; d < 4; d++)
-					lo = lo * 16 +
-					     (uint32_t)hexval(raw[k + 8 + d]);
+					lo = lo * 16 + (uint32_t)smp__hex_value(
+							       raw[k + 8 + d]);
 				cp = 0x10000 + ((cp - 0xD800) << 10) +
 				     (lo - 0xDC00);
 				k += 6;
 			}
-			out = utf8_put(out, cp);
+			out = smp__utf8_put(out, cp);
 			k += 4;
 			break;
 		default: /* '"', '\\', '/' stand for themselves */
@@ -531,7 +507,7 @@ string_eof(struct parser *p, const struct smp_pos *start)
 /*
  * Validates an escape at off (a backslash): *raw is its length in the
  * input (2, 6 or 12), *dlen the bytes it decodes to. Returns 0, or the
- * stop code after a finding.
+ * stop code after a diagnostic.
  */
 static int
 scan_escape(struct parser *p, size_t off, const struct smp_pos *start,
@@ -1020,7 +996,7 @@ pointer_seg(char *out, size_t cap, size_t *len, const char *s, size_t n)
 
 /* The JSON Pointer of key k, about to join the innermost object. */
 static void
-set_pointer(struct parser *p, struct smp_finding *f, const struct smp_node *k)
+set_pointer(struct parser *p, struct smp_diag *f, const struct smp_node *k)
 {
 	char ptr[1024], num[32];
 	size_t len = 0, d;
@@ -1044,8 +1020,9 @@ set_pointer(struct parser *p, struct smp_finding *f, const struct smp_node *k)
 	pointer_seg(ptr, sizeof(ptr), &len, k->u.scalar.value, k->u.scalar.len);
 	if (len >= sizeof(ptr) || memchr(ptr, '\0', len))
 		return;
-	ptr[len] = '\0';
-	smp__finding_pointer(p->rep, f, ptr);
+	f->pointer = smp__arena_strndup(p->arena, ptr, len);
+	if (!f->pointer)
+		p->failed = 1;
 }
 
 /* A key for a message: at most 64 bytes, control characters escaped. */
@@ -1085,7 +1062,7 @@ check_duplicate(struct parser *p, const struct smp_node *k)
 	struct frame *f = &p->frames[p->depth - 1];
 	size_t nkeys = (p->nstack - f->base) / 2, j;
 	const struct smp_node *first = NULL;
-	struct smp_finding *fd;
+	struct smp_diag *fd;
 	char name[160];
 	int rc = 0;
 
@@ -1108,14 +1085,16 @@ check_duplicate(struct parser *p, const struct smp_node *k)
 	if (!first)
 		return 0;
 	quote_key(name, sizeof(name), k);
-	fd = smp__report_add(p->rep, SMP_RULE_DUPLICATE_KEY, &k->start, &k->end,
-			     "duplicate key '%s' (first at line %u column "
-			     "%u); parsers keep the last value silently",
-			     name, (unsigned)first->start.line,
-			     (unsigned)first->start.column);
+	fd = smp__docs_diag(p->docs, SMP_DIAG_DUPLICATE_KEY, &k->start, &k->end,
+			    "duplicate key '%s' (first at line %u column "
+			    "%u); parsers keep the last value silently",
+			    name, (unsigned)first->start.line,
+			    (unsigned)first->start.column);
 	if (fd)
 		set_pointer(p, fd, k);
-	return p->rep->failed ? SMP_ENOMEM : 0;
+	else
+		p->failed = 1;
+	return p->failed ? SMP_ENOMEM : 0;
 }
 
 /* A member's key at p->i, its duplicate check and the ':' after it. */
@@ -1286,11 +1265,11 @@ parse(struct parser *p, struct smp_node **root)
 
 /*
  * Parses buf as one JSON document into docs (see load.h). Limits of 0
- * take their defaults. Returns 0 (findings in rep) or SMP_ENOMEM.
+ * take their defaults. Returns 0 (diagnostics in docs) or SMP_ENOMEM.
  */
 int
 smp__load_json(struct smp_docs *docs, const char *buf, size_t len,
-	       const struct smp_limits *limits, struct smp_report *rep)
+	       const struct smp_limits *limits)
 {
 	struct parser p;
 	struct smp_node *root = NULL;
@@ -1303,7 +1282,7 @@ smp__load_json(struct smp_docs *docs, const char *buf, size_t len,
 	p.line = 1;
 	p.arena = &docs->arena;
 	p.alloc = docs->arena.alloc;
-	p.rep = rep;
+	p.docs = docs;
 	smp__limits_resolve(&p.lim, limits);
 	/*
 	 * Seed the duplicate table's hash from addresses (ASLR) so crafted
@@ -1320,11 +1299,11 @@ smp__load_json(struct smp_docs *docs, const char *buf, size_t len,
 	if (rc < 0)
 		return rc;
 	if (rc == STOP || !root)
-		return rep->failed ? SMP_ENOMEM : 0;
+		return p.failed ? SMP_ENOMEM : 0;
 	doc = smp__docs_push(docs);
 	if (!doc)
 		return SMP_ENOMEM;
 	doc->root = root;
 	doc->start = root->start;
-	return rep->failed ? SMP_ENOMEM : 0;
+	return p.failed ? SMP_ENOMEM : 0;
 }

@@ -4,6 +4,7 @@
  * point at the anchored node, and the node limit counts what an alias
  * expands to, so a billion-laughs document stops after a few events.
  */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,7 @@ struct loader {
 	struct smp_docs *docs;
 	struct smp_arena *arena;
 	const struct smp_allocator *alloc;
-	struct smp_report *rep;
+	int failed; /* a diagnostic could not be added */
 	const char *buf;
 	size_t len;
 	size_t max_depth, max_nodes, max_scalar, max_docs;
@@ -61,8 +62,31 @@ struct loader {
 	size_t ndocs;
 };
 
-/* Handlers return 0 to go on, STOP after a finding, or SMP_ENOMEM. */
+/* Handlers return 0 to go on, STOP after a diagnostic, or SMP_ENOMEM. */
 #define STOP 1
+
+static struct smp_diag *diag(struct loader *ld, enum smp_diag_kind kind,
+			     const struct smp_pos *start,
+			     const struct smp_pos *end, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* Adds a diagnostic; when memory runs out, ld->failed says so. */
+static struct smp_diag *
+diag(struct loader *ld, enum smp_diag_kind kind, const struct smp_pos *start,
+     const struct smp_pos *end, const char *fmt, ...)
+{
+	struct smp_diag *d;
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	d = smp__docs_diag(ld->docs, kind, start, end, "%s", msg);
+	if (!d)
+		ld->failed = 1;
+	return d;
+}
 
 /* Tags that come up often point at these instead of an arena copy. */
 static const char *const common_tags[] = {
@@ -259,14 +283,13 @@ count_nodes(struct loader *ld, size_t n, const yaml_mark_t *at, int alias)
 	}
 	p = mark_pos(ld, at);
 	if (alias)
-		smp__report_add(ld->rep, SMP_RULE_INPUT_LIMIT, &p, NULL,
-				"document expands to more than %zu nodes "
-				"through aliases (billion laughs?)",
-				ld->max_nodes);
+		diag(ld, SMP_DIAG_LIMIT, &p, NULL,
+		     "document expands to more than %zu nodes "
+		     "through aliases (billion laughs?)",
+		     ld->max_nodes);
 	else
-		smp__report_add(ld->rep, SMP_RULE_INPUT_LIMIT, &p, NULL,
-				"document has more than %zu nodes",
-				ld->max_nodes);
+		diag(ld, SMP_DIAG_LIMIT, &p, NULL,
+		     "document has more than %zu nodes", ld->max_nodes);
 	return STOP;
 }
 
@@ -353,10 +376,10 @@ on_scalar(struct loader *ld, const yaml_event_t *ev)
 	if (len > ld->max_scalar) {
 		struct smp_pos p = mark_pos(ld, &ev->start_mark);
 
-		smp__report_add(ld->rep, SMP_RULE_INPUT_LIMIT, &p, NULL,
-				"scalar of %zu bytes is longer than the limit "
-				"of %zu bytes",
-				len, ld->max_scalar);
+		diag(ld, SMP_DIAG_LIMIT, &p, NULL,
+		     "scalar of %zu bytes is longer than the limit "
+		     "of %zu bytes",
+		     len, ld->max_scalar);
 		return STOP;
 	}
 	rc = count_nodes(ld, 1, &ev->start_mark, 0);
@@ -394,9 +417,8 @@ on_start(struct loader *ld, const yaml_event_t *ev)
 	if (ld->nframes >= ld->max_depth) {
 		struct smp_pos p = mark_pos(ld, &ev->start_mark);
 
-		smp__report_add(ld->rep, SMP_RULE_INPUT_LIMIT, &p, NULL,
-				"document nests deeper than %zu levels",
-				ld->max_depth);
+		diag(ld, SMP_DIAG_LIMIT, &p, NULL,
+		     "document nests deeper than %zu levels", ld->max_depth);
 		return STOP;
 	}
 	rc = count_nodes(ld, 1, &ev->start_mark, 0);
@@ -458,7 +480,7 @@ pointer_seg(char *ptr, size_t cap, size_t *len, const char *seg, size_t n)
  * innermost). None when a key on the way is not a plain scalar.
  */
 static void
-set_dup_pointer(struct loader *ld, struct smp_finding *f, size_t end,
+set_dup_pointer(struct loader *ld, struct smp_diag *f, size_t end,
 		const struct smp_node *key)
 {
 	char ptr[1024], num[32];
@@ -491,8 +513,9 @@ set_dup_pointer(struct loader *ld, struct smp_finding *f, size_t end,
 		    key->u.scalar.len);
 	if (len >= sizeof(ptr) || memchr(ptr, '\0', len))
 		return;
-	ptr[len] = '\0';
-	smp__finding_pointer(ld->rep, f, ptr);
+	f->pointer = smp__arena_strndup(ld->arena, ptr, len);
+	if (!f->pointer)
+		ld->failed = 1;
 }
 
 /*
@@ -531,15 +554,13 @@ report_duplicate(struct loader *ld, size_t end, const struct smp_node *key,
 		 const struct smp_node *first)
 {
 	char q[KEY_QUOTE_MAX * 6 + 16];
-	struct smp_finding *f;
+	struct smp_diag *f;
 
 	quote_key(q, sizeof(q), key);
-	f = smp__report_add(ld->rep, SMP_RULE_DUPLICATE_KEY, &key->start,
-			    same_line_end(key),
-			    "duplicate key '%s' (first at line %u column %u); "
-			    "parsers keep the last value silently",
-			    q, (unsigned)first->start.line,
-			    (unsigned)first->start.column);
+	f = diag(ld, SMP_DIAG_DUPLICATE_KEY, &key->start, same_line_end(key),
+		 "duplicate key '%s' (first at line %u column %u); "
+		 "parsers keep the last value silently",
+		 q, (unsigned)first->start.line, (unsigned)first->start.column);
 	if (f)
 		set_dup_pointer(ld, f, end, key);
 }
@@ -652,17 +673,16 @@ on_alias(struct loader *ld, const yaml_event_t *ev)
 	if (!a || !a->size) {
 		p = mark_pos(ld, &ev->start_mark);
 		if (!a)
-			smp__report_add(
-				ld->rep, SMP_RULE_SYNTAX, &p, NULL,
-				"unknown alias '*%s': define the anchor "
-				"'&%s' before using it",
-				name, name);
+			diag(ld, SMP_DIAG_SYNTAX, &p, NULL,
+			     "unknown alias '*%s': define the anchor "
+			     "'&%s' before using it",
+			     name, name);
 		else
-			smp__report_add(ld->rep, SMP_RULE_INPUT_LIMIT, &p, NULL,
-					"alias '*%s' refers to a node that "
-					"contains it: the document would "
-					"expand forever",
-					name);
+			diag(ld, SMP_DIAG_LIMIT, &p, NULL,
+			     "alias '*%s' refers to a node that "
+			     "contains it: the document would "
+			     "expand forever",
+			     name);
 		return STOP;
 	}
 	rc = count_nodes(ld, a->size, &ev->start_mark, 1);
@@ -680,9 +700,9 @@ on_document(struct loader *ld, const yaml_event_t *ev)
 		if (ld->ndocs >= ld->max_docs) {
 			struct smp_pos p = mark_pos(ld, &ev->start_mark);
 
-			smp__report_add(ld->rep, SMP_RULE_INPUT_LIMIT, &p, NULL,
-					"stream has more than %zu documents",
-					ld->max_docs);
+			diag(ld, SMP_DIAG_LIMIT, &p, NULL,
+			     "stream has more than %zu documents",
+			     ld->max_docs);
 			return STOP;
 		}
 		doc_begin(ld, ev);
@@ -750,7 +770,7 @@ syntax_error(struct loader *ld, const yaml_parser_t *p)
 		}
 	}
 	tidy_message(msg);
-	smp__report_add(ld->rep, SMP_RULE_SYNTAX, &at, NULL, "%s", msg);
+	diag(ld, SMP_DIAG_SYNTAX, &at, NULL, "%s", msg);
 	return STOP;
 }
 
@@ -798,7 +818,7 @@ parse_stream(struct loader *ld, yaml_parser_t *parser)
 
 int
 smp__load_yaml(struct smp_docs *docs, const char *buf, size_t len,
-	       const struct smp_limits *limits, struct smp_report *rep)
+	       const struct smp_limits *limits)
 {
 	struct smp_limits lim;
 	struct loader ld;
@@ -810,7 +830,6 @@ smp__load_yaml(struct smp_docs *docs, const char *buf, size_t len,
 	ld.docs = docs;
 	ld.arena = &docs->arena;
 	ld.alloc = docs->arena.alloc;
-	ld.rep = rep;
 	ld.buf = buf ? buf : "";
 	ld.len = buf ? len : 0;
 	ld.max_depth = lim.max_depth;
@@ -835,7 +854,7 @@ smp__load_yaml(struct smp_docs *docs, const char *buf, size_t len,
 	smp__free(ld.alloc, ld.frames);
 	smp__free(ld.alloc, ld.items);
 	smp__free(ld.alloc, ld.buckets);
-	if (rc == SMP_ENOMEM || rep->failed)
+	if (rc == SMP_ENOMEM || ld.failed)
 		return SMP_ENOMEM;
 	return 0;
 }

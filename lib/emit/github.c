@@ -79,3 +79,17 @@ smp__emit_github_file(struct smp_emitter *em, const struct smp_report *report)
 			out_finding(&em->out, f, file);
 	}
 }
+
+/* See writer.h: an ::error annotation on the file. */
+void
+smp__emit_github_failure(struct smp_emitter *em, const char *file,
+			 const char *message)
+{
+	struct smp__out *o = &em->out;
+
+	smp__out_str(o, "::error file=");
+	smp__out_github_property(o, file);
+	smp__out_str(o, ",title=sm-preflight::could not be checked: ");
+	smp__out_github_data(o, message);
+	smp__out_str(o, "\n");
+}

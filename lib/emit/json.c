@@ -10,8 +10,12 @@
  *       {"rule": ..., "severity": ..., "file": ..., "line": ..., ...},
  *       ...
  *     ],
+ *     "errors": [{"file": ..., "message": ...}, ...],
  *     "summary": {"files": ..., "files_with_errors": ..., ...}
  *   }
+ *
+ * "errors" (the files that could not be checked) and the summary's
+ * "files_failed" are there only when some file failed.
  *
  * Written by hand rather than with cJSON: cJSON builds the whole tree in
  * memory (a run over 10,000 files would hold every finding until the end)
@@ -49,6 +53,12 @@ out_finding(struct smp__out *o, const struct smp_finding *f, const char *file)
 	out_pos(o, ", \"end_line\": ", f->line ? f->end_line : 0);
 	out_pos(o, ", \"end_column\": ",
 		f->line && f->end_line ? f->end_column : 0);
+	if (f->cell) {
+		/* a notebook: the cell and the place within it too */
+		out_pos(o, ", \"cell\": ", f->cell);
+		out_pos(o, ", \"cell_line\": ", f->cell_line);
+		out_pos(o, ", \"cell_column\": ", f->cell_column);
+	}
 	smp__out_str(o, ", \"message\": ");
 	smp__out_json_string(o, f->message ? f->message : "");
 	smp__out_str(o, ", \"pointer\": ");
@@ -102,6 +112,25 @@ smp__emit_json_file(struct smp_emitter *em, const struct smp_report *report)
 	}
 }
 
+/* See writer.h: kept in the body until the findings are closed. */
+void
+smp__emit_json_failure(struct smp_emitter *em, const char *file,
+		       const char *message)
+{
+	struct smp__out *o = &em->out;
+	struct smp__sink saved;
+
+	if (smp__emit_body_open(em, &saved))
+		return;
+	smp__out_str(o, em->failures > 1 ? ",\n    {\"file\": "
+					 : "\n    {\"file\": ");
+	smp__out_json_string(o, file);
+	smp__out_str(o, ", \"message\": ");
+	smp__out_json_string(o, message);
+	smp__out_str(o, "}");
+	smp__emit_body_close(em, &saved);
+}
+
 /* See emit_util.h. */
 void
 smp__emit_json_end(struct smp_emitter *em)
@@ -109,6 +138,12 @@ smp__emit_json_end(struct smp_emitter *em)
 	struct smp__out *o = &em->out;
 
 	smp__out_str(o, em->items ? "\n  ],\n" : "],\n");
+	if (em->failures) {
+		/* the files that could not be checked */
+		smp__out_str(o, "  \"errors\": [");
+		smp__out_mem(o, em->body, em->body_len);
+		smp__out_str(o, "\n  ],\n");
+	}
 	smp__out_str(o, "  \"summary\": {\"files\": ");
 	smp__out_uint(o, em->files);
 	smp__out_str(o, ", \"files_with_errors\": ");
@@ -125,5 +160,9 @@ smp__emit_json_end(struct smp_emitter *em)
 	smp__out_uint(o, em->counts[SMP_SEVERITY_INFO]);
 	smp__out_str(o, ", \"suppressed\": ");
 	smp__out_uint(o, em->suppressed);
+	if (em->failures) {
+		smp__out_str(o, ", \"files_failed\": ");
+		smp__out_uint(o, em->failures);
+	}
 	smp__out_str(o, "}\n}\n");
 }

@@ -17,7 +17,9 @@
  *
  * One testcase per checked file; a <failure> per finding at or above
  * fail_on, the other findings as lines of <system-out>; "failures" counts
- * the testcases that failed. Suppressed findings are left out.
+ * the testcases that failed. Suppressed findings are left out. A file
+ * that could not be checked is a testcase with an <error>, counted in
+ * "errors".
  *
  * The totals are attributes of the opening tag, so the testcases are
  * written to a buffer (em->body) and the document at the end: the one
@@ -28,25 +30,6 @@
 
 #include "emit/writer.h"
 #include "report/report.h"
-
-/* The smp_write_fn that appends to em->body; fails only on ENOMEM. */
-static int
-body_write(void *ud, const char *data, size_t len)
-{
-	struct smp_emitter *em = ud;
-	void *body = em->body;
-
-	if (em->body_len + len < em->body_len ||
-	    smp__grow(&em->alloc, &body, &em->body_cap, em->body_len + len,
-		      1)) {
-		em->oom = 1;
-		return -1;
-	}
-	em->body = body;
-	memcpy(em->body + em->body_len, data, len);
-	em->body_len += len;
-	return 0;
-}
 
 /* "file:line:col: severity: message [rule]" and the fix on a new line. */
 static void
@@ -139,21 +122,36 @@ out_testcase(struct smp_emitter *em, const struct smp_report *report)
 void
 smp__emit_junit_file(struct smp_emitter *em, const struct smp_report *report)
 {
-	smp_write_fn write = em->out.write;
-	void *ud = em->out.ud;
+	struct smp__sink saved;
 
-	/* nothing is pending: JUnit writes to the sink only at the end */
-	smp__out_flush(&em->out);
-	if (em->out.failed)
+	if (smp__emit_body_open(em, &saved))
 		return;
-	em->out.write = body_write;
-	em->out.ud = em;
 	out_testcase(em, report);
-	smp__out_flush(&em->out);
-	em->out.write = write;
-	em->out.ud = ud;
-	if (em->oom)
-		em->out.failed = 0; /* settle() reports SMP_ENOMEM */
+	smp__emit_body_close(em, &saved);
+}
+
+/* See writer.h: a testcase with an <error>, counted in "errors". */
+void
+smp__emit_junit_failure(struct smp_emitter *em, const char *file,
+			const char *message)
+{
+	struct smp__out *o = &em->out;
+	struct smp__sink saved;
+
+	if (smp__emit_body_open(em, &saved))
+		return;
+	smp__out_str(o, "  <testcase classname=\"sm-preflight\" name=\"");
+	smp__out_xml(o, file, 1);
+	smp__out_str(o, "\" file=\"");
+	smp__out_xml(o, file, 1);
+	smp__out_str(o, "\">\n    <error type=\"not-checked\" message=\"");
+	smp__out_xml(o, message, 1);
+	smp__out_str(o, "\">");
+	smp__out_xml(o, file, 0);
+	smp__out_str(o, ": could not be checked: ");
+	smp__out_xml(o, message, 0);
+	smp__out_str(o, "\n</error>\n  </testcase>\n");
+	smp__emit_body_close(em, &saved);
 }
 
 /* See emit_util.h. */
@@ -164,10 +162,12 @@ smp__emit_junit_end(struct smp_emitter *em)
 
 	smp__out_str(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 			"<testsuite name=\"sm-preflight\" tests=\"");
-	smp__out_uint(o, em->files);
+	smp__out_uint(o, em->files + em->failures);
 	smp__out_str(o, "\" failures=\"");
 	smp__out_uint(o, em->failed_cases);
-	smp__out_str(o, "\" errors=\"0\" skipped=\"0\">\n");
+	smp__out_str(o, "\" errors=\"");
+	smp__out_uint(o, em->failures);
+	smp__out_str(o, "\" skipped=\"0\">\n");
 	if (em->body_len)
 		smp__out_mem(o, em->body, em->body_len);
 	smp__out_str(o, "</testsuite>\n");

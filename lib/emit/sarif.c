@@ -207,10 +207,41 @@ smp__emit_sarif_file(struct smp_emitter *em, const struct smp_report *report)
 	}
 }
 
+/* See writer.h: a notification of the run's one invocation, kept in the
+ * body until the results are closed. */
+void
+smp__emit_sarif_failure(struct smp_emitter *em, const char *file,
+			const char *message)
+{
+	struct smp__out *o = &em->out;
+	struct smp__sink saved;
+
+	if (smp__emit_body_open(em, &saved))
+		return;
+	smp__out_str(o, em->failures > 1 ? ",\n          " : "\n          ");
+	smp__out_str(o, "{\"level\": \"error\", \"message\": {\"text\": \"");
+	smp__out_str(o, "could not be checked: ");
+	smp__out_json_string_body(o, message);
+	smp__out_str(o, "\"}, \"locations\": [{\"physicalLocation\": "
+			"{\"artifactLocation\": {\"uri\": \"");
+	smp__out_uri_path(o, file);
+	smp__out_str(o, "\"}}}]}");
+	smp__emit_body_close(em, &saved);
+}
+
 /* See emit_util.h. */
 void
 smp__emit_sarif_end(struct smp_emitter *em)
 {
-	smp__out_str(&em->out, em->items ? "\n      ]\n    }\n  ]\n}\n"
-					 : "]\n    }\n  ]\n}\n");
+	struct smp__out *o = &em->out;
+
+	smp__out_str(o, em->items ? "\n      ]" : "]");
+	if (em->failures) {
+		smp__out_str(o, ",\n      \"invocations\": [{"
+				"\"executionSuccessful\": false, "
+				"\"toolExecutionNotifications\": [");
+		smp__out_mem(o, em->body, em->body_len);
+		smp__out_str(o, "\n      ]}]");
+	}
+	smp__out_str(o, "\n    }\n  ]\n}\n");
 }

@@ -270,8 +270,12 @@ excerpt(struct out *o, const struct smp_finding *f, struct window *win)
 	uint32_t col = 1, end = 0;
 	struct span sp = {0, 0};
 	int have_start = 0, have_end = 0;
+	/* a notebook's excerpt is the cell's line: its columns */
+	uint32_t column = f->cell ? f->cell_column : f->column;
 
-	if (f->end_line == f->line && f->end_column > f->column)
+	if (f->cell)
+		end = f->cell_end_column > column ? f->cell_end_column : 0;
+	else if (f->end_line == f->line && f->end_column > f->column)
 		end = f->end_column;
 	win->first = (size_t)-1;
 	while (i < n) {
@@ -284,8 +288,8 @@ excerpt(struct out *o, const struct smp_finding *f, struct window *win)
 			     i + k < n && u[i + k] >= 0x20 && u[i + k] < 0x7F;
 			     k++)
 				;
-			if (f->column >= col && f->column - col < k) {
-				sp.start = cells + (f->column - col);
+			if (column >= col && column - col < k) {
+				sp.start = cells + (column - col);
 				have_start = 1;
 			}
 			if (end && end >= col && end - col < k) {
@@ -308,7 +312,7 @@ excerpt(struct out *o, const struct smp_finding *f, struct window *win)
 			i += k;
 			continue;
 		}
-		if (col == f->column) {
+		if (col == column) {
 			sp.start = cells;
 			have_start = 1;
 		}
@@ -330,8 +334,8 @@ excerpt(struct out *o, const struct smp_finding *f, struct window *win)
 	if (win->first == (size_t)-1)
 		win->first = cells < win->from ? win->from : cells;
 	/* a position past the end of the line: one cell per character */
-	if (!have_start && f->column >= col)
-		sp.start = cells + (f->column - col);
+	if (!have_start && column >= col)
+		sp.start = cells + (column - col);
 	if (!have_end) {
 		if (end >= col)
 			sp.end = cells + (end - col);
@@ -371,12 +375,23 @@ severity_color(enum smp_severity sev)
 static void
 emit_finding(struct out *o, const struct smp_finding *f, int color)
 {
-	size_t width = digits(f->line);
+	/* a notebook's cell line, as ruff shows it: nb.ipynb:cell 7:3:18 */
+	uint32_t line = f->cell ? f->cell_line : f->line;
+	size_t width = digits(line);
 
 	/* file:line:col: severity: message [rule] */
 	out_color(o, color, ANSI_BOLD);
 	out_safe(o, f->file ? f->file : "<input>");
-	if (f->line) {
+	if (f->cell) {
+		out_mem(o, ":cell ", 6);
+		out_uint(o, f->cell);
+		out_mem(o, ":", 1);
+		out_uint(o, f->cell_line);
+		if (f->cell_column) {
+			out_mem(o, ":", 1);
+			out_uint(o, f->cell_column);
+		}
+	} else if (f->line) {
 		out_mem(o, ":", 1);
 		out_uint(o, f->line);
 		if (f->column) {
@@ -412,7 +427,7 @@ emit_finding(struct out *o, const struct smp_finding *f, int color)
 			win.to = win.from + EXCERPT_MAX;
 		}
 		out_repeat(o, ' ', 3);
-		out_uint(o, f->line);
+		out_uint(o, line);
 		out_mem(o, " |", 2);
 		if (f->source_line[0])
 			out_mem(o, " ", 1);

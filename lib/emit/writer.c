@@ -487,19 +487,32 @@ count(struct smp_emitter *em, const struct smp_report *report)
 		em->files_with_errors++;
 }
 
-/* See smpreflight.h. */
-int
-smp_emitter_add(struct smp_emitter *em, const struct smp_report *report)
+/* Before anything is added: the sticky error, SMP_EINVAL for a NULL
+ * emitter or one already finished, else 0 with the document begun. */
+static int
+ready(struct smp_emitter *em)
 {
-	int rc;
-
-	if (!em || !report)
+	if (!em)
 		return SMP_EINVAL;
 	if (em->status)
 		return em->status;
 	if (em->finished)
 		return SMP_EINVAL;
 	begin(em);
+	return 0;
+}
+
+/* See smpreflight.h. */
+int
+smp_emitter_add(struct smp_emitter *em, const struct smp_report *report)
+{
+	int rc;
+
+	if (!report)
+		return SMP_EINVAL;
+	rc = ready(em);
+	if (rc)
+		return rc;
 	count(em, report);
 	switch (em->format) {
 	case SMP_FORMAT_TEXT:
@@ -528,6 +541,83 @@ smp_emitter_add(struct smp_emitter *em, const struct smp_report *report)
 }
 
 /* See smpreflight.h. */
+/* The smp_write_fn that appends to em->body; fails only on ENOMEM. */
+static int
+body_write(void *ud, const char *data, size_t len)
+{
+	struct smp_emitter *em = ud;
+	void *body = em->body;
+
+	if (em->body_len + len < em->body_len ||
+	    smp__grow(&em->alloc, &body, &em->body_cap, em->body_len + len,
+		      1)) {
+		em->oom = 1;
+		return -1;
+	}
+	em->body = body;
+	memcpy(em->body + em->body_len, data, len);
+	em->body_len += len;
+	return 0;
+}
+
+/* See writer.h. Nothing is pending afterwards: the body gets only what
+ * is written between the two calls. */
+int
+smp__emit_body_open(struct smp_emitter *em, struct smp__sink *saved)
+{
+	smp__out_flush(&em->out);
+	if (em->out.failed)
+		return -1;
+	saved->write = em->out.write;
+	saved->ud = em->out.ud;
+	em->out.write = body_write;
+	em->out.ud = em;
+	return 0;
+}
+
+/* See writer.h. */
+void
+smp__emit_body_close(struct smp_emitter *em, const struct smp__sink *saved)
+{
+	smp__out_flush(&em->out);
+	em->out.write = saved->write;
+	em->out.ud = saved->ud;
+	if (em->oom)
+		em->out.failed = 0; /* settle() reports SMP_ENOMEM */
+}
+
+/* See smpreflight.h. */
+int
+smp_emitter_add_failure(struct smp_emitter *em, const char *file,
+			const char *message)
+{
+	int rc;
+
+	if (!file || !message)
+		return SMP_EINVAL;
+	rc = ready(em);
+	if (rc)
+		return rc;
+	em->failures++;
+	switch (em->format) {
+	case SMP_FORMAT_TEXT:
+		break; /* the caller tells the people who read text */
+	case SMP_FORMAT_JSON:
+		smp__emit_json_failure(em, file, message);
+		break;
+	case SMP_FORMAT_SARIF:
+		smp__emit_sarif_failure(em, file, message);
+		break;
+	case SMP_FORMAT_GITHUB:
+		smp__emit_github_failure(em, file, message);
+		break;
+	case SMP_FORMAT_JUNIT:
+		smp__emit_junit_failure(em, file, message);
+		break;
+	}
+	return settle(em);
+}
+
 int
 smp_emitter_finish(struct smp_emitter *em)
 {

@@ -99,7 +99,8 @@ struct smp_emitter {
 	size_t body_len;
 	size_t body_cap;
 	size_t failed_cases;
-	int oom; /* the body could not grow */
+	size_t failures; /* smp_emitter_add_failure() calls */
+	int oom;         /* the body could not grow */
 	struct smp__out out;
 };
 
@@ -110,7 +111,30 @@ int smp__emit_visible(const struct smp_emitter *em,
 /* The file a report is about, for empty reports too. */
 const char *smp__emit_report_file(const struct smp_report *report);
 
-/* The format writers: begin (before the first file), one file, end. */
+/*
+ * Sends what the format writes to em->body instead of the sink, until
+ * smp__emit_body_close() (JUnit's testcases, the failures JSON and SARIF
+ * write after the findings). A failure to grow the body is SMP_ENOMEM at
+ * the next settle.
+ */
+struct smp__sink {
+	smp_write_fn write;
+	void *ud;
+};
+int smp__emit_body_open(struct smp_emitter *em, struct smp__sink *saved);
+void smp__emit_body_close(struct smp_emitter *em,
+			  const struct smp__sink *saved);
+
+/* The format writers: begin (before the first file), one file, end;
+ * a failure (smp_emitter_add_failure()). */
+void smp__emit_json_failure(struct smp_emitter *em, const char *file,
+			    const char *message);
+void smp__emit_sarif_failure(struct smp_emitter *em, const char *file,
+			     const char *message);
+void smp__emit_github_failure(struct smp_emitter *em, const char *file,
+			      const char *message);
+void smp__emit_junit_failure(struct smp_emitter *em, const char *file,
+			     const char *message);
 void smp__emit_json_begin(struct smp_emitter *em);
 void smp__emit_json_file(struct smp_emitter *em,
 			 const struct smp_report *report);

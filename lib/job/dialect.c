@@ -7,14 +7,17 @@
 #include <string.h>
 #include <stdlib.h>
 
-#include "rules/check.h"
+#include "job/job.h"
 #include "job/image.h"
 #include "util/text.h"
 
 /*
  * The top-level keys of each dialect, sorted for bsearch; the same sets as
  * the schemas' top-level properties (a unit test compares them), kept
- * here so that detection needs no schema.
+ * here so that detection needs no schema. The CreateTrainingJob keys
+ * include those only a DescribeTrainingJob response has (botocore's
+ * DescribeTrainingJobResponse, schemas/botocore-sagemaker.json): a
+ * response is the request plus them.
  */
 static const char *const estimator_keys[] = {
 	"base_job_name",
@@ -106,33 +109,83 @@ static const char *const model_trainer_keys[] = {
 
 static const char *const api_keys[] = {
 	"AlgorithmSpecification",
+	"AutoMLJobArn",
+	"BillableTimeInSeconds",
 	"CheckpointConfig",
+	"CreationTime",
 	"DebugHookConfig",
 	"DebugRuleConfigurations",
+	"DebugRuleEvaluationStatuses",
 	"EnableInterContainerTrafficEncryption",
 	"EnableManagedSpotTraining",
 	"EnableNetworkIsolation",
 	"Environment",
 	"ExperimentConfig",
+	"FailureReason",
+	"FinalMetricDataList",
 	"HyperParameters",
 	"InfraCheckConfig",
 	"InputDataConfig",
+	"LabelingJobArn",
+	"LastModifiedTime",
 	"MlflowConfig",
+	"ModelArtifacts",
 	"ModelPackageConfig",
 	"OutputDataConfig",
 	"ProfilerConfig",
 	"ProfilerRuleConfigurations",
+	"ProfilerRuleEvaluationStatuses",
+	"ProfilingStatus",
 	"RemoteDebugConfig",
 	"ResourceConfig",
+	"ResponseMetadata",
 	"RetryStrategy",
 	"RoleArn",
+	"SecondaryStatus",
+	"SecondaryStatusTransitions",
 	"ServerlessJobConfig",
 	"SessionChainingConfig",
 	"StoppingCondition",
 	"Tags",
 	"TensorBoardOutputConfig",
+	"TrainingEndTime",
+	"TrainingJobArn",
 	"TrainingJobName",
+	"TrainingJobStatus",
+	"TrainingStartTime",
+	"TrainingTimeInSeconds",
+	"TuningJobArn",
 	"VpcConfig",
+	"WarmPoolStatus",
+};
+
+/*
+ * The members only a DescribeTrainingJob response has (botocore's
+ * DescribeTrainingJobResponse less CreateTrainingJobRequest; sorted): any
+ * one of them makes a CreateTrainingJob document a response, as the
+ * schema's "if" says (a unit test compares the two).
+ */
+static const char *const response_keys[] = {
+	"AutoMLJobArn",
+	"BillableTimeInSeconds",
+	"CreationTime",
+	"DebugRuleEvaluationStatuses",
+	"FailureReason",
+	"FinalMetricDataList",
+	"LabelingJobArn",
+	"LastModifiedTime",
+	"ModelArtifacts",
+	"ProfilerRuleEvaluationStatuses",
+	"ProfilingStatus",
+	"SecondaryStatus",
+	"SecondaryStatusTransitions",
+	"TrainingEndTime",
+	"TrainingJobArn",
+	"TrainingJobStatus",
+	"TrainingStartTime",
+	"TrainingTimeInSeconds",
+	"TuningJobArn",
+	"WarmPoolStatus",
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -217,6 +270,32 @@ smp__detect_dialect(const struct smp_node *root)
 	if (known)
 		return SMP_DIALECT_ESTIMATOR;
 	return best(near);
+}
+
+int
+smp__is_describe_response(const struct smp_node *root)
+{
+	size_t i;
+
+	if (!root || root->kind != SMP_NODE_MAPPING)
+		return 0;
+	for (i = 0; i < root->u.mapping.count; i++) {
+		const struct smp_node *k = root->u.mapping.items[i].key;
+
+		if (k->kind == SMP_NODE_SCALAR &&
+		    strlen(k->u.scalar.value) == k->u.scalar.len &&
+		    bsearch(k->u.scalar.value, response_keys,
+			    COUNT(response_keys), sizeof(char *), cmp_key))
+			return 1;
+	}
+	return 0;
+}
+
+const char *const *
+smp__response_keys(size_t *count)
+{
+	*count = COUNT(response_keys);
+	return response_keys;
 }
 
 const char *const *

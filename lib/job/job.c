@@ -2,7 +2,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "rules/check.h"
+#include "job/job.h"
 
 int
 smp__job_is_pytorch(const struct smp_job *job)
@@ -30,11 +30,12 @@ smp__job_has_pytorchxla_version(const struct smp_job *job,
 }
 
 long long
-smp__job_total_gpus(const struct smp_check *c)
+smp__job_total_gpus(const struct smp_job *job,
+		    const struct smp_instance *instance)
 {
-	if (!c->instance || c->instance->gpus <= 0)
+	if (!instance || instance->gpus <= 0)
 		return 0;
-	return (long long)c->instance->gpus * c->job->count;
+	return (long long)instance->gpus * job->count;
 }
 
 const struct smp_node *

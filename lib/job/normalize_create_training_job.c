@@ -5,7 +5,27 @@
  * names the framework and versions, and hyperparameters (strings on the
  * wire) carry the compiler and pytorch-xla switches (SDK R31).
  */
-#include "rules/check.h"
+#include "job/job.h"
+
+/*
+ * A string hyperparameter, without the JSON quotes the SDK wraps it in
+ * ("\"train.py\"" is train.py); as written when it has none. NULL when it
+ * is not a non-empty string.
+ */
+static const struct smp_node *
+sdk_string(struct smp_job *job, const struct smp_node *n)
+{
+	size_t len;
+
+	n = smp__as_string(n);
+	if (!n || !n->u.scalar.len)
+		return NULL;
+	len = n->u.scalar.len;
+	if (len >= 2 && n->u.scalar.value[0] == '"' &&
+	    n->u.scalar.value[len - 1] == '"')
+		return len > 2 ? smp__job_part(job, n, 1, len - 2) : NULL;
+	return n;
+}
 
 void
 smp__normalize_create_training_job(struct smp_job *job,
@@ -38,6 +58,16 @@ smp__normalize_create_training_job(struct smp_job *job,
 		smp__map_get(job->environment, "GPU_NUM_DEVICES");
 	smp__job_take_hyperparameters(job,
 				      smp__map_get(root, "HyperParameters"));
+	/* what the SDK put there: the entry script and where its code is,
+	 * JSON-quoted ("\"train.py\"") because every value the SDK sends
+	 * is json.dumps()ed; the code is usually an S3 tarball, so the
+	 * script is read only from a local copy (--source-dir) */
+	job->entry_point = sdk_string(
+		job, smp__map_get(job->hyperparameters, "sagemaker_program"));
+	if (job->entry_point)
+		job->source_dir = sdk_string(
+			job, smp__map_get(job->hyperparameters,
+					  "sagemaker_submit_directory"));
 
 	/* a request has a Debugger hook or a Profiler only when it says
 	 * so; the estimator's SDK adds both by default */

@@ -7,7 +7,7 @@
 #include <strings.h>
 #include <string.h>
 
-#include "rules/check.h"
+#include "job/job.h"
 
 /* The value of key, or of its legacy name (train_instance_type ...). */
 static const struct smp_node *

@@ -6,7 +6,7 @@
  * Compiler training_image or the sagemaker_training_compiler_* flags,
  * which model-trainer-compiler then reports.
  */
-#include "rules/check.h"
+#include "job/job.h"
 
 /* ModelTrainer.model_post_init: no compute means one ml.m5.xlarge. */
 #define DEFAULT_INSTANCE_TYPE "ml.m5.xlarge"

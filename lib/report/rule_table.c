@@ -120,6 +120,17 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"from the keys. When no key points to any of them nothing else "
 	"can be checked: use --dialect to force one.",
 	"sm-preflight README, \"Input formats\"; " SRC_CREATE_TJ,
+	[SMP_RULE_NO_TRAINING_JOB].summary =
+		"a Python source or notebook creates no training job",
+	"A launcher or notebook is read for the SageMaker jobs it creates: "
+	"HuggingFace, PyTorch, TensorFlow and Estimator from the sagemaker "
+	"modules, ModelTrainer, and a SageMaker client's "
+	"create_training_job. None was found through the imports, so "
+	"nothing was checked. A job built by a function the file imports "
+	"from elsewhere cannot be seen: check that function's file.",
+	"SageMaker Python SDK (sagemaker.huggingface.HuggingFace, "
+	"sagemaker.modules.train.ModelTrainer); boto3 "
+	"SageMaker.Client.create_training_job",
 	[SMP_RULE_INSTANCE_UNKNOWN].summary =
 		"the instance type is malformed or not in the instance data",
 	"An instance type is written 'ml.<class>.<size>'. A value not "

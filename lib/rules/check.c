@@ -11,6 +11,7 @@
 #include "util/read_file.h"
 #include "script/script.h"
 #include "report/suppress.h"
+#include "job/source_python.h"
 
 typedef void (*rule_group_fn)(const struct smp_check *c);
 
@@ -45,33 +46,57 @@ detect_dialect(const struct smp_context *ctx, const struct smp_node *root)
 	return smp__detect_dialect(root);
 }
 
-static int
-check_document(const struct smp_context *ctx, const struct smp_doc *doc,
-	       struct smp_arena *arena, struct smp_report *rep,
-	       const struct smp_check_hook *hook, const char *script_dir)
+/*
+ * An unknown top-level key of a DescribeTrainingJob response was printed
+ * by the service, not typed by the user: most likely a member newer than
+ * the botocore model the schema comes from. A warning, not the request's
+ * error (botocore rejects unknown request members, not response ones).
+ */
+static void
+soften_response_keys(struct smp_report *rep, size_t first)
+{
+	size_t i;
+
+	for (i = first; i < rep->count; i++) {
+		struct smp_finding *f = &rep->items[i];
+		const char *p = f->pointer;
+
+		if (strcmp(f->rule, "unknown-key") == 0 && p && p[0] == '/' &&
+		    !strchr(p + 1, '/'))
+			smp__finding_soften(rep, f, SMP_RULE_UNKNOWN_KEY,
+					    SMP_SEVERITY_WARNING);
+	}
+}
+
+int
+smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
+		enum smp_dialect forced, struct smp_arena *arena,
+		struct smp_report *rep, const struct smp_check_hook *hook,
+		const char *script_dir)
 {
 	struct smp_script_facts script;
 	const struct smp_schema *schema;
 	struct smp_job job;
 	struct smp_check c;
 	enum smp_dialect dialect;
-	size_t i;
+	size_t i, first;
 	int rc;
 
-	if (!doc->root)
+	if (!root)
 		return 0; /* an empty YAML document holds no job */
-	rep->root = doc->root;
-	if (doc->root->kind != SMP_NODE_MAPPING) {
-		smp__report_node(rep, SMP_RULE_WRONG_TYPE, doc->root,
+	rep->root = root;
+	if (root->kind != SMP_NODE_MAPPING) {
+		smp__report_node(rep, SMP_RULE_WRONG_TYPE, root,
 				 "a job spec must be a mapping of its "
 				 "arguments, found %s",
-				 smp__node_type_name(doc->root));
+				 smp__node_type_name(root));
 		return 0;
 	}
-	dialect = detect_dialect(ctx, doc->root);
+	dialect =
+		forced != SMP_DIALECT_AUTO ? forced : detect_dialect(ctx, root);
 	if (dialect == SMP_DIALECT_AUTO) {
 		struct smp_finding *f = smp__report_node(
-			rep, SMP_RULE_DIALECT_UNKNOWN, doc->root,
+			rep, SMP_RULE_DIALECT_UNKNOWN, root,
 			"cannot tell how this job is written: no key of an "
 			"estimator, a ModelTrainer or a CreateTrainingJob "
 			"request; use --dialect");
@@ -82,14 +107,18 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 		return 0;
 	}
 	rc = smp__context_schema(ctx, dialect, &schema);
+	first = rep->count;
 	if (!rc && schema)
-		rc = smp__schema_check(schema, doc->root, rep);
+		rc = smp__schema_check(schema, root, rep);
 	if (rc)
 		return rc;
+	if (dialect == SMP_DIALECT_CREATE_TRAINING_JOB &&
+	    smp__is_describe_response(root))
+		soften_response_keys(rep, first);
 	memset(&job, 0, sizeof(job));
 	job.dialect = dialect;
 	job.arena = arena;
-	normalizers[dialect](&job, doc->root);
+	normalizers[dialect](&job, root);
 	job.arena = NULL; /* the job may be copied: keep no pointer to it */
 	if (job.oom) {
 		rep->failed = 1;
@@ -98,8 +127,8 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 	/* the entry script's facts, before the spec rules that read them */
 	smp__script_init(&script, &ctx->alloc);
 	rc = ctx->no_script ? 0
-			    : smp__script_load(&script, &job, script_dir,
-					       ctx->limits.max_file_size);
+			    : smp__rules_script_load(&script, &job, script_dir,
+						     ctx->limits.max_file_size);
 	if (rc) {
 		smp__script_release(&script);
 		return rc;
@@ -119,6 +148,37 @@ check_document(const struct smp_context *ctx, const struct smp_doc *doc,
 		hook->fn(hook->ud, &c);
 	smp__script_release(&script);
 	return 0;
+}
+
+/*
+ * One loaded document: a SageMaker Pipeline definition is checked step
+ * by step, anything else as one job.
+ */
+static int
+check_doc(const struct smp_context *ctx, struct smp_docs *docs,
+	  const struct smp_node *root, struct smp_report *rep,
+	  const struct smp_check_hook *hook, const char *script_dir)
+{
+	struct smp_pysrc steps;
+	int rc = ctx->dialect == SMP_DIALECT_AUTO
+			 ? smp__pipeline_scan(&steps, &docs->arena, root)
+			 : 0;
+
+	if (rc < 0)
+		return rc;
+	if (!rc)
+		return smp__check_root(ctx, root, SMP_DIALECT_AUTO,
+				       &docs->arena, rep, hook, script_dir);
+	if (!steps.count) {
+		smp__report_node(rep, SMP_RULE_NO_TRAINING_JOB, root,
+				 "no training job found: the pipeline "
+				 "definition has no step of Type 'Training'");
+		return rep->failed ? SMP_ENOMEM : 0;
+	}
+	rc = smp__check_jobs(ctx, &steps, docs, rep, hook, script_dir, "step ",
+			     0);
+	rep->root = root;
+	return rc;
 }
 
 /* script_dir: where entry scripts are looked for; NULL for nowhere. */
@@ -152,14 +212,22 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	docs.format = hook ? hook->format : SMP_INPUT_AUTO;
 	if (hook && hook->script_dir)
 		script_dir = hook->script_dir;
-	rc = smp__load(&docs, name, rep->buf, len, &ctx->limits, rep);
-	for (i = 0; rc == 0 && i < docs.count; i++)
-		rc = check_document(ctx, &docs.items[i], &docs.arena, rep, hook,
-				    script_dir);
+	if (docs.format == SMP_INPUT_AUTO && smp__pysrc_kind(name)) {
+		/* a launcher or notebook: its jobs, each as a document */
+		rc = smp__check_source(ctx, name, &docs, rep, hook, script_dir);
+	} else {
+		rc = smp__load(&docs, name, rep->buf, len, &ctx->limits);
+		if (rc == 0)
+			rc = smp__rules_input(rep, &docs);
+		for (i = 0; rc == 0 && i < docs.count; i++)
+			rc = check_doc(ctx, &docs, docs.items[i].root, rep,
+				       hook, script_dir);
+	}
 	/* inline suppressions: YAML only, JSON has no comments; not in a
 	 * spec that does not parse, where comments cannot be told apart */
 	if (rc == 0 && !rep->failed && !docs.is_json &&
-	    !ctx->no_inline_ignores && !smp__report_has(rep, SMP_RULE_SYNTAX))
+	    !smp__pysrc_kind(name) && !ctx->no_inline_ignores &&
+	    !smp__report_has(rep, SMP_RULE_SYNTAX))
 		rc = smp__suppress_apply(rep, rep->buf, len, &docs, ctx->now);
 	if (hook && hook->keep && rc == 0 && !rep->failed)
 		*hook->keep = docs; /* the caller releases them */
@@ -216,8 +284,13 @@ smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
 		}
 		return SMP_EINVAL;
 	}
+	/* a notebook's outputs do not count against the size limit: its
+	 * code cells do, once they are read */
 	rc = smp__read_file(&buf, &len, &ctx->alloc, path,
-			    ctx->limits.max_file_size, err);
+			    smp__pysrc_kind(path) == 2
+				    ? ctx->limits.max_file_size * 16
+				    : ctx->limits.max_file_size,
+			    err);
 	if (rc == SMP_ELIMIT) {
 		struct smp_report *rep;
 		struct smp_pos at = {1, 1, 0};

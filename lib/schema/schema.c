@@ -35,6 +35,7 @@
 #include "util/arena.h"
 #include "doc/load.h"
 #include "report/rule_table.h"
+#include "util/error.h"
 #include "util/text.h"
 
 /* JSON Schema instance types, as bits */
@@ -1020,37 +1021,13 @@ static int
 parse_json(struct smp_schema *s, const char *name, const char *buf, size_t len,
 	   struct smp_error *err)
 {
-	struct smp_limits limits;
-	struct smp_report *rep;
 	int rc;
 
-	smp__limits_resolve(&limits, NULL);
-	rc = smp__report_new(&rep, &s->alloc, name, NULL);
-	if (rc)
-		goto nomem;
-	rc = smp__load_json(&s->docs, buf, len, &limits, rep);
-	if (rc || rep->failed) {
-		smp_report_free(rep);
-		goto nomem;
-	}
-	if (rep->count || s->docs.count != 1 || !s->docs.items[0].root) {
-		const struct smp_finding *f =
-			rep->count ? &rep->items[0] : NULL;
-
-		set_error(err, SMP_EPARSE, name, NULL, "%s",
-			  f ? f->message : "no JSON document");
-		if (err && f) {
-			err->line = f->line;
-			err->column = f->column;
-		}
-		smp_report_free(rep);
-		return SMP_EPARSE;
-	}
-	smp_report_free(rep);
-	return 0;
-nomem:
-	set_error(err, SMP_ENOMEM, name, NULL, "%s", smp_strerror(SMP_ENOMEM));
-	return SMP_ENOMEM;
+	rc = smp__load_strict(&s->docs, name, buf, len, 1, err);
+	if (rc == 0 && (s->docs.count != 1 || !s->docs.items[0].root))
+		rc = smp__error_set(err, SMP_EPARSE, name, NULL,
+				    "no JSON document");
+	return rc;
 }
 
 /*
@@ -1912,6 +1889,8 @@ validate(struct walk *w, const struct snode *sn, const struct smp_node *n,
 
 	if (w->depth >= CHECK_DEPTH_MAX)
 		return 0; /* a pathological schema: stop, do not crash */
+	if (smp__node_unknown(n))
+		return 0; /* a value a Python source computes: not known */
 	w->depth++;
 	if (sn->is_false) {
 		if (report) {

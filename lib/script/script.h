@@ -1,7 +1,8 @@
 /*
  * script.h - the entry script of a job (DESIGN.md section 6): finding the
- * Python file the spec names, reading it, the facts the spec rules ask
- * about (does it set GPU_NUM_DEVICES?) and the script rules themselves.
+ * Python file the spec names, reading it, and the facts the rules ask
+ * about (does it set GPU_NUM_DEVICES?). The script rules themselves are
+ * in lib/rules/script.c.
  *
  * Order in check.c: normalize -> smp__script_load() (facts in job->script)
  * -> the spec rules -> smp__rules_script() -> smp__script_release().
@@ -10,7 +11,7 @@
 #define SMP_SCRIPT_H
 
 #include "util/arena.h"
-#include "job/job.h"
+#include "doc/doc.h"
 #include "script/pyscan.h"
 
 #define SMP_SCRIPT_MAX_NAMES 16
@@ -68,24 +69,47 @@ void smp__script_init(struct smp_script_facts *s,
 		      const struct smp_allocator *a);
 
 /*
- * Finds the script job names (a launcher's training_script first, else
- * the entry point), relative to base_dir (the spec's folder; "" is the
- * current one) and the job's source_dir, reads it (at most max_size
- * bytes, regular files only) and scans it. A script that cannot be read
- * is a status, not an error. Returns 0, or SMP_ENOMEM.
+ * What the spec says about its script: the entry point, a launcher's
+ * training_script hyperparameter (read instead when it is a string), the
+ * source_dir, and whether source_dir lies in a git repository.
  */
-int smp__script_load(struct smp_script_facts *s, const struct smp_job *job,
-		     const char *base_dir, size_t max_size);
+struct smp_script_where {
+	const struct smp_node *entry_point;
+	const struct smp_node *launcher_script;
+	const struct smp_node *source_dir;
+	int in_git;
+};
+
+/*
+ * Finds the script w names (a launcher's training_script first, else the
+ * entry point), relative to base_dir (the spec's folder; "" is the current
+ * one; NULL: not looked for) and the source_dir, reads it (at most
+ * max_size bytes, regular files only) and scans it. A script that cannot
+ * be read is a status, not an error. Returns 0, or SMP_ENOMEM.
+ */
+int smp__script_load(struct smp_script_facts *s,
+		     const struct smp_script_where *w, const char *base_dir,
+		     size_t max_size);
 
 void smp__script_release(struct smp_script_facts *s);
 
+/* The facts of a scanned script (facts.c); 0 or SMP_ENOMEM. */
+int smp__script_analyze(struct smp_script_facts *s);
+
+/* 1 when receiver (n bytes) names a GradScaler of the script. */
+int smp__script_is_scaler(const struct smp_script_facts *s,
+			  const char *receiver, size_t n);
+
 /*
- * 1 when the job sets GPU_NUM_DEVICES by one of the troubleshooting
- * guide's three ways: the environment (1), an n_gpus hyperparameter that
- * the entry script reads into it (2) or the script itself (3). Without a
- * scanned script an n_gpus hyperparameter is taken to be read.
+ * An optimizer step: xm.optimizer_step(...), optimizer.step() or, with
+ * AMP, scaler.step(optimizer). 2 for the scaler's step, 0 for none.
  */
-int smp__gpu_num_devices_set(const struct smp_job *job);
+int smp__script_step_kind(const struct smp_script_facts *s,
+			  const struct smp_pycall *c);
+
+/* 1 when assignment a sets os.environ["GPU_NUM_DEVICES"]. */
+int smp__script_is_env_target(const struct smp_pyscan *p,
+			      const struct smp_pyassign *a);
 
 /*
  * Where a script named name lies: base_dir/source_dir/name into out.

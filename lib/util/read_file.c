@@ -1,7 +1,10 @@
 /* read_file.c - whole-file reads with a size cap (no mmap: files are small) */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/alloc.h"
 #include "util/read_file.h"
@@ -18,6 +21,47 @@ io_error(struct smp_error *err, const char *path, int code, const char *why)
 	return code;
 }
 
+/*
+ * O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+ * writer forever; it is then refused by fstat() like any file that is
+ * not a regular one (a device could stream without end).
+ */
+FILE *
+smp__open_regular(const char *path, struct smp_error *err)
+{
+	struct stat st;
+	FILE *f;
+	int fd, flags;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		io_error(err, path, SMP_EIO, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0) {
+		io_error(err, path, SMP_EIO, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		io_error(err, path, SMP_EIO,
+			 S_ISDIR(st.st_mode)    ? strerror(EISDIR)
+			 : S_ISFIFO(st.st_mode) ? "a FIFO, not a regular file"
+						: "not a regular file");
+		close(fd);
+		return NULL;
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags != -1)
+		(void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	f = fdopen(fd, "rb");
+	if (!f) {
+		io_error(err, path, SMP_EIO, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
 int
 smp__read_file(char **out, size_t *len, const struct smp_allocator *a,
 	       const char *path, size_t max, struct smp_error *err)
@@ -28,9 +72,9 @@ smp__read_file(char **out, size_t *len, const struct smp_allocator *a,
 
 	*out = NULL;
 	*len = 0;
-	f = fopen(path, "rb");
+	f = smp__open_regular(path, err);
 	if (!f)
-		return io_error(err, path, SMP_EIO, strerror(errno));
+		return err ? err->code : SMP_EIO;
 	for (;;) {
 		if (n + 1 >= cap) {
 			size_t ncap = cap ? cap * 2 : 8192;

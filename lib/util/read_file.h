@@ -3,6 +3,7 @@
 #define SMP_READ_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "smpreflight.h"
 
@@ -11,6 +12,13 @@
  * (err filled with the system's reason), SMP_ELIMIT when the file is
  * larger than max bytes (nothing allocated), or SMP_ENOMEM.
  */
+/*
+ * Opens path for reading when it is a regular file; a FIFO, a device, a
+ * socket or a folder is refused at once (never waited on): NULL with
+ * err (may be NULL) giving SMP_EIO and the reason.
+ */
+FILE *smp__open_regular(const char *path, struct smp_error *err);
+
 int smp__read_file(char **out, size_t *len, const struct smp_allocator *a,
 		   const char *path, size_t max, struct smp_error *err);
 

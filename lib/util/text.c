@@ -1,4 +1,4 @@
-/* text.c - UTF-8 validation, offsets to line:column, did-you-mean */
+/* text.c - UTF-8 validation and decoding, did-you-mean, NULL-safe compares */
 #include <ctype.h>
 #include <stdint.h>
 #include <string.h>
@@ -75,69 +75,6 @@ smp__utf8_valid(const char *buf, size_t len, size_t *bad)
 	return 1;
 }
 
-struct smp_pos
-smp__pos_at(const char *buf, size_t len, size_t offset)
-{
-	struct smp_pos p = {1, 1, offset};
-	size_t i;
-
-	if (offset > len)
-		offset = len;
-	p.offset = offset;
-	for (i = 0; i < offset; i++) {
-		unsigned char c = (unsigned char)buf[i];
-
-		if (c == '\n') {
-			p.line++;
-			p.column = 1;
-		} else if (c == '\r') {
-			/* a lone CR ends a line too; CRLF counts once */
-			if (i + 1 < len && buf[i + 1] == '\n')
-				continue;
-			p.line++;
-			p.column = 1;
-		} else if ((c & 0xC0) != 0x80) {
-			p.column++;
-		}
-	}
-	return p;
-}
-
-size_t
-smp__line_len(const char *buf, size_t len, size_t start)
-{
-	size_t i = start;
-
-	while (i < len && buf[i] != '\n' && buf[i] != '\r')
-		i++;
-	return i - start;
-}
-
-size_t
-smp__line_start(const char *buf, size_t len, unsigned line)
-{
-	const char *nl;
-	size_t i = 0;
-	unsigned cur = 1;
-
-	/* the common case, no '\r' up to there: line - 1 '\n' go before */
-	while (cur < line && i < len && (nl = memchr(buf + i, '\n', len - i))) {
-		i = (size_t)(nl - buf) + 1;
-		cur++;
-	}
-	if (!memchr(buf, '\r', cur == line ? i : len))
-		return cur == line ? i : len;
-	i = 0;
-	cur = 1;
-	while (cur < line && i < len) {
-		if (buf[i] == '\n' ||
-		    (buf[i] == '\r' && !(i + 1 < len && buf[i + 1] == '\n')))
-			cur++;
-		i++;
-	}
-	return cur == line ? i : len;
-}
-
 size_t
 smp__edit_distance(const char *a, const char *b, size_t limit)
 {
@@ -202,4 +139,60 @@ smp__did_you_mean(const char *word, const char *const *candidates, size_t count)
 		}
 	}
 	return best;
+}
+
+int
+smp__hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+char *
+smp__utf8_put(char *o, unsigned long cp)
+{
+	if (cp < 0x80) {
+		*o++ = (char)cp;
+	} else if (cp < 0x800) {
+		*o++ = (char)(0xC0 | (cp >> 6));
+		*o++ = (char)(0x80 | (cp & 0x3F));
+	} else if (cp < 0x10000) {
+		*o++ = (char)(0xE0 | (cp >> 12));
+		*o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+		*o++ = (char)(0x80 | (cp & 0x3F));
+	} else {
+		*o++ = (char)(0xF0 | (cp >> 18));
+		*o++ = (char)(0x80 | ((cp >> 12) & 0x3F));
+		*o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+		*o++ = (char)(0x80 | (cp & 0x3F));
+	}
+	return o;
+}
+
+int
+smp__streq(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+int
+smp__starts_with(const char *s, const char *prefix)
+{
+	return s && strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int
+smp__ends_with(const char *s, const char *suffix)
+{
+	size_t n, k = strlen(suffix);
+
+	if (!s)
+		return 0;
+	n = strlen(s);
+	return n >= k && strcmp(s + n - k, suffix) == 0;
 }

@@ -1,10 +1,8 @@
-/* text.h - UTF-8 and position helpers shared by the loaders and emitters */
+/* text.h - UTF-8 and did-you-mean helpers shared by every stage */
 #ifndef SMP_TEXT_H
 #define SMP_TEXT_H
 
 #include <stddef.h>
-
-#include "doc/doc.h"
 
 /*
  * Returns 1 when buf[0..len) is valid UTF-8 (no overlongs, surrogates or
@@ -19,14 +17,11 @@ int smp__utf8_valid(const char *buf, size_t len, size_t *bad);
  */
 size_t smp__utf8_decode(const unsigned char *s, size_t n, long *cp);
 
-/* Line and column (1-based, counted in code points) of a byte offset. */
-struct smp_pos smp__pos_at(const char *buf, size_t len, size_t offset);
+/* The value of a hexadecimal digit, or -1. */
+int smp__hex_value(char c);
 
-/* Length in bytes of the line starting at buf[start] (without newline). */
-size_t smp__line_len(const char *buf, size_t len, size_t start);
-
-/* Byte offset where line (1-based) starts, or len when past the end. */
-size_t smp__line_start(const char *buf, size_t len, unsigned line);
+/* Writes code point cp (at most U+10FFFF) as UTF-8 at o; returns o past it. */
+char *smp__utf8_put(char *o, unsigned long cp);
 
 /*
  * Edit distance (Damerau-Levenshtein, optimal string alignment) capped at
@@ -40,5 +35,12 @@ size_t smp__edit_distance(const char *a, const char *b, size_t limit);
  */
 const char *smp__did_you_mean(const char *word, const char *const *candidates,
 			      size_t count);
+
+/* 1 when a and b are both non-NULL and equal. */
+int smp__streq(const char *a, const char *b);
+
+/* 1 when s is non-NULL and starts (ends) with prefix (suffix). */
+int smp__starts_with(const char *s, const char *prefix);
+int smp__ends_with(const char *s, const char *suffix);
 
 #endif

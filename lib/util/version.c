@@ -1,8 +1,7 @@
-/* version.c - dotted version numbers ("1.11.0") and scalar text */
-#include <stdlib.h>
+/* version.c - dotted version numbers ("1.11.0") */
 #include <string.h>
 
-#include "job/job.h"
+#include "util/version.h"
 
 int
 smp__version_parse(struct smp_version *out, const char *s)
@@ -48,12 +47,4 @@ smp__version_cmp(const struct smp_version *a, const struct smp_version *b)
 			return a->part[i] < b->part[i] ? -1 : 1;
 	}
 	return 0;
-}
-
-const char *
-smp__node_text(const struct smp_node *n)
-{
-	if (!n || n->kind != SMP_NODE_SCALAR)
-		return NULL;
-	return n->u.scalar.value;
 }

@@ -7,7 +7,7 @@
 #     tests/cases; "$1" in it is the CLI, and a line without "$1" gets the
 #     CLI put in front ("explain syntax", "check - < cli/good.yaml");
 #   - otherwise: CLI check --color never [ARGS] <dir>/<case>.<ext>, with
-#     <ext> the first of yaml, yml, json that exists and ARGS the one line
+#     <ext> the first of yaml, yml, json, py, ipynb that exists and ARGS the one line
 #     of <dir>/<case>.args if there is one. Such cases run with --no-script
 #     (so that one script rule's wording does not touch every case) unless
 #     the case is about scripts: its folder is script-* or it has a
@@ -101,14 +101,14 @@ for expected in $(find . -mindepth 2 -maxdepth 2 -name '*.expected' |
 		rc=$?
 	else
 		input=
-		for ext in yaml yml json; do
+		for ext in yaml yml json py ipynb; do
 			if [ -f "$name.$ext" ]; then
 				input=$name.$ext
 				break
 			fi
 		done
 		if [ -z "$input" ]; then
-			echo "FAIL $name: no $name.cmd, .yaml, .yml or .json"
+			echo "FAIL $name: no $name.cmd, .yaml, .yml, .json, .py or .ipynb"
 			failed=$((failed + 1))
 			continue
 		fi

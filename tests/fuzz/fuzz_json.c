@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "doc/load.h"
+#include "rules/check.h"
 #include "util/text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -121,7 +122,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	rep->buf = in.buf;
 	rep->len = in.len;
-	rc = smp__load_json(&docs, in.buf, in.len, &lim, rep);
+	rc = smp__load_json(&docs, in.buf, in.len, &lim);
+	if (rc == 0)
+		rc = smp__rules_input(rep, &docs);
 	check_result(&in, rc, &docs, rep);
 	smp__docs_release(&docs);
 	smp_report_free(rep);
@@ -130,7 +133,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	smp__docs_init(&docs, &a);
 	if (smp__report_new(&rep, &a, "fuzz.json", NULL))
 		return 0;
-	rc = smp__load(&docs, "fuzz.json", in.buf, in.len, &lim, rep);
+	rc = smp__load(&docs, "fuzz.json", in.buf, in.len, &lim);
+	if (rc == 0)
+		rc = smp__rules_input(rep, &docs);
 	check_result(&in, rc, &docs, rep);
 	smp__docs_release(&docs);
 	smp_report_free(rep);

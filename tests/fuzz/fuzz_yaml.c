@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "doc/load.h"
+#include "rules/check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -107,7 +108,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	rep->buf = buf;
 	rep->len = size;
-	rc = smp__load_yaml(&docs, buf, size, &lim, rep);
+	rc = smp__load_yaml(&docs, buf, size, &lim);
+	if (rc == 0)
+		rc = smp__rules_input(rep, &docs);
 	if (rc != 0 && rc != SMP_ENOMEM)
 		abort();
 	if (docs.count > lim.max_documents)

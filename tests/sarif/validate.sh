@@ -137,6 +137,13 @@ for folder in sorted(os.listdir(cases)):
              run("sarif", specs,
                  ["--rules-uri", "https://example.org/sm-preflight/docs/rules.md"]))
     validate("%s (json)" % folder, report_validator, run("json", specs))
+# a file that cannot be checked: SARIF's toolExecutionNotifications, the
+# JSON report's "errors"
+missing = ["cli/good.yaml", "cli/no-such-spec.yaml"]
+validate("not checked (sarif)", sarif_strict,
+         run("sarif", missing,
+             ["--rules-uri", "https://example.org/sm-preflight/docs/rules.md"]))
+validate("not checked (json)", report_validator, run("json", missing))
 # stdin: "<stdin>" must become a valid URI reference
 validate("stdin (sarif)", sarif_strict,
          run("sarif", ["-"], ["--rules-uri", "https://example.org/r.md"],

@@ -30,4 +30,8 @@ void th_rm_tree(const char *path);
 /* How many names in dir start with prefix (0 when dir cannot be read). */
 int th_count_prefixed(const char *dir, const char *prefix);
 
+/* The whole file at path, NUL-terminated, malloc'd (free it), its size in
+ * *len when len is not NULL; NULL when it cannot be opened. */
+char *th_read_file(const char *path, size_t *len);
+
 #endif

@@ -30,7 +30,10 @@
 	SMALL_HEAD(v, d)                                                       \
 	"\"supported_instance_classes\": [\"p3\"], "                           \
 	"\"sdk_efa_instance_types\": [], \"pytorchxla_min_version\": "         \
-	"{\"huggingface\": \"1.11\", \"pytorch\": \"1.12\"}, \"images\": "     \
+	"{\"huggingface\": \"1.11\", \"pytorch\": \"1.12\"}, "                 \
+	"\"image_configs\": [], \"image_registries\": [], "                    \
+	"\"ecr_hostnames\": [], \"image_tag_suffixes\": [], "                  \
+	"\"sdk_graviton_families\": [], \"images\": "                          \
 	"[{\"estimator\": \"huggingface\", \"framework\": \"pytorch\", "       \
 	"\"framework_version\": \"1.11.0\", \"framework_aliases\": [], "       \
 	"\"transformers_version\": \"4.21.1\", \"transformers_aliases\": [], " \

@@ -77,21 +77,9 @@ static const char spec_with_script[] =
 static char *
 read_all(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
+	char *buf = th_read_file(path, len);
 
-	cr_assert_not_null(f, "cannot open %s", path);
-	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	cr_assert_geq(n, 0);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	cr_assert_not_null(buf);
-	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
+	cr_assert_not_null(buf, "cannot open %s", path);
 	return buf;
 }
 

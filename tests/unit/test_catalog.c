@@ -396,6 +396,9 @@ static const char small_frameworks[] =
 	"  \"sdk_efa_instance_types\": [],\n"
 	"  \"pytorchxla_min_version\": {\"huggingface\": \"1.11\", "
 	"\"pytorch\": \"1.12\"},\n"
+	"  \"image_configs\": [], \"image_registries\": [],\n"
+	"  \"ecr_hostnames\": [], \"image_tag_suffixes\": [],\n"
+	"  \"sdk_graviton_families\": [],\n"
 	"  \"images\": [\n"
 	"    {\n"
 	"      \"estimator\": \"huggingface\",\n"
@@ -561,7 +564,7 @@ Test(catalog, wrong_types_of_each_kind)
 	free(t);
 	t = replace(small_frameworks, "\"py_versions\": [\"py38\"]",
 		    "\"py_versions\": [38]");
-	expect_error(2, t, "instance-data/frameworks.json", 17, 23,
+	expect_error(2, t, "instance-data/frameworks.json", 20, 23,
 		     "each entry of 'py_versions' must be a string, found an "
 		     "integer");
 	free(t);
@@ -653,13 +656,13 @@ Test(catalog, enums_and_semantics)
 	free(t);
 	t = replace(small_frameworks, "\"transformers_version\": \"4.21.1\"",
 		    "\"transformers_version\": null");
-	expect_error(2, t, "instance-data/frameworks.json", 15, 31,
+	expect_error(2, t, "instance-data/frameworks.json", 18, 31,
 		     "'transformers_version' must be set for a huggingface "
 		     "image");
 	free(t);
 	t = replace(small_frameworks, "\"py_versions\": [\"py38\"]",
 		    "\"py_versions\": []");
-	expect_error(2, t, "instance-data/frameworks.json", 17, 22,
+	expect_error(2, t, "instance-data/frameworks.json", 20, 22,
 		     "'py_versions' must not be empty");
 	free(t);
 	t = replace(small_tested, "\"data_version\": \"2026.11.30\"",
@@ -675,7 +678,7 @@ Test(catalog, enums_and_semantics)
 		     "'30/11/2026'");
 	free(t);
 	t = with_tail(small_frameworks, "\"images\": ", "[]\n}\n");
-	expect_error(2, t, "instance-data/frameworks.json", 9, 13,
+	expect_error(2, t, "instance-data/frameworks.json", 12, 13,
 		     "'images' must not be empty");
 	free(t);
 }

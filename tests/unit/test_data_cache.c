@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "catalog/data_cache.h"
@@ -258,6 +261,104 @@ Test(data_cache, crash_mid_write_keeps_old_copy)
 	smp_context_free(ctx);
 	docs_free(&old);
 	docs_free(&next);
+	th_rm_tree(root);
+}
+
+/* exists(dir/name) */
+static int
+there(const char *dir, const char *name)
+{
+	char p[600];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return lstat(p, &st) == 0;
+}
+
+static void
+touch(const char *dir, const char *name)
+{
+	char p[600];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "w");
+	cr_assert_not_null(f);
+	fputs("{}\n", f);
+	fclose(f);
+}
+
+Test(data_cache, cleanup_never_follows_symlinks_nor_removes_foreign_files)
+{
+	char cache[128], outside[128], p[256];
+	struct timespec old[2];
+	struct docs d;
+
+	snprintf(cache, sizeof(cache), "%s/c", make_root());
+	snprintf(outside, sizeof(outside), "%s/outside", root);
+	cr_assert_eq(mkdir(outside, 0755), 0);
+	touch(outside, "instances.json");
+	touch(outside, "meta.json");
+	touch(outside, ".busy");
+	/* older than the orphan age: a .tmp- folder this old is a dead
+	 * writer's, were it ours */
+	old[0].tv_sec = old[1].tv_sec = time(NULL) - 7200;
+	old[0].tv_nsec = old[1].tv_nsec = 0;
+	cr_assert_eq(utimensat(AT_FDCWD, outside, old, 0), 0);
+	docs_make(&d, "2100.01.01", "2100-01-01");
+	commit(cache, &d, "https://example.com/a/", NULL);
+	snprintf(p, sizeof(p), "%s/data-evil", cache);
+	cr_assert_eq(symlink(outside, p), 0);
+	snprintf(p, sizeof(p), "%s/.tmp-evil", cache);
+	cr_assert_eq(symlink(outside, p), 0);
+	/* a real old copy holding a file the cache never writes */
+	snprintf(p, sizeof(p), "%s/data-foreign", cache);
+	cr_assert_eq(mkdir(p, 0755), 0);
+	touch(p, "instances.json");
+	touch(p, "notes.txt");
+	commit(cache, &d, "https://example.com/b/", NULL);
+	/* nothing outside was removed, nor the links themselves */
+	cr_assert(there(outside, "instances.json"));
+	cr_assert(there(outside, "meta.json"));
+	cr_assert(there(outside, ".busy"));
+	cr_assert(there(cache, "data-evil"));
+	cr_assert(there(cache, ".tmp-evil"));
+	/* our files went, the foreign one (and so its folder) stayed */
+	cr_assert(!there(p, "instances.json"));
+	cr_assert(there(p, "notes.txt"));
+	docs_free(&d);
+	th_rm_tree(root);
+}
+
+Test(data_cache, lock_symlink_is_not_followed)
+{
+	struct smp_allocator a = {NULL, NULL, NULL, NULL};
+	char cache[128], target[128], p[256];
+	const char *b[SMP_DOC_COUNT];
+	struct smp_cache_meta m;
+	struct smp_error err;
+	struct docs d;
+	int i;
+
+	snprintf(cache, sizeof(cache), "%s/c", make_root());
+	snprintf(target, sizeof(target), "%s/created-elsewhere", root);
+	cr_assert_eq(mkdir(cache, 0755), 0);
+	snprintf(p, sizeof(p), "%s/lock", cache);
+	cr_assert_eq(symlink(target, p), 0);
+	docs_make(&d, "2100.01.01", "2100-01-01");
+	smp__allocator_resolve(&a, NULL);
+	memset(&m, 0, sizeof(m));
+	m.url = (char *)(uintptr_t) "https://example.com/a/";
+	for (i = 0; i < SMP_DOC_COUNT; i++)
+		b[i] = d.buf[i];
+	cr_assert_eq(smp__cache_commit(cache, b, d.len, &m, NULL, &a, &err),
+		     SMP_EIO);
+	cr_assert(strstr(err.message, "lock"), "%s", err.message);
+	cr_assert(!there(root, "created-elsewhere"));
+	/* and the half-made copy is gone */
+	cr_assert_eq(th_count_prefixed(cache, ".tmp-"), 0);
+	cr_assert_eq(th_count_prefixed(cache, "data-"), 0);
+	docs_free(&d);
 	th_rm_tree(root);
 }
 

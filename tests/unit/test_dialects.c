@@ -57,8 +57,8 @@ detect(const char *text)
 	smp__limits_resolve(&lim, NULL);
 	smp__docs_init(&docs, &a);
 	cr_assert_eq(smp__report_new(&rep, &a, "t.yaml", NULL), 0);
-	cr_assert_eq(smp__load(&docs, "t.yaml", text, strlen(text), &lim, rep),
-		     0);
+	cr_assert_eq(smp__load(&docs, "t.yaml", text, strlen(text), &lim), 0);
+	cr_assert_eq(smp__rules_input(rep, &docs), 0);
 	cr_assert_eq(docs.count, 1, "%s", text);
 	d = smp__detect_dialect(docs.items[0].root);
 	smp__docs_release(&docs);

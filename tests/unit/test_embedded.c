@@ -142,6 +142,72 @@ same_list(const char *const *a, size_t na, const char *const *b, size_t nb,
  * reads from the embedded JSON, field by field: a context using it must
  * check exactly as one that parses the files.
  */
+/* The SDK image tables (image_uri.c reads them) survive precompiling. */
+static void
+same_image_tables(const struct smp_catalog *pre, const struct smp_catalog *cat)
+{
+	size_t i;
+
+	cr_assert_eq(pre->image_config_count, cat->image_config_count);
+	cr_assert_gt(cat->image_config_count, 100);
+	for (i = 0; i < cat->image_config_count; i++) {
+		const struct smp_image_config *x = &pre->image_configs[i],
+					      *y = &cat->image_configs[i];
+
+		same_str(x->framework, y->framework, "framework", i);
+		same_str(x->version, y->version, "version", i);
+		same_list(x->version_aliases, x->version_alias_count,
+			  y->version_aliases, y->version_alias_count,
+			  "version_aliases", i);
+		same_str(x->base_framework, y->base_framework, "base_framework",
+			 i);
+		same_list(x->base_framework_aliases,
+			  x->base_framework_alias_count,
+			  y->base_framework_aliases,
+			  y->base_framework_alias_count,
+			  "base_framework_aliases", i);
+		same_list(x->py_versions, x->py_version_count, y->py_versions,
+			  y->py_version_count, "py_versions", i);
+		same_str(x->repository, y->repository, "repository", i);
+		same_str(x->registries, y->registries, "registries", i);
+		same_list(x->processors, x->processor_count, y->processors,
+			  y->processor_count, "processors", i);
+		same_str(x->container_version_cpu, y->container_version_cpu,
+			 "container_version_cpu", i);
+		same_str(x->container_version_gpu, y->container_version_gpu,
+			 "container_version_gpu", i);
+		cr_assert(x->compiler == y->compiler &&
+				  x->py_keyed == y->py_keyed,
+			  "image config %zu", i);
+	}
+	cr_assert_eq(pre->image_registry_count, cat->image_registry_count);
+	for (i = 0; i < cat->image_registry_count; i++) {
+		same_str(pre->image_registries[i].set,
+			 cat->image_registries[i].set, "set", i);
+		same_str(pre->image_registries[i].region,
+			 cat->image_registries[i].region, "region", i);
+		same_str(pre->image_registries[i].account,
+			 cat->image_registries[i].account, "account", i);
+	}
+	cr_assert_eq(pre->ecr_hostname_count, cat->ecr_hostname_count);
+	for (i = 0; i < cat->ecr_hostname_count; i++) {
+		same_str(pre->ecr_hostnames[i].region,
+			 cat->ecr_hostnames[i].region, "region", i);
+		same_str(pre->ecr_hostnames[i].hostname,
+			 cat->ecr_hostnames[i].hostname, "hostname", i);
+	}
+	cr_assert_eq(pre->image_tag_suffix_count, cat->image_tag_suffix_count);
+	for (i = 0; i < cat->image_tag_suffix_count; i++) {
+		same_str(pre->image_tag_suffixes[i].tag,
+			 cat->image_tag_suffixes[i].tag, "tag", i);
+		same_str(pre->image_tag_suffixes[i].suffix,
+			 cat->image_tag_suffixes[i].suffix, "suffix", i);
+	}
+	same_list(pre->graviton_families, pre->graviton_family_count,
+		  cat->graviton_families, cat->graviton_family_count,
+		  "graviton_families", 0);
+}
+
 Test(embedded, precompiled_catalog_equals_the_loaded_json)
 {
 	const struct smp_catalog *pre = &smp__embedded_catalog;
@@ -245,5 +311,6 @@ Test(embedded, precompiled_catalog_equals_the_loaded_json)
 		 0);
 	same_str(pre->pytorchxla_min_pytorch, cat.pytorchxla_min_pytorch,
 		 "pytorchxla_min_pytorch", 0);
+	same_image_tables(pre, &cat);
 	smp__catalog_release(&cat);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "doc/load.h"
+#include "rules/check.h"
 
 /* Counts live blocks so that every test also checks for leaks. */
 static void *
@@ -57,7 +58,9 @@ run_load(struct run *r, const char *name, const char *buf, size_t len,
 		0);
 	r->rep->buf = buf;
 	r->rep->len = len;
-	r->rc = smp__load(&r->docs, name, buf, len, lim, r->rep);
+	r->rc = smp__load(&r->docs, name, buf, len, lim);
+	if (r->rc == 0)
+		r->rc = smp__rules_input(r->rep, &r->docs);
 }
 
 static void

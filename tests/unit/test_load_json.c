@@ -7,6 +7,7 @@
 
 #include "failing_alloc.h"
 #include "doc/load.h"
+#include "rules/check.h"
 
 /* One load: its allocator, documents, report and status. */
 struct run {
@@ -34,7 +35,9 @@ run_json(struct run *r, const char *buf, size_t len,
 	cr_assert_eq(smp__report_new(&r->rep, &r->alloc, "x.json", NULL), 0);
 	r->rep->buf = buf;
 	r->rep->len = len;
-	r->rc = smp__load_json(&r->docs, buf, len, lim, r->rep);
+	r->rc = smp__load_json(&r->docs, buf, len, lim);
+	if (r->rc == 0)
+		r->rc = smp__rules_input(r->rep, &r->docs);
 }
 
 /* Frees everything and checks that nothing is left allocated. */
@@ -743,8 +746,9 @@ alloc_failure_loop(const char *in, size_t want_docs, size_t want_findings)
 		if (rc == 0) {
 			r.rep->buf = in;
 			r.rep->len = strlen(in);
-			rc = smp__load_json(&r.docs, in, strlen(in), NULL,
-					    r.rep);
+			rc = smp__load_json(&r.docs, in, strlen(in), NULL);
+			if (rc == 0)
+				rc = smp__rules_input(r.rep, &r.docs);
 		}
 		cr_assert(rc == 0 || rc == SMP_ENOMEM, "rc %d at %ld", rc,
 			  fail_at);

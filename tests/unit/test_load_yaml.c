@@ -10,6 +10,7 @@
 
 #include "failing_alloc.h"
 #include "doc/load.h"
+#include "rules/check.h"
 
 /* The DESIGN.md section 8 defaults, filled here on purpose. */
 static struct smp_limits
@@ -41,7 +42,9 @@ load_n(struct loaded *t, const char *buf, size_t len,
 	cr_assert_eq(smp__report_new(&t->rep, &t->alloc, "x.yaml", NULL), 0);
 	t->rep->buf = buf;
 	t->rep->len = len;
-	t->rc = smp__load_yaml(&t->docs, buf, len, lim ? lim : &def, t->rep);
+	t->rc = smp__load_yaml(&t->docs, buf, len, lim ? lim : &def);
+	if (t->rc == 0)
+		t->rc = smp__rules_input(t->rep, &t->docs);
 }
 
 static void
@@ -789,7 +792,8 @@ Test(load_yaml, disabled_rules)
 	smp__allocator_resolve(&a, NULL);
 	smp__docs_init(&docs, &a);
 	cr_assert_eq(smp__report_new(&rep, &a, "x.yaml", sev), 0);
-	cr_assert_eq(smp__load_yaml(&docs, text, strlen(text), NULL, rep), 0);
+	cr_assert_eq(smp__load_yaml(&docs, text, strlen(text), NULL), 0);
+	cr_assert_eq(smp__rules_input(rep, &docs), 0);
 	cr_assert_eq(smp_report_count(rep), 0);
 	cr_assert_eq(docs.count, 1);
 	smp__docs_release(&docs);
@@ -832,7 +836,9 @@ chaos(const char *text)
 		if (smp__report_new(&rep, &a, "x.yaml", NULL) == 0) {
 			rep->buf = text;
 			rep->len = len;
-			rc = smp__load_yaml(&docs, text, len, &lim, rep);
+			rc = smp__load_yaml(&docs, text, len, &lim);
+			if (rc == 0)
+				rc = smp__rules_input(rep, &docs);
 			cr_assert(rc == 0 || rc == SMP_ENOMEM, "rc %d", rc);
 			if (rc == 0) {
 				succeeded = 1;

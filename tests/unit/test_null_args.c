@@ -48,6 +48,7 @@ static const char *const walked[] = {
 	"smp_emitter_options_init",
 	"smp_emitter_new",
 	"smp_emitter_add",
+	"smp_emitter_add_failure",
 	"smp_emitter_finish",
 	"smp_emitter_free",
 	"smp_baseline_new",
@@ -266,6 +267,9 @@ Test(null_args, emitter)
 		smp_emitter_new(&em, ctx, SMP_FORMAT_JSON, NULL, sink, NULL),
 		0);
 	cr_assert_eq(smp_emitter_add(em, NULL), SMP_EINVAL);
+	cr_assert_eq(smp_emitter_add_failure(NULL, "f", "m"), SMP_EINVAL);
+	cr_assert_eq(smp_emitter_add_failure(em, NULL, "m"), SMP_EINVAL);
+	cr_assert_eq(smp_emitter_add_failure(em, "f", NULL), SMP_EINVAL);
 	cr_assert_eq(smp_emitter_finish(NULL), SMP_EINVAL);
 	smp_emitter_free(em);
 	smp_emitter_free(NULL);

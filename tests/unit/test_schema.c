@@ -12,6 +12,7 @@
 #include "catalog/embedded.h"
 #include "failing_alloc.h"
 #include "doc/load.h"
+#include "rules/check.h"
 #include "schema/schema.h"
 
 static struct failing_alloc counter = FA_INIT;
@@ -73,8 +74,10 @@ load_spec(struct checked *t, const char *spec)
 		     0);
 	t->rep->buf = spec;
 	t->rep->len = len;
-	t->rc = json ? smp__load_json(&t->docs, spec, len, &lim, t->rep)
-		     : smp__load_yaml(&t->docs, spec, len, &lim, t->rep);
+	t->rc = json ? smp__load_json(&t->docs, spec, len, &lim)
+		     : smp__load_yaml(&t->docs, spec, len, &lim);
+	if (t->rc == 0)
+		t->rc = smp__rules_input(t->rep, &t->docs);
 	cr_assert_eq(t->rc, 0);
 	cr_assert_eq(t->rep->count, 0, "spec does not load: %s",
 		     t->rep->count ? t->rep->items[0].message : "");

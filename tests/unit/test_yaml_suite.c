@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "doc/load.h"
+#include "rules/check.h"
 
 struct known {
 	const char *id;
@@ -350,7 +351,8 @@ run_case(struct tally *t, const char *dir, const char *id)
 	cr_assert_eq(smp__report_new(&rep, &a, "in.yaml", NULL), 0);
 	rep->buf = buf;
 	rep->len = len;
-	cr_assert_eq(smp__load_yaml(&docs, buf, len, &lim, rep), 0, "%s", id);
+	cr_assert_eq(smp__load_yaml(&docs, buf, len, &lim), 0, "%s", id);
+	cr_assert_eq(smp__rules_input(rep, &docs), 0, "%s", id);
 	for (i = 0; i < smp_report_count(rep); i++) {
 		const char *rule = smp_report_get(rep, i)->rule;
 

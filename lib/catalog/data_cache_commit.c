@@ -1,0 +1,505 @@
+/*
+ * data_cache_commit.c - writing a new copy of the instance data into the
+ * cache (layout in data_cache.h) atomically, and cleaning up after it.
+ *
+ * Cleanup works on descriptors: the cache folder is opened once, each
+ * entry is looked at with fstatat(AT_SYMLINK_NOFOLLOW) and opened with
+ * O_DIRECTORY|O_NOFOLLOW, and only the files the cache itself writes are
+ * removed with unlinkat(). A symlink named like a copy (data-*, .tmp-*)
+ * is never followed, so nothing outside the cache is touched, and an
+ * entry that does not look like ours is left alone.
+ */
+#define _DEFAULT_SOURCE /* flock, mkdtemp, with _POSIX_C_SOURCE */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "catalog/data_cache.h"
+#include "util/alloc.h"
+
+/* a folder without .busy this old was left by a writer that died */
+#define ORPHAN_AGE 600
+
+/* ------------------------------------------------------ JSON writing */
+
+struct buf {
+	const struct smp_allocator *a;
+	char *p;
+	size_t len, cap;
+	int failed;
+};
+
+static void
+put(struct buf *b, const char *s, size_t n)
+{
+	void *p = b->p;
+
+	if (b->failed)
+		return;
+	if (smp__grow(b->a, &p, &b->cap, b->len + n + 1, 1)) {
+		b->failed = 1;
+		return;
+	}
+	b->p = p;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+static void
+puts_(struct buf *b, const char *s)
+{
+	put(b, s, strlen(s));
+}
+
+/* A JSON string; control characters escaped as \u00XX. */
+static void
+put_json(struct buf *b, const char *s)
+{
+	char esc[8];
+
+	put(b, "\"", 1);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\') {
+			esc[0] = '\\';
+			esc[1] = (char)c;
+			put(b, esc, 2);
+		} else if (c < 0x20) {
+			snprintf(esc, sizeof(esc), "\\u%04x", c);
+			put(b, esc, 6);
+		} else {
+			put(b, s, 1);
+		}
+	}
+	put(b, "\"", 1);
+}
+
+static void
+put_field(struct buf *b, const char *indent, const char *key, const char *v,
+	  int comma)
+{
+	puts_(b, indent);
+	put_json(b, key);
+	puts_(b, ": ");
+	if (v)
+		put_json(b, v);
+	else
+		puts_(b, "null");
+	puts_(b, comma ? ",\n" : "\n");
+}
+
+static char *
+meta_json(const struct smp_cache_meta *m, const struct smp_allocator *a,
+	  size_t *len)
+{
+	struct buf b = {a, NULL, 0, 0, 0};
+	char num[32];
+	int i;
+
+	puts_(&b, "{\n  \"meta_version\": 1,\n");
+	put_field(&b, "  ", "url", m->url, 1);
+	snprintf(num, sizeof(num), "%lld", (long long)m->fetched);
+	puts_(&b, "  \"fetched\": ");
+	puts_(&b, num);
+	puts_(&b, ",\n");
+	put_field(&b, "  ", "data_version", m->data_version, 1);
+	put_field(&b, "  ", "generated", m->generated, 1);
+	puts_(&b, "  \"files\": {\n");
+	for (i = 0; i < SMP_DOC_COUNT; i++) {
+		puts_(&b, "    ");
+		put_json(&b, smp__doc_names[i]);
+		puts_(&b, ": {\n");
+		put_field(&b, "      ", "etag", m->etag[i], 1);
+		put_field(&b, "      ", "last_modified", m->last_modified[i],
+			  0);
+		puts_(&b, i + 1 < SMP_DOC_COUNT ? "    },\n" : "    }\n");
+	}
+	puts_(&b, "  }\n}\n");
+	if (b.failed) {
+		smp__free(a, b.p);
+		return NULL;
+	}
+	*len = b.len;
+	return b.p;
+}
+
+/* --------------------------------------------------------- committing */
+
+static ssize_t
+sys_write(void *ud, int fd, const void *buf, size_t len)
+{
+	(void)ud;
+	return write(fd, buf, len);
+}
+
+static int
+sys_fsync(void *ud, int fd)
+{
+	(void)ud;
+	return fsync(fd);
+}
+
+static int
+write_all(const struct smp_cache_io *io, int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = io->write(io->ud, fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Creates path (which must not exist), writes it whole and fsyncs it. */
+static int
+write_file(const struct smp_cache_io *io, const char *path, const char *buf,
+	   size_t len, struct smp_error *err)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	int e;
+
+	if (fd < 0)
+		return smp__cache_fail(err, SMP_EIO, path, "cannot create: %s",
+				       strerror(errno));
+	if (write_all(io, fd, buf, len) || io->fsync(io->ud, fd)) {
+		e = errno;
+		close(fd);
+		return smp__cache_fail(err, SMP_EIO, path, "cannot write: %s",
+				       strerror(e));
+	}
+	if (close(fd))
+		return smp__cache_fail(err, SMP_EIO, path, "cannot write: %s",
+				       strerror(errno));
+	return 0;
+}
+
+static int
+sync_dir(const struct smp_cache_io *io, const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = io->fsync(io->ud, fd);
+	close(fd);
+	return rc;
+}
+
+/* The names a copy folder may hold: the documents, meta.json, .busy. */
+static int
+ours(const char *name)
+{
+	int i;
+
+	for (i = 0; i < SMP_DOC_COUNT; i++)
+		if (strcmp(name, smp__doc_names[i]) == 0)
+			return 1;
+	return strcmp(name, SMP_CACHE_META_NAME) == 0 ||
+	       strcmp(name, ".busy") == 0;
+}
+
+/*
+ * Removes the copy folder `name` in the folder open as parent: only the
+ * regular files a copy holds, then the folder if that emptied it. A
+ * symlink (or anything else) under that name is left alone.
+ */
+static void
+remove_copy_at(int parent, const char *name)
+{
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+	int fd;
+
+	fd = openat(parent, name,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (!ours(e->d_name) ||
+		    fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		(void)unlinkat(fd, e->d_name, 0);
+	}
+	closedir(d); /* closes fd */
+	(void)unlinkat(parent, name, AT_REMOVEDIR);
+}
+
+/* remove_copy_at() for a full path this process made. */
+static void
+remove_copy(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[1100];
+	int fd;
+
+	if (!slash || (size_t)(slash - path) >= sizeof(dir))
+		return;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	fd = open(slash == path ? "/" : dir,
+		  O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	remove_copy_at(fd, slash + 1);
+	close(fd);
+}
+
+/* mkdir -p for the cache folder itself. */
+static int
+make_dirs(const char *dir, struct smp_error *err)
+{
+	char path[1024];
+	size_t i, n = strlen(dir);
+
+	if (n == 0 || n >= sizeof(path))
+		return smp__cache_fail(err, SMP_EINVAL, dir,
+				       "invalid cache folder");
+	memcpy(path, dir, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		path[i] = '\0';
+		if (mkdir(path, 0755) != 0 && errno != EEXIST)
+			return smp__cache_fail(
+				err, SMP_EIO, path,
+				"cannot create the cache folder: %s",
+				strerror(errno));
+		path[i] = dir[i];
+	}
+	return 0;
+}
+
+/* 1 when the writer of the .tmp- folder `name` (in the folder open as
+ * parent) is gone: its .busy lock is free, or it never made one and the
+ * folder is old. Never through a symlink. */
+static int
+orphaned_at(int parent, const char *name)
+{
+	struct stat st;
+	int dir, fd, free_;
+
+	dir = openat(parent, name,
+		     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dir < 0)
+		return 0;
+	fd = openat(dir, ".busy",
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		free_ = fstat(dir, &st) == 0 &&
+			time(NULL) - st.st_mtime > ORPHAN_AGE;
+		close(dir);
+		return free_;
+	}
+	free_ = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		flock(fd, LOCK_EX | LOCK_NB) == 0;
+	close(fd);
+	close(dir);
+	return free_;
+}
+
+/* Under the exclusive lock: every other copy, dead writers' folders and
+ * leftover link names go; only entries that are what the cache makes
+ * (real folders, our symlinks and files), never what they point to.
+ * Failures only leave litter behind. */
+static void
+clean_up(const char *cache_dir, const char *keep)
+{
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+	int fd;
+
+	fd = open(cache_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		const char *n = e->d_name;
+
+		if (fstatat(fd, n, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode) &&
+		    ((strncmp(n, "data-", 5) == 0 && strcmp(n, keep) != 0) ||
+		     (strncmp(n, ".tmp-", 5) == 0 && orphaned_at(fd, n))))
+			remove_copy_at(fd, n);
+		else if ((strncmp(n, ".current-", 9) == 0 &&
+			  S_ISLNK(st.st_mode)) ||
+			 (strncmp(n, ".checked-", 9) == 0 &&
+			  S_ISREG(st.st_mode)))
+			(void)unlinkat(fd, n, 0); /* the name, not a target */
+	}
+	closedir(d);
+}
+
+/* The folder is complete and synced: switch `current` to it. */
+static int
+publish(const char *cache_dir, const char *tmp, const char *suffix,
+	const struct smp_cache_io *io, struct smp_error *err)
+{
+	char data[64], link_tmp[1100], link[1100], target[1100];
+	int lock, rc;
+
+	snprintf(data, sizeof(data), "data-%s", suffix);
+	if ((rc = smp__cache_join(target, sizeof(target), cache_dir, data,
+				  err)) ||
+	    (rc = smp__cache_join(link, sizeof(link), cache_dir, "current",
+				  err)))
+		return rc;
+	snprintf(link_tmp, sizeof(link_tmp), "%s/.current-%s", cache_dir,
+		 suffix);
+	if ((rc = smp__cache_lock(&lock, cache_dir, 1, err)))
+		return rc;
+	if (rename(tmp, target) != 0) {
+		rc = smp__cache_fail(err, SMP_EIO, target,
+				     "cannot rename '%s': %s", tmp,
+				     strerror(errno));
+		goto out;
+	}
+	if (symlink(data, link_tmp) != 0 || rename(link_tmp, link) != 0) {
+		rc = smp__cache_fail(err, SMP_EIO, link,
+				     "cannot switch to '%s': %s", data,
+				     strerror(errno));
+		unlink(link_tmp);
+		remove_copy(target);
+		goto out;
+	}
+	/* from here on the new copy is in use; syncing the folder makes
+	 * the switch durable, and a failure cannot undo it */
+	sync_dir(io, cache_dir);
+	clean_up(cache_dir, data);
+	smp__cache_say(link_tmp, sizeof(link_tmp), "%s/.busy", target);
+	unlink(link_tmp);
+out:
+	smp__cache_unlock(lock);
+	return rc;
+}
+
+int
+smp__cache_commit(const char *cache_dir, const char *const *buf,
+		  const size_t *len, const struct smp_cache_meta *meta,
+		  const struct smp_cache_io *io, const struct smp_allocator *a,
+		  struct smp_error *err)
+{
+	struct smp_cache_io sys = {sys_write, sys_fsync, NULL};
+	char tmp[1100], path[1100], *mj;
+	size_t mlen = 0;
+	int busy = -1, rc, i;
+
+	if (!io)
+		io = &sys;
+	if ((rc = make_dirs(cache_dir, err)))
+		return rc;
+	if (snprintf(tmp, sizeof(tmp), "%s/.tmp-XXXXXX", cache_dir) >=
+	    (int)sizeof(tmp))
+		return smp__cache_fail(err, SMP_EINVAL, cache_dir,
+				       "path too long");
+	if (!mkdtemp(tmp))
+		return smp__cache_fail(err, SMP_EIO, cache_dir,
+				       "cannot write: %s", strerror(errno));
+	chmod(tmp, 0755); /* mkdtemp's 0700: the data is not secret */
+	/* held until this process is done: tells others we are alive */
+	smp__cache_say(path, sizeof(path), "%s/.busy", tmp);
+	busy = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    0600);
+	if (busy < 0 || flock(busy, LOCK_EX) != 0) {
+		rc = smp__cache_fail(err, SMP_EIO, path, "cannot write: %s",
+				     strerror(errno));
+		goto fail;
+	}
+	for (i = 0; i < SMP_DOC_COUNT; i++) {
+		if (!buf[i])
+			continue;
+		if ((rc = smp__cache_join(path, sizeof(path), tmp,
+					  smp__doc_names[i], err)) ||
+		    (rc = write_file(io, path, buf[i], len[i], err)))
+			goto fail;
+	}
+	mj = meta_json(meta, a, &mlen);
+	if (!mj) {
+		rc = smp__cache_fail(err, SMP_ENOMEM, cache_dir,
+				     "out of memory");
+		goto fail;
+	}
+	smp__cache_say(path, sizeof(path), "%s/%s", tmp, SMP_CACHE_META_NAME);
+	rc = write_file(io, path, mj, mlen, err);
+	smp__free(a, mj);
+	if (rc)
+		goto fail;
+	if (sync_dir(io, tmp) != 0) {
+		rc = smp__cache_fail(err, SMP_EIO, tmp, "cannot sync: %s",
+				     strerror(errno));
+		goto fail;
+	}
+	rc = publish(cache_dir, tmp, tmp + strlen(tmp) - 6, io, err);
+	if (rc)
+		goto fail;
+	close(busy);
+	return 0;
+fail:
+	remove_copy(tmp);
+	if (busy >= 0)
+		close(busy);
+	return rc;
+}
+
+int
+smp__cache_mark_checked(const char *cache_dir, int64_t now,
+			const struct smp_cache_io *io, struct smp_error *err)
+{
+	struct smp_cache_io sys = {sys_write, sys_fsync, NULL};
+	char tmp[1100], path[1100], text[64];
+	int fd, rc = 0, n;
+
+	if (!io)
+		io = &sys;
+	if ((rc = smp__cache_join(path, sizeof(path), cache_dir,
+				  SMP_CACHE_CHECKED_NAME, err)))
+		return rc;
+	if (snprintf(tmp, sizeof(tmp), "%s/.checked-XXXXXX", cache_dir) >=
+	    (int)sizeof(tmp))
+		return smp__cache_fail(err, SMP_EINVAL, cache_dir,
+				       "path too long");
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return smp__cache_fail(err, SMP_EIO, cache_dir,
+				       "cannot write: %s", strerror(errno));
+	n = snprintf(text, sizeof(text), "{\"checked\": %lld}\n",
+		     (long long)now);
+	if (write_all(io, fd, text, (size_t)n) || io->fsync(io->ud, fd) ||
+	    fchmod(fd, 0644) || close(fd) != 0 || rename(tmp, path) != 0) {
+		rc = smp__cache_fail(err, SMP_EIO, path, "cannot write: %s",
+				     strerror(errno));
+		unlink(tmp);
+		return rc;
+	}
+	return 0;
+}

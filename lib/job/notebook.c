@@ -1,0 +1,329 @@
+/*
+ * notebook.c - a Jupyter notebook's code cells as one Python source with
+ * a line map (see notebook.h). The JSON loader parses the notebook, so a
+ * broken notebook is a syntax finding with its position; the code is
+ * then the decoded text of each code cell's "source" (a string or a list
+ * of strings, one per line, as nbformat 4 writes it), every cell ending
+ * in a newline.
+ */
+#include <string.h>
+
+#include "job/notebook.h"
+#include "doc/load.h"
+#include "util/text.h"
+
+struct build {
+	struct smp_arena *arena;
+	char *code;
+	size_t len, cap;
+	struct smp_nb_line *lines;
+	size_t nlines, capl;
+	int oom;
+};
+
+static void
+add_bytes(struct build *b, const char *s, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = (b->len + n + 1) * 2;
+		char *p = smp__arena_alloc(b->arena, cap);
+
+		if (!p) {
+			b->oom = 1;
+			return;
+		}
+		if (b->len)
+			memcpy(p, b->code, b->len);
+		b->code = p;
+		b->cap = cap;
+	}
+	memcpy(b->code + b->len, s, n);
+	b->len += n;
+	b->code[b->len] = '\0';
+}
+
+static void
+add_line(struct build *b, uint32_t cell, uint32_t line, size_t raw)
+{
+	if (b->oom)
+		return;
+	if (b->nlines == b->capl) {
+		size_t cap = b->capl ? b->capl * 2 : 64;
+		struct smp_nb_line *p =
+			smp__arena_alloc(b->arena, cap * sizeof(*p));
+
+		if (!p) {
+			b->oom = 1;
+			return;
+		}
+		if (b->nlines)
+			memcpy(p, b->lines, b->nlines * sizeof(*p));
+		b->lines = p;
+		b->capl = cap;
+	}
+	b->lines[b->nlines].cell = cell;
+	b->lines[b->nlines].line = line;
+	b->lines[b->nlines].raw = raw;
+	b->nlines++;
+}
+
+/* Length in the JSON of the escape or character at raw[0..n). */
+static size_t
+raw_char(const char *raw, size_t n)
+{
+	long cp;
+
+	if (raw[0] != '\\' || n < 2)
+		return n ? smp__utf8_decode((const unsigned char *)raw, n, &cp)
+			 : 0;
+	if (raw[1] != 'u' || n < 6)
+		return 2;
+	/* a surrogate pair is one character in two escapes */
+	if ((raw[2] == 'd' || raw[2] == 'D') && strchr("89abAB", raw[3]) &&
+	    n >= 12 && raw[6] == '\\' && raw[7] == 'u')
+		return 12;
+	return 6;
+}
+
+/* Bytes of the decoded character that starts s. */
+static size_t
+dec_char(const char *s, size_t n)
+{
+	long cp;
+
+	return smp__utf8_decode((const unsigned char *)s, n, &cp);
+}
+
+/*
+ * One piece of a cell's source: the JSON string node str. Its decoded
+ * text goes into the code, and a line entry for every line it starts,
+ * with where that line's text begins in the notebook.
+ */
+static void
+add_piece(struct build *b, const char *json, size_t jlen,
+	  const struct smp_node *str, uint32_t cell, uint32_t *line,
+	  int *at_line_start)
+{
+	const char *s = str->u.scalar.value;
+	size_t n = str->u.scalar.len, i = 0;
+	size_t raw = str->start.offset + 1; /* after the opening quote */
+
+	while (i < n) {
+		size_t k = dec_char(s + i, n - i);
+
+		if (*at_line_start) {
+			add_line(b, cell, ++*line, raw < jlen ? raw : 0);
+			*at_line_start = 0;
+		}
+		add_bytes(b, s + i, k);
+		if (s[i] == '\n')
+			*at_line_start = 1;
+		if (raw < jlen)
+			raw += raw_char(json + raw, jlen - raw);
+		i += k;
+	}
+}
+
+/*
+ * IPython syntax is not Python: a line starting with % or ! (a magic, a
+ * shell command) becomes blanks of the same length, and a cell that
+ * starts with %% (a cell magic: %%bash, %%writefile) is blanked whole.
+ */
+static void
+blank_magics(char *code, size_t from, size_t to)
+{
+	size_t i = from;
+	int cell_magic;
+
+	while (i < to && (code[i] == ' ' || code[i] == '\t' || code[i] == '\n'))
+		i++;
+	cell_magic = i + 1 < to && code[i] == '%' && code[i + 1] == '%';
+	for (i = from; i < to;) {
+		size_t e = i, k = i;
+
+		while (e < to && code[e] != '\n')
+			e++;
+		while (k < e && (code[k] == ' ' || code[k] == '\t'))
+			k++;
+		if (cell_magic || (k < e && (code[k] == '%' || code[k] == '!')))
+			memset(code + i, ' ', e - i);
+		i = e + 1;
+	}
+}
+
+static int
+is_code_cell(const struct smp_node *cell)
+{
+	return smp__scalar_is(smp__map_get(cell, "cell_type"), "code");
+}
+
+int
+smp__notebook_load(struct smp_notebook *nb, struct smp_docs *docs,
+		   const char *buf, size_t len, const struct smp_limits *limits,
+		   struct smp_report *rep)
+{
+	struct smp_limits lim;
+	const struct smp_node *root, *cells;
+	struct build b;
+	size_t bad = 0, k;
+	int rc;
+
+	memset(nb, 0, sizeof(*nb));
+	smp__limits_resolve(&lim, limits);
+	if (!smp__utf8_valid(buf, len, &bad)) {
+		struct smp_pos pos = smp__pos_at(buf, len, bad);
+
+		smp__report_add(rep, SMP_RULE_INPUT_LIMIT, &pos, NULL,
+				"invalid UTF-8 byte 0x%02x at offset %zu; "
+				"notebooks must be UTF-8",
+				(unsigned char)buf[bad], bad);
+		return rep->failed ? SMP_ENOMEM : 0;
+	}
+	/* outputs are data, not the job: only the source is limited */
+	{
+		struct smp_limits nl = lim;
+
+		nl.max_file_size = len + 1;
+		nl.max_scalar_len = len + 1;
+		nl.max_nodes = lim.max_nodes + len / 4;
+		rc = smp__load_json(docs, buf, len, &nl);
+	}
+	/* a syntax error or a limit is a diagnostic of docs: the caller
+	 * reports it (smp__rules_input) */
+	if (rc || !docs->count || docs->ndiags)
+		return rc;
+	root = docs->items[0].root;
+	cells = smp__map_get(root, "cells");
+	if (!cells || cells->kind != SMP_NODE_SEQUENCE) {
+		smp__report_node(rep, SMP_RULE_WRONG_TYPE, root ? root : NULL,
+				 "not a Jupyter notebook in nbformat 4: no "
+				 "list of 'cells'");
+		return rep->failed ? SMP_ENOMEM : 0;
+	}
+	memset(&b, 0, sizeof(b));
+	b.arena = &docs->arena;
+	for (k = 0; k < cells->u.sequence.count; k++) {
+		const struct smp_node *cell = cells->u.sequence.items[k];
+		const struct smp_node *src = smp__map_get(cell, "source");
+		uint32_t line = 0;
+		int at_start = 1;
+		size_t from = b.len, j;
+
+		if (!is_code_cell(cell) || !src)
+			continue;
+		if (src->kind == SMP_NODE_SCALAR &&
+		    smp__scalar_type(src) == SMP_SCALAR_STRING) {
+			add_piece(&b, buf, len, src, (uint32_t)(k + 1), &line,
+				  &at_start);
+		} else if (src->kind == SMP_NODE_SEQUENCE) {
+			for (j = 0; j < src->u.sequence.count; j++) {
+				const struct smp_node *p =
+					src->u.sequence.items[j];
+
+				if (p->kind == SMP_NODE_SCALAR &&
+				    smp__scalar_type(p) == SMP_SCALAR_STRING)
+					add_piece(&b, buf, len, p,
+						  (uint32_t)(k + 1), &line,
+						  &at_start);
+			}
+		}
+		if (!at_start)
+			add_bytes(&b, "\n", 1); /* cells are separate lines */
+		if (!b.oom)
+			blank_magics(b.code, from, b.len);
+		if (b.len > lim.max_file_size) {
+			struct smp_pos at = src->start;
+
+			smp__report_add(rep, SMP_RULE_INPUT_LIMIT, &at, NULL,
+					"the code cells hold more than %zu "
+					"bytes, the limit for a source",
+					lim.max_file_size);
+			return rep->failed ? SMP_ENOMEM : 0;
+		}
+	}
+	if (b.oom)
+		return SMP_ENOMEM;
+	nb->ok = 1;
+	nb->code = b.code ? b.code : smp__arena_strndup(&docs->arena, "", 0);
+	if (!nb->code)
+		return SMP_ENOMEM;
+	nb->len = b.len;
+	nb->lines = b.lines;
+	nb->nlines = b.nlines;
+	nb->json = buf;
+	nb->json_len = len;
+	return 0;
+}
+
+/* The notebook position of code line:column, into *line / *column of
+ * the JSON file and *cell, *cell_line of the cell. 0 when unmapped. */
+static int
+map_pos(const struct smp_notebook *nb, uint32_t line, uint32_t column,
+	uint32_t *jline, uint32_t *jcol, uint32_t *cell, uint32_t *cline)
+{
+	const struct smp_nb_line *l;
+	size_t raw;
+	uint32_t c;
+	struct smp_pos p;
+
+	if (!line || line > nb->nlines)
+		return 0;
+	l = &nb->lines[line - 1];
+	*cell = l->cell;
+	*cline = l->line;
+	if (!l->raw)
+		return 0;
+	raw = l->raw;
+	for (c = 1; c < column && raw < nb->json_len; c++) {
+		if (nb->json[raw] == '"')
+			break; /* the end of the string: a column past it */
+		raw += raw_char(nb->json + raw, nb->json_len - raw);
+	}
+	p = smp__pos_at(nb->json, nb->json_len, raw);
+	*jline = p.line;
+	*jcol = p.column + (column > c ? column - c : 0);
+	return 1;
+}
+
+void
+smp__notebook_map(const struct smp_notebook *nb, struct smp_report *rep)
+{
+	size_t k;
+
+	for (k = 0; k < rep->count; k++) {
+		struct smp_finding *f = &rep->items[k];
+		uint32_t jl = 0, jc = 0, cell = 0, cl = 0, el = 0, ec = 0;
+		uint32_t ecell = 0, ecl = 0;
+
+		if (!f->line ||
+		    (f->file && rep->file && strcmp(f->file, rep->file) != 0))
+			continue; /* an entry script's finding */
+		if (!map_pos(nb, f->line, f->column ? f->column : 1, &jl, &jc,
+			     &cell, &cl)) {
+			if (cell) {
+				f->cell = cell;
+				f->cell_line = cl;
+				f->cell_column = f->column;
+			}
+			continue;
+		}
+		f->cell = cell;
+		f->cell_line = cl;
+		f->cell_column = f->column;
+		f->cell_end_column = f->end_line == f->line ? f->end_column : 0;
+		if (f->end_line &&
+		    map_pos(nb, f->end_line, f->end_column, &el, &ec, &ecell,
+			    &ecl) &&
+		    ecell == cell) {
+			f->end_line = el;
+			f->end_column = ec;
+		} else {
+			f->end_line = 0;
+			f->end_column = 0;
+		}
+		f->line = jl;
+		f->column = f->column ? jc : 0;
+	}
+}

@@ -1,0 +1,214 @@
+/*
+ * pipeline_def.c - the training steps of a SageMaker Pipeline definition
+ * (see source_python.h). A step's Arguments are the CreateTrainingJob
+ * request the pipeline sends; what the pipeline only knows at run time is
+ * a function ({"Get": ...}, {"Std:Join": ...}): a parameter's default is
+ * what runs when the execution does not override it, anything else is
+ * unknown.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "job/source_python.h"
+
+struct pscan {
+	struct smp_arena *arena;
+	const struct smp_node *params; /* the Parameters list, or NULL */
+	struct smp_pysrc_subst *subst;
+	size_t nsubst, cap;
+	int oom;
+};
+
+static struct smp_node *
+unknown(struct pscan *p, const struct smp_node *at, const char *text)
+{
+	struct smp_node *n = smp__arena_zalloc(p->arena, sizeof(*n));
+
+	if (!n) {
+		p->oom = 1;
+		return NULL;
+	}
+	n->kind = SMP_NODE_SCALAR;
+	n->start = at->start;
+	n->end = at->end;
+	n->tag = SMP_TAG_UNKNOWN;
+	n->u.scalar.value = smp__arena_strndup(p->arena, text, strlen(text));
+	n->u.scalar.len = strlen(text);
+	n->u.scalar.style = SMP_STYLE_DOUBLE_QUOTED;
+	if (!n->u.scalar.value)
+		p->oom = 1;
+	return n;
+}
+
+/* The DefaultValue of parameter name, or NULL. */
+static const struct smp_node *
+param_default(const struct pscan *p, const char *name, const char **pname)
+{
+	size_t k;
+
+	if (!p->params || p->params->kind != SMP_NODE_SEQUENCE)
+		return NULL;
+	for (k = 0; k < p->params->u.sequence.count; k++) {
+		const struct smp_node *prm = p->params->u.sequence.items[k];
+		const struct smp_node *n = smp__map_get(prm, "Name");
+
+		if (n && smp__scalar_is(n, name)) {
+			*pname = n->u.scalar.value;
+			return smp__map_get(prm, "DefaultValue");
+		}
+	}
+	return NULL;
+}
+
+/* A pipeline function: a mapping of one key, Get or Std:*. */
+static const char *
+function_of(const struct smp_node *n)
+{
+	const struct smp_node *k;
+
+	if (n->kind != SMP_NODE_MAPPING || n->u.mapping.count != 1)
+		return NULL;
+	k = n->u.mapping.items[0].key;
+	if (k->kind != SMP_NODE_SCALAR)
+		return NULL;
+	if (strcmp(k->u.scalar.value, "Get") == 0 ||
+	    strncmp(k->u.scalar.value, "Std:", 4) == 0)
+		return k->u.scalar.value;
+	return NULL;
+}
+
+static const struct smp_node *
+resolve(struct pscan *p, const struct smp_node *n, unsigned depth)
+{
+	const char *fn;
+	struct smp_node *c;
+	size_t k;
+
+	if (!n || p->oom)
+		return n;
+	if (depth > 64)
+		return unknown(p, n, "...");
+	fn = function_of(n);
+	if (fn && strcmp(fn, "Get") == 0) {
+		const struct smp_node *path = n->u.mapping.items[0].value;
+		const char *s = path->kind == SMP_NODE_SCALAR
+					? path->u.scalar.value
+					: "";
+		const char *pname = NULL;
+		const struct smp_node *d =
+			strncmp(s, "Parameters.", 11) == 0
+				? param_default(p, s + 11, &pname)
+				: NULL;
+
+		if (!d)
+			return unknown(p, n, s);
+		if (p->nsubst == p->cap) {
+			size_t cap = p->cap ? p->cap * 2 : 8;
+			struct smp_pysrc_subst *a =
+				smp__arena_alloc(p->arena, cap * sizeof(*a));
+
+			if (!a) {
+				p->oom = 1;
+				return n;
+			}
+			if (p->nsubst)
+				memcpy(a, p->subst, p->nsubst * sizeof(*a));
+			p->subst = a;
+			p->cap = cap;
+		}
+		p->subst[p->nsubst].node = d;
+		p->subst[p->nsubst].param = pname;
+		p->nsubst++;
+		return d;
+	}
+	if (fn)
+		return unknown(p, n, fn);
+	if (n->kind == SMP_NODE_SCALAR)
+		return n;
+	c = smp__arena_alloc(p->arena, sizeof(*c));
+	if (!c) {
+		p->oom = 1;
+		return n;
+	}
+	*c = *n;
+	if (n->kind == SMP_NODE_MAPPING) {
+		c->u.mapping.items = smp__arena_alloc(
+			p->arena,
+			(n->u.mapping.count ? n->u.mapping.count : 1) *
+				sizeof(struct smp_pair));
+		if (!c->u.mapping.items) {
+			p->oom = 1;
+			return n;
+		}
+		for (k = 0; k < n->u.mapping.count; k++) {
+			c->u.mapping.items[k].key = n->u.mapping.items[k].key;
+			c->u.mapping.items[k].value =
+				(struct smp_node *)(uintptr_t)resolve(
+					p, n->u.mapping.items[k].value,
+					depth + 1);
+		}
+	} else {
+		c->u.sequence.items = smp__arena_alloc(
+			p->arena,
+			(n->u.sequence.count ? n->u.sequence.count : 1) *
+				sizeof(struct smp_node *));
+		if (!c->u.sequence.items) {
+			p->oom = 1;
+			return n;
+		}
+		for (k = 0; k < n->u.sequence.count; k++)
+			c->u.sequence.items[k] =
+				(struct smp_node *)(uintptr_t)resolve(
+					p, n->u.sequence.items[k], depth + 1);
+	}
+	return c;
+}
+
+int
+smp__pipeline_scan(struct smp_pysrc *out, struct smp_arena *arena,
+		   const struct smp_node *root)
+{
+	const struct smp_node *steps = smp__map_get(root, "Steps");
+	struct pscan p;
+	size_t k;
+
+	memset(out, 0, sizeof(*out));
+	if (!root || root->kind != SMP_NODE_MAPPING || !steps ||
+	    steps->kind != SMP_NODE_SEQUENCE ||
+	    (!smp__map_get(root, "Version") &&
+	     !smp__map_get(root, "Parameters")))
+		return 0;
+	memset(&p, 0, sizeof(p));
+	p.arena = arena;
+	p.params = smp__map_get(root, "Parameters");
+	out->jobs = smp__arena_zalloc(
+		arena, (steps->u.sequence.count ? steps->u.sequence.count : 1) *
+			       sizeof(*out->jobs));
+	if (!out->jobs)
+		return SMP_ENOMEM;
+	for (k = 0; k < steps->u.sequence.count; k++) {
+		const struct smp_node *step = steps->u.sequence.items[k];
+		const struct smp_node *args = smp__map_get(step, "Arguments");
+		const struct smp_node *name = smp__map_get(step, "Name");
+		struct smp_pysrc_job *job;
+
+		if (!smp__scalar_is(smp__map_get(step, "Type"), "Training") ||
+		    !args || args->kind != SMP_NODE_MAPPING)
+			continue;
+		job = &out->jobs[out->count++];
+		p.subst = NULL;
+		p.nsubst = p.cap = 0;
+		job->root = resolve(&p, args, 0);
+		job->dialect = SMP_DIALECT_CREATE_TRAINING_JOB;
+		job->cls = "step";
+		job->at = step->start;
+		job->name = name && name->kind == SMP_NODE_SCALAR
+				    ? name->u.scalar.value
+				    : "Training";
+		job->subst = p.subst;
+		job->nsubst = p.nsubst;
+		if (p.oom)
+			return SMP_ENOMEM;
+	}
+	return 1;
+}

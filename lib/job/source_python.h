@@ -1,0 +1,70 @@
+/*
+ * source_python.h - the jobs of a Python launcher or notebook. The
+ * source is tokenized (script/pytok), its straight-line code evaluated by
+ * the constant evaluator (py_eval.h) in order, and every call of a
+ * SageMaker job class found through the imports (HuggingFace, PyTorch,
+ * TensorFlow, Estimator, ModelTrainer, a client's create_training_job)
+ * becomes a synthetic document: a node tree in the estimator,
+ * model_trainer or create_training_job dialect whose nodes carry the
+ * positions of the source. No code is executed.
+ */
+#ifndef SMP_SOURCE_PYTHON_H
+#define SMP_SOURCE_PYTHON_H
+
+#include <stddef.h>
+
+#include "smpreflight.h"
+#include "doc/doc.h"
+
+/* A value a pipeline parameter's default stands for (pipeline_def.c). */
+struct smp_pysrc_subst {
+	const struct smp_node *node; /* the DefaultValue used */
+	const char *param;           /* the parameter's name */
+};
+
+struct smp_pysrc_job {
+	const char *name; /* the variable it is bound to, or NULL */
+	enum smp_dialect dialect;
+	const struct smp_node *root;
+	int partial;       /* an unknown **kwargs: absent keys may be set */
+	int compiled;      /* compiler_config given and not None */
+	const char *entry; /* entry_point as a known string, or NULL */
+	const char *cls;   /* "HuggingFace", "PyTorch", ... */
+	struct smp_pos at; /* the call */
+	/* pipeline steps: the parameters whose defaults were used */
+	struct smp_pysrc_subst *subst;
+	size_t nsubst;
+};
+
+struct smp_pysrc {
+	struct smp_pysrc_job *jobs; /* in the arena */
+	size_t count, cap;
+	int syntax; /* 1: the source does not tokenize as Python */
+	struct smp_pos err_at;
+	char err[160];
+};
+
+/*
+ * Finds the jobs of buf[0..len) into out; nodes and the job array come
+ * from arena (the documents'), scratch memory from a. Returns 0 or
+ * SMP_ENOMEM. A syntax error sets out->syntax and finds nothing.
+ */
+int smp__pysrc_scan(struct smp_pysrc *out, struct smp_arena *arena,
+		    const struct smp_allocator *a, const char *buf, size_t len);
+
+/*
+ * A SageMaker Pipeline definition ({"Version", "Parameters", "Steps"}, as
+ * pipeline.definition() writes it): every step of Type "Training" has a
+ * CreateTrainingJob request in Arguments, which becomes a job named after
+ * the step, with {"Get": "Parameters.X"} replaced by X's DefaultValue and
+ * other functions ({"Std:Join": ...}, {"Get": "Steps..."}) unknown nodes.
+ * Returns 1 when root is a pipeline definition (out holds its training
+ * steps, maybe none), 0 when it is not, SMP_ENOMEM.
+ */
+int smp__pipeline_scan(struct smp_pysrc *out, struct smp_arena *arena,
+		       const struct smp_node *root);
+
+/* 1 when name ends in ".py"; 2 when it ends in ".ipynb"; else 0. */
+int smp__pysrc_kind(const char *name);
+
+#endif

@@ -1,0 +1,483 @@
+#!/bin/sh
+# run.sh - hostile inputs and hostile environments, end to end:
+# sh tests/hostile/run.sh CLI [PATTERN]
+#
+# Each test_* function below sets up a scratch folder under $T and runs
+# the CLI against it: device files and FIFOs as --output targets and as
+# inputs, symlinks in the data cache, signals, pathological globs,
+# folders owned by another user, unreadable files and folders. Tests that
+# need something the machine may not give (root for mknod and chown, a
+# mount namespace) skip with a message. PATTERN (a shell pattern)
+# selects tests. Prints "N passed, N failed, N skipped".
+
+if [ $# -lt 1 ]; then
+	echo "usage: sh tests/hostile/run.sh CLI [PATTERN]" >&2
+	exit 2
+fi
+cli=$1
+pattern=${2:-*}
+case $cli in
+/*) ;;
+*) cli=$(pwd)/$cli ;;
+esac
+if [ ! -x "$cli" ]; then
+	echo "run.sh: '$cli' is not an executable" >&2
+	exit 2
+fi
+
+here=$(cd "$(dirname "$0")" && pwd)
+good=$here/../cases/cli/good.yaml
+T=$(mktemp -d "${TMPDIR:-/tmp}/smp-hostile.XXXXXX") || exit 2
+cleanup() {
+	chmod -R u+rwx "$T" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 2' HUP INT TERM
+
+unset SM_PREFLIGHT_DATA_URL GITHUB_ACTIONS SM_PREFLIGHT_RULES_URI NO_COLOR
+SM_PREFLIGHT_STALE_DAYS=0
+XDG_CACHE_HOME=$T/no-cache
+export SM_PREFLIGHT_STALE_DAYS XDG_CACHE_HOME
+if command -v timeout >/dev/null 2>&1; then
+	limit="timeout 20"
+else
+	limit=
+fi
+
+passed=0
+failed=0
+skipped=0
+name=
+broken=0
+skip=0
+
+fail() {
+	echo "FAIL $name: $*"
+	sed 's/^/    | /' "$T/out"
+	broken=1
+	return 1
+}
+
+skip() {
+	echo "skip $name: $*"
+	skip=1
+}
+
+# run WANT ARGS...: runs the CLI, output (both streams) in $T/out
+run() {
+	want=$1
+	shift
+	$limit "$cli" "$@" >"$T/out" 2>&1 </dev/null
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		fail "'sm-preflight $*' exited $rc, expected $want"
+		return 1
+	fi
+	return 0
+}
+
+# has PATTERN: the last output matches the extended regular expression
+has() {
+	grep -qE -- "$1" "$T/out" || fail "no line matches '$1'"
+}
+
+# file_has FILE PATTERN: FILE matches the extended regular expression
+file_has() {
+	grep -qE -- "$2" "$1" || fail "no line of $1 matches '$2'"
+}
+
+hasnt() {
+	if grep -qE -- "$1" "$T/out"; then
+		fail "a line matches '$1'"
+		return 1
+	fi
+	return 0
+}
+
+# no_python: true (after saying so) when python3 is missing
+no_python() {
+	command -v python3 >/dev/null 2>&1 && return 1
+	skip "needs python3"
+	return 0
+}
+
+# is_root: mknod, chown and unshare need it
+is_root() {
+	[ "$(id -u)" -eq 0 ]
+}
+
+# --- --output -------------------------------------------------------------
+
+# A character device as the target is written in place, never replaced
+# by a regular file (run in a private mount namespace on a tmpfs).
+test_output_char_device_written_in_place() {
+	if ! is_root || ! unshare -m true 2>/dev/null; then
+		skip "needs root and unshare -m for mknod on a private tmpfs"
+		return
+	fi
+	unshare -m sh -c 'mount -t tmpfs none "$1" && mknod "$1/null" c 1 3 &&
+		"$2" check --format sarif --output "$1/null" "$3"
+		echo "exit $?"
+		ls -l "$1/null"; ls "$1"' sh "$T" "$cli" "$good" >"$T/out" 2>&1
+	has '^exit 0$' && has '^c' && hasnt 'null\.'
+}
+
+# A FIFO as the target receives the report through the FIFO.
+test_output_fifo_written_in_place() {
+	mkfifo "$T/fifo" || { skip "no mkfifo"; return; }
+	$limit cat "$T/fifo" >"$T/got" &
+	reader=$!
+	run 0 check --format json --output "$T/fifo" "$good"
+	if [ -p "$T/fifo" ]; then
+		wait $reader
+		file_has "$T/got" '"schema_version"'
+	else
+		kill $reader
+		wait $reader 2>/dev/null
+		fail "the FIFO was replaced by a file"
+	fi
+}
+
+# A symlink to a regular file: the link is replaced, its target kept.
+test_output_symlink_replaced_target_untouched() {
+	echo keep >"$T/target"
+	ln -s target "$T/link"
+	run 0 check --format json --output "$T/link" "$good"
+	[ -L "$T/link" ] && fail "the symlink is still there"
+	file_has "$T/link" '"schema_version"'
+	file_has "$T/target" '^keep$'
+}
+
+# /dev/stdout-like: a symlink to a device is written through.
+test_output_symlink_to_device_written_through() {
+	ln -s /dev/null "$T/devlink"
+	run 0 check --format json --output "$T/devlink" "$good"
+	[ -L "$T/devlink" ] || fail "the symlink to /dev/null was replaced"
+}
+
+# One file under two spellings is refused before anything is written.
+test_output_same_file_two_spellings() {
+	mkdir "$T/sub"
+	(cd "$T" && $limit "$cli" check --format json --output r.out \
+		--format sarif --output ./sub/../r.out "$good") >"$T/out" 2>&1
+	rc=$?
+	[ $rc -eq 2 ] || fail "exited $rc, expected 2"
+	has "are the same file"
+	echo x >"$T/exists"
+	ln "$T/exists" "$T/hardlink"
+	run 2 check --format json --output "$T/exists" --format sarif \
+		--output "$T/hardlink" "$good" && has "are the same file"
+}
+
+# SIGTERM while a check runs: the temporaries beside the targets go.
+test_signal_removes_temporaries() {
+	mkdir "$T/o"
+	(sleep 2; cat "$good") | "$cli" check --format json --output "$T/o/r.json" \
+		--format sarif --output "$T/o/r.sarif" - >"$T/out" 2>&1 &
+	pid=$!
+	sleep 1
+	kill -TERM $pid
+	wait $pid 2>/dev/null
+	left=$(ls "$T/o")
+	[ -z "$left" ] || fail "left beside the targets: $left"
+}
+
+# --- FIFOs as inputs -------------------------------------------------------
+
+# Every file the CLI reads, given as a FIFO nobody writes to, is refused
+# at once with a clear error (each run is under a 20 s timeout).
+test_fifo_inputs_refused() {
+	mkfifo "$T/spec.yaml" "$T/base.yaml" || { skip "no mkfifo"; return; }
+	run 2 check "$T/spec.yaml" && has "a FIFO, not a regular file"
+	run 2 check --baseline "$T/base.yaml" "$good" &&
+		has "baseline.*a FIFO, not a regular file"
+	mkdir "$T/data"
+	for f in instances tested-models frameworks; do
+		mkfifo "$T/data/$f.json"
+	done
+	run 2 check --instance-data "$T/data" "$good" &&
+		has "a FIFO, not a regular file"
+	mkdir -p "$T/cfg/.git"
+	mkfifo "$T/cfg/.sm-preflight.yaml" "$T/cfg/overlay.json"
+	cp "$good" "$T/cfg/a.yaml"
+	# found by the search: not a regular file, so not a configuration
+	run 0 check "$T/cfg/a.yaml"
+	run 2 check --config "$T/cfg/.sm-preflight.yaml" "$T/cfg/a.yaml" &&
+		has "configuration.*a FIFO"
+	rm "$T/cfg/.sm-preflight.yaml"
+	echo "instance-overlay: overlay.json" >"$T/cfg/.sm-preflight.yaml"
+	run 2 check "$T/cfg/a.yaml" && has "overlay.*a FIFO"
+	# a cache whose files (and lock) are FIFOs: the built-in data is used
+	XDG_CACHE_HOME=$T/fifo-cache
+	mkdir -p "$XDG_CACHE_HOME/sm-preflight/data-x"
+	for f in instances tested-models frameworks meta; do
+		mkfifo "$XDG_CACHE_HOME/sm-preflight/data-x/$f.json"
+	done
+	mkfifo "$XDG_CACHE_HOME/sm-preflight/lock"
+	ln -s data-x "$XDG_CACHE_HOME/sm-preflight/current"
+	run 0 check "$good"
+	run 0 data && has "a FIFO, not a regular file"
+	XDG_CACHE_HOME=$T/no-cache
+}
+
+# A missing instance overlay says it is missing.
+test_overlay_missing_says_so() {
+	mkdir -p "$T/ov/.git"
+	cp "$good" "$T/ov/a.yaml"
+	echo "instance-overlay: nowhere.json" >"$T/ov/.sm-preflight.yaml"
+	run 2 check "$T/ov/a.yaml" &&
+		has "nowhere.json': No such file or directory"
+}
+
+# --- files that cannot be checked -----------------------------------------
+
+# reports_carry FILE...: the JSON, SARIF and JUnit reports of the last
+# `machine` run name every FILE as not checked
+machine() {
+	want=$1
+	shift
+	rm -f "$T/r.json" "$T/r.sarif" "$T/r.xml"
+	run "$want" check --no-script --format json --output "$T/r.json" \
+		--format sarif --output "$T/r.sarif" \
+		--format junit --output "$T/r.xml" "$@"
+}
+
+reports_carry() {
+	python3 - "$T/r.json" "$T/r.sarif" "$T/r.xml" "$@" <<'PY' >>"$T/out" 2>&1 ||
+import json, sys
+import xml.etree.ElementTree as ET
+j = json.load(open(sys.argv[1]))
+s = json.load(open(sys.argv[2]))
+x = ET.parse(sys.argv[3]).getroot()
+bad = []
+for f in sys.argv[4:]:
+    if not any(e["file"] == f for e in j.get("errors", [])):
+        bad.append("json: no error for " + f)
+    notes = [n for inv in s["runs"][0].get("invocations", [])
+             for n in inv.get("toolExecutionNotifications", [])]
+    if not any(f.lstrip("/") in
+               n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+               for n in notes):
+        bad.append("sarif: no notification for " + f)
+    if not any(tc.get("name") == f and tc.find("error") is not None
+               for tc in x.iter("testcase")):
+        bad.append("junit: no testcase with <error> for " + f)
+if j["summary"].get("files_failed") != len(sys.argv[4:]):
+    bad.append("json: files_failed is %r" % j["summary"].get("files_failed"))
+if x.get("errors") != str(len(sys.argv[4:])):
+    bad.append("junit: errors=%r" % x.get("errors"))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+		fail "the reports do not carry every file that was not checked"
+}
+
+# A file that cannot be read is in every machine report, not only on
+# stderr, and the other files' results are kept (exit 2).
+test_unreadable_file_in_machine_reports() {
+	no_python && return
+	mkfifo "$T/fifo.yaml"
+	machine 2 "$T/missing.yaml" "$T/fifo.yaml" "$good" &&
+		reports_carry "$T/missing.yaml" "$T/fifo.yaml"
+	file_has "$T/r.json" '"files": 1'
+	run 2 check --format github "$T/missing.yaml" &&
+		has "^::error file=.*missing.yaml,title=sm-preflight::could not be checked"
+}
+
+# A subtree the walk cannot stat (a path longer than PATH_MAX) is
+# reported like an unreadable folder, not dropped.
+test_unstatable_subtree_reported() {
+	no_python && return
+	mkdir "$T/deep"
+	# relative steps: no single path given to the kernel is too long
+	python3 -c 'import os, shutil, sys
+os.chdir(sys.argv[1])
+for _ in range(24):
+    os.mkdir("d" * 200)
+    os.chdir("d" * 200)
+shutil.copy(sys.argv[2], "spec.yaml")' "$T/deep" "$good" ||
+		{ skip "cannot make a path that deep here"; return; }
+	cp "$good" "$T/deep/a.yaml"
+	machine 2 "$T/deep" && has "File name too long"
+	python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+sys.exit(0 if j["summary"]["files"] == 1 and j.get("errors") else 1)' \
+		"$T/r.json" || fail "the JSON report has no error for the subtree"
+}
+
+# A folder without search permission, walked by a user who is not root.
+test_unsearchable_folder_reported() {
+	if ! is_root || ! command -v setpriv >/dev/null 2>&1 ||
+		! id nobody >/dev/null 2>&1; then
+		skip "needs root, setpriv and a 'nobody' user"
+		return
+	fi
+	mkdir -p "$T/perm/locked" "$T/perm/noread"
+	cp "$good" "$T/perm/a.yaml"
+	cp "$good" "$T/perm/locked/b.yaml"
+	cp "$good" "$T/perm/noread/c.yaml"
+	chmod 755 "$T" "$T/perm"
+	chmod 644 "$T/perm/a.yaml"
+	chmod 444 "$T/perm/locked"
+	chmod 311 "$T/perm/noread"
+	if ! setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$cli" --version >/dev/null 2>&1; then
+		skip "'nobody' cannot run $cli here"
+		return
+	fi
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		$limit "$cli" check --no-script --format json "$T/perm" \
+		>"$T/out" 2>"$T/err"
+	rc=$?
+	cat "$T/err" >>"$T/out"
+	[ $rc -eq 2 ] || fail "exited $rc, expected 2"
+	has '"file": ".*perm/locked", "message": "Permission denied"'
+	has '"file": ".*perm/noread", "message": "Permission denied"'
+	has '"files": 1,'
+}
+
+# One file running out of memory is that file's failure: the others'
+# results and the --output files are kept, exit 2. The address-space
+# limit is searched for: one that the small spec fits in and the large
+# one does not.
+test_one_file_out_of_memory_keeps_the_others() {
+	no_python && return
+	python3 -c 'import sys
+with open(sys.argv[1], "w") as f:
+    f.write("hyperparameters:\n")
+    for i in range(320000):
+        f.write("  k%06d: 1\n" % i)' "$T/big.yaml"
+	cp "$here/../../examples/broken-gpu-num-devices.yaml" "$T/small.yaml"
+	found=
+	for kb in 14000 16000 18000 20000 22000 24000; do
+		( ulimit -v $kb 2>/dev/null || exit 9
+		"$cli" check --jobs 1 --no-script "$T/small.yaml" ) \
+			>/dev/null 2>&1
+		[ $? -eq 1 ] || continue
+		( ulimit -v $kb
+		"$cli" check --jobs 1 --no-script "$T/big.yaml" ) \
+			>"$T/out" 2>&1
+		if grep -q "out of memory" "$T/out"; then
+			found=$kb
+			break
+		fi
+	done
+	if [ -z "$found" ]; then
+		skip "no address-space limit makes only the large spec fail"
+		return
+	fi
+	rm -f "$T/r.json" "$T/r.sarif" "$T/r.xml"
+	( ulimit -v $found
+	exec "$cli" check --jobs 1 --no-script --format json \
+		--output "$T/r.json" --format sarif --output "$T/r.sarif" \
+		--format junit --output "$T/r.xml" "$T/big.yaml" "$T/small.yaml"
+	) >"$T/out" 2>&1
+	rc=$?
+	[ $rc -eq 2 ] || fail "exited $rc with a ${found} KiB limit, expected 2"
+	has "cannot check '.*big.yaml': out of memory"
+	reports_carry "$T/big.yaml"
+	file_has "$T/r.json" 'gpu-num-devices'
+}
+
+# --- configuration -------------------------------------------------------
+
+# files_checked DIR: how many files `check` checked in DIR (JSON summary)
+files_checked() {
+	$limit "$cli" check --format json "$1" 2>/dev/null |
+		sed -n 's/.*"summary": {"files": \([0-9]*\).*/\1/p'
+}
+
+# ignore_case PATTERN WANT: with `ignore: [PATTERN]` in a small tree,
+# WANT of its 5 specs are checked
+ignore_case() {
+	rm -rf "$T/tree"
+	mkdir -p "$T/tree/.git" "$T/tree/a/b" "$T/tree/d/e/f"
+	for f in top.yaml a/x.yaml a/b/c.yaml d/e/f/g.yaml d/g.yaml; do
+		cp "$good" "$T/tree/$f"
+	done
+	printf 'ignore: ["%s"]\n' "$1" >"$T/tree/.sm-preflight.yaml"
+	got=$(files_checked "$T/tree")
+	[ "$got" = "$2" ] || fail "ignore '$1': $got files checked, expected $2"
+}
+
+# The ignore globs keep their meaning ...
+test_ignore_glob_semantics() {
+	ignore_case 'c.yaml' 4
+	ignore_case '*.yaml' 0
+	ignore_case '**/c.yaml' 4
+	ignore_case 'a/**' 3
+	ignore_case 'd/**/g.yaml' 3
+	ignore_case '/g.yaml' 5
+	ignore_case '/d/g.yaml' 4
+	ignore_case 'a/' 3
+	ignore_case 'a/*.yaml' 4
+	ignore_case '*/*/c.yaml' 4
+	ignore_case '?.yaml' 1
+	ignore_case '[gx].yaml' 2
+	ignore_case '[!gx]*.yaml' 3
+	ignore_case 'd/*' 3
+	ignore_case 'd/**' 3
+	ignore_case '**' 0
+	ignore_case 't*p.y*l' 4
+}
+
+# ... and take linear time: this pattern took minutes with the
+# recursive matcher against a name of 100 characters.
+test_ignore_glob_linear_time() {
+	mkdir -p "$T/slow/.git"
+	n=$(printf '%0100d' 0 | tr 0 a)
+	cp "$good" "$T/slow/$n.yaml"
+	printf 'ignore: ["*a*a*a*a*a*a*a*a*a*a*a*a*b"]\n' \
+		>"$T/slow/.sm-preflight.yaml"
+	got=$(files_checked "$T/slow")
+	[ "$got" = 1 ] || fail "$got files checked, expected 1 (timeout?)"
+}
+
+# A configuration in a parent folder owned by another user is not read
+# (without a .git to end the search), and `config` says why.
+test_config_in_foreign_parent_not_trusted() {
+	if ! is_root || ! id nobody >/dev/null 2>&1; then
+		skip "needs root and a 'nobody' user to chown a folder"
+		return
+	fi
+	mkdir -p "$T/shared/project"
+	cp "$here/../../examples/broken-gpu-num-devices.yaml" \
+		"$T/shared/project/a.yaml"
+	printf 'rules:\n  gpu-num-devices-missing: off\n  gpu-num-devices-invalid: off\n  gpu-num-devices-mismatch: off\n' \
+		>"$T/shared/.sm-preflight.yaml"
+	chown nobody "$T/shared" "$T/shared/.sm-preflight.yaml"
+	run 0 config "$T/shared/project/a.yaml" &&
+		has "search stopped below '.*shared': owned by another user" &&
+		hasnt "shared/.sm-preflight.yaml"
+	run 1 check --no-script "$T/shared/project/a.yaml" &&
+		has "gpu-num-devices"
+	# the same folder owned by the project's owner is trusted
+	chown root "$T/shared"
+	run 0 check --no-script "$T/shared/project/a.yaml"
+}
+
+# --- driver ---------------------------------------------------------------
+
+for t in $(sed -n 's/^\(test_[a-z0-9_]*\)() {$/\1/p' "$0"); do
+	name=${t#test_}
+	# shellcheck disable=SC2254 # PATTERN is a glob on purpose
+	case $name in
+	$pattern) ;;
+	*) continue ;;
+	esac
+	broken=0
+	skip=0
+	: >"$T/out"
+	$t
+	if [ $skip -eq 1 ]; then
+		skipped=$((skipped + 1))
+	elif [ $broken -eq 0 ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+done
+
+echo "hostile: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
