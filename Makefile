@@ -162,6 +162,8 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 		n=$${r##*/replay_fuzz_}; \
 		$$r tests/fuzz/corpus/$$n || exit 1; \
 	done
+	@# large inputs, many findings: the report's cap (tests/fuzz/fuzz_check.c)
+	@SMP_FUZZ_LARGE=1 $(BUILD)/fuzz/replay_fuzz_check tests/fuzz/corpus-large/check
 	@echo "== install into a DESTDIR, Python binding"
 	@if [ -n "$(SANITIZED)" ]; then \
 		echo "skipped in a sanitizer build (run by make test)"; \

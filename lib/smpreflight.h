@@ -1056,6 +1056,174 @@ int smp_config_parse(struct smp_config **out, const char *name, const char *buf,
 /* Frees a parsed configuration; NULL is a no-op. */
 void smp_config_free(struct smp_config *config);
 
+/*
+ * Diagnose (`sm-preflight diagnose`): the SageMaker Training Compiler
+ * troubleshooting guide run against a job that already ran, from its
+ * DescribeTrainingJob response (aws sagemaker describe-training-job,
+ * boto3 describe_training_job; JSON or YAML). It tells which situation
+ * the job is in (failed, does not converge like its native-framework
+ * twin, not faster than it), the known causes that FailureReason and the
+ * job's log show (a table of failure signatures, each with the guide
+ * section it comes from), and the guide's checklist, each item found a
+ * problem, looks right or cannot tell (with what would tell). The
+ * checklist is the check's own findings on the response, and on the entry
+ * script when a local copy of the code is given.
+ */
+#define SMP_DIAGNOSE_OPTIONS_VERSION 1
+
+/* Start from SMP_DIAGNOSE_OPTIONS_INIT; NULL options mean the defaults. */
+struct smp_diagnose_options {
+	unsigned int version;
+	/* The native-framework run of the same job (its DescribeTrainingJob
+	 * response), for the metrics, the training time and the
+	 * hyperparameters side by side; NULL: none. */
+	const char *baseline_name;
+	const char *baseline;
+	size_t baseline_len;
+	/* The job's CloudWatch log: the text `aws logs get-log-events
+	 * --output text` or `aws logs filter-log-events --output text`
+	 * prints, or plain text; NULL: none. */
+	const char *log_name;
+	const char *log;
+	size_t log_len;
+	/* A folder holding a local copy of the job's code (what the SDK
+	 * uploaded as sagemaker_submit_directory): the entry script is read
+	 * from it; NULL: the script is not read. */
+	const char *source_dir;
+};
+
+#define SMP_DIAGNOSE_OPTIONS_INIT {.version = SMP_DIAGNOSE_OPTIONS_VERSION}
+
+/* As smp_options_init(), for struct smp_diagnose_options. */
+int smp_diagnose_options_init(struct smp_diagnose_options *opts,
+			      unsigned int version);
+
+/* Version of `diagnose --format json` (schemas/diagnosis.schema.json). */
+#define SMP_DIAGNOSIS_SCHEMA_VERSION 1
+
+/* Whether the job is in a situation, as far as the inputs show. */
+enum smp_verdict {
+	SMP_VERDICT_NO = 0,
+	SMP_VERDICT_YES = 1,
+	SMP_VERDICT_CANNOT_TELL = 2
+};
+
+/* One of the guide's situations: "failed", "not-converging",
+ * "not-faster". */
+struct smp_diagnosis_situation {
+	const char *id;
+	const char *title;   /* "the job failed" */
+	const char *section; /* the guide section, by its title */
+	enum smp_verdict verdict;
+	/* what shows it, or (CANNOT_TELL) what would tell */
+	const char *detail;
+};
+
+/* A known cause: a failure signature found in FailureReason or the log. */
+struct smp_diagnosis_cause {
+	const char *id;       /* "missing-xla-configuration", ... */
+	const char *summary;  /* what went wrong */
+	const char *page;     /* the AWS documentation page, by its title */
+	const char *section;  /* its section, by its title */
+	const char *advice;   /* what to do, with the job's numbers */
+	const char *source;   /* "FailureReason" or the log's name */
+	uint32_t line;        /* line in the log; 0 for FailureReason */
+	const char *evidence; /* the matching text (a log message, trimmed) */
+	unsigned int count;   /* how many times it was seen */
+};
+
+enum smp_item_state {
+	SMP_ITEM_LOOKS_RIGHT = 0,
+	SMP_ITEM_PROBLEM = 1,
+	SMP_ITEM_CANNOT_TELL = 2
+};
+
+/* One checklist item of the guide. */
+struct smp_diagnosis_item {
+	const char *id;      /* "mark-step", "gpu-num-devices", ... */
+	const char *title;   /* what the guide asks for */
+	const char *page;    /* the AWS documentation page, by its title */
+	const char *section; /* its section, by its title */
+	enum smp_item_state state;
+	/* PROBLEM: the finding's message; LOOKS_RIGHT: what was checked;
+	 * CANNOT_TELL: why not */
+	const char *detail;
+	const char *rule; /* PROBLEM: the rule id of the finding */
+	const char *file; /* PROBLEM: where the spec or script shows it */
+	uint32_t line;
+	uint32_t column;
+	/* CANNOT_TELL: what would tell ("--source-dir DIR", "--log FILE",
+	 * "--baseline NATIVE_DESCRIBE"); else NULL */
+	const char *needs;
+};
+
+/* A hyperparameter side by side with the baseline's (NULL: not set). */
+struct smp_diagnosis_hyperparameter {
+	const char *name;
+	const char *value;
+	const char *baseline_value;
+	int differs;
+};
+
+/* A diagnosis: read-only, every string owned by it. */
+struct smp_diagnosis {
+	const char *file;
+	const char *job_name;       /* TrainingJobName, or NULL */
+	const char *status;         /* TrainingJobStatus, or NULL */
+	const char *failure_reason; /* FailureReason, or NULL */
+	const char *instance_type;  /* ResourceConfig.InstanceType, or NULL */
+	long long instance_count;
+	int gpus;     /* GPUs per instance from the instance data; 0 unknown */
+	int compiler; /* the job enables Training Compiler */
+	const char *baseline_file; /* NULL without a baseline */
+	const char *log_file;      /* NULL without a log */
+	const struct smp_diagnosis_situation *situations;
+	size_t situation_count;
+	/* most likely first: FailureReason's, then the log's in order */
+	const struct smp_diagnosis_cause *causes;
+	size_t cause_count;
+	const struct smp_diagnosis_item *items;
+	size_t item_count;
+	/* with a baseline: every hyperparameter of either job, by name */
+	const struct smp_diagnosis_hyperparameter *hyperparameters;
+	size_t hyperparameter_count;
+	/* the findings of checking the response (and its script) */
+	const struct smp_report *report;
+};
+
+/*
+ * Diagnoses the job whose DescribeTrainingJob response is buf[0..len),
+ * named name. Returns 0 with *out set; SMP_EPARSE (err gives the source,
+ * line and column) when the response or the baseline cannot be read as a
+ * job (syntax error, input limit, not a mapping, no job in it);
+ * SMP_EINVAL for a NULL out, ctx or name, or a NULL buffer with a
+ * non-zero length; SMP_ENOMEM. Nothing is printed.
+ */
+int smp_diagnose_buffer(struct smp_diagnosis **out,
+			const struct smp_context *ctx, const char *name,
+			const char *buf, size_t len,
+			const struct smp_diagnose_options *opts,
+			struct smp_error *err);
+
+/* Frees a diagnosis; NULL is a no-op. */
+void smp_diagnosis_free(struct smp_diagnosis *diagnosis);
+
+/* 1 when the diagnosis found something: a known cause, or a checklist
+ * item with a problem (`diagnose` exits 1); else 0. */
+int smp_diagnosis_found(const struct smp_diagnosis *diagnosis);
+
+/*
+ * Writes a diagnosis as text a person reads top to bottom: the job, the
+ * situation, the likely causes, then the checklist; or as one JSON object
+ * (schemas/diagnosis.schema.json, schema_version
+ * SMP_DIAGNOSIS_SCHEMA_VERSION). SMP_EINVAL for NULL arguments, SMP_EIO
+ * when write fails.
+ */
+int smp_diagnosis_emit_text(const struct smp_diagnosis *diagnosis,
+			    smp_write_fn write, void *ud);
+int smp_diagnosis_emit_json(const struct smp_diagnosis *diagnosis,
+			    smp_write_fn write, void *ud);
+
 #ifdef __cplusplus
 }
 #endif

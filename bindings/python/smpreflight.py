@@ -36,7 +36,7 @@ __all__ = [
     "Context", "Error", "Finding", "Rule", "Severity", "Suggestion",
     "SuggestSide", "TestedRow", "check", "check_text", "check_file",
     "suggest", "rules", "version",
-    "library_path", "has_errors",
+    "library_path", "has_errors", "Diagnosis", "diagnose",
 ]
 
 # The ABI this binding was written for (SMP_ABI_VERSION: the soname's major).
@@ -288,6 +288,35 @@ _smp_suggestion_emit_text = _proto("smp_suggestion_emit_text", ctypes.c_int,
                                    _P, _P, _P)
 
 
+class _DiagnoseOptions(ctypes.Structure):
+    _fields_ = [
+        ("version", ctypes.c_uint),
+        ("baseline_name", _c_str),
+        ("baseline", ctypes.c_void_p),
+        ("baseline_len", ctypes.c_size_t),
+        ("log_name", _c_str),
+        ("log", ctypes.c_void_p),
+        ("log_len", ctypes.c_size_t),
+        ("source_dir", _c_str),
+    ]
+
+
+# SMP_DIAGNOSE_OPTIONS_VERSION and SMP_DIAGNOSIS_SCHEMA_VERSION
+_DIAGNOSE_OPTIONS_VERSION = 1
+_DIAGNOSIS_SCHEMA_VERSION = 1
+
+_smp_diagnose_buffer = _proto(
+    "smp_diagnose_buffer", ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), _P,
+    _c_str, ctypes.c_char_p, ctypes.c_size_t,
+    ctypes.POINTER(_DiagnoseOptions), _ERR)
+_smp_diagnosis_free = _proto("smp_diagnosis_free", None, _P)
+_smp_diagnosis_found = _proto("smp_diagnosis_found", ctypes.c_int, _P)
+_smp_diagnosis_emit_text = _proto("smp_diagnosis_emit_text", ctypes.c_int,
+                                  _P, ctypes.c_void_p, ctypes.c_void_p)
+_smp_diagnosis_emit_json = _proto("smp_diagnosis_emit_json", ctypes.c_int,
+                                  _P, ctypes.c_void_p, ctypes.c_void_p)
+
+
 class _Membuf(ctypes.Structure):
     _fields_ = [("buf", ctypes.c_char_p), ("size", ctypes.c_size_t),
                 ("len", ctypes.c_size_t)]
@@ -471,6 +500,44 @@ class Suggestion:
 
     def __str__(self):
         return self.text
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """The troubleshooting guide run against a job that already ran
+    (`sm-preflight diagnose`). Each part is as `diagnose --format json`
+    writes it (schemas/diagnosis.schema.json): job, situations (id,
+    verdict "yes"/"no"/"cannot-tell", detail, section), causes (id,
+    summary, advice, page, section, source, line, evidence, count),
+    checklist (id, title, state "problem"/"looks-right"/"cannot-tell",
+    detail, rule, file, line, column, needs) and hyperparameters (name,
+    value, baseline_value, differs). text is the report the CLI prints."""
+    file: str
+    job: dict
+    baseline: Optional[str]
+    log: Optional[str]
+    situations: list
+    causes: list
+    hyperparameters: list
+    checklist: list
+    found: bool  # a cause or a checklist problem: diagnose exits 1
+    text: str
+
+    def __str__(self):
+        return self.text
+
+    def situation(self, id):
+        """The verdict of one situation: "failed", "not-converging" or
+        "not-faster"."""
+        for s in self.situations:
+            if s["id"] == id:
+                return s["verdict"]
+        raise KeyError(id)
+
+    @property
+    def problems(self):
+        """The checklist items that found a problem."""
+        return [i for i in self.checklist if i["state"] == "problem"]
 
 
 def _side(s):
@@ -788,6 +855,97 @@ class Context:
         finally:
             _smp_suggestion_free(out)
 
+    def diagnose(self, describe, *, baseline=None, log=None,
+                 source_dir=None, name=None) -> "Diagnosis":
+        """Runs the Training Compiler troubleshooting guide against a job
+        that already ran (`sm-preflight diagnose`). describe is its
+        DescribeTrainingJob response and baseline (optional) that of the
+        same job run without the compiler, each given as for check(): a
+        path, JSON/YAML text, bytes, or the dict boto3's
+        describe_training_job() returns (datetimes as ISO 8601 text). log
+        is the job's CloudWatch log (a path, or text with a newline, or
+        bytes); source_dir a local copy of its code. Raises Error
+        (SMP_EPARSE) when describe or baseline is not a readable job."""
+        return _diagnose(self._handle(), describe, baseline, log,
+                         source_dir, name)
+
+
+def _iso(value):
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    raise TypeError("%s is not JSON serializable" % type(value).__name__)
+
+
+def _input(source, name, what):
+    """bytes of a DescribeTrainingJob response or log given as for
+    check(): a path, text, bytes or (responses) a mapping."""
+    if isinstance(source, Mapping):
+        # boto3's dict: datetimes as ISO 8601, as the AWS CLI prints them
+        source = json.dumps(source, indent=2, default=_iso).encode("utf-8")
+        name = name or "<dict>"
+    label, buf = _source(source, name)
+    if buf is None:
+        try:
+            with open(label, "rb") as f:
+                buf = f.read()
+        except OSError as e:
+            raise Error(-2, "cannot read %s '%s': %s"
+                        % (what, label, e.strerror), label) from None
+    return label, buf
+
+
+def _emit(fn, handle):
+    """The output of an emitter (fn(handle, write, ud)) as a str, by the
+    two-call membuf protocol: measure, then write."""
+    m = _Membuf(None, 0, 0)
+    rc = fn(handle, _membuf_write, ctypes.byref(m))
+    if rc:
+        raise Error(rc, _s(_smp_strerror(rc)))
+    buf = ctypes.create_string_buffer(m.len + 1)
+    m = _Membuf(ctypes.cast(buf, ctypes.c_char_p), len(buf), 0)
+    rc = fn(handle, _membuf_write, ctypes.byref(m))
+    if rc:
+        raise Error(rc, _s(_smp_strerror(rc)))
+    return buf.value.decode("utf-8", "replace")
+
+
+def _diagnose(ctx, describe, baseline, log, source_dir, name):
+    label, buf = _input(describe, name, "the response")
+    o = _DiagnoseOptions(_DIAGNOSE_OPTIONS_VERSION)
+    keep = []
+    if baseline is not None:
+        bl, bb = _input(baseline, None, "the baseline")
+        keep.append(bb)
+        o.baseline_name = _to_bytes(bl)
+        o.baseline = ctypes.cast(ctypes.c_char_p(bb), ctypes.c_void_p)
+        o.baseline_len = len(bb)
+    if log is not None:
+        ll, lb = _input(log, "log", "the log")
+        o.log_name = _to_bytes(ll)
+        o.log = ctypes.cast(ctypes.c_char_p(lb), ctypes.c_void_p)
+        o.log_len = len(lb)
+        keep.append(lb)
+    if source_dir is not None:
+        o.source_dir = _to_bytes(os.fspath(source_dir))
+    out = _P()
+    err = _Error()
+    rc = _smp_diagnose_buffer(ctypes.byref(out), ctx, _to_bytes(label), buf,
+                              len(buf), ctypes.byref(o), ctypes.byref(err))
+    if rc:
+        _raise(rc, err)
+    try:
+        data = json.loads(_emit(_smp_diagnosis_emit_json, out))
+        if data["schema_version"] != _DIAGNOSIS_SCHEMA_VERSION:
+            raise Error(-4, "unexpected diagnosis schema_version %r"
+                        % data["schema_version"])
+        return Diagnosis(data["file"], data["job"], data["baseline"],
+                         data["log"], data["situations"], data["causes"],
+                         data["hyperparameters"], data["checklist"],
+                         bool(_smp_diagnosis_found(out)),
+                         _emit(_smp_diagnosis_emit_text, out))
+    finally:
+        _smp_diagnosis_free(out)
+
 
 class _PathStr(str):
     """A str that _source() takes as a path whatever it holds."""
@@ -798,16 +956,7 @@ class _PathStr(str):
 
 
 def _suggestion_text(s):
-    m = _Membuf(None, 0, 0)
-    rc = _smp_suggestion_emit_text(s, _membuf_write, ctypes.byref(m))
-    if rc:
-        raise Error(rc, _s(_smp_strerror(rc)))
-    buf = ctypes.create_string_buffer(m.len + 1)
-    m = _Membuf(ctypes.cast(buf, ctypes.c_char_p), len(buf), 0)
-    rc = _smp_suggestion_emit_text(s, _membuf_write, ctypes.byref(m))
-    if rc:
-        raise Error(rc, _s(_smp_strerror(rc)))
-    return buf.value.decode("utf-8", "replace")
+    return _emit(_smp_suggestion_emit_text, s)
 
 
 # -------------------------------------------------- module-level helpers
@@ -846,6 +995,13 @@ def check_file(path, *, include_suppressed=False) -> List[Finding]:
 def suggest(source, *, to=None, name=None) -> Suggestion:
     """Context().suggest() with the default options and built-in data."""
     return _default_context().suggest(source, to=to, name=name)
+
+
+def diagnose(describe, *, baseline=None, log=None, source_dir=None,
+             name=None) -> Diagnosis:
+    """Context().diagnose() with the default options and built-in data."""
+    return _default_context().diagnose(describe, baseline=baseline, log=log,
+                                       source_dir=source_dir, name=name)
 
 
 def rules() -> List[Rule]:

@@ -443,6 +443,60 @@ class TestSuggest(InRoot):
         self.assertEqual(cm.exception.name, "SMP_EINVAL")
 
 
+class TestDiagnose(InRoot):
+    CASES = os.path.join(ROOT, "tests", "cases", "diagnose")
+
+    def case(self, name):
+        return os.path.join(self.CASES, name)
+
+    def test_failed_job_with_its_cause(self):
+        d = smpreflight.diagnose(self.case("failed-missing-xla.json"))
+        self.assertEqual(d.situation("failed"), "yes")
+        self.assertEqual(d.situation("not-faster"), "cannot-tell")
+        self.assertEqual(d.causes[0]["id"], "missing-xla-configuration")
+        self.assertIn("GPU_NUM_DEVICES to \"4\"", d.causes[0]["advice"])
+        self.assertEqual(d.job["gpus_per_instance"], 4)
+        self.assertTrue(d.found)
+        self.assertIn("Likely cause", str(d))
+        self.assertIn("pytorchxla-missing", [p["rule"] for p in d.problems])
+
+    def test_baseline_log_and_sources(self):
+        d = smpreflight.diagnose(
+            pathlib.Path(self.case("good.yaml")),
+            baseline=self.case("native.yaml"),
+            log=self.case("clean.log"),
+            source_dir=self.case("src-good"))
+        self.assertEqual([s["verdict"] for s in d.situations],
+                         ["no", "no", "no"])
+        self.assertEqual(d.causes, [])
+        self.assertFalse(d.found)
+        self.assertTrue(all(i["state"] == "looks-right"
+                            for i in d.checklist), d.checklist)
+        self.assertTrue(d.hyperparameters)
+        self.assertEqual(d.baseline, self.case("native.yaml"))
+
+    def test_text_and_a_dict_like_boto3_returns(self):
+        import datetime
+        import json
+        with open(self.case("failed-missing-xla.json")) as f:
+            resp = json.load(f)
+        resp["CreationTime"] = datetime.datetime(
+            2026, 11, 30, 14, 2, 11, tzinfo=datetime.timezone.utc)
+        resp["ResponseMetadata"] = {"RequestId": "5a3c", "HTTPStatusCode": 200}
+        d = smpreflight.diagnose(resp, log="RuntimeError: Missing XLA "
+                                 "configuration\n")
+        self.assertEqual(d.file, "<dict>")
+        self.assertEqual(d.log, "log")
+        self.assertEqual(d.causes[0]["count"], 2)
+
+    def test_not_a_response_is_eparse(self):
+        with self.assertRaises(Error) as cm:
+            smpreflight.diagnose(read("tests/cases/suggest/bert-api.json"))
+        self.assertEqual(cm.exception.code, -3)
+        with self.assertRaises(Error):
+            smpreflight.diagnose(self.case("no-such-file.json"))
+
+
 class TestLayout(unittest.TestCase):
     """The ctypes mirrors list the C structs' fields in the header's order
     (a field appended to the header without the binding fails here)."""
@@ -461,6 +515,7 @@ class TestLayout(unittest.TestCase):
         "smp_suggest_side": smpreflight._SuggestSide,
         "smp_suggestion": smpreflight._Suggestion,
         "smp_membuf": smpreflight._Membuf,
+        "smp_diagnose_options": smpreflight._DiagnoseOptions,
     }
 
     def test_fields_match_the_header(self):
@@ -477,6 +532,17 @@ class TestLayout(unittest.TestCase):
         with open(os.path.join(ROOT, "lib", "smpreflight.h")) as f:
             v = re.search(r"#define SMP_OPTIONS_VERSION (\d+)", f.read())
         self.assertEqual(smpreflight._OPTIONS_VERSION, int(v.group(1)))
+
+    def test_diagnose_versions_match_the_header(self):
+        with open(os.path.join(ROOT, "lib", "smpreflight.h")) as f:
+            h = f.read()
+        for macro, value in (
+                ("SMP_DIAGNOSE_OPTIONS_VERSION",
+                 smpreflight._DIAGNOSE_OPTIONS_VERSION),
+                ("SMP_DIAGNOSIS_SCHEMA_VERSION",
+                 smpreflight._DIAGNOSIS_SCHEMA_VERSION)):
+            v = re.search(r"#define %s (\d+)" % macro, h)
+            self.assertEqual(value, int(v.group(1)), macro)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ extern const struct cli_command cli_cmd_check;
 extern const struct cli_command cli_cmd_rules;
 extern const struct cli_command cli_cmd_explain;
 extern const struct cli_command cli_cmd_suggest;
+extern const struct cli_command cli_cmd_diagnose;
 extern const struct cli_command cli_cmd_update_data;
 extern const struct cli_command cli_cmd_data;
 extern const struct cli_command cli_cmd_config; /* config.c */

@@ -6,8 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "advise/baseline.h"
+#include "rules/check.h"
 #include "context/context.h"
+#include "advise/baseline.h"
 
 struct smp_baseline {
 	const struct smp_context *ctx;
@@ -55,9 +56,8 @@ smp_baseline_free(struct smp_baseline *b)
 	smp__free(&b->ctx->alloc, b);
 }
 
-/* The first finding that means the spec could not be read, or NULL. */
-static const struct smp_finding *
-unreadable(const struct smp_report *rep)
+const struct smp_finding *
+smp__unreadable(const struct smp_report *rep)
 {
 	size_t i, n = smp_report_count(rep);
 
@@ -95,13 +95,14 @@ baseline_new(struct smp_baseline **out, const struct smp_context *ctx,
 	hook.fn = capture;
 	hook.ud = b;
 	hook.keep = &b->docs;
+	hook.sources = NULL;
 	if (path)
 		rc = smp__check_file_run(&rep, ctx, path, &hook, err);
 	else
 		rc = smp__check_run(&rep, ctx, name, buf, len, &hook, err);
 	if (rc)
 		goto out;
-	f = unreadable(rep);
+	f = smp__unreadable(rep);
 	if (f) {
 		rc = fail(err, SMP_EPARSE, name, f->line, f->column,
 			  f->message);
@@ -138,13 +139,30 @@ smp_baseline_new(struct smp_baseline **out, const struct smp_context *ctx,
 }
 
 void
-smp__baseline_compare(void *ud, const struct smp_check *c)
+smp__baseline_compare(const struct smp_baseline *b, const struct smp_check *c)
 {
-	const struct smp_baseline *b = ud;
 	struct smp_base base;
 
 	base.job = &b->job;
 	base.instance = b->instance;
 	base.name = b->name;
 	smp__rules_baseline(&base, c);
+}
+
+const struct smp_job *
+smp__baseline_job(const struct smp_baseline *b)
+{
+	return &b->job;
+}
+
+const struct smp_instance *
+smp__baseline_instance(const struct smp_baseline *b)
+{
+	return b->instance;
+}
+
+const char *
+smp__baseline_name(const struct smp_baseline *b)
+{
+	return b->name;
 }

@@ -1,11 +1,25 @@
-/* baseline.h - what smp_check() needs of a baseline (baseline.c) */
-#ifndef SMP_BASELINE_H
-#define SMP_BASELINE_H
+/*
+ * baseline.h - what diagnose uses of a baseline (baseline.c): the rules
+ * that compare a job with it, and the native job itself.
+ */
+#ifndef SMP_ADVISE_BASELINE_H
+#define SMP_ADVISE_BASELINE_H
 
+#include "smpreflight.h"
 #include "rules/check.h"
 
-/* A smp_check_hook function: compares the job of c with the baseline ud
- * (a const struct smp_baseline *), adding findings to c->rep. */
-void smp__baseline_compare(void *ud, const struct smp_check *c);
+/* Runs learning-rate-not-scaled and baseline-drift for the job of c. */
+void smp__baseline_compare(const struct smp_baseline *b,
+			   const struct smp_check *c);
+
+/* The baseline's job (its nodes live as long as b), its instance (NULL
+ * when unknown) and the name it was made with. */
+const struct smp_job *smp__baseline_job(const struct smp_baseline *b);
+const struct smp_instance *smp__baseline_instance(const struct smp_baseline *b);
+const char *smp__baseline_name(const struct smp_baseline *b);
+
+/* The first finding that means a spec could not be read (syntax, input
+ * limit), or NULL. */
+const struct smp_finding *smp__unreadable(const struct smp_report *rep);
 
 #endif

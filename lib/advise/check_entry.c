@@ -21,6 +21,13 @@ smp_check_options_init(struct smp_check_options *opts, unsigned int version)
 				 SMP_CHECK_OPTIONS_VERSION);
 }
 
+/* The hook function comparing every job with the baseline ud. */
+static void
+compare(void *ud, const struct smp_check *c)
+{
+	smp__baseline_compare(ud, c);
+}
+
 static int
 invalid(struct smp_error *err, const char *message)
 {
@@ -55,7 +62,7 @@ smp_check(struct smp_report **out, const struct smp_context *ctx,
 		return invalid(err, "invalid smp_check_options.format");
 	memset(&hook, 0, sizeof(hook));
 	if (o.baseline) {
-		hook.fn = smp__baseline_compare;
+		hook.fn = compare;
 		/* the hook's ud is not const; compare only reads it */
 		memcpy(&hook.ud, &o.baseline, sizeof(hook.ud));
 	}

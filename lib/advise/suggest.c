@@ -107,7 +107,7 @@ path_of(const struct smp_node *m, const struct smp_node *node,
 		if (p->key->kind != SMP_NODE_SCALAR)
 			continue;
 		segs[depth] = p->key->u.scalar.value;
-		if (p->value == node)
+		if (smp__node_same(p->value, node))
 			return depth + 1;
 		d = path_of(p->value, node, segs, depth + 1);
 		if (d > 0)
@@ -769,6 +769,7 @@ suggest(struct smp_suggestion **out, const struct smp_context *ctx,
 	hook.fn = on_job;
 	hook.ud = &r;
 	hook.keep = NULL;
+	hook.sources = NULL;
 	rc = smp__check_run(&s->report, ctx, name, buf, len, &hook, err);
 	smp__free(&ctx->alloc, owned);
 	if (rc)

@@ -227,18 +227,30 @@ smp__node_type_name(const struct smp_node *n)
 const struct smp_pair *
 smp__map_pair(const struct smp_node *m, const char *key)
 {
-	size_t i;
+	size_t i, n;
 
 	if (!m || m->kind != SMP_NODE_MAPPING)
 		return NULL;
+	n = strlen(key);
 	/* the last one wins, as in YAML parsers; duplicates are findings */
 	for (i = m->u.mapping.count; i-- > 0;) {
 		const struct smp_node *k = m->u.mapping.items[i].key;
 
-		if (k->kind == SMP_NODE_SCALAR && smp__scalar_is(k, key))
+		if (k->kind == SMP_NODE_SCALAR && k->u.scalar.len == n &&
+		    (n == 0 || k->u.scalar.value[0] == key[0]) &&
+		    memcmp(k->u.scalar.value, key, n) == 0)
 			return &m->u.mapping.items[i];
 	}
 	return NULL;
+}
+
+int
+smp__node_same(const struct smp_node *a, const struct smp_node *b)
+{
+	return a == b || (a && b && a->kind == SMP_NODE_MAPPING &&
+			  b->kind == SMP_NODE_MAPPING &&
+			  a->start.offset == b->start.offset &&
+			  a->start.line == b->start.line);
 }
 
 const struct smp_node *

@@ -146,6 +146,14 @@ const char *smp__node_type_name(const struct smp_node *n);
 /* The value of key (exact, case-sensitive) in mapping m, or NULL. */
 const struct smp_node *smp__map_get(const struct smp_node *m, const char *key);
 
+/*
+ * 1 when a and b are the same node of a document, or b a copy a normalizer
+ * made of the mapping a (the same start; a mapping cannot start where
+ * another one does): a CreateTrainingJob request's hyperparameters as the
+ * container reads them.
+ */
+int smp__node_same(const struct smp_node *a, const struct smp_node *b);
+
 /* The key node of key in mapping m (to anchor findings), or NULL. */
 const struct smp_node *smp__map_key(const struct smp_node *m, const char *key);
 

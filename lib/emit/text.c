@@ -21,6 +21,8 @@
 /* Source lines wider than this many cells are cut around the caret. */
 #define EXCERPT_MAX 100
 #define EXCERPT_BEFORE 40
+/* Printable ASCII is measured in runs of at most this many bytes. */
+#define RUN_MAX 256
 
 #define ANSI_RESET "\033[0m"
 #define ANSI_BOLD "\033[1m"
@@ -49,6 +51,12 @@ out_flush(struct out *o)
 static void
 out_mem(struct out *o, const char *s, size_t n)
 {
+	/* the common case: a short piece that fits */
+	if (n < sizeof(o->buf) - o->len) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+		return;
+	}
 	while (n && !o->failed) {
 		size_t room = sizeof(o->buf) - o->len;
 		size_t k = n < room ? n : room;
@@ -168,6 +176,30 @@ out_char(struct out *o, const char *s, size_t len, long cp)
 	}
 }
 
+/*
+ * Length of the run of printable ASCII (0x20..0x7E) at the start of
+ * u[0..n), eight bytes at a time where it can: most of the text is.
+ */
+static size_t
+ascii_run(const unsigned char *u, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+	size_t i = 0;
+
+	while (i + 8 <= n) {
+		uint64_t x;
+
+		memcpy(&x, u + i, 8);
+		/* any byte below 0x20, or above 0x7E (0x7F and 8-bit) */
+		if ((((x - ones * 0x20) & ~x) | ((x + ones) | x)) & high)
+			break;
+		i += 8;
+	}
+	while (i < n && u[i] >= 0x20 && u[i] < 0x7F)
+		i++;
+	return i;
+}
+
 /* Text from a finding on the message line: tabs become spaces. */
 static void
 out_safe(struct out *o, const char *s)
@@ -180,8 +212,7 @@ out_safe(struct out *o, const char *s)
 		long cp;
 
 		/* runs of plain printable ASCII go out in one piece */
-		while (i < n && u[i] >= 0x20 && u[i] < 0x7F)
-			i++;
+		i += ascii_run(u + i, n - i);
 		out_mem(o, s + start, i - start);
 		if (i == n)
 			break;
@@ -266,7 +297,7 @@ excerpt(struct out *o, const struct smp_finding *f, struct window *win)
 {
 	const char *s = f->source_line;
 	const unsigned char *u = (const unsigned char *)s;
-	size_t n = strlen(s), i = 0, cells = 0;
+	size_t i = 0, cells = 0, stop = (size_t)-1;
 	uint32_t col = 1, end = 0;
 	struct span sp = {0, 0};
 	int have_start = 0, have_end = 0;
@@ -278,16 +309,24 @@ excerpt(struct out *o, const struct smp_finding *f, struct window *win)
 	else if (f->end_line == f->line && f->end_column > f->column)
 		end = f->end_column;
 	win->first = (size_t)-1;
-	while (i < n) {
+	/* NUL-terminated, and never read past the window: a finding on a
+	 * megabyte-long line costs what one on a short line does */
+	while (u[i]) {
 		size_t k;
 		long cp;
 
+		if (have_start && stop == (size_t)-1)
+			stop = (sp.start > EXCERPT_BEFORE
+					? sp.start - EXCERPT_BEFORE
+					: 0) +
+			       EXCERPT_MAX;
+		/* past the widest window the caret can have: the line is
+		 * long, which is all the rest would tell */
+		if (cells > stop)
+			break;
 		/* the common case: printable ASCII, a column and a cell each */
 		if (u[i] >= 0x20 && u[i] < 0x7F) {
-			for (k = 1;
-			     i + k < n && u[i + k] >= 0x20 && u[i + k] < 0x7F;
-			     k++)
-				;
+			k = ascii_run(u + i, strnlen(s + i, RUN_MAX));
 			if (column >= col && column - col < k) {
 				sp.start = cells + (column - col);
 				have_start = 1;
@@ -306,7 +345,7 @@ excerpt(struct out *o, const struct smp_finding *f, struct window *win)
 		if ((u[i] & 0xC0) == 0x80) {
 			/* a stray continuation byte: no column of its own */
 			k = 1;
-			while (i + k < n && (u[i + k] & 0xC0) == 0x80)
+			while ((u[i + k] & 0xC0) == 0x80)
 				k++;
 			cells += excerpt_char(o, win, cells, s + i, k, -1);
 			i += k;
@@ -320,10 +359,11 @@ excerpt(struct out *o, const struct smp_finding *f, struct window *win)
 			sp.end = cells;
 			have_end = 1;
 		}
-		k = smp__utf8_decode(u + i, n - i, &cp);
+		/* a UTF-8 sequence is at most 4 bytes */
+		k = smp__utf8_decode(u + i, strnlen(s + i, 4), &cp);
 		if (cp < 0) {
 			/* an invalid sequence shows as one character */
-			while (i + k < n && (u[i + k] & 0xC0) == 0x80)
+			while ((u[i + k] & 0xC0) == 0x80)
 				k++;
 		}
 		cells += excerpt_char(o, win, cells, s + i, k, cp);

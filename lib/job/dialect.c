@@ -259,16 +259,24 @@ smp__detect_dialect(const struct smp_node *root)
 		known |= hits > 0;
 		if (hits == 1)
 			exact[last]++;
-		for (d = 0; !hits && d < COUNT(dialect_keys); d++)
-			if (smp__did_you_mean(k->u.scalar.value,
-					      dialect_keys[d].keys,
-					      dialect_keys[d].count))
-				near[d]++;
 	}
 	if (best(exact) != SMP_DIALECT_AUTO)
 		return best(exact);
 	if (known)
 		return SMP_DIALECT_ESTIMATOR;
+	/* no known key at all: every key is a misspelling, or none is */
+	for (i = 0; i < root->u.mapping.count; i++) {
+		const struct smp_node *k = root->u.mapping.items[i].key;
+
+		if (k->kind != SMP_NODE_SCALAR ||
+		    strlen(k->u.scalar.value) != k->u.scalar.len)
+			continue;
+		for (d = 0; d < COUNT(dialect_keys); d++)
+			if (smp__did_you_mean(k->u.scalar.value,
+					      dialect_keys[d].keys,
+					      dialect_keys[d].count))
+				near[d]++;
+	}
 	return best(near);
 }
 
@@ -429,7 +437,7 @@ key_of(const struct smp_node *cur, const struct smp_node *node, unsigned depth)
 			const struct smp_pair *p = &cur->u.mapping.items[i];
 			const struct smp_node *k;
 
-			if (p->value == node)
+			if (smp__node_same(p->value, node))
 				return p->key;
 			k = key_of(p->value, node, depth + 1);
 			if (k)

@@ -82,26 +82,6 @@ smp__settings_release(struct smp_settings *s, const struct smp_allocator *a)
 	}
 }
 
-/* ASCII only, whatever the process locale (tolower() depends on it). */
-static int
-fold(int c)
-{
-	return c == '-' ? '_' : c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
-
-int
-smp__name_eq(const char *a, size_t alen, const char *b)
-{
-	size_t i;
-
-	for (i = 0; i < alen; i++) {
-		if (!b[i] ||
-		    fold((unsigned char)a[i]) != fold((unsigned char)b[i]))
-			return 0;
-	}
-	return b[alen] == '\0';
-}
-
 int
 smp__hparam_is(const struct smp_settings *s, const struct smp_node *key,
 	       enum smp_hparam_kind kind)

@@ -36,8 +36,31 @@ int smp__settings_init(struct smp_settings *s, const struct smp_options *opts,
 void smp__settings_release(struct smp_settings *s,
 			   const struct smp_allocator *a);
 
-/* 1 when a and b are equal ignoring case, with '-' and '_' alike. */
-int smp__name_eq(const char *a, size_t alen, const char *b);
+/* A character as names compare: ASCII only, whatever the process locale
+ * (tolower() depends on it), '-' as '_'. */
+static inline int
+smp__name_fold(int c)
+{
+	return c == '-' ? '_' : c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+/*
+ * 1 when a and b are equal ignoring case, with '-' and '_' alike. Inline:
+ * the rules call it for every key against every name they look for, and
+ * nearly every call ends at the first character.
+ */
+static inline int
+smp__name_eq(const char *a, size_t alen, const char *b)
+{
+	size_t i;
+
+	for (i = 0; i < alen; i++) {
+		if (!b[i] || smp__name_fold((unsigned char)a[i]) !=
+				     smp__name_fold((unsigned char)b[i]))
+			return 0;
+	}
+	return b[alen] == '\0';
+}
 
 /*
  * The pair of mapping hp whose key matches the first name of the kind's

@@ -1,5 +1,10 @@
-/* report.c - collecting findings; sticky out-of-memory; JSON Pointers */
+/*
+ * report.c - collecting findings; sticky out-of-memory; JSON Pointers.
+ * A report holds at most SMP_REPORT_FINDINGS_MAX findings and one copy of
+ * each source line they point at, so its memory is bounded by the input.
+ */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,11 +34,40 @@ smp__report_new(struct smp_report **out, const struct smp_allocator *a,
 	return 0;
 }
 
+/*
+ * The text of line in r->buf for a finding of file: shared with an earlier
+ * finding on the same line of the same buffer, else copied into the arena.
+ * The scan back is bounded by SMP_REPORT_FINDINGS_MAX. NULL on
+ * out-of-memory.
+ */
+static const char *
+source_line(struct smp_report *r, const char *file, uint32_t line)
+{
+	size_t i = r->count, s, n;
+
+	while (i-- > 0) {
+		const struct smp_finding *g = &r->items[i];
+
+		if (g->line == line && g->file == file && g->source_line)
+			return g->source_line;
+	}
+	if (r->lines.buf != r->buf || r->lines.len != r->len) {
+		smp__lines_release(&r->lines, r->alloc);
+		smp__lines_init(&r->lines, r->buf, r->len);
+	}
+	s = smp__lines_start(&r->lines, r->alloc, line);
+	if (r->lines.failed)
+		return NULL; /* out of memory: the report fails */
+	n = smp__line_len(r->buf, r->len, s);
+	return smp__arena_strndup(&r->arena, r->buf + s, n);
+}
+
 void
 smp_report_free(struct smp_report *r)
 {
 	if (!r)
 		return;
+	smp__lines_release(&r->lines, r->alloc);
 	smp__free(r->alloc, r->items);
 	smp__arena_release(&r->arena);
 	smp__free(r->alloc, r);
@@ -76,6 +110,10 @@ add_va(struct smp_report *r, enum smp_rule_id rule, const struct smp_pos *start,
 
 	if (sev == SMP_SEVERITY_OFF || r->failed)
 		return NULL;
+	if (r->count >= SMP_REPORT_FINDINGS_MAX && !r->finished) {
+		r->dropped++;
+		return NULL;
+	}
 	if (smp__grow(r->alloc, &items, &r->cap, r->count + 1,
 		      sizeof(*r->items))) {
 		r->failed = 1;
@@ -104,11 +142,7 @@ add_va(struct smp_report *r, enum smp_rule_id rule, const struct smp_pos *start,
 			f->end_column = start->column + 1;
 		}
 		if (r->buf) {
-			size_t s = smp__line_start(r->buf, r->len, f->line);
-			size_t n = smp__line_len(r->buf, r->len, s);
-
-			f->source_line =
-				smp__arena_strndup(&r->arena, r->buf + s, n);
+			f->source_line = source_line(r, f->file, f->line);
 			if (!f->source_line) {
 				r->failed = 1;
 				return NULL;
@@ -210,6 +244,8 @@ smp__report_source(struct smp_report *r, const char *file, const char *buf,
 	saved->buf = r->buf;
 	saved->len = r->len;
 	saved->root = r->root;
+	saved->lines = r->lines; /* kept for when the spec comes back */
+	smp__lines_init(&r->lines, NULL, 0);
 	r->src_file = NULL;
 	if (file) {
 		r->src_file = smp__arena_strndup(&r->arena, file, strlen(file));
@@ -229,6 +265,36 @@ smp__report_source_restore(struct smp_report *r,
 	r->buf = saved->buf;
 	r->len = saved->len;
 	r->root = saved->root;
+	smp__lines_release(&r->lines, r->alloc);
+	r->lines = saved->lines;
+}
+
+void
+smp__report_finish(struct smp_report *r)
+{
+	struct smp_finding *f;
+	size_t n = r->dropped;
+
+	if (n && !r->finished) {
+		r->finished = 1;
+		f = smp__report_add(r, SMP_RULE_INPUT_LIMIT, NULL, NULL,
+				    "%zu more finding%s not shown: a file "
+				    "reports at most %d",
+				    n, n == 1 ? "" : "s",
+				    SMP_REPORT_FINDINGS_MAX);
+		smp__finding_soften(r, f, SMP_RULE_INPUT_LIMIT,
+				    SMP_SEVERITY_INFO);
+		smp__finding_fix(r, f,
+				 "fix the findings shown and check the file "
+				 "again");
+	}
+	smp__lines_release(&r->lines, r->alloc);
+}
+
+int
+smp__report_full(const struct smp_report *r)
+{
+	return r->count >= SMP_REPORT_FINDINGS_MAX && !r->finished;
 }
 
 int
@@ -273,10 +339,10 @@ struct path {
 	int overflow;
 };
 
-static size_t
+static void
 path_push(struct path *p, const struct smp_node *seg, size_t index)
 {
-	size_t mark = p->len, i;
+	size_t i;
 	char num[32];
 	const char *s;
 	size_t n;
@@ -305,17 +371,28 @@ path_push(struct path *p, const struct smp_node *seg, size_t index)
 		for (k = 0; esc && k < el; k++)
 			p->buf[p->len++] = esc[k];
 	}
-	return mark;
 }
 
-/* Depth-first search; bounded by the document's node limit. */
+/* One step from a node to its child: a mapping key or a sequence index. */
+struct step {
+	const struct smp_node *key; /* NULL for a sequence item */
+	size_t index;
+};
+
+#define PATH_DEPTH_MAX 129
+
+/*
+ * Depth-first search for target below cur, bounded by the document's node
+ * limit; on success steps[0..*n) lead there. Only pointers are compared on
+ * the way: the text is built once, for the path found.
+ */
 static int
-find_path(struct path *p, const struct smp_node *cur,
+find_path(struct step *steps, size_t *n, const struct smp_node *cur,
 	  const struct smp_node *target, unsigned depth)
 {
-	size_t i, mark;
+	size_t i;
 
-	if (cur == target)
+	if (smp__node_same(cur, target))
 		return 1;
 	if (!cur || depth > 128)
 		return 0;
@@ -323,19 +400,67 @@ find_path(struct path *p, const struct smp_node *cur,
 		for (i = 0; i < cur->u.mapping.count; i++) {
 			const struct smp_pair *pr = &cur->u.mapping.items[i];
 
-			mark = path_push(p, pr->key, 0);
+			steps[depth].key = pr->key;
+			steps[depth].index = 0;
 			if (pr->key == target ||
-			    find_path(p, pr->value, target, depth + 1))
+			    find_path(steps, n, pr->value, target, depth + 1)) {
+				if (*n == 0)
+					*n = depth + 1;
 				return 1;
-			p->len = mark;
+			}
 		}
 	} else if (cur->kind == SMP_NODE_SEQUENCE) {
 		for (i = 0; i < cur->u.sequence.count; i++) {
-			mark = path_push(p, NULL, i);
-			if (find_path(p, cur->u.sequence.items[i], target,
-				      depth + 1))
+			steps[depth].key = NULL;
+			steps[depth].index = i;
+			if (find_path(steps, n, cur->u.sequence.items[i],
+				      target, depth + 1)) {
+				if (*n == 0)
+					*n = depth + 1;
 				return 1;
-			p->len = mark;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * The scalar of the tree whose text holds offset: where a node that a
+ * normalizer derived from the spec's text (a version inside an image tag,
+ * a hyperparameter without the SDK's JSON quotes) sits in the document.
+ * Steps as find_path().
+ */
+static int
+find_at(struct step *steps, size_t *n, const struct smp_node *cur,
+	size_t offset, unsigned depth)
+{
+	size_t i;
+
+	if (!cur || depth > 128)
+		return 0;
+	if (cur->kind == SMP_NODE_SCALAR) {
+		if (cur->start.offset <= offset && offset < cur->end.offset) {
+			*n = depth;
+			return 1;
+		}
+		return 0;
+	}
+	if (cur->kind == SMP_NODE_MAPPING) {
+		for (i = 0; i < cur->u.mapping.count; i++) {
+			const struct smp_pair *pr = &cur->u.mapping.items[i];
+
+			steps[depth].key = pr->key;
+			steps[depth].index = 0;
+			if (find_at(steps, n, pr->value, offset, depth + 1))
+				return 1;
+		}
+	} else if (cur->kind == SMP_NODE_SEQUENCE) {
+		for (i = 0; i < cur->u.sequence.count; i++) {
+			steps[depth].key = NULL;
+			steps[depth].index = i;
+			if (find_at(steps, n, cur->u.sequence.items[i], offset,
+				    depth + 1))
+				return 1;
 		}
 	}
 	return 0;
@@ -345,12 +470,22 @@ const char *
 smp__report_pointer_of(struct smp_report *r, const struct smp_node *root,
 		       const struct smp_node *node)
 {
+	struct step steps[PATH_DEPTH_MAX];
 	struct path p;
 	const char *s;
+	size_t n = 0, i;
 
+	if (!find_path(steps, &n, root, node, 0)) {
+		n = 0;
+		if (node->kind != SMP_NODE_SCALAR ||
+		    !find_at(steps, &n, root, node->start.offset, 0))
+			return NULL;
+	}
 	p.len = 0;
 	p.overflow = 0;
-	if (!find_path(&p, root, node, 0) || p.overflow)
+	for (i = 0; i < n && !p.overflow; i++)
+		path_push(&p, steps[i].key, steps[i].index);
+	if (p.overflow)
 		return NULL;
 	s = smp__arena_strndup(&r->arena, p.buf, p.len);
 	if (!s)

@@ -8,8 +8,17 @@
 
 #include "smpreflight.h"
 #include "util/arena.h"
+#include "util/lines.h"
 #include "doc/doc.h"
 #include "report/rule_table.h"
+
+/*
+ * At most this many findings are kept per report: past it they are only
+ * counted, and smp__report_finish() adds one input-limit finding that says
+ * how many were not shown. Memory and output stay bounded however many
+ * problems a hostile file has.
+ */
+#define SMP_REPORT_FINDINGS_MAX 1000
 
 struct smp_report {
 	const struct smp_allocator *alloc;
@@ -27,7 +36,10 @@ struct smp_report {
 	struct smp_finding *items;
 	size_t count;
 	size_t cap;
-	int failed; /* an allocation failed: the report is incomplete */
+	int failed;     /* an allocation failed: the report is incomplete */
+	size_t dropped; /* findings past SMP_REPORT_FINDINGS_MAX */
+	int finished;   /* smp__report_finish() added its finding */
+	struct smp_lines lines; /* of buf, built when findings need it */
 };
 
 /* Allocates an empty report for file; the report copies the name. */
@@ -81,12 +93,28 @@ struct smp_report_source {
 	const char *buf;
 	size_t len;
 	const struct smp_node *root;
+	struct smp_lines lines; /* of buf, built when findings need it */
 };
 
 void smp__report_source(struct smp_report *r, const char *file, const char *buf,
 			size_t len, struct smp_report_source *saved);
 void smp__report_source_restore(struct smp_report *r,
 				const struct smp_report_source *saved);
+
+/*
+ * Ends adding findings: when some were dropped past
+ * SMP_REPORT_FINDINGS_MAX, adds the input-limit finding that counts them;
+ * frees the line index. Call it while r->buf is still the checked buffer.
+ */
+void smp__report_finish(struct smp_report *r);
+
+/*
+ * 1 when the report keeps no more findings: the next ones are only
+ * counted. A rule whose message is costly to write (a did-you-mean search)
+ * may test it first, and then still add the finding with any message so
+ * that it is counted.
+ */
+int smp__report_full(const struct smp_report *r);
 
 /* 1 when the report already has a finding of rule. */
 int smp__report_has(const struct smp_report *r, enum smp_rule_id rule);

@@ -570,7 +570,9 @@ smp__suppress_apply(struct smp_report *rep, const char *buf, size_t len,
 			report_invalid(rep, f, why,
 				       "fix what it suppressed, or move the "
 				       "date if the reason still holds");
-		} else {
+		} else if (!rep->dropped) {
+			/* with findings dropped past the report's cap, an
+			 * unused one may have matched one of those */
 			for (j = 0; j < f->c.id_count; j++)
 				if (!f->used[j])
 					report_unused(rep, f, j);

@@ -124,6 +124,10 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 		rep->failed = 1;
 		return SMP_ENOMEM;
 	}
+	if (hook && hook->sources) {
+		script_dir = hook->sources;
+		job.source_dir = NULL;
+	}
 	/* the entry script's facts, before the spec rules that read them */
 	smp__script_init(&script, &ctx->alloc);
 	rc = ctx->no_script ? 0
@@ -233,6 +237,7 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 		*hook->keep = docs; /* the caller releases them */
 	else
 		smp__docs_release(&docs);
+	smp__report_finish(rep);
 	rep->buf = NULL;
 	rep->len = 0;
 	rep->root = NULL;

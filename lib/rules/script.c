@@ -1063,6 +1063,21 @@ smp__rules_script(const struct smp_check *c)
 		job->pytorchxla_enabled ||
 		(s->launcher && smp__job_total_gpus(c->job, c->instance) > 1);
 	smp__report_source(c->rep, s->path, s->buf, s->len, &saved);
+	if (r.p->truncated) {
+		/* the rules that conclude from an absence stay quiet: say so
+		 * rather than pass the script silently */
+		struct smp_finding *f = smp__report_add(
+			c->rep, SMP_RULE_INPUT_LIMIT, NULL, NULL,
+			"the script has more than %d calls (or arguments, "
+			"imports, definitions, loops or assignments): the "
+			"checks that look for something missing were skipped",
+			SMP_PYSCAN_MAX);
+
+		smp__finding_soften(c->rep, f, SMP_RULE_INPUT_LIMIT,
+				    SMP_SEVERITY_INFO);
+		smp__finding_fix(c->rep, f,
+				 "split the script into smaller modules");
+	}
 	rule_padding(&r);
 	if (pytorch) {
 		rule_item(&r);

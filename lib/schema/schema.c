@@ -1599,7 +1599,13 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 		}
 	}
 	if (t == T_STRING) {
-		size_t chars = utf8_chars(n->u.scalar.value, n->u.scalar.len);
+		/* a string no longer in bytes than the maximum is short
+		 * enough in characters: count only when it may matter */
+		size_t chars = n->u.scalar.len;
+
+		if ((sn->has & H_MIN_LENGTH) ||
+		    ((sn->has & H_MAX_LENGTH) && chars > sn->max_length))
+			chars = utf8_chars(n->u.scalar.value, chars);
 
 		if ((sn->has & H_MIN_LENGTH) && chars < sn->min_length) {
 			if (!report)
@@ -1726,6 +1732,12 @@ report_key(struct walk *w, const struct snode *sn, const struct smp_pair *p,
 		       smp__node_type_name(k));
 		smp__report_node(w->rep, rule_of(sn, SMP_RULE_WRONG_TYPE), k,
 				 "%s", b.s);
+		return;
+	}
+	if (smp__report_full(w->rep)) {
+		/* only counted: spare the did-you-mean search */
+		smp__report_node(w->rep, rule_of(sn, SMP_RULE_UNKNOWN_KEY), k,
+				 "%s", "");
 		return;
 	}
 	sb_str(&b, known ? "key '" : "unknown key '");

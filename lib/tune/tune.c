@@ -155,9 +155,26 @@ smp__tune_lr_follows(double ratio, double k)
 void
 smp__tune_number(char *out, size_t size, double v)
 {
-	if (isfinite(v) && fabs(v) < 1e15 && v == floor(v))
-		snprintf(out, size, "%.0f", v);
-	else
+	if (isfinite(v) && fabs(v) < 1e15 && v == floor(v)) {
+		/* what "%.0f" prints, without the floating-point printf */
+		char tmp[24];
+		size_t i = sizeof(tmp), k = 0;
+		unsigned long long u = (unsigned long long)fabs(v);
+
+		tmp[--i] = '\0';
+		do {
+			tmp[--i] = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		if (signbit(v))
+			tmp[--i] = '-';
+		while (size && k + 1 < size && tmp[i + k]) {
+			out[k] = tmp[i + k];
+			k++;
+		}
+		if (size)
+			out[k] = '\0';
+	} else
 		snprintf(out, size, "%.4g", v);
 }
 
@@ -351,10 +368,30 @@ same_gpu(const struct smp_instance *a, const struct smp_instance *b)
 	       fabs(a->gpu_memory_gib - b->gpu_memory_gib) < 0.01;
 }
 
+/* The instance of the last type looked up: rows come grouped by type. */
+struct type_memo {
+	const char *type;
+	const struct smp_instance *instance;
+};
+
+static const struct smp_instance *
+row_instance(const struct smp_catalog *cat, const char *type,
+	     struct type_memo *memo)
+{
+	if (!memo)
+		return smp__catalog_instance(cat, type);
+	if (!memo->type || strcmp(memo->type, type) != 0) {
+		memo->type = type;
+		memo->instance = smp__catalog_instance(cat, type);
+	}
+	return memo->instance;
+}
+
 /* Classifies a row for q: SMP_ROW_NONE when it does not apply. */
 static enum smp_row_match
 row_match(const struct smp_catalog *cat, const struct smp_tested_model *row,
-	  const struct smp_tune_query *q, const struct smp_image *im)
+	  const struct smp_tune_query *q, const struct smp_image *im,
+	  struct type_memo *memo)
 {
 	int same_type;
 
@@ -364,9 +401,9 @@ row_match(const struct smp_catalog *cat, const struct smp_tested_model *row,
 	if (same_type && row_same_versions(row, q, im))
 		return SMP_ROW_EXACT;
 	/* types are unique in the catalog: the same type is q's instance */
-	if (same_gpu(q->instance, same_type ? q->instance
-					    : smp__catalog_instance(
-						      cat, row->instance_type)))
+	if (same_gpu(q->instance,
+		     same_type ? q->instance
+			       : row_instance(cat, row->instance_type, memo)))
 		return SMP_ROW_SAME_GPU;
 	return SMP_ROW_NONE;
 }
@@ -395,7 +432,8 @@ version_distance(const char *a, const char *b)
  */
 static int
 prefer(const struct smp_catalog *cat, const struct smp_tested_model *a,
-       const struct smp_tested_model *b, const struct smp_tune_query *q,
+       enum smp_row_match ma, const struct smp_tested_model *b,
+       enum smp_row_match mb, const struct smp_tune_query *q,
        const struct smp_image *im, int by_batch)
 {
 	int hf = q->estimator == SMP_EST_HUGGINGFACE;
@@ -408,8 +446,8 @@ prefer(const struct smp_catalog *cat, const struct smp_tested_model *a,
 		if (x != y)
 			return y - x;
 	}
-	x = row_match(cat, a, q, im) == SMP_ROW_EXACT;
-	y = row_match(cat, b, q, im) == SMP_ROW_EXACT;
+	x = ma == SMP_ROW_EXACT;
+	y = mb == SMP_ROW_EXACT;
 	if (x != y)
 		return y - x;
 	if (by_batch &&
@@ -456,6 +494,7 @@ static void
 pick_rows(struct pick_rows *p, const struct smp_catalog *cat,
 	  const struct smp_tune_query *q, const struct smp_image *im)
 {
+	struct type_memo memo = {NULL, NULL};
 	size_t i;
 
 	p->count = 0;
@@ -466,7 +505,7 @@ pick_rows(struct pick_rows *p, const struct smp_catalog *cat,
 		/* most rows are another model's: one byte tells */
 		if (!r->model_key || r->model_key[0] != q->model_key[0])
 			continue;
-		m = row_match(cat, r, q, im);
+		m = row_match(cat, r, q, im, &memo);
 		if (m == SMP_ROW_NONE)
 			continue;
 		if (p->count < PICK_MAX) {
@@ -487,7 +526,7 @@ pick_at(const struct pick_rows *p, const struct smp_catalog *cat,
 		*m = p->match[k];
 		return p->row[k];
 	}
-	*m = row_match(cat, &cat->tested[k], q, im);
+	*m = row_match(cat, &cat->tested[k], q, im, NULL);
 	return &cat->tested[k];
 }
 
@@ -498,7 +537,7 @@ smp__tune_pick(struct smp_row_pick *out, const struct smp_catalog *cat,
 	const struct smp_tested_model *best = NULL, *max = NULL, *r;
 	const struct smp_image *im;
 	struct pick_rows rows;
-	enum smp_row_match m;
+	enum smp_row_match m, best_m = SMP_ROW_NONE;
 	size_t i, total;
 	int any_seq = 0, d;
 
@@ -532,12 +571,16 @@ smp__tune_pick(struct smp_row_pick *out, const struct smp_catalog *cat,
 			any_seq = 1;
 		if (!best) {
 			best = r;
+			best_m = m;
 			continue;
 		}
-		d = prefer(cat, r, best, q, im, out->by_batch);
-		if (d < 0 || (d == 0 && smp__tune_row_batch(cat, r) <
-						smp__tune_row_batch(cat, best)))
+		d = prefer(cat, r, m, best, best_m, q, im, out->by_batch);
+		if (d < 0 ||
+		    (d == 0 && smp__tune_row_batch(cat, r) <
+				       smp__tune_row_batch(cat, best))) {
 			best = r;
+			best_m = m;
+		}
 	}
 	if (!best)
 		return;
@@ -545,7 +588,7 @@ smp__tune_pick(struct smp_row_pick *out, const struct smp_catalog *cat,
 		r = pick_at(&rows, cat, q, im, i, &m);
 		if (m == SMP_ROW_NONE)
 			continue;
-		if (prefer(cat, r, best, q, im, out->by_batch) == 0)
+		if (prefer(cat, r, m, best, best_m, q, im, out->by_batch) == 0)
 			out->ties++;
 		/* the largest batch on this GPU, at the job's length */
 		if (any_seq && r->sequence_length != q->sequence_length)
@@ -564,7 +607,7 @@ smp__tune_pick(struct smp_row_pick *out, const struct smp_catalog *cat,
 	    best->batch_size_is_lower_bound >= max->batch_size_is_lower_bound &&
 	    (!any_seq || best->sequence_length == q->sequence_length))
 		max = best;
-	out->match = row_match(cat, best, q, im);
+	out->match = best_m;
 	out->row = best;
 	out->max = max;
 	out->seq_matched = q->sequence_length &&
@@ -622,8 +665,10 @@ smp__tune_model_tested(const struct smp_catalog *cat, const char *framework,
 	for (i = 0; i < cat->tested_count; i++) {
 		const struct smp_tested_model *r = &cat->tested[i];
 
-		if (strcmp(r->framework, framework) == 0 && r->model_key &&
-		    strcmp(r->model_key, model_key) == 0)
+		/* most rows are another model's: one byte tells */
+		if (r->model_key && r->model_key[0] == model_key[0] &&
+		    strcmp(r->model_key, model_key) == 0 &&
+		    strcmp(r->framework, framework) == 0)
 			return 1;
 	}
 	return 0;

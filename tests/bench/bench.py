@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
-"""bench.py - the table of `make bench` (DESIGN.md section 11).
+"""bench.py - the tables of `make bench` (DESIGN.md section 11).
 
   bench.py --cli build/sm-preflight --floor build/bench/floor
            --work build/bench [--jsonschema PATH] [--runs 5]
-           [--sizes 1,1000,10000]
+           [--sizes 1,1000,10000] [--jobs N] [--no-callgrind]
+           [--no-hostile]
 
 For each size N it generates N specs (tests/bench/gen.py, same seed every
 time) and times, as whole processes:
 
   floor          libyaml's event parser over the same files, nothing else
-  sm-preflight   `check -q --color never --jobs 1` and `--jobs 2` (output
-                 to /dev/null, as a CI step would discard it)
+  floor N-way    N floor processes side by side, each on every N-th file
+                 (floor --shard K/N): the floor of `--jobs N`
+  sm-preflight   `check -q --color never --jobs 1` and `--jobs N` (N is
+                 the number of cores unless --jobs says; output to
+                 /dev/null, as a CI step would discard it)
   jsonschema     the JSON Schema CLI (@sourcemeta/jsonschema, its native
                  binary) validating each dialect folder against the
                  project's schema, --fast, one process per dialect
@@ -18,7 +22,18 @@ time) and times, as whole processes:
 
 Wall times are medians of --runs runs measured by hyperfine, CPU times
 (user + system) its means; peak RSS is the median of /usr/bin/time -v's "Maximum resident
-set size" over three runs. Files that do not parse are left out of the two
+set size" over three runs.
+
+Then, on the largest size, the like-with-like comparisons:
+  (a) instructions (valgrind --tool=callgrind, deterministic) and CPU time
+      of `check --jobs 1` against the single-threaded floor;
+  (b) wall time of `check --jobs N` against the floor run N-way parallel.
+And the hostile set: inputs generated here (a one-line JSON request with
+8,000 unknown keys, 99,000 duplicate keys on one line, 49,000 findings one
+per line, 3 M blank lines then 4,000 findings, 60,000 suppression
+comments, an exponential glob in a config's ignore list), each run once
+under a 2 GiB address-space limit and a timeout, with its peak RSS and
+wall time against the targets (64 MiB, 1 s). Files that do not parse are left out of the two
 JSON Schema validators' input (both stop at the first one); sm-preflight
 and the floor read them all. Nothing here asserts a time: the targets are
 printed with the measured figures, and the exit status is 0 whenever the
@@ -27,6 +42,8 @@ measurements ran.
 import argparse
 import json
 import os
+import re
+import resource
 import shlex
 import shutil
 import statistics
@@ -102,12 +119,22 @@ def time_v(argv, runs, need_wall):
             statistics.median(cpu) if cpu else None)
 
 
+def floor_parallel(args, specs):
+    """The floor run args.jobs-way parallel, as one command."""
+    parts = ["%s --shard %d/%d %s >/dev/null &"
+             % (shlex.quote(args.floor), k, args.jobs, shlex.quote(specs))
+             for k in range(args.jobs)]
+    return ["sh", "-c", " ".join(parts) + " wait"]
+
+
 def commands(args, specs, n):
     """(name, argv, files it reads) per tool."""
     check = [args.cli, "check", "-q", "--color", "never"]
     out = [("floor (libyaml only)", [args.floor, specs], n),
+           ("floor %d-way" % args.jobs, floor_parallel(args, specs), n),
            ("sm-preflight --jobs 1", check + ["--jobs", "1", specs], n),
-           ("sm-preflight --jobs 2", check + ["--jobs", "2", specs], n)]
+           ("sm-preflight --jobs %d" % args.jobs,
+            check + ["--jobs", str(args.jobs), specs], n)]
     if args.jsonschema:
         parts, count = [], 0
         for folder, schema in DIALECTS:
@@ -141,6 +168,9 @@ def main():
     ap.add_argument("--jsonschema")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--sizes", default="1,1000,10000")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--no-callgrind", action="store_true")
+    ap.add_argument("--no-hostile", action="store_true")
     args = ap.parse_args()
     args.python = True
     try:
@@ -184,11 +214,48 @@ def main():
                    cpu / floor_cpu if floor_cpu else 0))
             sys.stdout.flush()
     print()
-    targets(results)
+    sizes = [int(x) for x in args.sizes.split(",")]
+    targets(results, args, max(sizes))
+    if not args.no_callgrind:
+        print()
+        instructions(args, generate(args.work, max(sizes)), max(sizes))
+    if not args.no_hostile:
+        print()
+        hostile(args)
     return 0
 
 
-def targets(r):
+def callgrind(argv):
+    """Instructions argv executes (valgrind --tool=callgrind), or None."""
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.run(["valgrind", "--tool=callgrind",
+                            "--callgrind-out-file=" + os.path.join(d, "o")]
+                           + argv, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+    m = re.search(r"Collected : (\d+)", p.stderr)
+    return int(m.group(1)) if m else None
+
+
+def instructions(args, specs, n):
+    """(a): instructions of check --jobs 1 against the floor's."""
+    if shutil.which("valgrind") is None:
+        print("bench: valgrind is missing (apt-get install valgrind): no "
+              "instruction counts")
+        return
+    floor = callgrind([args.floor, specs])
+    check = callgrind([args.cli, "check", "-q", "--color", "never",
+                       "--jobs", "1", specs])
+    if not floor or not check:
+        print("bench: callgrind did not report")
+        return
+    ratio = check / floor
+    print("(a) instructions, %d specs (callgrind): floor %.1f M, "
+          "check --jobs 1 %.1f M" % (n, floor / 1e6, check / 1e6))
+    print("target: <= 1.5x the floor in instructions ...... %.2fx %s"
+          % (ratio, "met" if ratio <= 1.5 else "MISSED"))
+
+
+def targets(r, args, big_n):
     """The DESIGN.md section 11 targets next to the measured figures."""
     def get(name, n):
         return r.get((name, n))
@@ -197,15 +264,20 @@ def targets(r):
     if one:
         print("target: one spec under 3 ms wall ............ %.1f ms %s"
               % (one[0] * 1000, "met" if one[0] < 0.003 else "MISSED"))
-    big, floor = get("sm-preflight --jobs 2", 10000), \
-        get("floor (libyaml only)", 10000)
+    jn = "sm-preflight --jobs %d" % args.jobs
+    big, floor = get(jn, big_n), get("floor %d-way" % args.jobs, big_n)
+    one_floor, one_check = get("floor (libyaml only)", big_n), \
+        get("sm-preflight --jobs 1", big_n)
+    if one_floor and one_check:
+        print("(a) cpu time, %d specs: check --jobs 1 %.2fx the floor's"
+              % (big_n, one_check[1] / one_floor[1]))
     if big and floor:
         ratio = big[0] / floor[0]
-        print("target: 10,000 specs <= 1.25x the floor ....... %.2fx wall "
-              "(--jobs 2), %.2fx cpu (--jobs 1: %.2fx) %s"
-              % (ratio, big[1] / floor[1],
-                 get("sm-preflight --jobs 1", 10000)[1] / floor[1],
-                 "met" if ratio <= 1.25 else "MISSED"))
+        print("(b) wall time, %d specs: --jobs %d is %.2fx the floor run "
+              "%d-way parallel %s"
+              % (big_n, args.jobs, ratio, args.jobs,
+                 "(target 1.25x: met)" if ratio <= 1.25
+                 else "(target 1.25x: MISSED)"))
     js = get("jsonschema CLI (--fast)", 10000)
     if big and js:
         # per file, as the JSON Schema CLI reads the parseable ones only
@@ -221,6 +293,109 @@ def targets(r):
     if rss is not None:
         print("target: peak RSS under 10 MiB ............... %.2f MiB %s"
               % (rss / 1024.0, "met" if rss < 10 * 1024 else "MISSED"))
+
+HOSTILE_RSS_MIB = 64
+HOSTILE_SECONDS = 1.0
+HOSTILE_TIMEOUT = 20
+HOSTILE_AS_LIMIT = 2 << 30  # a hostile input must not take the machine
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+API_HEAD = ('{"AlgorithmSpecification": {"TrainingImage": "x", '
+            '"TrainingInputMode": "File"}')
+
+
+def hostile_inputs(work):
+    """(name, path) of each generated hostile input, made once."""
+    d = os.path.join(work, "hostile")
+    out = []
+
+    def case(name, rel, make):
+        path = os.path.join(d, rel)
+        if not os.path.exists(path):
+            make(path)
+        out.append((name, path))
+
+    # item 2: minified one-line requests, the normal form of the API
+    case("one line, 8,000 unknown keys", "unknown-keys.json",
+         lambda p: write(p, API_HEAD + "".join(
+             ', "UnknownKey%05d": 1' % i for i in range(8000)) + "}"))
+    case("one line, 99,000 duplicate keys", "duplicate-keys.json",
+         lambda p: write(p, API_HEAD + "".join(
+             ', "Dup": %d' % (10000 + i % 90000) for i in range(99000)) + "}"))
+    # item 6: many findings, far down the file
+    case("49,000 findings one per line", "per-line.yaml",
+         lambda p: write(p, "estimator: PyTorch\n" + "".join(
+             "unknown_%d: 1\n" % i for i in range(49000))))
+    case("3 M blank lines, then 4,000 findings", "blank-lines.yaml",
+         lambda p: write(p, "\n" * 3000000 + "estimator: PyTorch\n" +
+                         "".join("unknown_%d: 1\n" % i
+                                 for i in range(4000))))
+    case("60,000 suppression comments", "suppressions.yaml",
+         lambda p: write(p, "estimator: PyTorch\n" + "".join(
+             "unknown_%d: 1  # sm-preflight: ignore[unknown-key] bench\n"
+             % i for i in range(60000))))
+
+    # item 5: an exponential glob in a config's ignore list
+    def glob_case(path):
+        write(os.path.join(path, ".sm-preflight.yaml"),
+              'ignore: ["*a*a*a*a*a*a*b"]\n')
+        write(os.path.join(path, "a" * 95 + ".yaml"),
+              "estimator: PyTorch\n")
+    case("glob *a*a*a*a*a*a*b, 100-char name", "glob", glob_case)
+    return out
+
+
+def limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS,
+                       (HOSTILE_AS_LIMIT, HOSTILE_AS_LIMIT))
+
+
+def run_hostile(argv):
+    """(peak RSS KiB, wall s, exit status or 'timeout') of one run."""
+    p = subprocess.run(["/usr/bin/time", "-v", "timeout", "-s", "KILL",
+                        str(HOSTILE_TIMEOUT)] + argv,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True, preexec_fn=limit_memory)
+    fields = {}
+    for line in p.stderr.splitlines():
+        k, _, v = line.strip().rpartition(": ")
+        fields[k] = v
+    m, _, sec = fields.get("Elapsed (wall clock) time (h:mm:ss or m:ss)",
+                           "0:0").rpartition(":")
+    wall = float(m.split(":")[-1] or 0) * 60 + float(sec)
+    rss = int(fields.get("Maximum resident set size (kbytes)", 0))
+    status = "timeout" if p.returncode in (124, 137) else p.returncode
+    return rss, wall, status
+
+
+def hostile(args):
+    """The hostile set: peak RSS and time per input against the targets."""
+    print("hostile inputs (targets: peak RSS <= %d MiB, <= %.0f s; limit "
+          "%d GiB, timeout %d s)" % (HOSTILE_RSS_MIB, HOSTILE_SECONDS,
+                                     HOSTILE_AS_LIMIT >> 30,
+                                     HOSTILE_TIMEOUT))
+    print("%-38s %9s %9s %9s %7s  %s" % ("input", "size KiB", "RSS MiB",
+                                          "wall s", "exit", "target"))
+    for name, path in hostile_inputs(args.work):
+        if os.path.isdir(path):
+            size = sum(os.path.getsize(os.path.join(path, e))
+                       for e in os.listdir(path))
+        else:
+            size = os.path.getsize(path)
+        rss, wall, status = run_hostile(
+            [args.cli, "check", "-q", "--color", "never", path])
+        ok = (status != "timeout" and status in (0, 1, 2) and
+              rss <= HOSTILE_RSS_MIB * 1024 and wall <= HOSTILE_SECONDS)
+        print("%-38s %9.0f %9.1f %9.2f %7s  %s"
+              % (name, size / 1024.0, rss / 1024.0, wall, status,
+                 "met" if ok else "MISSED"))
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

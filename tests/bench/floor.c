@@ -6,7 +6,11 @@
  * stream, and nothing else: no node tree, no checks, no output beyond a
  * count. sm-preflight cannot be faster than this with the same parser.
  *
- *   floor PATH...   prints "N files, M events, K parse errors"
+ *   floor [--shard K/N] PATH...   prints "N files, M events, K parse errors"
+ *
+ * --shard K/N parses only every N-th spec file, starting with the K-th (in
+ * walk order): N such processes side by side are the floor run N-way
+ * parallel, which `check --jobs N` is measured against.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -19,6 +23,8 @@ struct totals {
 	unsigned long files;
 	unsigned long events;
 	unsigned long errors;
+	unsigned long seen; /* spec files met, for --shard */
+	unsigned long shard, shards;
 };
 
 static int
@@ -77,6 +83,8 @@ parse_file(const char *path, struct totals *t)
 	yaml_event_t ev;
 	int done = 0;
 
+	if (t->seen++ % t->shards != t->shard)
+		return;
 	if (read_all(path, &buf, &cap, &len) != 0) {
 		t->errors++;
 		return;
@@ -138,14 +146,22 @@ walk(const char *path, struct totals *t, unsigned depth)
 int
 main(int argc, char **argv)
 {
-	struct totals t = {0, 0, 0};
-	int i;
+	struct totals t = {0, 0, 0, 0, 0, 1};
+	int i = 1;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: floor PATH...\n");
+	if (argc > 2 && strcmp(argv[1], "--shard") == 0) {
+		if (sscanf(argv[2], "%lu/%lu", &t.shard, &t.shards) != 2 ||
+		    t.shards == 0 || t.shard >= t.shards) {
+			fprintf(stderr, "floor: --shard K/N with K < N\n");
+			return 2;
+		}
+		i = 3;
+	}
+	if (i >= argc) {
+		fprintf(stderr, "usage: floor [--shard K/N] PATH...\n");
 		return 2;
 	}
-	for (i = 1; i < argc; i++)
+	for (; i < argc; i++)
 		walk(argv[i], &t, 0);
 	printf("%lu files, %lu events, %lu parse errors\n", t.files, t.events,
 	       t.errors);

@@ -7,11 +7,23 @@
  * Besides crashes and sanitizer reports it aborts when a finding breaks
  * the report's contract: a known rule id, a message, a severity, a sane
  * position, and findings in source order.
+ *
+ * With SMP_FUZZ_LARGE=1 in the environment the target runs at the default
+ * limits (4 MiB, the default node count) and expands each input, so that
+ * the fuzzer reaches what small inputs cannot: long lines and many
+ * findings. An input is two bytes of repeat count (little-endian), then
+ * HEAD '\0' BODY '\0' TAIL; the buffer checked is HEAD, BODY repeated,
+ * TAIL, cut to 4 MiB (without NULs: the whole rest is BODY). The contract
+ * then includes the report's cap: at most 1,000 findings and the one that
+ * counts the rest. Run it with an RSS limit, e.g.
+ *   SMP_FUZZ_LARGE=1 build/fuzz/fuzz_check -rss_limit_mb=512 \
+ *     -max_total_time=60 build/fuzz/new-large tests/fuzz/corpus-large/check
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/report.h"
 #include "smpreflight.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -19,21 +31,62 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* created once and kept: contexts are immutable, and a fuzz target may
  * keep state between inputs (test code, not the library) */
 static struct smp_context *contexts[4];
+static int large; /* SMP_FUZZ_LARGE=1: default limits, expanded inputs */
+
+#define LARGE_MAX (4u << 20)
 
 static void
 setup(void)
 {
+	const char *env = getenv("SMP_FUZZ_LARGE");
 	int d;
 
+	large = env && strcmp(env, "1") == 0;
 	for (d = 0; d < 4; d++) {
 		struct smp_options o = SMP_OPTIONS_INIT;
 
 		o.dialect = (enum smp_dialect)d;
-		o.limits.max_file_size = 1 << 16;
-		o.limits.max_nodes = 4000;
+		if (!large) {
+			o.limits.max_file_size = 1 << 16;
+			o.limits.max_nodes = 4000;
+		}
 		if (smp_context_new(&contexts[d], &o, NULL) != 0)
 			abort();
 	}
+}
+
+/* The large-mode buffer of an input (see the top); malloc'ed. */
+static char *
+expand(const uint8_t *data, size_t size, size_t *len)
+{
+	const uint8_t *rest = data + 2, *nul1, *nul2;
+	size_t n = size - 2, head = 0, body = n, tail = 0, reps, i, k;
+	const uint8_t *b = rest, *t = rest + n;
+	char *out;
+
+	reps = (size_t)data[0] | (size_t)data[1] << 8;
+	nul1 = memchr(rest, 0, n);
+	nul2 = nul1 ? memchr(nul1 + 1, 0, n - (size_t)(nul1 + 1 - rest)) : NULL;
+	if (nul1 && nul2) {
+		head = (size_t)(nul1 - rest);
+		b = nul1 + 1;
+		body = (size_t)(nul2 - b);
+		t = nul2 + 1;
+		tail = n - (size_t)(t - rest);
+	}
+	out = malloc(LARGE_MAX);
+	if (!out)
+		abort();
+	k = head < LARGE_MAX ? head : LARGE_MAX;
+	memcpy(out, rest, k);
+	for (i = 0; body && i < reps && k + body <= LARGE_MAX; i++, k += body)
+		memcpy(out + k, b, body);
+	if (tail && k + tail <= LARGE_MAX) {
+		memcpy(out + k, t, tail);
+		k += tail;
+	}
+	*len = k;
+	return out;
 }
 
 static void
@@ -69,6 +122,9 @@ check_report(const struct smp_report *rep, size_t size)
 	}
 	if (smp_report_get(rep, n))
 		abort();
+	/* the report's cap, and the finding that counts the rest */
+	if (n > SMP_REPORT_FINDINGS_MAX + 1)
+		abort();
 }
 
 int
@@ -76,18 +132,26 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	int d;
 
+	const char *buf = (const char *)data;
+	char *big = NULL;
+
 	if (!contexts[0])
 		setup();
+	if (large && size >= 2) {
+		big = expand(data, size, &size);
+		buf = big;
+	}
 	for (d = 0; d < 4; d++) {
 		struct smp_report *rep = NULL;
 		struct smp_error err;
 
-		if (smp_check_buffer(&rep, contexts[d], "fuzz",
-				     (const char *)data, size, &err) != 0)
+		if (smp_check_buffer(&rep, contexts[d], "fuzz", buf, size,
+				     &err) != 0)
 			abort(); /* only out-of-memory may fail, and malloc
 				    does not here */
 		check_report(rep, size);
 		smp_report_free(rep);
 	}
+	free(big);
 	return 0;
 }

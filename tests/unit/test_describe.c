@@ -316,3 +316,40 @@ Test(describe, sdk_quoted_program_is_unquoted)
 	}
 	smp_context_free(ctx);
 }
+
+/* The rules read a request's hyperparameters as the container does (the
+ * SDK's JSON quotes off), and their findings keep pointer and position. */
+Test(describe, sdk_quoted_values_reach_the_rules)
+{
+	static const char request[] =
+		"{\n"
+		"  \"AlgorithmSpecification\": {\"TrainingImage\": "
+		"\"763104351884.dkr.ecr.us-west-2.amazonaws.com/huggingface-"
+		"pytorch-trcomp-training:1.11.0-transformers4.21.1-gpu-py38-"
+		"cu113-ubuntu20.04\"},\n"
+		"  \"ResourceConfig\": {\"InstanceType\": \"ml.p3.2xlarge\", "
+		"\"InstanceCount\": 1},\n"
+		"  \"HyperParameters\": {\n"
+		"    \"sagemaker_training_compiler_enabled\": \"true\",\n"
+		"    \"padding\": \"\\\"longest\\\"\"\n"
+		"  }\n"
+		"}\n";
+	struct smp_context *ctx = th_context(NULL);
+	struct smp_report *rep = NULL;
+	const struct smp_finding *f;
+	struct smp_error err;
+
+	cr_assert_eq(smp_check_buffer(&rep, ctx, "r.json", request,
+				      strlen(request), &err),
+		     0);
+	f = th_find(rep, "padding-dynamic");
+	cr_assert_not_null(f, "the quoted 'longest' is read as longest");
+	cr_expect_eq(f->line, 6);
+	cr_expect_str_eq(f->pointer, "/HyperParameters/padding");
+	f = th_find(rep, "preprocessing-workers");
+	cr_assert_not_null(f);
+	cr_expect_eq(f->line, 4, "at the HyperParameters key");
+	cr_expect_str_eq(f->pointer, "/HyperParameters");
+	smp_report_free(rep);
+	smp_context_free(ctx);
+}

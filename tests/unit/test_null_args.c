@@ -69,6 +69,12 @@ static const char *const walked[] = {
 	"smp_update_result_free",
 	"smp_config_parse",
 	"smp_config_free",
+	"smp_diagnose_options_init",
+	"smp_diagnose_buffer",
+	"smp_diagnosis_free",
+	"smp_diagnosis_found",
+	"smp_diagnosis_emit_text",
+	"smp_diagnosis_emit_json",
 };
 
 static const char SPEC[] = "estimator: PyTorch\n";
@@ -370,6 +376,39 @@ Test(null_args, config)
 		     SMP_EINVAL);
 	cr_assert_null(c);
 	smp_config_free(NULL);
+}
+
+Test(null_args, diagnose)
+{
+	struct smp_context *ctx = th_context(NULL);
+	struct smp_diagnose_options o = SMP_DIAGNOSE_OPTIONS_INIT;
+	struct smp_diagnosis *d = NULL;
+	struct smp_error err;
+
+	cr_assert_eq(
+		smp_diagnose_options_init(NULL, SMP_DIAGNOSE_OPTIONS_VERSION),
+		SMP_EINVAL);
+	cr_assert_eq(smp_diagnose_options_init(&o, 0), SMP_EINVAL);
+	cr_assert_eq(
+		smp_diagnose_buffer(NULL, ctx, "d.json", "{}", 2, NULL, &err),
+		SMP_EINVAL);
+	cr_assert_eq(
+		smp_diagnose_buffer(&d, NULL, "d.json", "{}", 2, NULL, &err),
+		SMP_EINVAL);
+	cr_assert_eq(smp_diagnose_buffer(&d, ctx, NULL, "{}", 2, NULL, &err),
+		     SMP_EINVAL);
+	cr_assert_eq(
+		smp_diagnose_buffer(&d, ctx, "d.json", NULL, 2, NULL, &err),
+		SMP_EINVAL);
+	o.version = SMP_DIAGNOSE_OPTIONS_VERSION + 1;
+	cr_assert_eq(smp_diagnose_buffer(&d, ctx, "d.json", "{}", 2, &o, &err),
+		     SMP_EINVAL);
+	cr_assert_null(d);
+	smp_diagnosis_free(NULL);
+	cr_assert_eq(smp_diagnosis_found(NULL), 0);
+	cr_assert_eq(smp_diagnosis_emit_text(NULL, sink, NULL), SMP_EINVAL);
+	cr_assert_eq(smp_diagnosis_emit_json(NULL, sink, NULL), SMP_EINVAL);
+	smp_context_free(ctx);
 }
 
 /* Every function the header declares is in walked[]. */

@@ -1,0 +1,271 @@
+/*
+ * cmd_diagnose.c - `sm-preflight diagnose DESCRIBE [--baseline
+ * NATIVE_DESCRIBE] [--log FILE] [--source-dir DIR] [--format
+ * text|json]`: the Training Compiler troubleshooting guide run against a
+ * job that already ran, from its DescribeTrainingJob response (see
+ * smp_diagnose_buffer()).
+ *
+ * Exit status: 0 nothing found; 1 a likely cause or a checklist problem
+ * found; 2 usage error or an input that cannot be read (not a
+ * DescribeTrainingJob response, a syntax error); 3 internal error.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "output.h"
+#include "smpreflight.h"
+
+enum {
+	OPT_BASELINE,
+	OPT_LOG,
+	OPT_SOURCE_DIR,
+	OPT_FORMAT,
+	OPT_INSTANCE_DATA,
+	OPT_HELP
+};
+
+static const struct cli_option options[] = {
+	{"--baseline", 0, OPT_BASELINE, "NATIVE_DESCRIBE",
+	 "the DescribeTrainingJob response of the same job run without the "
+	 "compiler: compares final metrics, training time and "
+	 "hyperparameters"},
+	{"--log", 0, OPT_LOG, "FILE",
+	 "the job's CloudWatch log ('aws logs get-log-events --output text', "
+	 "'aws logs filter-log-events --output text', or plain text), "
+	 "searched for known failure signatures"},
+	{"--source-dir", 0, OPT_SOURCE_DIR, "DIR",
+	 "a local copy of the job's code (its source_dir): the entry script "
+	 "the response names is read from DIR and checked"},
+	{"--format", 0, OPT_FORMAT, "F", "text (default) or json"},
+	{"--instance-data", 0, OPT_INSTANCE_DATA, "DIR",
+	 "use instances.json, tested-models.json and frameworks.json from DIR "
+	 "instead of the built-in data"},
+	{"--help", 'h', OPT_HELP, NULL, "show this help"},
+};
+
+/* The largest input read, as check's default file-size limit. */
+#define MAX_INPUT ((size_t)4 * 1024 * 1024)
+
+/* Reads path ("-": stdin) whole into a malloc'd buffer. */
+static int
+slurp(const char *path, char **out, size_t *len, char *why, size_t why_size)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	size_t cap = MAX_INPUT + 1, n = 0, got;
+	char *buf;
+
+	*out = NULL;
+	*len = 0;
+	if (!f) {
+		snprintf(why, why_size, "%s", strerror(errno));
+		return SMP_EIO;
+	}
+	buf = malloc(cap);
+	while (buf && n < cap && (got = fread(buf + n, 1, cap - n, f)) > 0)
+		n += got;
+	if (!buf || ferror(f) || n > MAX_INPUT) {
+		snprintf(why, why_size, "%s",
+			 !buf            ? "out of memory"
+			 : n > MAX_INPUT ? "larger than 4 MiB"
+					 : "read error");
+		free(buf);
+		if (f != stdin)
+			fclose(f);
+		return buf ? SMP_EIO : SMP_ENOMEM;
+	}
+	if (f != stdin)
+		fclose(f);
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+struct inputs {
+	const char *describe, *baseline, *log, *source_dir;
+	int json;
+	const char *instance_data;
+};
+
+/* Parses the arguments; CLI_EXIT_OK to go on, -1 after --help. */
+static int
+parse(int argc, char **argv, struct inputs *in)
+{
+	static const char *const formats[] = {"text", "json"};
+	struct cli_args it;
+	const char *value;
+	int id, k;
+
+	cli_args_init(&it, argc, argv);
+	while ((id = cli_args_next(&it, options,
+				   sizeof(options) / sizeof(options[0]),
+				   &value)) != CLI_ARG_END) {
+		switch (id) {
+		case CLI_ARG_POSITIONAL:
+			if (in->describe)
+				return cli_usage_error(
+					"'diagnose' takes one "
+					"DescribeTrainingJob response");
+			in->describe = value;
+			break;
+		case OPT_BASELINE:
+			in->baseline = value;
+			break;
+		case OPT_LOG:
+			in->log = value;
+			break;
+		case OPT_SOURCE_DIR:
+			in->source_dir = value;
+			break;
+		case OPT_FORMAT:
+			k = cli_choice("--format", value, formats, 2);
+			if (k < 0)
+				return CLI_EXIT_USAGE;
+			in->json = k == 1;
+			break;
+		case OPT_INSTANCE_DATA:
+			in->instance_data = value;
+			break;
+		case OPT_HELP:
+			cli_command_help(stdout, &cli_cmd_diagnose);
+			return fflush(stdout) ? CLI_EXIT_USAGE : -1;
+		default:
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (!in->describe)
+		return cli_usage_error(
+			"nothing to diagnose; give the job's "
+			"DescribeTrainingJob response ('aws sagemaker "
+			"describe-training-job --training-job-name NAME > "
+			"job.json'), or '-' for stdin");
+	return CLI_EXIT_OK;
+}
+
+/* Reads one input; CLI_EXIT_OK or the exit status after the message. */
+static int
+read_input(const char *path, char **buf, size_t *len)
+{
+	char why[256];
+	int rc = slurp(path, buf, len, why, sizeof(why));
+
+	if (rc == SMP_ENOMEM) {
+		cli_error("internal error: %s", why);
+		return CLI_EXIT_INTERNAL;
+	}
+	if (rc) {
+		cli_error("cannot read '%s': %s", path, why);
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_OK;
+}
+
+static int
+run(const struct inputs *in, const struct smp_context *ctx)
+{
+	struct smp_diagnose_options dopts = SMP_DIAGNOSE_OPTIONS_INIT;
+	struct smp_diagnosis *d = NULL;
+	struct smp_error err;
+	char *buf = NULL, *base = NULL, *log = NULL;
+	size_t len = 0;
+	int status, rc;
+
+	if (!in->describe)
+		return CLI_EXIT_USAGE;
+	status = read_input(in->describe, &buf, &len);
+	if (!status && in->baseline) {
+		status = read_input(in->baseline, &base, &dopts.baseline_len);
+		dopts.baseline_name = in->baseline;
+		dopts.baseline = base;
+	}
+	if (!status && in->log) {
+		status = read_input(in->log, &log, &dopts.log_len);
+		dopts.log_name = in->log;
+		dopts.log = log;
+	}
+	dopts.source_dir = in->source_dir;
+	if (status)
+		goto out;
+	memset(&err, 0, sizeof(err));
+	rc = smp_diagnose_buffer(
+		&d, ctx, strcmp(in->describe, "-") ? in->describe : "<stdin>",
+		buf, len, &dopts, &err);
+	if (rc == SMP_EPARSE || rc == SMP_EINVAL) {
+		if (err.line)
+			cli_error("%s:%u:%u: %s", err.source, err.line,
+				  err.column, err.message);
+		else
+			cli_error("%s: %s", err.source, err.message);
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (rc) {
+		cli_error("internal error: %s", smp_strerror(rc));
+		status = CLI_EXIT_INTERNAL;
+		goto out;
+	}
+	rc = in->json ? smp_diagnosis_emit_json(d, cli_stdout_write, NULL)
+		      : smp_diagnosis_emit_text(d, cli_stdout_write, NULL);
+	if (rc || fflush(stdout) != 0) {
+		cli_error("cannot write the output");
+		status = CLI_EXIT_USAGE;
+	} else {
+		status = smp_diagnosis_found(d) ? CLI_EXIT_FINDINGS
+						: CLI_EXIT_OK;
+	}
+out:
+	smp_diagnosis_free(d);
+	free(buf);
+	free(base);
+	free(log);
+	return status;
+}
+
+static int
+run_diagnose(int argc, char **argv)
+{
+	struct smp_options opts = SMP_OPTIONS_INIT;
+	struct inputs in = {NULL, NULL, NULL, NULL, 0, NULL};
+	struct smp_context *ctx = NULL;
+	struct smp_error err;
+	char cache_dir[1024];
+	int status = parse(argc, argv, &in), k;
+
+	if (status)
+		return status < 0 ? CLI_EXIT_OK : status;
+	opts.instance_data_dir = in.instance_data;
+	/* the same data as check: a valid refreshed copy wins over built-in */
+	if (!opts.instance_data_dir)
+		opts.cache_dir = cli_cache_dir(cache_dir, sizeof(cache_dir));
+	memset(&err, 0, sizeof(err));
+	k = smp_context_new(&ctx, &opts, &err);
+	if (k) {
+		cli_error("cannot load the instance data: %s",
+			  err.message[0] ? err.message : smp_strerror(k));
+		return k == SMP_ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_USAGE;
+	}
+	status = run(&in, ctx);
+	smp_context_free(ctx);
+	return status;
+}
+
+const struct cli_command cli_cmd_diagnose = {
+	"diagnose",
+	"[OPTION]... DESCRIBE",
+	"Run the SageMaker Training Compiler troubleshooting guide against a "
+	"job that already ran, from its DescribeTrainingJob response "
+	"DESCRIBE (JSON or YAML, as 'aws sagemaker describe-training-job' "
+	"prints it): which situation it is in (failed, does not converge "
+	"like its native run, not faster), the likely cause from "
+	"FailureReason and the log, then the guide's checklist, each item "
+	"found a problem, looks right, or cannot tell (and what would "
+	"tell).",
+	"Exit status: 0 nothing found, 1 a likely cause or a checklist "
+	"problem found, 2 usage error or an input that cannot be read, 3 "
+	"internal error.",
+	options,
+	sizeof(options) / sizeof(options[0]),
+	run_diagnose,
+};

@@ -1,0 +1,90 @@
+/*
+ * diagnose.h - the parts of `diagnose` (smp_diagnose_buffer()), one file
+ * each: diagnose.c runs the check on the DescribeTrainingJob response and
+ * owns the result; diagnose_situation.c tells the situation,
+ * diagnose_signatures.c matches FailureReason and the log against the
+ * known failure signatures, diagnose_checklist.c turns the findings into
+ * the guide's checklist, diagnose_output.c writes text and JSON.
+ */
+#ifndef SMP_ADVISE_DIAGNOSE_H
+#define SMP_ADVISE_DIAGNOSE_H
+
+#include "smpreflight.h"
+#include "rules/check.h"
+#include "util/arena.h"
+
+/* The AWS pages the guide is made of, by their titles. */
+#define SMP__PAGE_TROUBLESHOOTING "SageMaker Training Compiler Troubleshooting"
+#define SMP__PAGE_BEST_PRACTICES                                               \
+	"SageMaker Training Compiler Best Practices and Considerations"
+
+/* The troubleshooting page's sections, by their titles. */
+#define SMP__SEC_CONVERGENCE                                                   \
+	"Training job is not converging as expected when compared to the "     \
+	"native framework training job"
+#define SMP__SEC_SINGLE_GPU "Convergence issue occurring in single GPU training"
+#define SMP__SEC_DISTRIBUTED                                                   \
+	"Convergence issue occurring in distributed training"
+#define SMP__SEC_MISSING_XLA                                                   \
+	"Training job fails due to missing PyTorch/XLA configuration"
+#define SMP__SEC_NOT_FASTER                                                    \
+	"SageMaker Training Compiler does not reduce the total training time"
+/* The best-practices page's sections. */
+#define SMP__SEC_GENERAL "General Best Practices"
+#define SMP__SEC_PYTORCH "Best Practices for PyTorch"
+
+/* What tells what cannot be told otherwise. */
+#define SMP__NEEDS_SOURCES "--source-dir DIR"
+#define SMP__NEEDS_LOG "--log FILE"
+#define SMP__NEEDS_BASELINE "--baseline NATIVE_DESCRIBE"
+
+#define SMP__SITUATIONS 3
+#define SMP__CAUSES_MAX 16
+#define SMP__ITEMS_MAX 24
+
+struct smp_diagnosis_build {
+	struct smp_diagnosis pub; /* first: the public view */
+	const struct smp_context *ctx;
+	struct smp_arena arena;
+	struct smp_docs docs; /* the response's nodes */
+	struct smp_job job;
+	const struct smp_instance *instance;
+	int have_job;
+	int script_scanned;     /* the entry script was read and scanned */
+	const char *script_why; /* why it was not: "was not found", ... */
+	struct smp_baseline *baseline; /* owned */
+	const struct smp_node *baseline_root;
+	struct smp_report *report;
+	struct smp_diagnosis_situation situations[SMP__SITUATIONS];
+	struct smp_diagnosis_cause causes[SMP__CAUSES_MAX];
+	struct smp_diagnosis_item items[SMP__ITEMS_MAX];
+	int oom; /* an allocation failed */
+};
+
+/* A copy of s (or printf) in the diagnosis' arena; sets b->oom. */
+const char *smp__diag_str(struct smp_diagnosis_build *b, const char *s,
+			  size_t n);
+const char *smp__diag_printf(struct smp_diagnosis_build *b, const char *fmt,
+			     ...) __attribute__((format(printf, 2, 3)));
+
+/* The text of a scalar member of the response (or NULL). */
+const char *smp__diag_member(const struct smp_node *root, const char *name);
+
+/* 1 when the job trains with more than one worker. */
+int smp__diag_distributed(const struct smp_job *job);
+
+void smp__diag_situations(struct smp_diagnosis_build *b);
+int smp__diag_causes(struct smp_diagnosis_build *b, const char *log,
+		     size_t log_len);
+void smp__diag_checklist(struct smp_diagnosis_build *b);
+int smp__diag_hyperparameters(struct smp_diagnosis_build *b);
+
+/*
+ * The failure signatures, for tests: the number of rows, and the id and
+ * one text each row matches (the first of its patterns).
+ */
+size_t smp__diag_signature_count(void);
+const char *smp__diag_signature_id(size_t i);
+const char *smp__diag_signature_example(size_t i, char *buf, size_t size);
+
+#endif

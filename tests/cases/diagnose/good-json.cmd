@@ -1,0 +1,1 @@
+diagnose --format json --baseline diagnose/native.yaml --source-dir diagnose/src-good diagnose/good.yaml

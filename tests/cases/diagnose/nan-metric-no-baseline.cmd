@@ -1,0 +1,1 @@
+diagnose diagnose/nan-metric.yaml

@@ -1,0 +1,1 @@
+diagnose --log diagnose/clean.log diagnose/failed-log-only.json

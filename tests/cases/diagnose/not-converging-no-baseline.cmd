@@ -1,0 +1,1 @@
+diagnose diagnose/not-converging.yaml

@@ -1,0 +1,1 @@
+diagnose --source-dir diagnose/no-such-dir diagnose/good.yaml

@@ -1,0 +1,1 @@
+diagnose --log diagnose/device-mismatch.log diagnose/failed-log-only.json

@@ -1,0 +1,1 @@
+diagnose --log diagnose/gpu-int.log diagnose/failed-log-only.json

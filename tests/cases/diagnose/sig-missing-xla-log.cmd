@@ -1,0 +1,1 @@
+diagnose --log diagnose/missing-xla.log diagnose/failed-log-only.json

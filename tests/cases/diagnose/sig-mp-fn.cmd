@@ -1,0 +1,1 @@
+diagnose --log diagnose/mp-fn.log diagnose/failed-log-only.json

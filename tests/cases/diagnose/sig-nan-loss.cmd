@@ -1,0 +1,1 @@
+diagnose --log diagnose/nan-loss.log diagnose/nan-metric.yaml

@@ -1,0 +1,1 @@
+diagnose --baseline diagnose/native.yaml --log diagnose/recompilation.log diagnose/not-faster.json

@@ -1,0 +1,47 @@
+import argparse
+
+import torch
+import torch_xla.core.xla_model as xm
+from datasets import load_dataset
+from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model_name_or_path", type=str)
+    parser.add_argument("--per_device_train_batch_size", type=int, default=24)
+    parser.add_argument("--learning_rate", type=float, default=5e-5)
+    parser.add_argument("--epochs", type=int, default=3)
+    args, _ = parser.parse_known_args()
+
+    device = torch.device("cuda")
+    tokenizer = AutoTokenizer.from_pretrained(args.model_name_or_path)
+    model = AutoModelForSequenceClassification.from_pretrained(
+        args.model_name_or_path, num_labels=2
+    ).to(device)
+    data = load_dataset("glue", "sst2", split="train").map(
+        lambda b: tokenizer(b["sentence"], padding="longest", truncation=True),
+        batched=True,
+    )
+    data.set_format("torch", columns=["input_ids", "attention_mask", "label"])
+    loader = torch.utils.data.DataLoader(
+        data, batch_size=args.per_device_train_batch_size
+    )
+    optimizer = torch.optim.AdamW(model.parameters(), lr=args.learning_rate)
+    for epoch in range(args.epochs):
+        for step, batch in enumerate(loader):
+            batch = {k: v.to(device) for k, v in batch.items()}
+            loss = model(
+                input_ids=batch["input_ids"],
+                attention_mask=batch["attention_mask"],
+                labels=batch["label"],
+            ).loss
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+            print(f"step {step} loss {loss.item()}")
+    torch.save(model.state_dict(), "/opt/ml/model/model.pt")
+
+
+if __name__ == "__main__":
+    main()

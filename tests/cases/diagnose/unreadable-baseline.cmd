@@ -1,0 +1,1 @@
+diagnose --baseline diagnose/broken.json diagnose/good.yaml

@@ -1,0 +1,1 @@
+diagnose diagnose/no-such-file.json

@@ -1,0 +1,1 @@
+diagnose diagnose/broken.json

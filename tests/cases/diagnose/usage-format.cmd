@@ -1,0 +1,1 @@
+diagnose --format sarif diagnose/good.yaml
