@@ -1092,7 +1092,10 @@ struct smp_diagnose_options {
 	const char *source_dir;
 };
 
-#define SMP_DIAGNOSE_OPTIONS_INIT {.version = SMP_DIAGNOSE_OPTIONS_VERSION}
+#define SMP_DIAGNOSE_OPTIONS_INIT                                              \
+	{                                                                      \
+		.version = SMP_DIAGNOSE_OPTIONS_VERSION                        \
+	}
 
 /* As smp_options_init(), for struct smp_diagnose_options. */
 int smp_diagnose_options_init(struct smp_diagnose_options *opts,

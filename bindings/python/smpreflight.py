@@ -860,11 +860,11 @@ class Context:
         """Runs the Training Compiler troubleshooting guide against a job
         that already ran (`sm-preflight diagnose`). describe is its
         DescribeTrainingJob response and baseline (optional) that of the
-        same job run without the compiler, each given as for check(): a
-        path, JSON/YAML text, bytes, or the dict boto3's
-        describe_training_job() returns (datetimes as ISO 8601 text). log
-        is the job's CloudWatch log (a path, or text with a newline, or
-        bytes); source_dir a local copy of its code. Raises Error
+        same job run without the compiler, each given as for check(): an
+        os.PathLike path, JSON/YAML text (str or bytes), or the dict
+        boto3's describe_training_job() returns (datetimes as ISO 8601
+        text). log is the job's CloudWatch log (an os.PathLike path, or
+        text as str or bytes); source_dir a local copy of its code. Raises Error
         (SMP_EPARSE) when describe or baseline is not a readable job."""
         return _diagnose(self._handle(), describe, baseline, log,
                          source_dir, name)
@@ -878,7 +878,8 @@ def _iso(value):
 
 def _input(source, name, what):
     """bytes of a DescribeTrainingJob response or log given as for
-    check(): a path, text, bytes or (responses) a mapping."""
+    check(): an os.PathLike path, text (str or bytes) or (responses) a
+    mapping."""
     if isinstance(source, Mapping):
         # boto3's dict: datetimes as ISO 8601, as the AWS CLI prints them
         source = json.dumps(source, indent=2, default=_iso).encode("utf-8")

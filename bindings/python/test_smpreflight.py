@@ -447,7 +447,7 @@ class TestDiagnose(InRoot):
     CASES = os.path.join(ROOT, "tests", "cases", "diagnose")
 
     def case(self, name):
-        return os.path.join(self.CASES, name)
+        return pathlib.Path(self.CASES, name)
 
     def test_failed_job_with_its_cause(self):
         d = smpreflight.diagnose(self.case("failed-missing-xla.json"))
@@ -473,7 +473,7 @@ class TestDiagnose(InRoot):
         self.assertTrue(all(i["state"] == "looks-right"
                             for i in d.checklist), d.checklist)
         self.assertTrue(d.hyperparameters)
-        self.assertEqual(d.baseline, self.case("native.yaml"))
+        self.assertEqual(d.baseline, str(self.case("native.yaml")))
 
     def test_text_and_a_dict_like_boto3_returns(self):
         import datetime
