@@ -119,8 +119,8 @@ deps-test:
 
 run: deps
 	@$(MAKE) --no-print-directory all
-	@echo "== sm-preflight check examples/"
-	@$(CLI) check examples/; rc=$$?; \
+	@echo "== sm-preflight check examples/ examples/bert-side-by-side.ipynb"
+	@$(CLI) check examples/ examples/bert-side-by-side.ipynb; rc=$$?; \
 	echo "== exit status $$rc (1 = findings at or above --fail-on)"; \
 	[ $$rc -le 1 ]
 

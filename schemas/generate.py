@@ -939,16 +939,20 @@ def api_limits(m, word):
         "list": (("minItems", "maxItems"), " items"),
         "map": (("minProperties", "maxProperties"), " entries"),
     }[word]
-    if lo:
+    # a minimum of 0 is a limit too (TrainingInstanceCount: -1 is refused
+    # by the API); for sizes and lengths it says nothing
+    if lo is not None and (lo or word in ("integer", "long")):
         kw[names[0]] = lo
+    else:
+        lo = None
     if hi is not None:
         kw[names[1]] = hi
     if not kw:
         return []
     verb = "have " if unit in (" items", " entries") else "be "
-    if lo and hi is not None:
+    if lo is not None and hi is not None:
         what = "%d to %d" % (lo, hi)
-    elif lo:
+    elif lo is not None:
         what = "at least %d" % lo
     else:
         what = "at most %d" % hi

@@ -35,7 +35,7 @@ from typing import List, Optional, Sequence
 __all__ = [
     "Context", "Error", "Finding", "Rule", "Severity", "Suggestion",
     "SuggestSide", "TestedRow", "check", "check_text", "check_file",
-    "suggest", "rules", "version",
+    "check_kwargs", "suggest", "rules", "version",
     "library_path", "has_errors", "Diagnosis", "diagnose",
 ]
 
@@ -783,6 +783,21 @@ class Context:
         finally:
             _smp_report_free(rep)
 
+    def check_kwargs(self, cls, kwargs, *, name="<kwargs>",
+                     include_suppressed=False) -> List[Finding]:
+        """Checks the keyword arguments a job is about to be created with:
+        cls is "HuggingFace", "PyTorch", "TensorFlow", "Estimator",
+        "ModelTrainer" or "create_training_job", kwargs the mapping the
+        call receives, SDK objects included (right before
+        estimator.fit()). Objects are read by duck typing: anything with
+        .enabled and .debug is a TrainingCompilerConfig, a model with
+        .model_dump() (Compute, SourceCode ...) its fields; anything else
+        (a Session, a PipelineVariable) is unknown, and no rule guesses
+        about it. Line N of a finding is the Nth keyword argument, and its
+        pointer starts with the argument's name."""
+        return self.check(_kwargs_text(cls, kwargs), name=name,
+                          include_suppressed=include_suppressed)
+
     def check_text(self, text, name="<string>", *,
                    include_suppressed=False) -> List[Finding]:
         """check() for YAML/JSON text (str or bytes) labelled name."""
@@ -962,6 +977,58 @@ def _suggestion_text(s):
 
 # -------------------------------------------------- module-level helpers
 
+# the library's tags for a value it cannot know and for a Python tuple
+_UNKNOWN = "!<tag:sm-preflight,2026:unknown> "
+_TUPLE = "!<tag:sm-preflight,2026:tuple> "
+
+
+def _kwarg_value(value, depth=0):
+    """One value as YAML flow text; SDK objects by duck typing."""
+    if depth > 32:
+        return _UNKNOWN + json.dumps("...")
+    if value is None or isinstance(value, (bool, str)):
+        return json.dumps(value)
+    if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, float):
+        if value != value:
+            return ".nan"
+        if value in (float("inf"), float("-inf")):
+            return ".inf" if value > 0 else "-.inf"
+        return repr(value)
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(
+            json.dumps(str(k)) + ": " + _kwarg_value(v, depth + 1)
+            for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        items = "[" + ", ".join(_kwarg_value(v, depth + 1)
+                                for v in value) + "]"
+        return _TUPLE + items if isinstance(value, tuple) else items
+    if hasattr(value, "enabled") and hasattr(value, "debug"):
+        # sagemaker.*.TrainingCompilerConfig
+        return _kwarg_value({"enabled": value.enabled,
+                             "debug": value.debug}, depth + 1)
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        # the pydantic configs of ModelTrainer (Compute, SourceCode ...)
+        try:
+            return _kwarg_value(dump(exclude_none=True), depth + 1)
+        except Exception:  # noqa: BLE001 - any failure: not known
+            pass
+    return _UNKNOWN + json.dumps(repr(value)[:200])
+
+
+def _kwargs_text(cls, kwargs):
+    """The job as a spec, one keyword argument per line, then the class."""
+    lines = [json.dumps(str(k)) + ": " + _kwarg_value(v)
+             for k, v in kwargs.items()]
+    if cls in ("HuggingFace", "PyTorch", "TensorFlow"):
+        lines.append("estimator: " + cls)
+    elif cls not in ("Estimator", "ModelTrainer", "create_training_job"):
+        raise ValueError("unknown job class %r" % (cls,))
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
 _default = None
 _default_lock = threading.Lock()
 
@@ -991,6 +1058,13 @@ def check_file(path, *, include_suppressed=False) -> List[Finding]:
     """Context().check_file() with the default options."""
     return _default_context().check_file(
         path, include_suppressed=include_suppressed)
+
+
+def check_kwargs(cls, kwargs, *, name="<kwargs>",
+                 include_suppressed=False) -> List[Finding]:
+    """Context().check_kwargs() with the default options and data."""
+    return _default_context().check_kwargs(
+        cls, kwargs, name=name, include_suppressed=include_suppressed)
 
 
 def suggest(source, *, to=None, name=None) -> Suggestion:

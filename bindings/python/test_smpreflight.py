@@ -405,6 +405,49 @@ class TestContext(InRoot):
         self.assertEqual(bad, [])
 
 
+class _CompilerConfig:
+    """Duck-types sagemaker.huggingface.TrainingCompilerConfig."""
+
+    def __init__(self, enabled=True, debug=False):
+        self.enabled = enabled
+        self.debug = debug
+
+
+class _Session:
+    """Stands for a sagemaker.Session: not a value the checks can know."""
+
+
+class TestCheckKwargs(InRoot):
+    KWARGS = dict(entry_point="train.py", instance_type="ml.p3.2xlarge",
+                  instance_count=1, transformers_version="4.21.1",
+                  pytorch_version="1.11.0", py_version="py38",
+                  debugger_hook_config=False, disable_profiler=True)
+
+    def test_sdk_objects_by_duck_typing(self):
+        kw = dict(self.KWARGS, compiler_config=_CompilerConfig(debug=True),
+                  sagemaker_session=_Session(), role=_Session())
+        found = smpreflight.check_kwargs("HuggingFace", kw)
+        self.assertEqual([f.rule for f in found], ["compiler-debug"])
+        # line N is the Nth keyword argument
+        self.assertEqual(found[0].line, list(kw).index("compiler_config") + 1)
+        self.assertEqual(found[0].pointer, "/compiler_config/debug")
+
+    def test_unknown_objects_are_never_guessed(self):
+        kw = dict(self.KWARGS, compiler_config=_CompilerConfig(),
+                  instance_type=_Session())
+        self.assertEqual(smpreflight.check_kwargs("HuggingFace", kw), [])
+
+    def test_a_tuple_is_the_trailing_comma_slip(self):
+        kw = dict(self.KWARGS, compiler_config=(_CompilerConfig(),))
+        found = smpreflight.check_kwargs("HuggingFace", kw)
+        self.assertIn(("wrong-type", "/compiler_config"),
+                      [(f.rule, f.pointer) for f in found])
+
+    def test_unknown_class(self):
+        with self.assertRaises(ValueError):
+            smpreflight.check_kwargs("Trainer", {})
+
+
 class TestSuggest(InRoot):
     def test_suggestion_fields_and_text(self):
         s = smpreflight.suggest(GPT2)
@@ -413,14 +456,15 @@ class TestSuggest(InRoot):
         self.assertEqual(s.batch_name, "per_device_train_batch_size")
         self.assertEqual((s.now.batch_per_gpu, s.now.gpus,
                           s.now.instance_count), (24, 8, 2))
-        self.assertEqual(s.next.batch_per_gpu, 64)
-        self.assertAlmostEqual(s.k, 64 / 24)
-        self.assertAlmostEqual(s.next.learning_rate, 6e-05 * 64 / 24)
+        # 24 is not the row's native 36: scaled by 64 / 36
+        self.assertEqual(s.next.batch_per_gpu, 42)
+        self.assertAlmostEqual(s.k, 42 / 24)
+        self.assertAlmostEqual(s.next.learning_rate, 6e-05 * 42 / 24)
         self.assertEqual(s.relation, "exact")
         self.assertEqual(s.row.compiler_batch_size, 64)
-        self.assertIn("per_device_train_batch_size: 64", s.fragment)
+        self.assertIn("per_device_train_batch_size: 42", s.fragment)
         self.assertTrue(str(s).startswith(
-            str(GPT2) + ": suggestion: per-GPU batch 24 -> 64"))
+            str(GPT2) + ": suggestion: per-GPU batch 24 -> 42"))
         self.assertFalse(smpreflight.has_errors(s.findings))
 
     def test_suggest_move_and_sqrt(self):

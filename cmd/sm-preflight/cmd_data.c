@@ -180,27 +180,32 @@ print_kept(const char *cache_dir)
 	smp_context_free(ctx);
 }
 
+/* cli_printable() into a local array */
+#define P(buf, s) cli_printable(buf, sizeof(buf), s)
+
 static int
 update_failed(int rc, const struct smp_error *err, const char *cache_dir)
 {
+	char src[512], msg[600];
+
+	/* a server's or a data file's words: made printable */
+	P(src, err->source);
+	P(msg, err->message);
 	if (rc == SMP_ENOMEM || rc == SMP_EINTERNAL) {
 		cli_error("internal error: %s",
-			  err->message[0] ? err->message : smp_strerror(rc));
+			  msg[0] ? msg : smp_strerror(rc));
 		return CLI_EXIT_INTERNAL;
 	}
 	if (rc == SMP_EINVAL) {
-		cli_error("update-data: %s%s%s",
-			  err->source[0] ? err->source : "",
-			  err->source[0] ? ": " : "", err->message);
+		cli_error("update-data: %s%s%s", src, src[0] ? ": " : "", msg);
 		return CLI_EXIT_USAGE;
 	}
 	if (err->line)
-		cli_error("update-data failed: %s:%u:%u: %s", err->source,
-			  (unsigned)err->line, (unsigned)err->column,
-			  err->message);
+		cli_error("update-data failed: %s:%u:%u: %s", src,
+			  (unsigned)err->line, (unsigned)err->column, msg);
 	else
-		cli_error("update-data failed: %s: %s", err->source,
-			  err->message[0] ? err->message : smp_strerror(rc));
+		cli_error("update-data failed: %s: %s", src,
+			  msg[0] ? msg : smp_strerror(rc));
 	print_kept(cache_dir);
 	return CLI_EXIT_FINDINGS;
 }
@@ -210,26 +215,31 @@ print_result(const struct smp_update_result *r, const char *cache_dir)
 {
 	static const char *const kinds[] = {"",
 					    "added:  ", "removed:", "changed:"};
+	char url[512], ov[64], nv[64], nd[64], ty[128], de[512];
 	size_t i;
 
+	/* everything below comes from downloaded data or a server */
+	P(url, r->url);
+	P(ov, r->old_version);
+	P(nv, r->new_version);
+	P(nd, r->new_date);
 	if (r->outcome == SMP_UPDATE_UNCHANGED) {
 		printf("instance data is up to date: %s (generated %s) from "
 		       "%s%s\n",
-		       r->new_version, r->new_date, r->url,
-		       r->not_modified ? " (not modified)" : "");
+		       nv, nd, url, r->not_modified ? " (not modified)" : "");
 	} else {
 		printf("updated the instance data from %s: %s (%s) -> %s "
 		       "(generated %s)\n",
-		       r->url, r->old_version,
+		       url, ov,
 		       r->old_origin == SMP_DATA_CACHE ? "previous download"
 						       : "built-in",
-		       r->new_version, r->new_date);
+		       nv, nd);
 		for (i = 0; i < r->change_count; i++) {
 			const struct smp_data_change *c = &r->changes[i];
 
 			printf("  %s %s%s%s\n", kinds[c->kind],
-			       c->instance_type, c->detail ? ": " : "",
-			       c->detail ? c->detail : "");
+			       P(ty, c->instance_type), c->detail ? ": " : "",
+			       c->detail ? P(de, c->detail) : "");
 		}
 		if (r->change_count == 0)
 			printf("  instance types: no change\n");
@@ -243,7 +253,7 @@ print_result(const struct smp_update_result *r, const char *cache_dir)
 	if (r->older_than_builtin)
 		printf("  note: the built-in data is newer than %s and stays "
 		       "in use\n",
-		       r->new_version);
+		       nv);
 	if (r->outcome == SMP_UPDATE_UPDATED)
 		printf("  stored in %s/current\n", cache_dir);
 }
@@ -411,7 +421,7 @@ static void
 print_cache(const struct smp_cache_info *info, const char *cache_dir,
 	    enum smp_data_origin in_use)
 {
-	char t[64];
+	char t[64], e[600], v[64];
 
 	if (!cache_dir) {
 		printf("cache:        none (neither XDG_CACHE_HOME nor HOME is "
@@ -427,15 +437,15 @@ print_cache(const struct smp_cache_info *info, const char *cache_dir,
 	if (in_use != SMP_DATA_CACHE) {
 		if (!info->valid)
 			printf("cache:        %s is not used: %s\n", info->path,
-			       info->error);
+			       P(e, info->error));
 		else if (info->older_than_builtin)
 			printf("cache:        %s (%s) is not used: the "
 			       "built-in data is newer\n",
-			       info->path, info->data_version);
+			       info->path, P(v, info->data_version));
 		else
 			printf("cache:        %s (%s), not used with "
 			       "--instance-data\n",
-			       info->path, info->data_version);
+			       info->path, P(v, info->data_version));
 		return;
 	}
 	printf("downloaded:   %s\n", utc(t, sizeof(t), info->fetched));
@@ -448,6 +458,7 @@ print_cache(const struct smp_cache_info *info, const char *cache_dir,
 static int
 run_data(int argc, char **argv)
 {
+	char pv[64], pd[64], ps[600];
 	struct smp_options opts = SMP_OPTIONS_INIT;
 	struct smp_context *ctx = NULL, *builtin = NULL;
 	static struct smp_cache_info info;
@@ -512,11 +523,12 @@ run_data(int argc, char **argv)
 	}
 	age = smp_context_data_age(ctx, (int64_t)time(NULL));
 	printf("data in use:  %s\n", origin_name(smp_context_data_origin(ctx)));
-	printf("version:      %s, generated %s", smp_context_data_version(ctx),
-	       smp_context_data_date(ctx));
+	printf("version:      %s, generated %s",
+	       P(pv, smp_context_data_version(ctx)),
+	       P(pd, smp_context_data_date(ctx)));
 	if (age >= 0)
 		printf(" (%ld %s old)", age, days(age));
-	printf("\nsource:       %s\n", smp_context_data_source(ctx));
+	printf("\nsource:       %s\n", P(ps, smp_context_data_source(ctx)));
 	if (smp_context_data_origin(ctx) != SMP_DATA_DIRECTORY)
 		print_cache(&info, opts.cache_dir,
 			    smp_context_data_origin(ctx));

@@ -97,3 +97,37 @@ cli_wrap(FILE *f, const char *text, size_t indent, size_t col)
 	}
 	fputc('\n', f);
 }
+
+/* See output.h. */
+const char *
+cli_printable(char *buf, size_t size, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0;
+
+	if (size < 8) {
+		if (size)
+			buf[0] = '\0';
+		return buf;
+	}
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		int esc = c < 0x20 || c == 0x7f || c == '\\';
+
+		if (n + (esc ? 4 : 1) + 4 > size) {
+			memcpy(buf + n, "...", 3); /* room kept for it */
+			n += 3;
+			break;
+		}
+		if (esc) {
+			buf[n++] = '\\';
+			buf[n++] = 'x';
+			buf[n++] = hex[c >> 4];
+			buf[n++] = hex[c & 15];
+		} else {
+			buf[n++] = (char)c;
+		}
+	}
+	buf[n] = '\0';
+	return buf;
+}

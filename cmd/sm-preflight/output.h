@@ -37,4 +37,12 @@ void cli_verror(const char *fmt, va_list ap)
  */
 void cli_wrap(FILE *f, const char *text, size_t indent, size_t col);
 
+/*
+ * s made safe to print from untrusted data (a downloaded data file, a
+ * server's error): control characters, DEL and '\\' become \\xNN, so no
+ * terminal escape, carriage return or "::error::" line can be injected;
+ * cut with "..." when it does not fit. Returns buf.
+ */
+const char *cli_printable(char *buf, size_t size, const char *s);
+
 #endif

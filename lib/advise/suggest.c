@@ -314,6 +314,18 @@ copy_row(struct suggestion *s, const struct smp_catalog *cat,
 	s->pub.row = row;
 }
 
+/* How a row other than the pick's relates to the job. */
+static enum smp_row_relation
+row_match_relation(const struct smp_tune_query *q,
+		   const struct smp_tested_model *row)
+{
+	if (strcmp(row->instance_type, q->instance->type) == 0 &&
+	    q->framework_version &&
+	    strcmp(row->framework_version, q->framework_version) == 0)
+		return SMP_ROW_RELATION_EXACT;
+	return SMP_ROW_RELATION_SAME_GPU;
+}
+
 /* How the row was chosen, for the text and for callers. */
 static void
 row_choice(struct suggestion *s, const struct smp_check *c,
@@ -437,6 +449,7 @@ compute(struct run *r, const struct smp_check *c)
 	struct smp_batch_reading b;
 	struct smp_tune_query q;
 	struct smp_row_pick pick;
+	struct smp_tune_target tg;
 	struct buf notes;
 	char key[256], text[512], fw[128], kt[32], bt[32], nt[32], lt[32];
 	char nl[32], tb[128] = "";
@@ -540,7 +553,60 @@ compute(struct run *r, const struct smp_check *c)
 				    mname, to->type);
 		goto notes;
 	}
-	if (pick.row) {
+	if (pick.row && !moving) {
+		/* the job's own batch is evidence about its conditions: the
+		 * row's batch as is only when the row is this job */
+		smp__tune_target(&tg, c->cat, &q, &pick, b.per_gpu);
+		if (tg.row && tg.row != pick.row) {
+			copy_row(s, c->cat, tg.row);
+			smp__tune_row_batch_text(tb, sizeof(tb), c->cat,
+						 tg.row);
+			p->relation = row_match_relation(&q, tg.row);
+			snprintf(text, sizeof(text),
+				 "of %zu rows for the same model on the same "
+				 "GPU, the one whose native batch is nearest "
+				 "the job's",
+				 pick.candidates);
+			p->row_choice = dup(s, text);
+		}
+		if (tg.kind == SMP_TARGET_NONE) {
+			p->outcome = SMP_SUGGEST_NO_ROW;
+			p->row = NULL;
+			p->relation = SMP_ROW_RELATION_NONE;
+			smp__tune_number(bt, sizeof(bt), b.per_gpu);
+			set_message(s,
+				    "no batch suggested for '%s' on %s: %s; "
+				    "measure GPU memory on a short run from "
+				    "the per-GPU batch %s",
+				    mname, to->type, tg.why, bt);
+			goto notes;
+		}
+		if (tg.kind == SMP_TARGET_AT) {
+			p->outcome = SMP_SUGGEST_OK;
+			s->next.batch_per_gpu = b.per_gpu;
+			s->next.global_batch = b.global;
+			s->next.learning_rate = s->now.learning_rate;
+			p->k = 1;
+			smp__tune_number(bt, sizeof(bt), b.per_gpu);
+			set_message(s,
+				    "per-GPU batch %s is already the tested "
+				    "compiler batch %s for '%s' on %s: nothing "
+				    "to change",
+				    bt, tb, mname, to->type);
+			goto notes;
+		}
+		nb = tg.per_gpu;
+		add_note(s, &notes, "%s", tg.why);
+		if (tg.row->batch_size_is_lower_bound)
+			add_note(s, &notes,
+				 "the tested batch %s is a lower bound (the "
+				 "largest tried, not the most that fits): more "
+				 "may fit",
+				 tb);
+		p->outcome = SMP_SUGGEST_OK;
+	} else if (pick.row) {
+		/* a move: the job's batch ran on another GPU, so the row on
+		 * the target instance is the only evidence there */
 		nb = smp__tune_row_batch(c->cat, pick.row);
 		if (b.scope == SMP_BATCH_PER_GPU && nb >= 1)
 			nb = floor(nb); /* written per GPU: whole */

@@ -700,6 +700,143 @@ read_rows(struct loader *L, const struct smp_node *seq,
 	return 0;
 }
 
+/*
+ * ^ml\.[a-z0-9-]+\.[a-z0-9]+$ (the schemas' pattern): a type name is
+ * printed by update-data and matched against specs, so a downloaded one
+ * carrying control characters, escapes or workflow commands is refused.
+ */
+static int
+valid_type_name(const char *s)
+{
+	size_t i = 3, dots = 0, run = 0;
+
+	if (strncmp(s, "ml.", 3) != 0)
+		return 0;
+	for (; s[i]; i++) {
+		char c = s[i];
+
+		if (c == '.') {
+			if (!run || ++dots > 1)
+				return 0;
+			run = 0;
+		} else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+			   (c == '-' && dots == 0)) {
+			run++;
+		} else {
+			return 0;
+		}
+	}
+	return dots == 1 && run > 0;
+}
+
+/* The value node of key in the i-th row of seq, for a position. */
+static const struct smp_node *
+row_key(const struct smp_node *seq, size_t i, const char *key)
+{
+	return seq ? smp__map_get(seq->u.sequence.items[i], key) : NULL;
+}
+
+/* Sane ranges the schemas give too (instances.schema.json,
+ * tested-models.schema.json): absurd data is refused with a position
+ * instead of silencing a rule (gpus 0 on a GPU type) or being pasted into
+ * a fix (a batch size of 0). */
+#define MAX_VCPUS 4096
+#define MAX_MEMORY_GIB 65536.0
+#define MAX_GPUS 64
+#define MAX_GPU_MEMORY_GIB 1024.0
+#define MAX_NETWORK_GBPS 100000.0
+#define MAX_BATCH 1048576
+#define MAX_SEQUENCE 1048576
+#define MAX_INSTANCE_COUNT 4096
+
+static int
+check_instances(struct loader *L, const struct smp_node *seq,
+		const struct smp_instance *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct smp_instance *r = &rows[i];
+
+		if (!valid_type_name(r->type))
+			return fail_at(L, row_key(seq, i, "type"),
+				       "'type' must be an instance type name "
+				       "such as ml.p3.8xlarge (lower-case "
+				       "letters, digits, '-' and two dots)");
+		if (r->vcpus < 1 || r->vcpus > MAX_VCPUS)
+			return fail_at(L, row_key(seq, i, "vcpus"),
+				       "'vcpus' must be from 1 to %d",
+				       MAX_VCPUS);
+		if (!(r->memory_gib > 0) || r->memory_gib > MAX_MEMORY_GIB)
+			return fail_at(L, row_key(seq, i, "memory_gib"),
+				       "'memory_gib' must be above 0 and at "
+				       "most %.0f",
+				       MAX_MEMORY_GIB);
+		if (r->gpus > MAX_GPUS)
+			return fail_at(L, row_key(seq, i, "gpus"),
+				       "'gpus' must be at most %d", MAX_GPUS);
+		if (r->gpu_model && r->gpus < 1)
+			return fail_at(L, row_key(seq, i, "gpus"),
+				       "'gpus' must be at least 1 for a type "
+				       "with a 'gpu_model'");
+		if (!r->gpu_model && r->gpus > 0)
+			return fail_at(L, row_key(seq, i, "gpu_model"),
+				       "'gpu_model' must name the GPU of a "
+				       "type with 'gpus' above 0");
+		if (r->gpu_memory_gib > MAX_GPU_MEMORY_GIB)
+			return fail_at(L, row_key(seq, i, "gpu_memory_gib"),
+				       "'gpu_memory_gib' must be at most %.0f",
+				       MAX_GPU_MEMORY_GIB);
+		if (r->network_gbps > MAX_NETWORK_GBPS)
+			return fail_at(L, row_key(seq, i, "network_gbps"),
+				       "'network_gbps' must be at most %.0f",
+				       MAX_NETWORK_GBPS);
+	}
+	return 0;
+}
+
+/* A count within 1..max; an optional one may be null. */
+static int
+check_count(struct loader *L, const struct smp_node *seq, size_t i,
+	    const char *key, int v, int required, int max)
+{
+	const struct smp_node *n = row_key(seq, i, key);
+
+	/* a null reads as 0: the node tells a null from a 0 */
+	if ((!required && n && is_null(n)) || (v >= 1 && v <= max))
+		return 0;
+	return fail_at(L, n, "'%s' must be from 1 to %d%s", key, max,
+		       required ? "" : " (or null)");
+}
+
+static int
+check_tested(struct loader *L, const struct smp_node *seq,
+	     const struct smp_tested_model *rows, size_t n)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		const struct smp_tested_model *r = &rows[i];
+
+		if (!valid_type_name(r->instance_type))
+			return fail_at(L, row_key(seq, i, "instance_type"),
+				       "'instance_type' must be an instance "
+				       "type name such as ml.p3.8xlarge");
+		if ((rc = check_count(L, seq, i, "compiler_batch_size",
+				      r->compiler_batch_size, 1, MAX_BATCH)) ||
+		    (rc = check_count(L, seq, i, "native_batch_size",
+				      r->native_batch_size, 0, MAX_BATCH)) ||
+		    (rc = check_count(L, seq, i, "sequence_length",
+				      r->sequence_length, 0, MAX_SEQUENCE)) ||
+		    (rc = check_count(L, seq, i, "instance_count",
+				      r->instance_count, 0,
+				      MAX_INSTANCE_COUNT)))
+			return rc;
+	}
+	return 0;
+}
+
 static int
 read_instances(struct loader *L, const struct smp_node *root)
 {
@@ -720,6 +857,9 @@ read_instances(struct loader *L, const struct smp_node *root)
 	if (rc)
 		return rc;
 	cat->instances = rows;
+	rc = check_instances(L, seq, cat->instances, cat->instance_count);
+	if (rc)
+		return rc;
 	/* lookups go by type: two rows for one type would be ambiguous */
 	for (i = 1; rows && seq && i < cat->instance_count; i++) {
 		const char *type = cat->instances[i].type;
@@ -755,6 +895,9 @@ read_tested(struct loader *L, const struct smp_node *root)
 	if (rc)
 		return rc;
 	cat->tested = rows;
+	rc = check_tested(L, t.rows, cat->tested, cat->tested_count);
+	if (rc)
+		return rc;
 	for (i = 0; rows && i < cat->tested_count; i++) {
 		struct smp_tested_model *m =
 			(struct smp_tested_model *)rows + i;
@@ -1161,6 +1304,8 @@ smp__catalog_overlay(struct smp_catalog *cat, const struct smp_allocator *a,
 	rc = read_rows(&L, seq, instance_fields, COUNT(instance_fields),
 		       sizeof(struct smp_instance), &rows, &n,
 		       "each entry of 'instances'");
+	if (!rc)
+		rc = check_instances(&L, seq, rows, n);
 	if (!rc)
 		rc = merge_overlay(&L, seq, rows, n);
 out:

@@ -280,11 +280,17 @@ smp__scalar_is(const struct smp_node *n, const char *s)
 int
 smp__scalar_bool(const struct smp_node *n)
 {
+	const char *v;
+
 	if (!n || n->kind != SMP_NODE_SCALAR ||
 	    smp__scalar_type(n) != SMP_SCALAR_BOOL)
 		return -1;
-	return is_one_of(n->u.scalar.value, true_words) ||
-	       (n->tag && strcmp(n->u.scalar.value, "1") == 0);
+	v = n->u.scalar.value;
+	if (is_one_of(v, true_words) || (n->tag && strcmp(v, "1") == 0))
+		return 1;
+	if (is_one_of(v, false_words) || (n->tag && strcmp(v, "0") == 0))
+		return 0;
+	return -1; /* "!!bool yes": a tag that contradicts the text */
 }
 
 int

@@ -169,7 +169,8 @@ const struct smp_node *smp__as_mapping(const struct smp_node *n);
 /* 1 when n is a scalar whose text equals s exactly. */
 int smp__scalar_is(const struct smp_node *n, const char *s);
 
-/* Truthiness of a bool scalar: 1 true, 0 false, -1 not a bool. */
+/* Truthiness of a bool scalar: 1 true, 0 false, -1 not a bool (also a
+ * !!bool tag on text that is no boolean: "!!bool yes"). */
 int smp__scalar_bool(const struct smp_node *n);
 
 /*

@@ -10,6 +10,7 @@
 
 #include "job/notebook.h"
 #include "doc/load.h"
+#include "util/alloc.h"
 #include "util/text.h"
 
 struct build {
@@ -24,9 +25,9 @@ struct build {
 static void
 add_bytes(struct build *b, const char *s, size_t n)
 {
-	if (b->oom)
+	if (b->oom || !n)
 		return;
-	if (b->len + n + 1 > b->cap) {
+	if (!b->code || b->len + n + 1 > b->cap) {
 		size_t cap = (b->len + n + 1) * 2;
 		char *p = smp__arena_alloc(b->arena, cap);
 
@@ -34,7 +35,7 @@ add_bytes(struct build *b, const char *s, size_t n)
 			b->oom = 1;
 			return;
 		}
-		if (b->len)
+		if (b->len && b->code)
 			memcpy(p, b->code, b->len);
 		b->code = p;
 		b->cap = cap;
@@ -45,7 +46,8 @@ add_bytes(struct build *b, const char *s, size_t n)
 }
 
 static void
-add_line(struct build *b, uint32_t cell, uint32_t line, size_t raw)
+add_line(struct build *b, uint32_t cell, uint32_t line, size_t raw,
+	 struct smp_pos at)
 {
 	if (b->oom)
 		return;
@@ -66,18 +68,17 @@ add_line(struct build *b, uint32_t cell, uint32_t line, size_t raw)
 	b->lines[b->nlines].cell = cell;
 	b->lines[b->nlines].line = line;
 	b->lines[b->nlines].raw = raw;
+	b->lines[b->nlines].json_line = at.line;
+	b->lines[b->nlines].json_column = at.column;
 	b->nlines++;
 }
 
-/* Length in the JSON of the escape or character at raw[0..n). */
+/* Length of the escape at raw[0..n) (raw[0] is the backslash). */
 static size_t
-raw_char(const char *raw, size_t n)
+raw_escape(const char *raw, size_t n)
 {
-	long cp;
-
-	if (raw[0] != '\\' || n < 2)
-		return n ? smp__utf8_decode((const unsigned char *)raw, n, &cp)
-			 : 0;
+	if (n < 2)
+		return n;
 	if (raw[1] != 'u' || n < 6)
 		return 2;
 	/* a surrogate pair is one character in two escapes */
@@ -85,6 +86,24 @@ raw_char(const char *raw, size_t n)
 	    n >= 12 && raw[6] == '\\' && raw[7] == 'u')
 		return 12;
 	return 6;
+}
+
+/* Length in the JSON of the escape or character at raw[0..n); *cols
+ * gets the columns it takes (an escape is ASCII: a column a byte). */
+static size_t
+raw_char(const char *raw, size_t n, uint32_t *cols)
+{
+	long cp;
+	size_t k;
+
+	if (raw[0] != '\\' || n < 2) {
+		*cols = 1;
+		return n ? smp__utf8_decode((const unsigned char *)raw, n, &cp)
+			 : 0;
+	}
+	k = raw_escape(raw, n);
+	*cols = (uint32_t)k;
+	return k;
 }
 
 /* Bytes of the decoded character that starts s. */
@@ -109,19 +128,23 @@ add_piece(struct build *b, const char *json, size_t jlen,
 	const char *s = str->u.scalar.value;
 	size_t n = str->u.scalar.len, i = 0;
 	size_t raw = str->start.offset + 1; /* after the opening quote */
+	struct smp_pos at = str->start;     /* a JSON string is one line */
 
+	at.column++;
 	while (i < n) {
 		size_t k = dec_char(s + i, n - i);
+		uint32_t cols = 1;
 
 		if (*at_line_start) {
-			add_line(b, cell, ++*line, raw < jlen ? raw : 0);
+			add_line(b, cell, ++*line, raw < jlen ? raw : 0, at);
 			*at_line_start = 0;
 		}
 		add_bytes(b, s + i, k);
 		if (s[i] == '\n')
 			*at_line_start = 1;
 		if (raw < jlen)
-			raw += raw_char(json + raw, jlen - raw);
+			raw += raw_char(json + raw, jlen - raw, &cols);
+		at.column += cols;
 		i += k;
 	}
 }
@@ -153,6 +176,94 @@ blank_magics(char *code, size_t from, size_t to)
 	}
 }
 
+/* The end of the JSON string whose '"' is at i: its closing quote, or
+ * len when it does not close. */
+static size_t
+string_end(const char *b, size_t len, size_t i)
+{
+	for (i++; i < len; i++) {
+		if (b[i] == '\\')
+			i++;
+		else if (b[i] == '"')
+			return i;
+	}
+	return len;
+}
+
+/* The bracket closing the array or object opened at i, or len. */
+static size_t
+value_end(const char *b, size_t len, size_t i)
+{
+	size_t depth = 0;
+
+	for (; i < len; i++) {
+		if (b[i] == '"') {
+			i = string_end(b, len, i);
+		} else if (b[i] == '[' || b[i] == '{') {
+			depth++;
+		} else if (b[i] == ']' || b[i] == '}') {
+			if (--depth == 0)
+				return i;
+		}
+	}
+	return len;
+}
+
+/*
+ * Blanks the insides of every "outputs" and "attachments" array or object
+ * of copy (a notebook's bytes) with spaces, newlines kept: the JSON still
+ * parses with the same byte offsets and lines, and its outputs (images,
+ * logs: most of a notebook's size) cost a scan instead of a parse.
+ */
+static void
+blank_outputs(char *copy, size_t len)
+{
+	size_t i = 0, depth = 0;
+
+	while (i < len) {
+		char c = copy[i];
+
+		if (c == '"') {
+			size_t e = string_end(copy, len, i), k = e + 1;
+			int heavy =
+				(e - i - 1 == 7 &&
+				 memcmp(copy + i + 1, "outputs", 7) == 0) ||
+				(e - i - 1 == 11 &&
+				 memcmp(copy + i + 1, "attachments", 11) == 0);
+
+			if (e >= len)
+				return;
+			while (k < len && strchr(" \t\r\n", copy[k]))
+				k++;
+			if (heavy && depth >= 2 && k < len && copy[k] == ':') {
+				k++;
+				while (k < len && strchr(" \t\r\n", copy[k]))
+					k++;
+				if (k < len &&
+				    (copy[k] == '[' || copy[k] == '{')) {
+					size_t end = value_end(copy, len, k), j;
+
+					if (end >= len)
+						return;
+					for (j = k + 1; j < end; j++)
+						if (copy[j] != '\n' &&
+						    copy[j] != '\r')
+							copy[j] = ' ';
+					i = end + 1;
+					continue;
+				}
+			}
+			i = e + 1;
+			continue;
+		}
+		if (c == '[' || c == '{')
+			depth++;
+		else if ((c == ']' || c == '}') && depth)
+			depth--;
+		i++;
+	}
+}
+
 static int
 is_code_cell(const struct smp_node *cell)
 {
@@ -181,14 +292,21 @@ smp__notebook_load(struct smp_notebook *nb, struct smp_docs *docs,
 				(unsigned char)buf[bad], bad);
 		return rep->failed ? SMP_ENOMEM : 0;
 	}
-	/* outputs are data, not the job: only the source is limited */
+	/* outputs are data, not the job: only the source is limited, and
+	 * their bytes are blanked before the parse */
 	{
 		struct smp_limits nl = lim;
+		char *copy = smp__malloc(docs->arena.alloc, len ? len : 1);
 
+		if (!copy)
+			return SMP_ENOMEM;
+		memcpy(copy, buf, len);
+		blank_outputs(copy, len);
 		nl.max_file_size = len + 1;
 		nl.max_scalar_len = len + 1;
 		nl.max_nodes = lim.max_nodes + len / 4;
-		rc = smp__load_json(docs, buf, len, &nl);
+		rc = smp__load_json(docs, copy, len, &nl);
+		smp__free(docs->arena.alloc, copy);
 	}
 	/* a syntax error or a limit is a diagnostic of docs: the caller
 	 * reports it (smp__rules_input) */
@@ -265,8 +383,7 @@ map_pos(const struct smp_notebook *nb, uint32_t line, uint32_t column,
 {
 	const struct smp_nb_line *l;
 	size_t raw;
-	uint32_t c;
-	struct smp_pos p;
+	uint32_t c, col;
 
 	if (!line || line > nb->nlines)
 		return 0;
@@ -276,14 +393,17 @@ map_pos(const struct smp_notebook *nb, uint32_t line, uint32_t column,
 	if (!l->raw)
 		return 0;
 	raw = l->raw;
+	col = l->json_column;
 	for (c = 1; c < column && raw < nb->json_len; c++) {
+		uint32_t cols = 1;
+
 		if (nb->json[raw] == '"')
 			break; /* the end of the string: a column past it */
-		raw += raw_char(nb->json + raw, nb->json_len - raw);
+		raw += raw_char(nb->json + raw, nb->json_len - raw, &cols);
+		col += cols;
 	}
-	p = smp__pos_at(nb->json, nb->json_len, raw);
-	*jline = p.line;
-	*jcol = p.column + (column > c ? column - c : 0);
+	*jline = l->json_line;
+	*jcol = col + (column > c ? column - c : 0);
 	return 1;
 }
 

@@ -20,6 +20,7 @@ struct smp_nb_line {
 	uint32_t line; /* 1-based line within the cell */
 	size_t raw;    /* byte offset in the notebook of the line's first
 			  character inside its JSON string; 0 when none */
+	uint32_t json_line, json_column; /* where raw is in the file */
 };
 
 struct smp_notebook {
@@ -35,9 +36,9 @@ struct smp_notebook {
 /*
  * Reads the notebook buf[0..len) into nb, its JSON parsed into docs. A
  * notebook that is not JSON leaves a diagnostic in docs (the caller
- * reports it); one without a list of cells is a wrong-type finding. Outputs do not count against the
- * limits: nodes and scalar length are counted for the notebook's
- * structure and its source cells only. Returns 0 or SMP_ENOMEM.
+ * reports it); one without a list of cells is a wrong-type finding. Outputs do
+ * not count against the limits: nodes and scalar length are counted for the
+ * notebook's structure and its source cells only. Returns 0 or SMP_ENOMEM.
  */
 int smp__notebook_load(struct smp_notebook *nb, struct smp_docs *docs,
 		       const char *buf, size_t len,

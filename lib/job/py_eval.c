@@ -267,20 +267,23 @@ push_item(struct smp_pyeval *ev, struct smp_pyval *c, struct smp_pyval *key,
 {
 	if (c->count == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 8;
-		struct smp_pyval **items = valloc(ev, cap * sizeof(*items));
+		struct smp_pyval **items =
+			valloc(ev, cap * sizeof(struct smp_pyval *));
 		struct smp_pyval **keys = NULL;
 
 		if (!items)
 			return -1;
 		if (c->kind == SMP_PV_DICT || c->kind == SMP_PV_OBJECT) {
-			keys = valloc(ev, cap * sizeof(*keys));
+			keys = valloc(ev, cap * sizeof(struct smp_pyval *));
 			if (!keys)
 				return -1;
 			if (c->count)
-				memcpy(keys, c->keys, c->count * sizeof(*keys));
+				memcpy(keys, c->keys,
+				       c->count * sizeof(struct smp_pyval *));
 		}
 		if (c->count)
-			memcpy(items, c->items, c->count * sizeof(*items));
+			memcpy(items, c->items,
+			       c->count * sizeof(struct smp_pyval *));
 		c->items = items;
 		c->keys = keys;
 		c->cap = cap;
@@ -537,6 +540,18 @@ parse_number(const char *s, size_t n, int *is_int, long long *iv, double *fv)
 	return 0;
 }
 
+/* 1 when a float literal reads the same in YAML: no '_', no 'j'. */
+static int
+plain_float(const char *s, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (!strchr("0123456789.eE+-", s[k]) || !s[k])
+			return 0;
+	return 1;
+}
+
 /* ----------------------------------------------------------- strings */
 
 /*
@@ -650,13 +665,13 @@ struct sbuf {
 static void
 sb_add(struct smp_pyeval *ev, struct sbuf *b, const char *s, size_t n)
 {
-	if (b->bad)
+	if (b->bad || !n)
 		return;
 	if (b->len + n > ev->max_str) {
 		b->bad = 1;
 		return;
 	}
-	if (b->len + n + 1 > b->cap) {
+	if (!b->s || b->len + n + 1 > b->cap) {
 		size_t cap = (b->len + n + 1) * 2;
 		char *p = valloc(ev, cap);
 
@@ -664,7 +679,7 @@ sb_add(struct smp_pyeval *ev, struct sbuf *b, const char *s, size_t n)
 			b->bad = 1;
 			return;
 		}
-		if (b->len)
+		if (b->len && b->s)
 			memcpy(p, b->s, b->len);
 		b->s = p;
 		b->cap = cap;
@@ -1556,10 +1571,9 @@ eval_dict(struct smp_pyeval *ev, size_t *i)
 			}
 			(*i)++;
 			v = eval_expr(ev, i);
-			if (is_name(ev, *i, "for") || is_name(ev, *i, "async"))
-				bad = 1;
-			else if (!hashable_key(k))
-				bad = 1;
+			if (is_name(ev, *i, "for") ||
+			    is_name(ev, *i, "async") || !hashable_key(k))
+				bad = 1; /* a comprehension; a key of no use */
 			else if (d->kind == SMP_PV_DICT)
 				smp__pyval_set(ev, d, k, v);
 		}
@@ -1594,7 +1608,7 @@ eval_atom(struct smp_pyeval *ev, size_t *i)
 			return smp__pyval_unknown(ev, from, *i);
 		v = mk_num(ev, is_int, iv, fv, from, *i);
 		if (v->kind == SMP_PV_FLOAT &&
-		    strspn(ev->buf + t->off, "0123456789.eE+-") >= t->len) {
+		    plain_float(ev->buf + t->off, t->len)) {
 			v->text = ev->buf + t->off; /* as written: 5e-5 */
 			v->len = t->len;
 		}
@@ -1812,7 +1826,13 @@ eval_factor(struct smp_pyeval *ev, size_t *i)
 		int neg = is_op(ev, *i, "-"), inv = is_op(ev, *i, "~");
 
 		(*i)++;
+		if (ev->depth >= MAX_DEPTH) {
+			skip_expr(ev, i);
+			return smp__pyval_unknown(ev, from, *i);
+		}
+		ev->depth++;
 		v = eval_factor(ev, i);
+		ev->depth--;
 		if (!is_num(v) || (inv && v->kind == SMP_PV_FLOAT))
 			return smp__pyval_unknown(ev, from, *i);
 		if (v->kind == SMP_PV_FLOAT) {
@@ -2063,8 +2083,8 @@ compare(const char *op, const struct smp_pyval *a, const struct smp_pyval *b)
 	} else if (a->kind == SMP_PV_NONE || b->kind == SMP_PV_NONE) {
 		if (a->kind == SMP_PV_UNKNOWN || b->kind == SMP_PV_UNKNOWN)
 			return -1;
-		if (strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "is") &&
-		    strcmp(op, "is not"))
+		if (strcmp(op, "==") != 0 && strcmp(op, "!=") != 0 &&
+		    strcmp(op, "is") != 0 && strcmp(op, "is not") != 0)
 			return -1;
 		c = a->kind != b->kind;
 	} else {
@@ -2188,7 +2208,13 @@ eval_not(struct smp_pyeval *ev, size_t *i)
 	if (!is_name(ev, *i, "not"))
 		return eval_comparison(ev, i);
 	(*i)++;
+	if (ev->depth >= MAX_DEPTH) {
+		skip_expr(ev, i);
+		return smp__pyval_unknown(ev, from, *i);
+	}
+	ev->depth++;
 	v = eval_not(ev, i);
+	ev->depth--;
 	t = truthy(v);
 	if (t < 0)
 		return smp__pyval_unknown(ev, from, *i);

@@ -605,44 +605,49 @@ assign_subscript(struct scan *s, size_t from, size_t to, struct smp_pyval *v)
 	}
 }
 
-static void assign(struct scan *s, size_t from, size_t to, struct smp_pyval *v);
+static void assign(struct scan *s, size_t from, size_t to, struct smp_pyval *v,
+		   unsigned depth);
 
 /* a, b = ... and (a, b) = ...: element by element when the count fits */
 static void
-assign_tuple(struct scan *s, size_t from, size_t to, struct smp_pyval *v)
+assign_tuple(struct scan *s, size_t from, size_t to, struct smp_pyval *v,
+	     unsigned depth)
 {
-	size_t parts[64], n = 0, i = from, k;
+	size_t starts[64], ends[64], n = 1, i = from, k;
 
-	parts[n++] = from;
+	starts[0] = from;
 	while (i < to) {
-		if (is_open(s, i))
+		if (is_open(s, i)) {
 			i = tok(s, i)->match;
-		else if (op_is(s, i, ",") && n < 63)
-			parts[n++] = i + 1;
+		} else if (op_is(s, i, ",") && n < 64) {
+			ends[n - 1] = i;
+			starts[n++] = i + 1;
+		}
 		i++;
 	}
-	if (parts[n - 1] >= to)
+	ends[n - 1] = to;
+	if (starts[n - 1] >= to)
 		n--; /* a, b, = ... */
-	parts[n] = to + 1;
 	for (k = 0; k < n; k++) {
-		size_t e = parts[k + 1] - 1;
 		struct smp_pyval *x =
 			(v->kind == SMP_PV_TUPLE || v->kind == SMP_PV_LIST) &&
 					v->count == n
 				? v->items[k]
-				: unknown_at(s, parts[k], e);
+				: unknown_at(s, starts[k], ends[k]);
 
-		assign(s, parts[k], e, x);
+		assign(s, starts[k], ends[k], x, depth + 1);
 	}
 }
 
+/* Binds the target [from, to) to v; depth bounds nested targets. */
 static void
-assign(struct scan *s, size_t from, size_t to, struct smp_pyval *v)
+assign(struct scan *s, size_t from, size_t to, struct smp_pyval *v,
+       unsigned depth)
 {
 	size_t i;
 	int comma = 0;
 
-	if (to <= from)
+	if (to <= from || depth > 32)
 		return;
 	for (i = from; i < to; i++) {
 		if (is_open(s, i))
@@ -651,16 +656,16 @@ assign(struct scan *s, size_t from, size_t to, struct smp_pyval *v)
 			comma = 1;
 	}
 	if (comma) {
-		assign_tuple(s, from, to, v);
+		assign_tuple(s, from, to, v, depth);
 		return;
 	}
 	if ((op_is(s, from, "(") || op_is(s, from, "[")) &&
 	    tok(s, from)->match == to - 1) {
-		assign_tuple(s, from + 1, to - 1, v);
+		assign_tuple(s, from + 1, to - 1, v, depth);
 		return;
 	}
 	if (op_is(s, from, "*")) {
-		assign(s, from + 1, to, unknown_at(s, from, to));
+		assign(s, from + 1, to, unknown_at(s, from, to), depth + 1);
 		return;
 	}
 	if (tok(s, from)->kind != SMP_PYTOK_NAME)
@@ -735,9 +740,10 @@ simple(struct scan *s, size_t i, size_t end)
 					if (cur->kind == SMP_PV_LIST ||
 					    cur->kind == SMP_PV_DICT)
 						cur->kind = SMP_PV_UNKNOWN;
-					assign(s, i, j, v);
+					assign(s, i, j, v, 0);
 				} else {
-					assign(s, i, j, unknown_at(s, i, end));
+					assign(s, i, j, unknown_at(s, i, end),
+					       0);
 				}
 				return;
 			}
@@ -752,11 +758,11 @@ simple(struct scan *s, size_t i, size_t end)
 	j = eqs[neq - 1] + 1;
 	v = smp__pyeval_exprlist(&s->ev, &j);
 	if (ann && ann < eqs[0])
-		assign(s, i, ann, v); /* x: int = 5 */
+		assign(s, i, ann, v, 0); /* x: int = 5 */
 	else
-		assign(s, i, eqs[0], v);
+		assign(s, i, eqs[0], v, 0);
 	for (k = 1; k < neq; k++)
-		assign(s, eqs[k - 1] + 1, eqs[k], v);
+		assign(s, eqs[k - 1] + 1, eqs[k], v, 0);
 }
 
 /* The simple statements of a line, from i to its NEWLINE. */

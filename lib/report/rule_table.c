@@ -385,12 +385,21 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	" (tested models)",
 	[SMP_RULE_BATCH_SIZE_ABOVE_TESTED].summary =
 		"the batch size is above the largest tested compiler batch",
-	"AWS tested this model on this GPU model and memory up to a "
-	"smaller per-GPU batch (at the job's sequence length, when "
-	"the spec gives one and the table has it); larger ones risk "
-	"running out of GPU memory, and some models fit less with "
-	"the compiler than without. A tested size marked as a lower "
-	"bound (the instance may fit more) is never reported.",
+	"AWS tested this very job up to a smaller per-GPU batch: "
+	"only a row with the same model, framework family (Hugging "
+	"Face on PyTorch, PyTorch, Hugging Face on TensorFlow, "
+	"TensorFlow) and framework version, on the same GPU model "
+	"and memory, and, when the row has a sequence length, the "
+	"same length stated in the spec counts; without such a row "
+	"the rule is quiet, because another version, family or "
+	"length says little about this job's memory. A spec that "
+	"states no sequence length is only reported above 1.5x the "
+	"largest tested batch of this job at any length (AWS's own "
+	"BERT notebooks ran 24 where the 512-token row says 20). "
+	"Larger batches "
+	"risk running out of GPU memory, and some models fit less "
+	"with the compiler than without. A tested size marked as a "
+	"lower bound (the instance may fit more) is never reported.",
 	SRC_SUPPORT " (tested models)",
 	[SMP_RULE_MODEL_UNTESTED].summary =
 		"the model is not in the tested-models table",
@@ -399,14 +408,23 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"(model_name_or_path, model_name, model_id, model_type, "
 	"model; case, '/' and '_' do not matter) and is looked up "
 	"for the job's framework, PyTorch or TensorFlow, any "
-	"version; local paths and URIs are not. An untested model "
+	"version (for any framework when the spec does not show "
+	"it); local paths and URIs are not. An untested model "
 	"may still work; measure GPU memory to find the largest "
 	"batch.",
 	SRC_BEST " (General Best Practices); " SRC_SUPPORT " (tested models)",
 	[SMP_RULE_PREPROCESSING_WORKERS].summary =
 		"preprocessing_num_workers is unset or far below the vCPUs",
 	"Slow dataset preprocessing delays training. Set "
-	"preprocessing_num_workers near the instance's vCPU count.",
+	"preprocessing_num_workers near the instance's vCPU count. "
+	"SageMaker passes each hyperparameter to the entry script as "
+	"--key value, and argparse's parse_args() exits on an option "
+	"the script does not define, so an unset "
+	"preprocessing_num_workers is only reported when the entry "
+	"script was read and takes it (an argparse add_argument of "
+	"--preprocessing_num_workers, or a field of that name in a "
+	"dataclass parsed by HfArgumentParser); a value set far below "
+	"the vCPUs is reported either way.",
 	SRC_BEST " (Best Practices for PyTorch)",
 	[SMP_RULE_SHORT_RUN].summary =
 		"the run is too short to amortize compilation",

@@ -157,14 +157,32 @@ smp__rules_tune(const struct smp_check *c)
 	struct smp_row_pick pick;
 	struct smp_finding *f;
 	char key[256], name[256];
+	double margin;
 
 	if (!job->compiler || !job->compiler_enabled || !job->hyperparameters)
 		return;
 	if (smp__tune_query(&q, key, sizeof(key), c->settings, job,
-			    c->instance) != 0)
+			    c->instance) < 0)
 		return;
 	model = smp__tune_model_hparam(c->settings, job);
 	smp__tune_model_text(name, sizeof(name), model->value);
+	if (!q.framework) {
+		/* the framework is unknown: untested only when no row of
+		 * any framework has the model */
+		if (!smp__tune_model_tested(c->cat, NULL, key)) {
+			f = smp__report_node(c->rep, SMP_RULE_MODEL_UNTESTED,
+					     model->value,
+					     "model '%s' is in no row of the "
+					     "tested-models table, so no "
+					     "tested batch size applies",
+					     name);
+			smp__finding_fix(c->rep, f,
+					 "measure GPU memory on a short run "
+					 "to find the largest batch that "
+					 "fits");
+		}
+		return;
+	}
 	if (!smp__tune_model_tested(c->cat, q.framework, key)) {
 		f = smp__report_node(c->rep, SMP_RULE_MODEL_UNTESTED,
 				     model->value,
@@ -184,10 +202,20 @@ smp__rules_tune(const struct smp_check *c)
 	if (!pick.row)
 		return;
 	if (b.per_gpu <
-	    SMP_TUNE_BELOW_FRACTION * smp__tune_row_batch(c->cat, pick.row))
+	    SMP_TUNE_BELOW_FRACTION * smp__tune_row_batch(c->cat, pick.row)) {
 		report_below(c, &b, &pick, name);
-	else if (pick.max &&
-		 b.per_gpu > smp__tune_row_batch(c->cat, pick.max) &&
-		 !pick.max->batch_size_is_lower_bound)
+		return;
+	}
+	/* an out-of-memory claim needs a row that is this very job; with
+	 * no sequence length stated, only far above any of its lengths */
+	pick.max = smp__tune_same_job_max(c->cat, &q, 0);
+	margin = 1;
+	if (!pick.max && !q.sequence_length) {
+		pick.max = smp__tune_same_job_max(c->cat, &q, 1);
+		margin = SMP_TUNE_ABOVE_UNSTATED;
+	}
+	if (pick.max &&
+	    b.per_gpu > margin * smp__tune_row_batch(c->cat, pick.max) &&
+	    !pick.max->batch_size_is_lower_bound)
 		report_above(c, &b, &pick, name);
 }

@@ -79,7 +79,7 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	struct smp_job job;
 	struct smp_check c;
 	enum smp_dialect dialect;
-	size_t i, first;
+	size_t i, first, from = rep->count;
 	int rc;
 
 	if (!root)
@@ -151,6 +151,7 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	if (hook && hook->fn)
 		hook->fn(hook->ud, &c);
 	smp__script_release(&script);
+	smp__drop_unknown(rep, from, root);
 	return 0;
 }
 

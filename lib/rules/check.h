@@ -110,6 +110,14 @@ int smp__check_jobs(const struct smp_context *ctx, const struct smp_pysrc *src,
 		    const struct smp_check_hook *hook, const char *script_dir,
 		    const char *what, int push);
 
+/*
+ * Drops the findings from index from on that are about an unknown value
+ * (SMP_TAG_UNKNOWN: what a Python source computes at run time) below
+ * root: no rule reports a value it did not see (check_source.c).
+ */
+void smp__drop_unknown(struct smp_report *rep, size_t from,
+		       const struct smp_node *root);
+
 /* A native job the checked one is compared with (baseline_rules.c). */
 struct smp_base {
 	const struct smp_job *job;

@@ -82,8 +82,6 @@ settle(struct smp_report *rep, size_t from, const struct smp_pysrc_job *job,
 			f->pointer ? resolve(job->root, f->pointer, &unknown)
 				   : NULL;
 
-		if (unknown)
-			continue;
 		if (job->partial && (!n || n == job->root))
 			continue;
 		if (n && n->kind == SMP_NODE_SEQUENCE && n->tag &&
@@ -117,6 +115,23 @@ settle(struct smp_report *rep, size_t from, const struct smp_pysrc_job *job,
 				f->message = m;
 		}
 		rep->items[kept++] = *f;
+	}
+	rep->count = kept;
+}
+
+void
+smp__drop_unknown(struct smp_report *rep, size_t from,
+		  const struct smp_node *root)
+{
+	size_t k, kept = from;
+
+	for (k = from; k < rep->count; k++) {
+		int unknown = 0;
+
+		if (rep->items[k].pointer)
+			resolve(root, rep->items[k].pointer, &unknown);
+		if (!unknown)
+			rep->items[kept++] = rep->items[k];
 	}
 	rep->count = kept;
 }

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "rules/check.h"
+#include "script/script.h"
 
 /* The pair of hyperparameter name (any spelling), or NULL. */
 static const struct smp_pair *
@@ -89,9 +90,12 @@ check_workers(const struct smp_check *c)
 		return;
 	snprintf(want, sizeof(want), "%d", it->vcpus);
 	if (!p) {
-		/* the Hugging Face example scripts take this argument;
-		 * other scripts may not have it at all */
-		if (c->job->estimator != SMP_EST_HUGGINGFACE)
+		/* SageMaker passes it as --preprocessing_num_workers, and
+		 * parse_args() exits on an option the script lacks: only a
+		 * script read and known to take it gets the suggestion */
+		if (!c->job->script ||
+		    c->job->script->status != SMP_SCRIPT_SCANNED ||
+		    !c->job->script->accepts_preprocessing_workers)
 			return;
 		f = smp__report_node(
 			c->rep, SMP_RULE_PREPROCESSING_WORKERS,
@@ -101,7 +105,9 @@ check_workers(const struct smp_check *c)
 				: c->job->instance_type,
 			"'preprocessing_num_workers' is not set; "
 			"dataset preprocessing runs in one "
-			"process although '%s' has %d vCPUs",
+			"process although '%s' has %d vCPUs and "
+			"the entry script takes "
+			"--preprocessing_num_workers",
 			it->type, it->vcpus);
 	} else if (smp__node_number(p->value, &v) == 0 && v >= 0 &&
 		   v < it->vcpus / 2.0) {

@@ -119,6 +119,18 @@ report_missing(const struct smp_check *c, const struct smp_script_facts *s)
 	const char *name = smp__node_text(s->node);
 	struct smp_finding *f;
 
+	if (s->status == SMP_SCRIPT_NOT_LOCAL && s->reason) {
+		f = smp__report_node(c->rep, SMP_RULE_SCRIPT_MISSING, s->node,
+				     "%s '%s' %s, which is not read (as an "
+				     "absolute path is not); the script "
+				     "checks did not run",
+				     role, s->path, s->reason);
+		smp__finding_fix(c->rep, f,
+				 "keep the script within the spec's folder or "
+				 "its repository and give %s relative to it",
+				 key);
+		return;
+	}
 	if (s->status == SMP_SCRIPT_NOT_LOCAL) {
 		f = smp__report_node(c->rep, SMP_RULE_SCRIPT_MISSING, s->node,
 				     "%s '%s' is an absolute path, which is "

@@ -1234,6 +1234,9 @@ sb_subject(struct sbuf *b, const struct seg *p)
 static unsigned
 node_type(const struct smp_node *n)
 {
+	long long x;
+	double d;
+
 	switch (n->kind) {
 	case SMP_NODE_MAPPING:
 		return T_OBJECT;
@@ -1250,11 +1253,14 @@ node_type(const struct smp_node *n)
 		return T_STRING;
 	switch (smp__scalar_type(n)) {
 	case SMP_SCALAR_INT:
-		return T_INTEGER | T_NUMBER;
+		/* an integer that overflows, or text tagged !!int that is no
+		 * integer ("!!int banana"), matches no type: it must not
+		 * pass as the default the job would then use */
+		return smp__scalar_int(n, &x) == 0 ? T_INTEGER | T_NUMBER : 0;
 	case SMP_SCALAR_FLOAT:
-		return T_NUMBER;
+		return smp__scalar_number(n, &d) == 0 ? T_NUMBER : 0;
 	case SMP_SCALAR_BOOL:
-		return T_BOOLEAN;
+		return smp__scalar_bool(n) >= 0 ? T_BOOLEAN : 0;
 	case SMP_SCALAR_NULL:
 		return T_NULL;
 	case SMP_SCALAR_STRING:
@@ -1308,7 +1314,27 @@ sb_found(struct sbuf *b, const struct smp_node *n)
 		}
 		break;
 	case SMP_SCALAR_INT:
+		if (smp__scalar_number(n, &v) != 0) {
+			double big = strtod(n->u.scalar.value, NULL);
+
+			sb_str(b, isfinite(big) && big != 0
+					  ? "an integer out of range ("
+					  : "text tagged !!int that is no "
+					    "integer (");
+			sb_text(b, n->u.scalar.value, n->u.scalar.len,
+				QUOTE_MAX);
+			sb_str(b, ")");
+			return;
+		}
+		break;
 	case SMP_SCALAR_BOOL:
+		if (smp__scalar_bool(n) < 0) {
+			sb_str(b, "text tagged !!bool that is no boolean (");
+			sb_text(b, n->u.scalar.value, n->u.scalar.len,
+				QUOTE_MAX);
+			sb_str(b, ")");
+			return;
+		}
 		break;
 	}
 	sb_str(b, smp__node_type_name(n));

@@ -269,5 +269,7 @@ smp__script_analyze(struct smp_script_facts *s)
 	for (i = 0; i < p->nassigns; i++)
 		if (smp__script_is_env_target(p, &p->assigns[i]))
 			s->sets_gpu_num_devices = 1;
+	s->accepts_preprocessing_workers =
+		smp__script_accepts_option(p, "preprocessing_num_workers");
 	return 0;
 }

@@ -3,8 +3,12 @@
  * regular file, within the size limit) and scanning it for its facts
  * (facts.c). A script that cannot be read is a status, not an error.
  */
+#define _XOPEN_SOURCE                                                          \
+	700 /* realpath(), with _POSIX_C_SOURCE from the Makefile */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -66,6 +70,80 @@ smp__script_path(char *out, size_t n, const char *base_dir,
 	return 0;
 }
 
+/* 1 when the resolved path p lies in the resolved folder root. */
+static int
+within(const char *p, const char *root)
+{
+	size_t n = strlen(root);
+
+	if (strcmp(root, "/") == 0)
+		return 1;
+	return strncmp(p, root, n) == 0 && (p[n] == '/' || p[n] == '\0');
+}
+
+/*
+ * Where a script may be read from: the repository root above base_dir
+ * (the nearest folder holding .git), else base_dir itself, resolved.
+ * *repo is 1 for a repository root. -1 when base_dir does not resolve.
+ */
+static int
+confinement(char *root, const char *base_dir, int *repo)
+{
+	char probe[PATH_MAX + 8];
+	struct stat st;
+	size_t n;
+
+	if (!realpath(base_dir, root))
+		return -1;
+	n = strlen(root);
+	*repo = 0;
+	for (;;) {
+		if (n + sizeof("/.git") <= sizeof(probe)) {
+			memcpy(probe, root, n);
+			memcpy(probe + (n == 1 ? 0 : n), "/.git",
+			       sizeof("/.git"));
+			if (stat(probe, &st) == 0) {
+				root[n] = '\0';
+				*repo = 1;
+				return 0;
+			}
+		}
+		if (n <= 1)
+			break;
+		while (n > 1 && root[n - 1] != '/')
+			n--;
+		if (n > 1)
+			n--; /* the '/' before the last component */
+		root[n] = '\0';
+	}
+	/* no repository: the spec's own folder */
+	return realpath(base_dir, root) ? 0 : -1;
+}
+
+/*
+ * A relative script path that resolves (through "..", symlinks) outside
+ * the spec's folder, or the repository when there is one, is refused
+ * like an absolute path: the spec must not make us read /etc/passwd or
+ * /proc/self/environ and print a line of it as an excerpt. Returns 1 and
+ * s->reason when path is refused so; 0 when it may be read (or does not
+ * resolve: the caller reports it missing); SMP_ENOMEM.
+ */
+static int
+refuse_outside(struct smp_script_facts *s, const char *path,
+	       const char *base_dir)
+{
+	char real[PATH_MAX], root[PATH_MAX];
+	int repo;
+
+	if (!realpath(path, real) || confinement(root, base_dir, &repo))
+		return 0;
+	if (within(real, root))
+		return 0;
+	(void)repo; /* one wording, whether or not there is one */
+	s->reason = "resolves outside the spec's folder and its repository";
+	return 1;
+}
+
 void
 smp__script_init(struct smp_script_facts *s, const struct smp_allocator *a)
 {
@@ -122,6 +200,11 @@ smp__script_load(struct smp_script_facts *s, const struct smp_script_where *w,
 	if (r < 0) {
 		s->path = name;
 		s->reason = "has a path too long to read";
+		return 0;
+	}
+	if (refuse_outside(s, path, base_dir)) {
+		s->status = SMP_SCRIPT_NOT_LOCAL;
+		s->path = name;
 		return 0;
 	}
 	s->path = smp__arena_strndup(&s->arena, path, strlen(path));

@@ -21,7 +21,9 @@ enum smp_script_status {
 				--no-script, a buffer with no folder, remote */
 	SMP_SCRIPT_SCANNED,  /* read and scanned */
 	SMP_SCRIPT_MISSING,  /* named but not read: reason says why */
-	SMP_SCRIPT_NOT_LOCAL /* an absolute path, deliberately not read */
+	SMP_SCRIPT_NOT_LOCAL /* an absolute path, or one resolving outside
+				the spec's folder or repository (reason set):
+				deliberately not read */
 };
 
 struct smp_script_facts {
@@ -57,6 +59,9 @@ struct smp_script_facts {
 	int has_sampler;       /* DistributedSampler or sharding */
 	int has_gradient_sync; /* xm.optimizer_step, reduce_gradients, an
 				  all_reduce of gradients, DDP */
+	/* the script takes --preprocessing_num_workers (argparse
+	 * add_argument, or an HfArgumentParser dataclass field) */
+	int accepts_preprocessing_workers;
 	/* GradScalers and optimizers by name: "scaler", "self.optimizer" */
 	const char *scalers[SMP_SCRIPT_MAX_NAMES];
 	size_t nscalers;
@@ -106,6 +111,14 @@ int smp__script_is_scaler(const struct smp_script_facts *s,
  */
 int smp__script_step_kind(const struct smp_script_facts *s,
 			  const struct smp_pycall *c);
+
+/*
+ * 1 when the script is known to accept the command-line option --name
+ * (name with '_'; '-' spellings match too): an argparse add_argument()
+ * of it, or a name of its code when it parses with HfArgumentParser
+ * (whose dataclass fields become options). 0 when not known (args.c).
+ */
+int smp__script_accepts_option(const struct smp_pyscan *p, const char *name);
 
 /* 1 when assignment a sets os.environ["GPU_NUM_DEVICES"]. */
 int smp__script_is_env_target(const struct smp_pyscan *p,

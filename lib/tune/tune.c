@@ -261,14 +261,16 @@ smp__tune_query(struct smp_tune_query *q, char *key, size_t keysize,
 
 	memset(q, 0, sizeof(*q));
 	smp__tune_model_text(model, sizeof(model), p ? p->value : NULL);
-	if (!model[0] || is_path(model) || !job->base_framework)
+	if (!model[0] || is_path(model))
 		return -1;
 	smp__model_key(key, keysize, model);
+	q->model_key = key;
+	if (!job->base_framework)
+		return 1;
 	q->estimator = job->estimator;
 	q->framework = job->base_framework;
 	q->framework_version = smp__node_text(job->framework_version);
 	q->transformers_version = smp__node_text(job->transformers_version);
-	q->model_key = key;
 	q->instance = instance;
 	q->instance_count = job->count > 0 ? job->count : 1;
 	p = smp__tune_seq_hparam(job);
@@ -616,6 +618,203 @@ smp__tune_pick(struct smp_row_pick *out, const struct smp_catalog *cat,
 			     best->instance_count == q->instance_count;
 }
 
+/* Hugging Face rows carry a Transformers version; the family of a job is
+ * its estimator's (an image-only job's estimator comes from the image). */
+static int
+same_family(const struct smp_tested_model *row, const struct smp_tune_query *q)
+{
+	if (q->estimator == SMP_EST_UNKNOWN)
+		return 0;
+	return (row->transformers_version != NULL) ==
+	       (q->estimator == SMP_EST_HUGGINGFACE);
+}
+
+const struct smp_tested_model *
+smp__tune_same_job_max(const struct smp_catalog *cat,
+		       const struct smp_tune_query *q, int any_length)
+{
+	const struct smp_tested_model *best = NULL;
+	const struct smp_image *im;
+	size_t i;
+
+	if (!q->model_key || !q->framework || !q->instance)
+		return NULL;
+	im = query_image(cat, q);
+	for (i = 0; i < cat->tested_count; i++) {
+		const struct smp_tested_model *r = &cat->tested[i];
+
+		if (!row_same_model(r, q) || !same_family(r, q) ||
+		    !row_same_versions(r, q, im) ||
+		    !same_gpu(q->instance,
+			      smp__catalog_instance(cat, r->instance_type)))
+			continue;
+		/* a row of one sequence length is this job only when the
+		 * spec states that length: unstated, the job's may be far
+		 * shorter (AWS's BERT notebooks ran 24 where the 512-token
+		 * row says 20) */
+		if (r->sequence_length && !any_length &&
+		    r->sequence_length != q->sequence_length)
+			continue;
+		if (!best ||
+		    smp__tune_row_batch(cat, r) >
+			    smp__tune_row_batch(cat, best) ||
+		    (smp__tune_row_batch(cat, r) ==
+			     smp__tune_row_batch(cat, best) &&
+		     r->batch_size_is_lower_bound))
+			best = r;
+	}
+	return best;
+}
+
+/* The row's native batch for one GPU; 0 when the page leaves it blank. */
+static double
+row_native(const struct smp_catalog *cat, const struct smp_tested_model *row)
+{
+	if (row->native_batch_size <= 0)
+		return 0;
+	if (smp__tune_row_per_instance(cat, row))
+		return (double)row->native_batch_size /
+		       (double)smp__catalog_instance(cat, row->instance_type)
+			       ->gpus;
+	return row->native_batch_size;
+}
+
+/* How far apart two batches are, as a factor >= 1. */
+static double
+factor(double a, double b)
+{
+	return a > b ? a / b : b / a;
+}
+
+/* A native batch this far from the job's says the row ran under other
+ * conditions (sequence length, data, precision) than the job: its
+ * compiler/native ratio no longer transfers. */
+#define TARGET_FAR 3.0
+/* Within this of the row's native batch, the job is the row's job. */
+#define TARGET_SAME 1.15
+
+/* The candidate row (same model, same GPU) whose native batch is nearest
+ * the job's, at the query's sequence length when it states one. */
+static const struct smp_tested_model *
+nearest_native(const struct smp_catalog *cat, const struct smp_tune_query *q,
+	       double job)
+{
+	const struct smp_tested_model *best = NULL;
+	const struct smp_image *im = query_image(cat, q);
+	double bf = 0, f;
+	size_t i;
+
+	for (i = 0; i < cat->tested_count; i++) {
+		const struct smp_tested_model *r = &cat->tested[i];
+
+		if (row_match(cat, r, q, im, NULL) == SMP_ROW_NONE ||
+		    !(row_native(cat, r) > 0) ||
+		    (q->sequence_length &&
+		     r->sequence_length != q->sequence_length))
+			continue;
+		f = factor(job, row_native(cat, r));
+		if (!best || f < bf) {
+			best = r;
+			bf = f;
+		}
+	}
+	return best && bf <= TARGET_FAR ? best : NULL;
+}
+
+void
+smp__tune_target(struct smp_tune_target *out, const struct smp_catalog *cat,
+		 const struct smp_tune_query *q,
+		 const struct smp_row_pick *pick, double job)
+{
+	const struct smp_tested_model *row = pick->row;
+	double c, n, v;
+	char nt[32], jt[32];
+
+	memset(out, 0, sizeof(*out));
+	if (!row || !(job > 0)) {
+		snprintf(out->why, sizeof(out->why), "no tested row applies");
+		return;
+	}
+	out->row = row;
+	c = smp__tune_row_batch(cat, row);
+	n = row_native(cat, row);
+	if (fabs(job - floor(c)) < 0.5) {
+		out->kind = SMP_TARGET_AT;
+		out->per_gpu = job;
+		snprintf(out->why, sizeof(out->why),
+			 "the job already runs the tested compiler batch");
+		return;
+	}
+	smp__tune_number(jt, sizeof(jt), job);
+	if (n > 0 && factor(job, n) <= TARGET_SAME &&
+	    (!q->sequence_length || !row->sequence_length ||
+	     row->sequence_length == q->sequence_length)) {
+		out->kind = SMP_TARGET_ROW;
+		v = c;
+		smp__tune_number(nt, sizeof(nt), n);
+		snprintf(out->why, sizeof(out->why),
+			 "the job's batch %s is the row's native batch %s: "
+			 "the row's compiler batch applies",
+			 jt, nt);
+	} else {
+		/* an exact row stays unless its native batch is too far off;
+		 * else the row whose native batch is nearest the job's is the
+		 * best evidence of its conditions (the chosen row wins ties) */
+		const struct smp_tested_model *alt =
+			nearest_native(cat, q, job);
+
+		if (alt && alt != row &&
+		    (!(n > 0) ||
+		     ((pick->match != SMP_ROW_EXACT ||
+		       factor(job, n) > TARGET_FAR) &&
+		      factor(job, row_native(cat, alt)) < factor(job, n)))) {
+			out->other_row = 1;
+			row = out->row = alt;
+			c = smp__tune_row_batch(cat, row);
+			n = row_native(cat, row);
+		}
+		if (!(n > 0) || factor(job, n) > TARGET_FAR) {
+			if (n > 0) {
+				smp__tune_number(nt, sizeof(nt), n);
+				snprintf(out->why, sizeof(out->why),
+					 "the row's native batch %s is far "
+					 "from the job's %s, as is every "
+					 "row's of this model on this GPU, "
+					 "so they ran under other conditions "
+					 "(sequence length, data, precision) "
+					 "and their batches do not transfer",
+					 nt, jt);
+			} else {
+				snprintf(out->why, sizeof(out->why),
+					 "the row gives no native batch to "
+					 "compare the job's %s with, so its "
+					 "compiler batch may not apply",
+					 jt);
+			}
+			out->row = NULL;
+			return;
+		}
+		out->kind = SMP_TARGET_SCALED;
+		out->ratio = c / n;
+		v = job * out->ratio;
+		smp__tune_number(nt, sizeof(nt), n);
+		snprintf(out->why, sizeof(out->why),
+			 "the job's batch %s x the row's compiler/native "
+			 "ratio %.3g (its native batch is %s)",
+			 jt, out->ratio, nt);
+	}
+	v = v >= 1 ? floor(v) : v;
+	/* the job already runs its batch: never less, unless the row shows
+	 * the compiler fitting less than native */
+	if (v <= job && c >= n) {
+		out->kind = SMP_TARGET_KEEP;
+		v = job;
+		snprintf(out->why, sizeof(out->why),
+			 "the row shows no larger batch than the job's %s", jt);
+	}
+	out->per_gpu = v;
+}
+
 int
 smp__tune_row_per_instance(const struct smp_catalog *cat,
 			   const struct smp_tested_model *row)
@@ -668,7 +867,7 @@ smp__tune_model_tested(const struct smp_catalog *cat, const char *framework,
 		/* most rows are another model's: one byte tells */
 		if (r->model_key && r->model_key[0] == model_key[0] &&
 		    strcmp(r->model_key, model_key) == 0 &&
-		    strcmp(r->framework, framework) == 0)
+		    (!framework || strcmp(r->framework, framework) == 0))
 			return 1;
 	}
 	return 0;

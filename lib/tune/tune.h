@@ -136,7 +136,8 @@ struct smp_row_pick {
 /*
  * Fills the query of a job on instance (model key into key[keysize]).
  * Returns 0, or -1 when the job names no model or the model is a path or
- * URI (nothing to look up).
+ * URI (nothing to look up), or 1 when the framework is unknown (only
+ * model_key is set then).
  */
 int smp__tune_query(struct smp_tune_query *q, char *key, size_t keysize,
 		    const struct smp_settings *s, const struct smp_job *job,
@@ -156,6 +157,60 @@ int smp__tune_query(struct smp_tune_query *q, char *key, size_t keysize,
  */
 void smp__tune_pick(struct smp_row_pick *out, const struct smp_catalog *cat,
 		    const struct smp_tune_query *q);
+
+/*
+ * The row of the table that really is this job, the only ground for
+ * claiming an out-of-memory risk: the same model, framework family
+ * (Hugging Face on PyTorch, PyTorch, Hugging Face on TensorFlow,
+ * TensorFlow) and framework version, the same GPU model and memory, and,
+ * for a row with a sequence length, the same length stated by the query
+ * (a row without one, a vision model, needs none; any_length waives
+ * this for a query that states none). Of several such rows, the one with
+ * the largest per-GPU compiler batch; NULL when none.
+ */
+const struct smp_tested_model *
+smp__tune_same_job_max(const struct smp_catalog *cat,
+		       const struct smp_tune_query *q, int any_length);
+
+/* With no sequence length stated, a batch this many times the same job's
+ * largest tested one is reported anyway: no plausible length fits it. */
+#define SMP_TUNE_ABOVE_UNSTATED 1.5
+
+/* What a row says about a job's batch (smp__tune_target). */
+enum smp_target_kind {
+	SMP_TARGET_NONE = 0, /* abstain: see why */
+	SMP_TARGET_AT,       /* the job already runs the row's batch */
+	SMP_TARGET_ROW,      /* the row is this job: its batch as is */
+	SMP_TARGET_SCALED,   /* the job's batch x the row's compiler/native */
+	SMP_TARGET_KEEP      /* the row shows no gain over the job's batch */
+};
+
+struct smp_tune_target {
+	enum smp_target_kind kind;
+	const struct smp_tested_model *row; /* the row used, or NULL */
+	int other_row;  /* row is not pick->row: its native batch is the
+			   nearest to the job's */
+	double per_gpu; /* the suggested per-GPU batch (whole) */
+	double ratio;   /* SCALED: the row's compiler / native batch */
+	char why[384];  /* NONE: the reason; else how the batch was found */
+};
+
+/*
+ * The per-GPU batch a compiled job can run, from the pick for q and the
+ * batch the job runs now (per GPU, read as the native batch: the job's
+ * own evidence about its sequence length, data and precision). The row's
+ * compiler batch applies as is only when the job's batch is within 15% of
+ * the row's native batch and the sequence lengths agree; otherwise the
+ * job's batch is scaled by the row's compiler/native ratio: of an exact
+ * row unless its native batch is more than 3x away, else of the candidate
+ * row whose native batch is nearest the job's (within 3x); with no such
+ * row it abstains. Never below
+ * the job's batch unless the row itself fits less with the compiler.
+ */
+void smp__tune_target(struct smp_tune_target *out,
+		      const struct smp_catalog *cat,
+		      const struct smp_tune_query *q,
+		      const struct smp_row_pick *pick, double job_per_gpu);
 
 /* 1 when the row's batch is for all GPUs of its instance together. */
 int smp__tune_row_per_instance(const struct smp_catalog *cat,
@@ -180,7 +235,8 @@ void smp__tune_row_batch_text(char *out, size_t size,
 const struct smp_image *smp__tune_job_image(const struct smp_catalog *cat,
 					    const struct smp_job *job);
 
-/* 1 when the table has any row of model_key for framework. */
+/* 1 when the table has any row of model_key for framework (NULL: for
+ * any framework). */
 int smp__tune_model_tested(const struct smp_catalog *cat, const char *framework,
 			   const char *model_key);
 

@@ -20,6 +20,12 @@ time) and times, as whole processes:
                  project's schema, --fast, one process per dialect
   python         PyYAML (C loader) + python3-jsonschema, the same schemas
 
+Then the launcher and notebook corpora (gen.py --sources, 1000 files each
+or the largest size asked for): `check --include-python --jobs 1` per
+corpus, with the cost per file beside the YAML corpus's, and one notebook
+of about 1 MB of outputs beside the same notebook without them (its
+outputs should cost about nothing).
+
 Wall times are medians of --runs runs measured by hyperfine, CPU times
 (user + system) its means; peak RSS is the median of /usr/bin/time -v's "Maximum resident
 set size" over three runs.
@@ -222,7 +228,45 @@ def main():
     if not args.no_hostile:
         print()
         hostile(args)
+    print()
+    sources_table(args, results, have_hf)
     return 0
+
+
+def sources_table(args, results, have_hf):
+    """Launchers and notebooks, cost per file beside the YAML corpus."""
+    n = min(1000, max(int(x) for x in args.sizes.split(",")))
+    out = os.path.join(args.work, "sources-%d" % n)
+    if not os.path.isdir(out):
+        subprocess.run([sys.executable, os.path.join(HERE, "gen.py"),
+                        "--sources", str(n), out], check=True)
+    check = [args.cli, "check", "-q", "--color", "never", "--no-script",
+             "--include-python", "--jobs", "1"]
+    yaml_row = results.get(("sm-preflight --jobs 1", n))
+    print("%-24s %7s %10s %10s %12s %12s" %
+          ("corpus", "files", "wall ms", "cpu ms", "wall ms/file",
+           "cpu ms/file"))
+    if yaml_row:
+        print("%-24s %7d %10.1f %10.1f %12.3f %12.3f" %
+              ("YAML/JSON specs", n, yaml_row[0] * 1000, yaml_row[1] * 1000,
+               yaml_row[0] * 1000 / n, yaml_row[1] * 1000 / n))
+    rows = [("launchers (.py)", os.path.join(out, "launchers"), n),
+            ("notebooks (.ipynb)", os.path.join(out, "notebooks"), n),
+            ("1 MB notebook, outputs",
+             os.path.join(out, "big", "outputs.ipynb"), 1),
+            ("same, outputs stripped",
+             os.path.join(out, "big", "stripped.ipynb"), 1)]
+    for name, path, count in rows:
+        cmd = check + [path]
+        runs = args.runs if count > 1 else max(args.runs, 20)
+        if have_hf:
+            wall, cpu = hyperfine(cmd, runs)
+        else:
+            _, wall, cpu = time_v(cmd, args.runs, True)
+        print("%-24s %7d %10.1f %10.1f %12.3f %12.3f" %
+              (name, count, wall * 1000, cpu * 1000, wall * 1000 / count,
+               cpu * 1000 / count))
+        sys.stdout.flush()
 
 
 def callgrind(argv):

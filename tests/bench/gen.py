@@ -13,6 +13,13 @@ N and SEED, so runs compare.
 Files go to OUTDIR/<dialect>/NNNNNN.<ext>, so that a JSON Schema validator
 can be pointed at one folder per dialect schema; OUTDIR/broken.txt lists
 the files that do not parse (about 2 %).
+
+gen.py --sources N OUTDIR [SEED] writes the launcher and notebook corpora
+instead: OUTDIR/launchers/NNNNNN.py (imports, constants, a hyperparameter
+dict computed and mutated, one or two estimators, a boto3 request now and
+then) and OUTDIR/notebooks/NNNNNN.ipynb (the same code over markdown and
+code cells with outputs), plus OUTDIR/big/outputs.ipynb, a notebook of
+about 1 MB of outputs, and OUTDIR/big/stripped.ipynb, the same without them.
 """
 import json
 import os
@@ -287,7 +294,123 @@ def render(rng, n, dialect, spec, fmt, broken_syntax):
     return text
 
 
+LAUNCHER = """\
+\"\"\"Launch {model} fine-tuning ({n}) with SageMaker Training Compiler.\"\"\"
+import os
+
+import sagemaker
+from sagemaker.{module} import {cls}, TrainingCompilerConfig
+
+role = sagemaker.get_execution_role()
+INSTANCE_TYPE = "{itype}"
+INSTANCE_COUNT = {count}
+BATCH = {batch}
+
+hyperparameters = {{
+    "model_name_or_path": "{model}",
+    "{batch_name}": BATCH,
+    "learning_rate": 5e-5,
+    "num_train_epochs": 3,
+    "preprocessing_num_workers": 8,
+    "output_dir": "/opt/ml/model",
+}}
+native = {cls}(
+    entry_point="train.py",
+    source_dir="scripts",
+    instance_type=INSTANCE_TYPE,
+    instance_count=INSTANCE_COUNT,
+    role=role,
+    {versions}
+    hyperparameters=hyperparameters,
+    base_job_name=f"{{hyperparameters['model_name_or_path'].split('/')[-1]}}-native",
+)
+
+hyperparameters["{batch_name}"] = BATCH * 2
+hyperparameters["learning_rate"] = float("5e-5") * 2
+compiled = {cls}(
+    entry_point="train.py",
+    source_dir="scripts",
+    instance_type=INSTANCE_TYPE,
+    instance_count=INSTANCE_COUNT,
+    role=role,
+    {versions}
+    hyperparameters=hyperparameters,
+    compiler_config=TrainingCompilerConfig(debug={debug}),
+    {distribution}debugger_hook_config=False,
+    disable_profiler=True,
+    output_path=os.environ.get("OUTPUT_PATH", "s3://bucket/out"),
+)
+compiled.fit(wait=False)
+"""
+
+
+def launcher(rng, n):
+    stack = rng.choice(ESTIMATOR_STACKS)
+    itype = rng.choice(list(INSTANCES))
+    count = rng.choice([1, 1, 2])
+    module = {"HuggingFace": "huggingface", "PyTorch": "pytorch",
+              "TensorFlow": "tensorflow"}[stack[0]]
+    versions = ('transformers_version="%s",\n    ' % stack[3]
+                if stack[3] else "")
+    versions += '%s="%s",\n    py_version="%s",' % (stack[1], stack[2],
+                                                    stack[4])
+    multi = count > 1 or INSTANCES[itype] > 1
+    distribution = ('distribution={"pytorchxla": {"enabled": True}},\n    '
+                    if multi and stack[0] != "TensorFlow" and
+                    rng.random() < 0.8 else "")
+    return LAUNCHER.format(
+        n=n, model=rng.choice(MODELS), module=module, cls=stack[0],
+        itype=itype, count=count, batch=rng.choice([8, 12, 16, 24]),
+        batch_name="per_device_train_batch_size"
+        if stack[0] != "TensorFlow" else "batch_size",
+        versions=versions, debug=rng.choice(["False"] * 9 + ["True"]),
+        distribution=distribution)
+
+
+def notebook(code, outputs_bytes):
+    """The launcher's code as notebook cells, markdown between them."""
+    chunks = code.split("\n\n")
+    cells = []
+    for i, chunk in enumerate(chunks):
+        cells.append({"cell_type": "markdown", "metadata": {},
+                      "source": ["## Step %d\n" % (i + 1)]})
+        lines = chunk.split("\n")
+        src = [ln + "\n" for ln in lines[:-1]] + [lines[-1]]
+        outs = []
+        if outputs_bytes:
+            outs = [{"output_type": "display_data", "metadata": {},
+                     "data": {"image/png": "iVBORw0KGgo" +
+                              "A" * (outputs_bytes // len(chunks)),
+                              "text/plain": ["<Figure>"]}}]
+        cells.append({"cell_type": "code", "execution_count": i + 1,
+                      "metadata": {}, "outputs": outs, "source": src})
+    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4,
+                       "nbformat_minor": 5}, indent=1) + "\n"
+
+
+def sources(count, out, rng):
+    for d in ("launchers", "notebooks", "big"):
+        os.makedirs(os.path.join(out, d), exist_ok=True)
+    for n in range(count):
+        code = launcher(rng, n)
+        with open(os.path.join(out, "launchers", "%06d.py" % n), "w") as f:
+            f.write(code)
+        with open(os.path.join(out, "notebooks", "%06d.ipynb" % n),
+                  "w") as f:
+            f.write(notebook(code, rng.choice([0, 200, 2000])))
+    code = launcher(rng, count)
+    with open(os.path.join(out, "big", "outputs.ipynb"), "w") as f:
+        f.write(notebook(code, 1 << 20))
+    with open(os.path.join(out, "big", "stripped.ipynb"), "w") as f:
+        f.write(notebook(code, 0))
+    return 0
+
+
 def main():
+    if len(sys.argv) > 3 and sys.argv[1] == "--sources":
+        return sources(int(sys.argv[2]), sys.argv[3],
+                       random.Random(int(sys.argv[4])
+                                     if len(sys.argv) > 4 else 2026))
     if len(sys.argv) < 3:
         sys.stderr.write("usage: gen.py N OUTDIR [SEED]\n")
         return 2

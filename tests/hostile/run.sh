@@ -380,6 +380,45 @@ with open(sys.argv[1], "w") as f:
 	file_has "$T/r.json" 'gpu-num-devices'
 }
 
+# --- scripts ----------------------------------------------------------------
+
+# A script symlinked (or ".."-pathed) to a file outside the project is
+# refused, never read, never excerpted.
+test_script_outside_project_not_read() {
+	mkdir -p "$T/proj/.git" "$T/proj/src"
+	printf 'SECRET_TOKEN = 1; import torch_xla\n' >"$T/secret.py"
+	ln -s "$T/secret.py" "$T/proj/src/train.py"
+	cat >"$T/proj/job.yaml" <<'YAML'
+estimator: HuggingFace
+entry_point: train.py
+source_dir: src
+instance_type: ml.p3.16xlarge
+instance_count: 1
+transformers_version: "4.21.1"
+pytorch_version: "1.11.0"
+py_version: py38
+compiler_config: {enabled: true}
+distribution: {pytorchxla: {enabled: true}}
+debugger_hook_config: false
+disable_profiler: true
+YAML
+	run 0 check "$T/proj/job.yaml" &&
+		has "resolves outside the spec's folder and its repository" &&
+		hasnt "SECRET_TOKEN"
+	sed 's|entry_point: train.py|entry_point: ../../secret.py|' \
+		"$T/proj/job.yaml" >"$T/proj/dotdot.yaml"
+	run 0 check "$T/proj/dotdot.yaml" && has "resolves outside" &&
+		hasnt "SECRET_TOKEN"
+	# inside the repository, ".." is fine
+	mkdir "$T/proj/jobs"
+	sed 's|source_dir: src|source_dir: ../src|' "$T/proj/job.yaml" \
+		>"$T/proj/jobs/up.yaml"
+	rm "$T/proj/src/train.py"
+	printf 'import torch_xla\n' >"$T/proj/src/train.py"
+	run 1 check "$T/proj/jobs/up.yaml" && has "script-mp-fn-missing" &&
+		hasnt "resolves outside"
+}
+
 # --- configuration -------------------------------------------------------
 
 # files_checked DIR: how many files `check` checked in DIR (JSON summary)

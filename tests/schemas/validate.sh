@@ -16,6 +16,8 @@
 #          distribution-unknown-key, gpu-num-devices-invalid. Files that
 #          do not parse (syntax, input-limit) or repeat a key are skipped:
 #          the two sides do not read the same document then.
+#       3. `diagnose --format json` of each golden diagnose case against
+#          schemas/diagnosis.schema.json.
 #   validate.sh [-s SCHEMA] SPEC...
 #       validates each SPEC (every document of a YAML stream, or JSON)
 #       against SCHEMA, default: the schema of the spec's dialect.
@@ -288,6 +290,9 @@ UNPARSED = {"syntax", "input-limit", "duplicate-key"}
 # n_gpus (hyperparameters are free-form in the schemas)
 C_ONLY = re.compile(r"\[gpu-num-devices-invalid\]$")
 C_ONLY_MESSAGE = "hyperparameter 'n_gpus'"
+# values C cannot hold or that contradict their tag: Python reads an
+# integer of any size, and its loader takes '!!bool yes' at its tag
+C_ONLY_VALUE = re.compile(r"found (an integer out of range|text tagged !!)")
 LINE = re.compile(r"^.*?:\d+:\d+: (?:error|warning|info): (.*) \[([a-z0-9-]+)\]$")
 
 if not os.access(cli, os.X_OK):
@@ -317,7 +322,8 @@ for path in specs:
     rules = []
     for line in out.decode("utf-8", "replace").splitlines():
         m = LINE.match(line)
-        if m and not (C_ONLY.search(line) and m.group(1).startswith(C_ONLY_MESSAGE)):
+        if m and not (C_ONLY.search(line) and m.group(1).startswith(C_ONLY_MESSAGE)) \
+                and not C_ONLY_VALUE.search(m.group(1)):
             rules.append(m.group(2))
     if UNPARSED & set(rules):
         skipped += 1
@@ -349,5 +355,33 @@ for path in specs:
 print("schema agreement: %d skipped (syntax, input limits or repeated keys)"
       % skipped)
 print("schema agreement: %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed or schemas_failed else 0)
+agreement_failed = failed
+
+# diagnose --format json against schemas/diagnosis.schema.json, for every
+# golden diagnose case that prints a diagnosis (its .cmd, with --format json)
+diag = V(load_schema(os.path.join(root, "schemas", "diagnosis.schema.json")))
+passed = failed = 0
+cases = os.path.join(root, "tests", "cases")
+for cmd in sorted(glob.glob(os.path.join(cases, "diagnose", "*.cmd"))):
+    with open(cmd, encoding="utf-8") as f:
+        line = f.read().strip()
+    if not line.startswith("diagnose ") or "<" in line or "--help" in line:
+        continue
+    argv = [cli] + line.split() + ["--format", "json"]
+    run = subprocess.run(argv, cwd=cases, capture_output=True, text=True)
+    if run.returncode not in (0, 1):
+        continue  # usage errors and unreadable inputs print no diagnosis
+    name = os.path.relpath(cmd, root)
+    try:
+        errors = schema_errors(diag, json.loads(run.stdout))
+    except ValueError as e:
+        errors = ["not JSON: %s" % e]
+    if errors:
+        failed += 1
+        for msg in sorted(errors)[:3]:
+            print("FAIL %s: %s" % (name, msg))
+    else:
+        passed += 1
+print("diagnosis schema: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed or agreement_failed or schemas_failed else 0)
 EOF

@@ -683,6 +683,58 @@ Test(catalog, enums_and_semantics)
 	free(t);
 }
 
+/* Downloaded data that passes the types but is absurd or hostile is
+ * refused with a position: a type name with a terminal escape or a
+ * workflow command, a GPU type with no GPUs, a batch size of 0. */
+Test(catalog, absurd_and_hostile_values)
+{
+	static const struct {
+		int which;
+		const char *from, *to;
+		unsigned line, column;
+		const char *message;
+	} cases[] = {
+		{0, "\"type\": \"ml.p3.8xlarge\"",
+		 "\"type\": \"ml.p3.8xlarge\\u001b[2J\"", 8, 15,
+		 "'type' must be an instance type name such as ml.p3.8xlarge "
+		 "(lower-case letters, digits, '-' and two dots)"},
+		{0, "\"type\": \"ml.p3.8xlarge\"",
+		 "\"type\": \"ml.p3.8xlarge\\n::error::pwned\"", 8, 15, NULL},
+		{0, "\"type\": \"ml.p3.8xlarge\"", "\"type\": \"p3.8xlarge\"",
+		 8, 15, NULL},
+		{0, "\"gpus\": 4", "\"gpus\": 0", 12, 15,
+		 "'gpus' must be at least 1 for a type with a 'gpu_model'"},
+		{0, "\"gpus\": 4", "\"gpus\": 4000", 12, 15,
+		 "'gpus' must be at most 64"},
+		{0, "\"vcpus\": 32", "\"vcpus\": 0", 10, 16,
+		 "'vcpus' must be from 1 to 4096"},
+		{0, "\"memory_gib\": 244", "\"memory_gib\": 0", 11, 21,
+		 "'memory_gib' must be above 0 and at most 65536"},
+		{1, "\"compiler_batch_size\": 24", "\"compiler_batch_size\": 0",
+		 18, 30, "'compiler_batch_size' must be from 1 to 1048576"},
+		{1, "\"native_batch_size\": null", "\"native_batch_size\": 0",
+		 17, 28,
+		 "'native_batch_size' must be from 1 to 1048576 (or null)"},
+		{1, "\"instance_type\": \"ml.p3.8xlarge\"",
+		 "\"instance_type\": \"ml.p3.\\u0007\"", 13, 24,
+		 "'instance_type' must be an instance type name such as "
+		 "ml.p3.8xlarge"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *base =
+			cases[i].which ? small_tested : small_instances;
+		char *t = replace(base, cases[i].from, cases[i].to);
+
+		expect_error(cases[i].which, t,
+			     cases[i].which ? "instance-data/tested-models.json"
+					    : "instance-data/instances.json",
+			     cases[i].line, cases[i].column, cases[i].message);
+		free(t);
+	}
+}
+
 Test(catalog, duplicate_type)
 {
 	const char *row = strstr(small_instances, "    {\n");

@@ -167,7 +167,8 @@ Test(config_file, overlay_adds_and_replaces_instance_types)
 		"compiler_config: {enabled: true}\n"
 		"debugger_hook_config: false\n"
 		"disable_profiler: true\n"
-		"hyperparameters: {model_name_or_path: bert-base-uncased}\n";
+		"hyperparameters: {model_name_or_path: bert-base-uncased, "
+		"preprocessing_num_workers: 1}\n";
 
 	o.no_script = 1;
 	cr_assert_eq(smp_context_new(&ctx, &o, &err), 0);
@@ -196,12 +197,12 @@ Test(config_file, bad_overlay_is_an_error_with_position)
 		"{\"schema_version\": 1, \"instances\": [\n"
 		" {\"type\": \"ml.g5.96xlarge\", \"family\": \"g5\", "
 		"\"vcpus\": "
-		"1, \"memory_gib\": 1, \"gpus\": 1, \"gpu_model\": null, "
+		"1, \"memory_gib\": 1, \"gpus\": 1, \"gpu_model\": \"A10G\", "
 		"\"gpu_memory_gib\": null, \"efa\": false, \"network_gbps\": "
 		"null, \"compiler_supported\": true, \"source\": \"t\"},\n"
 		" {\"type\": \"ml.g5.96xlarge\", \"family\": \"g5\", "
 		"\"vcpus\": "
-		"1, \"memory_gib\": 1, \"gpus\": 1, \"gpu_model\": null, "
+		"1, \"memory_gib\": 1, \"gpus\": 1, \"gpu_model\": \"A10G\", "
 		"\"gpu_memory_gib\": null, \"efa\": false, \"network_gbps\": "
 		"null, \"compiler_supported\": true, \"source\": \"t\"}]}\n";
 	struct smp_options o = SMP_OPTIONS_INIT;

@@ -242,12 +242,16 @@ Test(suggest, tensorflow_global_batch_and_instance_rows)
 	cr_assert(s->row->batch_per_instance);
 	cr_assert_eq(s->row->compiler_batch_size, 1280);
 	cr_assert(close_to(s->row->compiler_batch_per_gpu, 160));
-	/* 384 / 8 = 48 per GPU -> 160: k = 1280 / 384 = 3.3333 */
+	/* 384 / 8 = 48 per GPU, far below the row's native 1024 / 8 = 128:
+	 * not the row's conditions, so 48 x 160 / 128 = 60 per GPU, 480
+	 * global, k = 480 / 384 = 1.25 */
 	cr_assert(close_to(s->now->batch_per_gpu, 48));
-	cr_assert(close_to(s->k, 1280.0 / 384.0));
+	cr_assert(close_to(s->next->batch_per_gpu, 60));
+	cr_assert(close_to(s->k, 1.25));
 	cr_assert_str_eq(s->fragment, "hyperparameters:\n"
-				      "  batch_size: 1280\n"
-				      "  learning_rate: 0.3333\n");
+				      "  batch_size: 480\n"
+				      "  learning_rate: 0.125\n");
+	cr_assert_not_null(strstr(s->notes, "compiler/native ratio 1.25"));
 	cr_assert_str_eq(s->batch_reading,
 			 "global batch 384 over 8 GPUs = 48 per GPU (from "
 			 "'batch_size', the global Keras batch of a "
@@ -269,17 +273,17 @@ Test(suggest, lower_bound_row_keeps_a_larger_batch)
 	struct smp_suggestion *s;
 
 	/* VisionTransformer 2.9.1: 128* on ml.p3.2xlarge (a lower bound);
-	 * the job's 200 may fit, so it stays */
+	 * moved there, the job's 200 may fit, so it stays */
 	s = suggest(ctx, "vit.yaml",
 		    "estimator: TensorFlow\n"
 		    "entry_point: train.py\n"
-		    "instance_type: ml.p3.2xlarge\n"
+		    "instance_type: ml.g5.2xlarge\n"
 		    "framework_version: \"2.9.1\"\n"
 		    "py_version: py39\n"
 		    "compiler_config: {}\n"
 		    "hyperparameters: {model: VisionTransformer, "
 		    "batch_size: 200}\n",
-		    NULL);
+		    "ml.p3.2xlarge");
 	cr_assert_eq(s->outcome, SMP_SUGGEST_OK, "%s", s->message);
 	cr_assert(s->row->batch_size_is_lower_bound);
 	cr_assert(close_to(s->k, 1));

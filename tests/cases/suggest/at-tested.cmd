@@ -1,0 +1,1 @@
+suggest suggest/at-tested.yaml

@@ -1,0 +1,1 @@
+suggest suggest/far-native.yaml

@@ -1,0 +1,1 @@
+suggest suggest/fits-less.yaml

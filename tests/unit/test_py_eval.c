@@ -1,0 +1,432 @@
+/*
+ * test_py_eval.c - the constant evaluator of launchers and notebooks:
+ * what resolves (literals, names, computed values, mutated dicts,
+ * f-strings, aliases, **kwargs), what stays unknown (calls, os.environ,
+ * branches, parameters), syntax errors, hostile input, and allocation
+ * failures through the whole check.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "failing_alloc.h"
+#include "job/notebook.h"
+#include "report/report.h"
+#include "job/py_eval.h"
+#include "job/source_python.h"
+#include "smpreflight.h"
+#include "util/alloc.h"
+
+static struct smp_allocator alloc;
+static struct smp_arena arena;
+static struct smp_pysrc src;
+
+static void
+setup(void)
+{
+	smp__allocator_resolve(&alloc, NULL);
+	smp__arena_init(&arena, &alloc);
+}
+
+static void
+teardown(void)
+{
+	smp__arena_release(&arena);
+}
+
+TestSuite(py_eval, .init = setup, .fini = teardown);
+
+static void
+scan(const char *code)
+{
+	cr_assert_eq(smp__pysrc_scan(&src, &arena, &alloc, code, strlen(code)),
+		     0);
+}
+
+/* The value node at a path of keys ("hyperparameters", "lr", NULL). */
+static const struct smp_node *
+at(size_t job, const char *k1, const char *k2)
+{
+	const struct smp_node *n;
+
+	cr_assert_lt(job, src.count);
+	n = smp__map_get(src.jobs[job].root, k1);
+	return k2 ? smp__map_get(n, k2) : n;
+}
+
+static const char *
+text(size_t job, const char *k1, const char *k2)
+{
+	const struct smp_node *n = at(job, k1, k2);
+
+	cr_assert_not_null(n, "no %s/%s", k1, k2 ? k2 : "");
+	cr_assert_eq(n->kind, SMP_NODE_SCALAR);
+	cr_assert(!smp__node_unknown(n), "%s is unknown", k1);
+	return n->u.scalar.value;
+}
+
+static int
+unknown(size_t job, const char *k1, const char *k2)
+{
+	return smp__node_unknown(at(job, k1, k2));
+}
+
+Test(py_eval, literals_and_names_resolve)
+{
+	scan("from sagemaker.huggingface import HuggingFace\n"
+	     "INSTANCE_TYPE = 'ml.p3.2xlarge'\n"
+	     "est = HuggingFace(entry_point='train.py',\n"
+	     "    instance_type=INSTANCE_TYPE, instance_count=2,\n"
+	     "    debugger_hook_config=False, image_uri=None)\n");
+	cr_assert_eq(src.count, 1);
+	cr_assert_str_eq(src.jobs[0].name, "est");
+	cr_assert_eq(src.jobs[0].dialect, SMP_DIALECT_ESTIMATOR);
+	cr_assert_str_eq(text(0, "estimator", NULL), "HuggingFace");
+	cr_assert_str_eq(text(0, "instance_type", NULL), "ml.p3.2xlarge");
+	/* the value is where it was written: line 2 */
+	cr_assert_eq(at(0, "instance_type", NULL)->start.line, 2);
+	cr_assert_str_eq(text(0, "instance_count", NULL), "2");
+	cr_assert_str_eq(text(0, "debugger_hook_config", NULL), "false");
+	cr_assert_str_eq(text(0, "image_uri", NULL), "null");
+	cr_assert_str_eq(src.jobs[0].entry, "train.py");
+	cr_assert_eq(src.jobs[0].compiled, 0);
+}
+
+Test(py_eval, computed_learning_rate_and_mutated_dict)
+{
+	scan("import sagemaker\n"
+	     "hp = {'train_batch_size': 24, 'learning_rate': 5e-5}\n"
+	     "a = sagemaker.huggingface.HuggingFace(hyperparameters=hp)\n"
+	     "hp['train_batch_size'] = 48\n"
+	     "hp['learning_rate'] = float('5e-5') / 32 * "
+	     "hp['train_batch_size']\n"
+	     "hp.update({'epochs': 3}, seed=7)\n"
+	     "hp['train_batch_size'] //= 2\n"
+	     "b = sagemaker.huggingface.HuggingFace(hyperparameters=hp)\n");
+	cr_assert_eq(src.count, 2);
+	/* each job keeps the values at the time of its call */
+	cr_assert_str_eq(text(0, "hyperparameters", "train_batch_size"), "24");
+	cr_assert_str_eq(text(0, "hyperparameters", "learning_rate"), "5e-5");
+	cr_assert_null(at(0, "hyperparameters", "epochs"));
+	cr_assert_str_eq(text(1, "hyperparameters", "train_batch_size"), "24");
+	cr_assert_str_eq(text(1, "hyperparameters", "learning_rate"),
+			 "7.500000000000001e-05");
+	cr_assert_str_eq(text(1, "hyperparameters", "epochs"), "3");
+	cr_assert_str_eq(text(1, "hyperparameters", "seed"), "7");
+}
+
+Test(py_eval, strings_fstrings_and_builtins)
+{
+	scan("from sagemaker.pytorch import PyTorch as PT\n"
+	     "N = 4\nMODEL = 'bert-base-uncased'\n"
+	     "env = {'GPU_NUM_DEVICES': str(N)}\n"
+	     "PT(base_job_name=f\"{MODEL}-{N}gpu\",\n"
+	     "   output_path=f'{MODEL.upper()}-{N * 2}-{{x}}',\n"
+	     "   code_location=f'{MODEL!r}', checkpoint_s3_uri=f'{N:03d}',\n"
+	     "   source_dir='src' + '/' + 'tr\\x61in',\n"
+	     "   environment=env,\n"
+	     "   instance_count=int('2') + round(0.6) + len([1, 2]),\n"
+	     "   max_run=2 ** 10 % 1000, volume_size=-(-7 // 2),\n"
+	     "   hyperparameters=dict(lr=round(1 / 3, 3), on=1 < 2 <= 2,\n"
+	     "                        off=not 'x', mode='a' if N > 2 else "
+	     "'b',\n"
+	     "                        f=float(3), s=str(0.1 + 0.2)),\n"
+	     "   tags=[('k', 'v')])\n");
+	cr_assert_eq(src.count, 1);
+	cr_assert_null(src.jobs[0].name); /* named by the check: no variable */
+	cr_assert_str_eq(text(0, "estimator", NULL), "PyTorch");
+	cr_assert_str_eq(text(0, "base_job_name", NULL),
+			 "bert-base-uncased-4gpu");
+	cr_assert_str_eq(text(0, "output_path", NULL),
+			 "BERT-BASE-UNCASED-8-{x}");
+	cr_assert(unknown(0, "code_location", NULL));     /* !r */
+	cr_assert(unknown(0, "checkpoint_s3_uri", NULL)); /* a format spec */
+	cr_assert_str_eq(text(0, "source_dir", NULL), "src/train");
+	cr_assert_str_eq(text(0, "environment", "GPU_NUM_DEVICES"), "4");
+	cr_assert_eq(at(0, "environment", "GPU_NUM_DEVICES")->u.scalar.style,
+		     SMP_STYLE_DOUBLE_QUOTED);
+	cr_assert_str_eq(text(0, "instance_count", NULL), "5");
+	cr_assert_str_eq(text(0, "max_run", NULL), "24");
+	cr_assert_str_eq(text(0, "volume_size", NULL), "4");
+	cr_assert_str_eq(text(0, "hyperparameters", "lr"), "0.333");
+	cr_assert_str_eq(text(0, "hyperparameters", "on"), "true");
+	cr_assert_str_eq(text(0, "hyperparameters", "off"), "false");
+	cr_assert_str_eq(text(0, "hyperparameters", "mode"), "a");
+	cr_assert_str_eq(text(0, "hyperparameters", "f"), "3.0");
+	cr_assert_str_eq(text(0, "hyperparameters", "s"),
+			 "0.30000000000000004");
+	cr_assert_eq(at(0, "tags", NULL)->kind, SMP_NODE_SEQUENCE);
+}
+
+Test(py_eval, what_is_not_known_stays_unknown)
+{
+	scan("import os, sys\n"
+	     "import sagemaker\n"
+	     "from sagemaker.huggingface import HuggingFace\n"
+	     "from mylib import INSTANCE\n"
+	     "role = sagemaker.get_execution_role()\n"
+	     "hp = {'epochs': 3}\n"
+	     "if len(sys.argv) > 1:\n"
+	     "    version = '4.11.0'\n"
+	     "    hp['epochs'] = 5\n"
+	     "else:\n"
+	     "    version = '4.21.1'\n"
+	     "for i in range(3):\n"
+	     "    count = i\n"
+	     "def make(instance_type):\n"
+	     "    return HuggingFace(instance_type=instance_type)\n"
+	     "est = HuggingFace(role=role, instance_type=INSTANCE,\n"
+	     "    transformers_version=version, instance_count=count,\n"
+	     "    output_path=os.environ['OUT'], hyperparameters=hp,\n"
+	     "    volume_size=undefined_name, max_run=1 / 0)\n");
+	cr_assert_eq(src.count, 2); /* the one in make() too */
+	cr_assert(unknown(0, "instance_type", NULL)); /* a parameter */
+	cr_assert(unknown(1, "role", NULL));
+	cr_assert(unknown(1, "instance_type", NULL)); /* from an import */
+	cr_assert(unknown(1, "transformers_version", NULL));
+	cr_assert(unknown(1, "instance_count", NULL));
+	cr_assert(unknown(1, "output_path", NULL));
+	cr_assert(unknown(1, "volume_size", NULL));
+	cr_assert(unknown(1, "max_run", NULL));
+	cr_assert(unknown(1, "hyperparameters", "epochs"));
+	/* an unknown keeps the expression's text, for messages */
+	cr_assert_str_eq(at(1, "output_path", NULL)->u.scalar.value,
+			 "os.environ['OUT']");
+}
+
+Test(py_eval, main_guard_with_and_try_are_straight_line)
+{
+	scan("from sagemaker.tensorflow import TensorFlow\n"
+	     "try:\n"
+	     "    TYPE = 'ml.g5.48xlarge'\n"
+	     "except ImportError:\n"
+	     "    pass\n"
+	     "if __name__ == '__main__':\n"
+	     "    with open('x') as f:\n"
+	     "        est = TensorFlow(instance_type=TYPE,\n"
+	     "                         distribution={'pytorchxla': "
+	     "{'enabled': True}}); est.fit()\n");
+	cr_assert_eq(src.count, 1);
+	cr_assert_str_eq(src.jobs[0].name, "est");
+	cr_assert_str_eq(text(0, "instance_type", NULL), "ml.g5.48xlarge");
+	cr_assert_str_eq(text(0, "estimator", NULL), "TensorFlow");
+}
+
+Test(py_eval, imports_and_aliases)
+{
+	scan("import sagemaker.huggingface as hf\n"
+	     "from sagemaker.pytorch import (PyTorch as PT,\n"
+	     "    TrainingCompilerConfig)\n"
+	     "from sagemaker.modules.train import ModelTrainer\n"
+	     "from sagemaker.modules.configs import Compute, SourceCode\n"
+	     "from transformers import Trainer as HuggingFace\n"
+	     "HuggingFace(args=1)\n" /* not SageMaker's */
+	     "a = hf.HuggingFace(compiler_config=hf.TrainingCompilerConfig("
+	     "debug=True))\n"
+	     "b = PT('train.py', '1.13.1', 'py39', "
+	     "compiler_config=TrainingCompilerConfig(False))\n"
+	     "c = ModelTrainer(compute=Compute(instance_type='ml.p3.2xlarge'),"
+	     "\n    source_code=SourceCode(entry_script='train.py'))\n");
+	cr_assert_eq(src.count, 3);
+	cr_assert_str_eq(text(0, "compiler_config", "debug"), "true");
+	cr_assert_eq(src.jobs[0].compiled, 1);
+	cr_assert_str_eq(text(1, "entry_point", NULL), "train.py");
+	cr_assert_str_eq(text(1, "framework_version", NULL), "1.13.1");
+	cr_assert_str_eq(text(1, "py_version", NULL), "py39");
+	cr_assert_str_eq(text(1, "compiler_config", "enabled"), "false");
+	cr_assert_eq(src.jobs[2].dialect, SMP_DIALECT_MODEL_TRAINER);
+	cr_assert_str_eq(text(2, "compute", "instance_type"), "ml.p3.2xlarge");
+	cr_assert_str_eq(text(2, "source_code", "entry_script"), "train.py");
+}
+
+Test(py_eval, kwargs_spread_and_the_tuple_slip)
+{
+	scan("from sagemaker.huggingface import HuggingFace, "
+	     "TrainingCompilerConfig\n"
+	     "common = dict(instance_count=1, py_version='py38')\n"
+	     "cc = TrainingCompilerConfig(),\n"
+	     "a = HuggingFace(**common, compiler_config=cc)\n"
+	     "b = HuggingFace(**get_args())\n");
+	cr_assert_eq(src.count, 2);
+	cr_assert_str_eq(text(0, "instance_count", NULL), "1");
+	cr_assert_str_eq(text(0, "py_version", NULL), "py38");
+	cr_assert_eq(at(0, "compiler_config", NULL)->kind, SMP_NODE_SEQUENCE);
+	cr_assert_str_eq(smp__node_type_name(at(0, "compiler_config", NULL)),
+			 "a tuple");
+	cr_assert_eq(src.jobs[0].partial, 0);
+	cr_assert_eq(src.jobs[1].partial, 1);
+}
+
+Test(py_eval, boto3_requests)
+{
+	scan("import boto3\n"
+	     "sm = boto3.client('sagemaker')\n"
+	     "s3 = boto3.client('s3')\n"
+	     "request = {'TrainingJobName': 'x', 'ResourceConfig': "
+	     "{'InstanceType': 'ml.p3.2xlarge'}}\n"
+	     "sm.create_training_job(**request)\n"
+	     "s3.create_training_job(**request)\n"
+	     "boto3.Session().client('sagemaker').create_training_job("
+	     "TrainingJobName='y')\n");
+	cr_assert_eq(src.count, 2);
+	cr_assert_str_eq(src.jobs[0].name, "request");
+	cr_assert_eq(src.jobs[0].dialect, SMP_DIALECT_CREATE_TRAINING_JOB);
+	cr_assert_str_eq(text(0, "ResourceConfig", "InstanceType"),
+			 "ml.p3.2xlarge");
+	cr_assert_str_eq(text(1, "TrainingJobName", NULL), "y");
+}
+
+Test(py_eval, syntax_errors_have_positions)
+{
+	scan("from sagemaker.huggingface import HuggingFace\n"
+	     "est = HuggingFace(\n"
+	     "    hyperparameters={'a': 1,\n");
+	cr_assert_eq(src.syntax, 1);
+	cr_assert_eq(src.count, 0);
+	cr_assert_eq(src.err_at.line, 2);
+	cr_assert_eq(src.err_at.column, 18);
+	cr_assert_str_eq(src.err, "'(' was never closed");
+	scan("x = 'abc\n");
+	cr_assert_eq(src.syntax, 1);
+	cr_assert_str_eq(src.err, "unterminated string literal");
+	scan("x = (1]\n");
+	cr_assert_eq(src.syntax, 1);
+	cr_assert_eq(src.err_at.column, 7);
+	scan("x = 1 $ 2\n");
+	cr_assert_eq(src.syntax, 1);
+}
+
+Test(py_eval, hostile_input_ends_cleanly)
+{
+	static char deep[200003];
+	static char big[60000];
+	size_t k, n = 0;
+
+	/* brackets nested far beyond the evaluator's depth */
+	memcpy(deep, "x=", 2);
+	for (k = 0; k < 100000; k++)
+		deep[2 + k] = '(';
+	for (k = 0; k < 100000; k++)
+		deep[100002 + k] = ')';
+	deep[200002] = '\0';
+	scan(deep);
+	cr_assert_eq(src.syntax, 0);
+	/* a string doubling its length: the value becomes unknown */
+	n = (size_t)snprintf(big, sizeof(big),
+			     "from sagemaker.pytorch import PyTorch\ns='ab'\n");
+	for (k = 0; k < 60; k++)
+		n += (size_t)snprintf(big + n, sizeof(big) - n, "s = s + s\n");
+	snprintf(big + n, sizeof(big) - n, "PyTorch(base_job_name=s)\n");
+	scan(big);
+	cr_assert_eq(src.count, 1);
+	cr_assert(unknown(0, "base_job_name", NULL));
+	/* a dict that holds itself */
+	scan("from sagemaker.pytorch import PyTorch\nd = {}\nd['d'] = d\n"
+	     "PyTorch(hyperparameters=d)\n");
+	cr_assert_eq(src.count, 1);
+}
+
+Test(py_eval, float_repr_is_pythons)
+{
+	char b[64];
+
+	smp__pyfloat_repr(b, sizeof(b), 1.875e-05);
+	cr_assert_str_eq(b, "1.875e-05");
+	smp__pyfloat_repr(b, sizeof(b), 0.1);
+	cr_assert_str_eq(b, "0.1");
+	smp__pyfloat_repr(b, sizeof(b), 3.0);
+	cr_assert_str_eq(b, "3.0");
+	smp__pyfloat_repr(b, sizeof(b), 1e20);
+	cr_assert_str_eq(b, "1e+20");
+}
+
+/* A notebook: code cells joined, magics blanked, lines mapped back. */
+Test(py_eval, notebook_code_and_map)
+{
+	static const char nb[] =
+		"{\"cells\": [\n"
+		" {\"cell_type\": \"markdown\", \"source\": [\"# x\"]},\n"
+		" {\"cell_type\": \"code\", \"outputs\": [{\"text\": "
+		"\"big\"}],\n"
+		"  \"source\": [\"!pip install x\\n\", \"a = "
+		"\\\"\\u00e9\\\"\\n\","
+		" \"b = 1\"]},\n"
+		" {\"cell_type\": \"code\", \"source\": \"%%bash\\necho "
+		"hi\\n\"},\n"
+		" {\"cell_type\": \"code\", \"source\": \"c = 2\\n\"}\n"
+		"], \"nbformat\": 4, \"nbformat_minor\": 5}\n";
+	struct smp_docs docs;
+	struct smp_notebook book;
+	struct smp_report *rep;
+
+	smp__docs_init(&docs, &alloc);
+	cr_assert_eq(smp__report_new(&rep, &alloc, "nb.ipynb", NULL), 0);
+	cr_assert_eq(
+		smp__notebook_load(&book, &docs, nb, strlen(nb), NULL, rep), 0);
+	cr_assert_eq(book.ok, 1);
+	cr_assert_str_eq(book.code, "              \na = \"\xc3\xa9\"\nb = 1\n"
+				    "      \n       \nc = 2\n");
+	cr_assert_eq(book.nlines, 6);
+	cr_assert_eq(book.lines[1].cell, 2);
+	cr_assert_eq(book.lines[1].line, 2);
+	cr_assert_eq(book.lines[5].cell, 4);
+	cr_assert_eq(book.lines[5].line, 1);
+	/* the raw offset of "b = 1" in the JSON text */
+	cr_assert_eq(memcmp(nb + book.lines[2].raw, "b = 1", 5), 0);
+	smp_report_free(rep);
+	smp__docs_release(&docs);
+}
+
+/* CONVENTIONS.md 9 through the whole check of a notebook. */
+Test(py_eval, every_allocation_failure_is_clean)
+{
+	static const char nb[] =
+		"{\"cells\": [{\"cell_type\": \"code\", \"source\": [\n"
+		"\"from sagemaker.huggingface import HuggingFace, "
+		"TrainingCompilerConfig\\n\",\n"
+		"\"hp = {'per_device_train_batch_size': 4}\\n\",\n"
+		"\"hp['learning_rate'] = float('5e-5') * 2\\n\",\n"
+		"\"est = HuggingFace(instance_type='ml.p3.8xlarge', "
+		"hyperparameters=hp, environment={'GPU_NUM_DEVICES': "
+		"'8'},\\n\",\n"
+		"\"    "
+		"compiler_config=TrainingCompilerConfig(debug=True))\"]}],\n"
+		"\"nbformat\": 4}\n";
+	struct failing_alloc st = FA_INIT;
+	struct smp_allocator a = fa_allocator(&st);
+	struct smp_options o = SMP_OPTIONS_INIT;
+	struct smp_context *ctx = NULL;
+	struct smp_report *first = NULL;
+	long n, base;
+	int done = 0;
+
+	o.allocator = &a;
+	o.no_script = 1;
+	cr_assert_eq(smp_context_new(&ctx, &o, NULL), 0);
+	cr_assert_eq(
+		smp_check_buffer(&first, ctx, "nb.ipynb", nb, strlen(nb), NULL),
+		0);
+	cr_assert_gt(smp_report_count(first), 1);
+	smp_report_free(first);
+	base = st.live;
+	for (n = 0; !done; n++) {
+		struct smp_report *rep = NULL;
+		int rc;
+
+		fa_arm(&st, n);
+		rc = smp_check_buffer(&rep, ctx, "nb.ipynb", nb, strlen(nb),
+				      NULL);
+		cr_assert(rc == 0 || rc == SMP_ENOMEM, "n=%ld rc=%d", n, rc);
+		if (rc == 0)
+			cr_assert_gt(smp_report_count(rep), 1);
+		else
+			cr_assert_null(rep);
+		done = rc == 0 && st.calls <= n;
+		smp_report_free(rep);
+		cr_assert_eq(st.live, base, "n=%ld leaked %ld blocks", n,
+			     st.live - base);
+	}
+	st.fail_at = FA_NEVER;
+	smp_context_free(ctx);
+	cr_assert_eq(st.live, 0);
+}
