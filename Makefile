@@ -149,6 +149,7 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 		echo "SMP_SHARED_DIR=$(SHARED) sh tests/sarif/validate.sh --if-available $(CLI)" && \
 		SMP_SHARED_DIR=$(SHARED) sh tests/sarif/validate.sh --if-available $(CLI); \
 	else $(call skip,the schema and SARIF validation,python3); fi
+	SMP_SHARED_DIR=$(SHARED) sh tests/junit/validate.sh --if-available $(CLI)
 	sh tests/net/run.sh $(CLI)
 	sh tests/hostile/run.sh $(CLI)
 	@if [ -n "$(HAVE_PYTHON)" ]; then \

@@ -474,9 +474,11 @@ int smp_report_render_text(char *buf, size_t size, size_t *needed,
  *   GITHUB  GitHub Actions workflow commands, one line per finding:
  *           "::error file=F,line=L,col=C,endLine=..,endColumn=..,
  *           title=RULE::MESSAGE" (warning, notice for the others)
- *   JUNIT   JUnit XML: one <testsuite>, one <testcase> per file, a
- *           <failure> per finding at or above fail_on, the other findings
- *           in the testcase's <system-out>
+ *   JUNIT   JUnit XML valid against the Ant and the Jenkins xUnit
+ *           schemas: one <testsuite> (timestamp, hostname), one
+ *           <testcase> per file, one <failure> for a file with findings
+ *           at or above fail_on (all of them in its text), the other
+ *           findings in the suite's <system-out>
  *
  * Suppressed findings (smp_finding.suppressed) are left out of TEXT,
  * GITHUB and JUNIT, and kept but marked in JSON and SARIF.
@@ -498,7 +500,11 @@ int smp_format_parse(enum smp_format *out, const char *name);
 /* The "schema_version" of the JSON report, raised on incompatible change. */
 #define SMP_REPORT_SCHEMA_VERSION 1
 
-#define SMP_EMITTER_OPTIONS_VERSION 1
+/*
+ * The emitter options' layout version (docs/API.md, "ABI"): version 1
+ * ends at rules_uri; version 2 adds timestamp and hostname.
+ */
+#define SMP_EMITTER_OPTIONS_VERSION 2
 
 /* Start from SMP_EMITTER_OPTIONS_INIT; NULL options mean the defaults. */
 struct smp_emitter_options {
@@ -516,6 +522,14 @@ struct smp_emitter_options {
 	 * "docs/rules.md", is the file's path in the repository (code
 	 * scanning accepts it with a warning). Copied. */
 	const char *rules_uri;
+	/* Version 2. JUNIT: the <testsuite>'s timestamp, seconds since the
+	 * epoch, written in UTC as YYYY-MM-DDTHH:MM:SS. The library never
+	 * reads the clock: 0 writes 1970-01-01T00:00:00 (the CLI passes the
+	 * start of the run, or SOURCE_DATE_EPOCH). */
+	int64_t timestamp;
+	/* Version 2. JUNIT: the <testsuite>'s hostname; NULL or "" writes
+	 * "localhost". Copied. */
+	const char *hostname;
 };
 
 #define SMP_EMITTER_OPTIONS_INIT                                               \
@@ -777,6 +791,16 @@ const char *smp_context_data_source(const struct smp_context *ctx);
 /* When the cached data was downloaded (seconds since the epoch); 0 for
  * the other origins and a NULL ctx. */
 int64_t smp_context_data_fetched(const struct smp_context *ctx);
+
+/*
+ * How many days the source of refreshed data vouches for it (the
+ * "max_age_days" of the index.json it was downloaded with): the default
+ * limit of the data-stale check. 0 when no limit is declared, and always
+ * for the built-in data (AWS publishes no new Training Compiler releases:
+ * that catalog is frozen, not ageing), a folder or caller buffers, or a
+ * NULL ctx.
+ */
+long smp_context_data_max_age(const struct smp_context *ctx);
 
 /* Whole days from the data's generated date to now (seconds since the
  * epoch); -1 when the date is unknown or ctx NULL. Negative ages count
@@ -1040,6 +1064,8 @@ struct smp_config {
 	/* file name extensions a walked folder's specs have, without the
 	 * dot ("yaml") */
 	struct smp_config_list extensions;
+	/* where `update-data` downloads from when no URL is given */
+	struct smp_config_string data_url;
 };
 
 /*

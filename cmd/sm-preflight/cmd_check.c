@@ -51,8 +51,9 @@ static const struct cli_option options[] = {
 	 "exit 1 on findings at or above LEVEL: error (default), warning, "
 	 "info"},
 	{"--color", 0, OPT_COLOR, "WHEN",
-	 "colour the findings: auto (default: when stdout is a terminal and "
-	 "NO_COLOR is unset), always, never"},
+	 "colour the findings: auto (default: when stdout is a terminal, or "
+	 "FORCE_COLOR or CLICOLOR_FORCE is set; never with NO_COLOR), "
+	 "always, never"},
 	{"--dialect", 0, OPT_DIALECT, "D",
 	 "read every spec as D: auto (default), estimator, model_trainer, "
 	 "create_training_job"},
@@ -78,7 +79,8 @@ static const struct cli_option options[] = {
 	 "refreshed data only"},
 	{"--stale-days", 0, OPT_STALE_DAYS, "N",
 	 "warn once (data-stale) when the instance data is older than N days "
-	 "(default 180, or SM_PREFLIGHT_STALE_DAYS; 0 turns it off)"},
+	 "(default: the limit the refreshed data's source declares, none for "
+	 "the built-in data; or SM_PREFLIGHT_STALE_DAYS; 0 turns it off)"},
 	{"--format", 0, OPT_FORMAT, "FORMAT",
 	 "text (default), json, sarif, github (default when GITHUB_ACTIONS is "
 	 "true) or junit; repeatable, each with its own --output"},

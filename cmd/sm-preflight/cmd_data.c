@@ -18,10 +18,10 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "config.h"
 #include "output.h"
 #include "smpreflight.h"
 
-#define DEFAULT_STALE_DAYS 180L
 #define MAX_STALE_DAYS 36500L
 
 /* ---------------------------------------------------- shared helpers */
@@ -64,8 +64,9 @@ parse_count(const char *s, long min, long max)
 
 /*
  * The age limit of data-stale: option value (may be NULL), else
- * SM_PREFLIGHT_STALE_DAYS, else 180. 0 turns the check off. Returns 0,
- * or CLI_EXIT_USAGE after printing why.
+ * SM_PREFLIGHT_STALE_DAYS, else -1: the limit the data's source declares
+ * (cli_stale_limit). 0 turns the check off. Returns 0, or CLI_EXIT_USAGE
+ * after printing why.
  */
 int
 cli_stale_days(const char *value, long *out)
@@ -73,7 +74,7 @@ cli_stale_days(const char *value, long *out)
 	const char *env = getenv("SM_PREFLIGHT_STALE_DAYS");
 	const char *what = "--stale-days";
 
-	*out = DEFAULT_STALE_DAYS;
+	*out = -1;
 	if (!value && env && *env) {
 		value = env;
 		what = "SM_PREFLIGHT_STALE_DAYS";
@@ -87,6 +88,43 @@ cli_stale_days(const char *value, long *out)
 				       "off)",
 				       value, what);
 	return 0;
+}
+
+/* See commands.h. */
+long
+cli_stale_limit(const struct smp_context *ctx, long days)
+{
+	return days >= 0 ? days : smp_context_data_max_age(ctx);
+}
+
+/*
+ * The data-url of the configuration that governs the working folder,
+ * copied into buf ("" when none). Returns an exit status; a configuration
+ * that cannot be read is printed.
+ */
+static int
+config_data_url(char *buf, size_t size)
+{
+	struct smp_options opts = SMP_OPTIONS_INIT;
+	struct cli_config_args args;
+	struct cli_configs *configs = NULL;
+	struct cli_profile *p = NULL;
+	const char *url;
+	int status;
+
+	buf[0] = '\0';
+	memset(&args, 0, sizeof(args));
+	args.opts = &opts;
+	status = cli_configs_new(&configs, &args);
+	if (!status)
+		status = cli_configs_profile(configs, "-", NULL, &p);
+	url = !status ? cli_profile_data_url(p) : NULL;
+	if (url && strlen(url) >= size)
+		status = cli_usage_error("'data-url' is too long");
+	else if (url)
+		memcpy(buf, url, strlen(url) + 1);
+	cli_configs_free(configs);
+	return status;
 }
 
 /* "2026-11-30 07:55:00 UTC" */
@@ -283,7 +321,7 @@ run_update_data(int argc, char **argv)
 	static struct smp_cache_info info;
 	struct smp_error err;
 	struct cli_args it;
-	char dir[1024];
+	char dir[1024], conf_url[2048];
 	const char *value, *url = NULL;
 	long n;
 	int id, rc, quiet = 0, offline = 0;
@@ -354,22 +392,40 @@ run_update_data(int argc, char **argv)
 	if (!opts.cache_dir)
 		return cli_usage_error("no cache folder: set XDG_CACHE_HOME "
 				       "or HOME");
+	/* --url, SM_PREFLIGHT_DATA_URL, the configuration's data-url, then
+	 * the source of the last refresh */
 	if (!url) {
 		url = getenv("SM_PREFLIGHT_DATA_URL");
 		if (url && !*url)
 			url = NULL;
 	}
 	if (!url) {
+		int status = config_data_url(conf_url, sizeof(conf_url));
+
+		if (status)
+			return status;
+		if (conf_url[0])
+			url = conf_url;
+	}
+	if (!url) {
 		memset(&err, 0, sizeof(err));
 		if (smp_data_cache_info(&info, &opts, &err) == 0 && info.url[0])
 			url = info.url;
+		if (url && !quiet)
+			fprintf(stderr,
+				"sm-preflight: no 'data-url' "
+				"in " CLI_CONFIG_NAME
+				" and no SM_PREFLIGHT_DATA_URL: refreshing "
+				"from the last source, %s\n",
+				url);
 	}
 	if (!url)
 		return cli_usage_error(
-			"no data URL: give --url URL or set "
-			"SM_PREFLIGHT_DATA_URL to a copy of the repository's "
-			"instance-data/ folder served over HTTPS (there is no "
-			"default source)");
+			"no data URL: give --url URL, set 'data-url' "
+			"in " CLI_CONFIG_NAME
+			" or SM_PREFLIGHT_DATA_URL to a copy "
+			"of the repository's instance-data/ folder served "
+			"over HTTPS (there is no default source)");
 	if (!up.proxy)
 		up.proxy = env_proxy(url);
 	up.url = url;
@@ -410,7 +466,9 @@ static const struct cli_option data_options[] = {
 	{"--instance-data", 0, D_INSTANCE_DATA, "DIR",
 	 "describe the data in DIR, as 'check --instance-data DIR' uses it"},
 	{"--stale-days", 0, D_STALE_DAYS, "N",
-	 "age limit of data-stale (default 180, or SM_PREFLIGHT_STALE_DAYS; "
+	 "age limit of data-stale (default: the limit the refreshed data's "
+	 "source declares, none for the built-in data; or "
+	 "SM_PREFLIGHT_STALE_DAYS; "
 	 "0 turns the check off)"},
 	{"--offline", 0, D_OFFLINE, NULL,
 	 "accepted for symmetry: 'data' never uses the network"},
@@ -467,6 +525,7 @@ run_data(int argc, char **argv)
 	char dir[1024];
 	const char *value, *stale_value = NULL;
 	long limit, age;
+	int chosen;
 	int id, rc;
 
 	cli_args_init(&it, argc, argv);
@@ -522,6 +581,8 @@ run_data(int argc, char **argv)
 		return CLI_EXIT_INTERNAL;
 	}
 	age = smp_context_data_age(ctx, (int64_t)time(NULL));
+	chosen = limit >= 0; /* --stale-days or SM_PREFLIGHT_STALE_DAYS */
+	limit = cli_stale_limit(ctx, limit);
 	printf("data in use:  %s\n", origin_name(smp_context_data_origin(ctx)));
 	printf("version:      %s, generated %s",
 	       P(pv, smp_context_data_version(ctx)),
@@ -536,8 +597,14 @@ run_data(int argc, char **argv)
 		printf("built-in:     %s, generated %s\n",
 		       smp_context_data_version(builtin),
 		       smp_context_data_date(builtin));
-	if (limit == 0)
+	if (limit == 0 && chosen)
 		printf("stale check:  off\n");
+	else if (limit == 0 && smp_context_data_origin(ctx) == SMP_DATA_BUILTIN)
+		printf("stale check:  off (the built-in data is frozen: AWS "
+		       "publishes no new Training Compiler releases)\n");
+	else if (limit == 0)
+		printf("stale check:  off (the data's source declares no age "
+		       "limit)\n");
 	else if (age > limit)
 		printf("stale check:  stale: older than %ld %s; run "
 		       "'sm-preflight update-data'\n",

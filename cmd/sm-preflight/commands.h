@@ -19,7 +19,12 @@ extern const struct cli_command cli_cmd_config; /* config.c */
 const char *cli_cache_dir(char *buf, size_t size);
 
 /* cmd_data.c: the data-stale age limit from --stale-days (value, may be
- * NULL), SM_PREFLIGHT_STALE_DAYS or 180; 0 is off. 0 or CLI_EXIT_USAGE. */
+ * NULL) or SM_PREFLIGHT_STALE_DAYS, else -1 (the data's own limit); 0 is
+ * off. 0 or CLI_EXIT_USAGE. */
 int cli_stale_days(const char *value, long *out);
+
+/* The limit in force for ctx: days when set (>= 0), else the limit the
+ * data's source declares (smp_context_data_max_age; 0: none). */
+long cli_stale_limit(const struct smp_context *ctx, long days);
 
 #endif

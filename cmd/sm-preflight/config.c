@@ -72,6 +72,8 @@ struct cli_profile {
 	struct origin names_from[4];
 	char *overlay; /* absolute path, or NULL */
 	struct origin overlay_from;
+	const char *data_url; /* the nearest file's data-url, or NULL */
+	struct origin data_url_from;
 	const struct smp_config_list *extensions; /* NULL: default */
 	struct origin extensions_from;
 	struct ignore *ignores;
@@ -525,6 +527,11 @@ apply_file(struct cli_profile *p, const struct cfg_file *f)
 		p->overlay_from.file = f;
 		p->overlay_from.pos = cfg->instance_overlay.pos;
 	}
+	if (cfg->data_url.value) {
+		p->data_url = cfg->data_url.value;
+		p->data_url_from.file = f;
+		p->data_url_from.pos = cfg->data_url.pos;
+	}
 	if (cfg->extensions.set) {
 		p->extensions = &cfg->extensions;
 		p->extensions_from.file = f;
@@ -744,6 +751,12 @@ cli_configs_profile(struct cli_configs *c, const char *path,
 	if (rc)
 		return rc;
 	return profile_of(c, ch, out);
+}
+
+const char *
+cli_profile_data_url(const struct cli_profile *p)
+{
+	return p->data_url;
 }
 
 enum smp_severity
@@ -1139,6 +1152,14 @@ print_profile(struct cli_configs *c, const struct cli_profile *p,
 		print_origin(&p->overlay_from, "default");
 	} else {
 		printf("instance-overlay: null  # default: none\n");
+	}
+	if (p->data_url) {
+		printf("data-url: ");
+		print_scalar(p->data_url);
+		print_origin(&p->data_url_from, "default");
+	} else {
+		printf("# data-url: not set (update-data then needs --url or "
+		       "SM_PREFLIGHT_DATA_URL)\n");
 	}
 	if (!p->ignore_count)
 		printf("ignore: []  # default: none (hidden entries are "

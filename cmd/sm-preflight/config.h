@@ -68,6 +68,9 @@ int cli_configs_profile(struct cli_configs *c, const char *path,
 int cli_profile_context(struct cli_configs *c, struct cli_profile *p,
 			const struct smp_context **out);
 
+/* The profile's data-url (the nearest file's), or NULL. */
+const char *cli_profile_data_url(const struct cli_profile *p);
+
 /* The profile's fail-on: the command line's, a file's, or error. */
 enum smp_severity cli_profile_fail_on(const struct cli_profile *p);
 

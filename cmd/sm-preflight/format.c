@@ -18,6 +18,7 @@
 
 #include "args.h"
 #include "cleanup.h"
+#include "commands.h"
 #include "format.h"
 
 static const char *const format_names[] = {"text", "json", "sarif", "github",
@@ -265,12 +266,43 @@ github_actions(void)
 	return v && strcmp(v, "true") == 0;
 }
 
+/*
+ * JUnit's timestamp and hostname: SOURCE_DATE_EPOCH (reproducible-builds.org)
+ * when it is a number of seconds, with "localhost" so that the document
+ * does not depend on the machine; else now and this host's name.
+ */
+static void
+run_stamp(struct smp_emitter_options *opts, char *host, size_t size)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	char *end = NULL;
+	long long v = -1;
+
+	if (sde && sde[0]) {
+		errno = 0;
+		v = strtoll(sde, &end, 10);
+		if (errno || *end || v < 0)
+			v = -1;
+	}
+	if (v >= 0) {
+		opts->timestamp = (int64_t)v;
+		opts->hostname = "localhost";
+		return;
+	}
+	opts->timestamp = (int64_t)time(NULL);
+	if (gethostname(host, size - 1) == 0) {
+		host[size - 1] = '\0';
+		opts->hostname = host;
+	}
+}
+
 /* See format.h. */
 int
 cli_outputs_open(struct cli_outputs *o, const struct smp_context *ctx,
 		 enum smp_severity fail_on, enum cli_color color)
 {
 	struct smp_emitter_options opts = SMP_EMITTER_OPTIONS_INIT;
+	char host[256] = "";
 	size_t i;
 	int rc;
 
@@ -291,6 +323,7 @@ cli_outputs_open(struct cli_outputs *o, const struct smp_context *ctx,
 	}
 	opts.fail_on = fail_on;
 	opts.rules_uri = o->rules_uri;
+	run_stamp(&opts, host, sizeof(host));
 	for (i = 0; i < o->count; i++) {
 		struct cli_output *out = &o->items[i];
 		smp_write_fn write = cli_stdout_write;
@@ -376,6 +409,7 @@ cli_outputs_data_age(struct cli_outputs *o, const struct smp_context *ctx,
 	int rc;
 
 	*sev = SMP_SEVERITY_OFF;
+	days = cli_stale_limit(ctx, days);
 	if (days <= 0)
 		return 0;
 	memset(&err, 0, sizeof(err));

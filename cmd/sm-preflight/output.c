@@ -14,18 +14,23 @@ cli_stdout_write(void *ud, const char *data, size_t len)
 	return fwrite(data, 1, len, stdout) == len ? 0 : -1;
 }
 
-/* NO_COLOR and TERM=dumb only matter in auto mode. */
+/* The variables only matter in auto mode; NO_COLOR wins. */
 int
 cli_use_color(enum cli_color mode)
 {
-	const char *no_color, *term;
+	const char *no_color, *force, *clicolor, *term;
 
 	if (mode != CLI_COLOR_AUTO)
 		return mode == CLI_COLOR_ALWAYS;
-	if (!isatty(STDOUT_FILENO))
-		return 0;
 	no_color = getenv("NO_COLOR");
 	if (no_color && no_color[0])
+		return 0;
+	force = getenv("FORCE_COLOR");
+	clicolor = getenv("CLICOLOR_FORCE");
+	if ((force && force[0]) ||
+	    (clicolor && clicolor[0] && strcmp(clicolor, "0") != 0))
+		return 1;
+	if (!isatty(STDOUT_FILENO))
 		return 0;
 	term = getenv("TERM");
 	return !(term && strcmp(term, "dumb") == 0);

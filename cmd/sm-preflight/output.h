@@ -17,8 +17,10 @@ int cli_stdout_write(void *ud, const char *data, size_t len);
 
 /*
  * 1 when output to stdout should be coloured: always, never, or (auto)
- * when stdout is a terminal, NO_COLOR is unset or empty and TERM is not
- * "dumb" (https://no-color.org).
+ * never when NO_COLOR is set and not empty (https://no-color.org), else
+ * always when FORCE_COLOR is set and not empty (https://force-color.org)
+ * or CLICOLOR_FORCE is set and not "0" (https://bixense.com/clicolors),
+ * else when stdout is a terminal and TERM is not "dumb".
  */
 int cli_use_color(enum cli_color mode);
 

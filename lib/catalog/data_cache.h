@@ -65,6 +65,9 @@ struct smp_cache_meta {
 	int64_t fetched;
 	char *data_version;
 	char *generated;
+	/* how many days the source vouches for its data (index.json
+	 * "max_age_days"); 0 when it declares no limit */
+	int64_t max_age_days;
 	char *etag[SMP_DOC_COUNT];          /* NULL when none */
 	char *last_modified[SMP_DOC_COUNT]; /* NULL when none */
 };
@@ -129,6 +132,7 @@ struct smp_data_choice {
 	char *url;                   /* CACHE: the source URL */
 	char *dir;                   /* CACHE: CACHE/current */
 	int64_t fetched;
+	int64_t max_age_days; /* CACHE: see struct smp_cache_meta */
 	/* the cache was not used: why (empty when there was none) */
 	char why_not[512];
 	int older_than_builtin;

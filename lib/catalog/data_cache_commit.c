@@ -114,6 +114,12 @@ meta_json(const struct smp_cache_meta *m, const struct smp_allocator *a,
 	puts_(&b, ",\n");
 	put_field(&b, "  ", "data_version", m->data_version, 1);
 	put_field(&b, "  ", "generated", m->generated, 1);
+	if (m->max_age_days > 0) {
+		snprintf(num, sizeof(num), "%lld", (long long)m->max_age_days);
+		puts_(&b, "  \"max_age_days\": ");
+		puts_(&b, num);
+		puts_(&b, ",\n");
+	}
 	puts_(&b, "  \"files\": {\n");
 	for (i = 0; i < SMP_DOC_COUNT; i++) {
 		puts_(&b, "    ");

@@ -103,6 +103,11 @@ read_meta_root(const struct smp_node *root, void *ud)
 		return rc;
 	if (!m->url || int_of(smp__map_get(root, "fetched"), &m->fetched))
 		return SMP_EPARSE;
+	/* optional: a copy written before sources could declare it has none */
+	if (smp__map_get(root, "max_age_days") &&
+	    (int_of(smp__map_get(root, "max_age_days"), &m->max_age_days) ||
+	     m->max_age_days < 0))
+		return SMP_EPARSE;
 	files = smp__map_get(root, "files");
 	for (i = 0;
 	     files && files->kind == SMP_NODE_MAPPING && i < SMP_DOC_COUNT;
@@ -361,6 +366,7 @@ try_cache(struct smp_catalog *cat, struct smp_data_choice *choice,
 	}
 	choice->origin = SMP_DATA_CACHE;
 	choice->fetched = copy.meta.fetched;
+	choice->max_age_days = copy.meta.max_age_days;
 	*cat = tmp;
 	rc = 0;
 out:

@@ -24,6 +24,7 @@
 #include "doc/load.h"
 #include "util/sha256.h"
 #include "util/error.h"
+#include "util/text.h"
 
 #define DEFAULT_TIMEOUT_MS 60000L
 #define DEFAULT_CONNECT_MS 10000L
@@ -254,6 +255,7 @@ struct updater {
 	const struct smp_cache_copy *held; /* &copy when from base, or NULL */
 	struct smp_error *err;
 	unsigned int requests;
+	int64_t max_age_days; /* declared by index.json; 0 for none */
 };
 
 /*
@@ -368,18 +370,36 @@ struct index_check {
 	struct doc *docs;
 	struct smp_error *err;
 	const char *index_url;
+	int64_t max_age_days; /* out: the optional "max_age_days" */
 };
+
+/* Longest validity a source may declare: 100 years, in days. */
+#define MAX_AGE_DAYS_LIMIT 36500
 
 static int
 check_index_root(const struct smp_node *root, void *ud)
 {
 	struct index_check *c = ud;
 	const struct smp_node *files = smp__map_get(root, "files");
+	const struct smp_node *age = smp__map_get(root, "max_age_days");
+	long long days = 0;
 	int i;
 
 	if (!files || files->kind != SMP_NODE_MAPPING)
 		return fail(c->err, SMP_EPARSE, c->index_url,
 			    "index.json has no 'files' object");
+	/* how long the source vouches for this data: data-stale's limit */
+	if (age) {
+		if (smp__scalar_type(age) != SMP_SCALAR_INT ||
+		    smp__parse_count(age->u.scalar.value, age->u.scalar.len,
+				     &days) ||
+		    days > MAX_AGE_DAYS_LIMIT)
+			return fail(c->err, SMP_EPARSE, c->index_url,
+				    "index.json: 'max_age_days' must be a "
+				    "whole number of days from 1 to %d",
+				    MAX_AGE_DAYS_LIMIT);
+		c->max_age_days = days;
+	}
 	for (i = 0; i < 3; i++) {
 		const struct smp_node *f =
 			smp__map_get(files, smp__doc_names[i]);
@@ -410,7 +430,7 @@ check_index_root(const struct smp_node *root, void *ud)
 static int
 verify_index(struct updater *U, struct doc *docs, const struct doc *idx)
 {
-	struct index_check c = {docs, U->err, idx->url};
+	struct index_check c = {docs, U->err, idx->url, 0};
 	struct smp_docs parsed;
 	int rc;
 
@@ -424,6 +444,7 @@ verify_index(struct updater *U, struct doc *docs, const struct doc *idx)
 			  "index.json is not a JSON object");
 	} else {
 		rc = check_index_root(parsed.items[0].root, &c);
+		U->max_age_days = c.max_age_days;
 	}
 	smp__docs_release(&parsed);
 	return rc;
@@ -523,6 +544,7 @@ fill_meta(struct smp_cache_meta *m, struct updater *U, struct doc *docs,
 	m->fetched = U->o.now;
 	m->data_version = (char *)(uintptr_t)cat->data_version;
 	m->generated = (char *)(uintptr_t)cat->generated;
+	m->max_age_days = U->max_age_days;
 	for (i = 0; i < SMP_DOC_COUNT; i++) {
 		m->etag[i] = docs[i].etag[0] ? docs[i].etag : NULL;
 		m->last_modified[i] =

@@ -182,6 +182,8 @@ read_config(struct config *c, const struct smp_node *root,
 			rc = read_string(c, &c->pub.lr_scaling, k, v);
 		} else if (smp__scalar_is(k, "instance-overlay")) {
 			rc = read_string(c, &c->pub.instance_overlay, k, v);
+		} else if (smp__scalar_is(k, "data-url")) {
+			rc = read_string(c, &c->pub.data_url, k, v);
 		} else if (smp__scalar_is(k, "rules")) {
 			rc = read_rules(c, v, err);
 		} else if (smp__scalar_is(k, "hyperparameters")) {

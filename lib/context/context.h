@@ -30,6 +30,7 @@ struct smp_context {
 	char *data_source;
 	char *data_dir;
 	int64_t data_fetched;
+	int64_t data_max_age_days; /* declared by the cache's source, or 0 */
 	int offline;
 	/* inline suppressions (suppress.c): off, and the time until= dates
 	 * are compared with (resolved: never 0) */

@@ -27,6 +27,7 @@ smp__context_data_cache(struct smp_context *ctx, const char *cache_dir,
 	ctx->data_source = ch.url;
 	ctx->data_dir = ch.dir;
 	ctx->data_fetched = ch.fetched;
+	ctx->data_max_age_days = ch.max_age_days;
 	return 0;
 }
 
@@ -79,6 +80,14 @@ smp_context_data_fetched(const struct smp_context *ctx)
 {
 	return ctx && ctx->data_origin == SMP_DATA_CACHE ? ctx->data_fetched
 							 : 0;
+}
+
+long
+smp_context_data_max_age(const struct smp_context *ctx)
+{
+	if (!ctx || ctx->data_origin != SMP_DATA_CACHE)
+		return 0;
+	return (long)ctx->data_max_age_days;
 }
 
 /* Days since the epoch of a time, rounding towards the past. */

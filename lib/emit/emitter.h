@@ -21,7 +21,9 @@ struct smp_emitter {
 	enum smp_severity fail_on;
 	unsigned int text_flags;
 	char *rules_uri; /* owned */
-	int started;     /* the format's begin() ran */
+	char *hostname;  /* owned: JUnit's, never NULL */
+	int64_t timestamp;
+	int started; /* the format's begin() ran */
 	int finished;
 	int status; /* sticky: the first error */
 	/* what was emitted so far */
@@ -34,6 +36,10 @@ struct smp_emitter {
 	char *body;
 	size_t body_len;
 	size_t body_cap;
+	/* JUnit: the suite's <system-out>, written after the testcases */
+	char *side;
+	size_t side_len;
+	size_t side_cap;
 	size_t failed_cases;
 	size_t failures; /* smp_emitter_add_failure() calls */
 	int oom;         /* the body could not grow */
@@ -58,6 +64,9 @@ struct smp__sink {
 	void *ud;
 };
 int smp__emit_body_open(struct smp_emitter *em, struct smp__sink *saved);
+/* The same for em->side, a second buffer (JUnit's suite <system-out>);
+ * close it with smp__emit_body_close(). */
+int smp__emit_side_open(struct smp_emitter *em, struct smp__sink *saved);
 void smp__emit_body_close(struct smp_emitter *em,
 			  const struct smp__sink *saved);
 

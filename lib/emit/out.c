@@ -347,22 +347,53 @@ smp__emit_report_file(const struct smp_report *report)
 	return "<input>";
 }
 
-/* The smp_write_fn that appends to em->body; fails only on ENOMEM. */
+/* Appends to one of the emitter's buffers; fails only on ENOMEM. */
+static int
+buf_append(struct smp_emitter *em, char **buf, size_t *len, size_t *cap,
+	   const char *data, size_t n)
+{
+	void *p = *buf;
+
+	if (*len + n < *len || smp__grow(&em->alloc, &p, cap, *len + n, 1)) {
+		em->oom = 1;
+		return -1;
+	}
+	*buf = p;
+	memcpy(*buf + *len, data, n);
+	*len += n;
+	return 0;
+}
+
+/* The smp_write_fn that appends to em->body. */
 static int
 body_write(void *ud, const char *data, size_t len)
 {
 	struct smp_emitter *em = ud;
-	void *body = em->body;
 
-	if (em->body_len + len < em->body_len ||
-	    smp__grow(&em->alloc, &body, &em->body_cap, em->body_len + len,
-		      1)) {
-		em->oom = 1;
+	return buf_append(em, &em->body, &em->body_len, &em->body_cap, data,
+			  len);
+}
+
+/* The smp_write_fn that appends to em->side. */
+static int
+side_write(void *ud, const char *data, size_t len)
+{
+	struct smp_emitter *em = ud;
+
+	return buf_append(em, &em->side, &em->side_len, &em->side_cap, data,
+			  len);
+}
+
+static int
+redirect(struct smp_emitter *em, struct smp__sink *saved, smp_write_fn fn)
+{
+	smp__out_flush(&em->out);
+	if (em->out.failed)
 		return -1;
-	}
-	em->body = body;
-	memcpy(em->body + em->body_len, data, len);
-	em->body_len += len;
+	saved->write = em->out.write;
+	saved->ud = em->out.ud;
+	em->out.write = fn;
+	em->out.ud = em;
 	return 0;
 }
 
@@ -371,14 +402,14 @@ body_write(void *ud, const char *data, size_t len)
 int
 smp__emit_body_open(struct smp_emitter *em, struct smp__sink *saved)
 {
-	smp__out_flush(&em->out);
-	if (em->out.failed)
-		return -1;
-	saved->write = em->out.write;
-	saved->ud = em->out.ud;
-	em->out.write = body_write;
-	em->out.ud = em;
-	return 0;
+	return redirect(em, saved, body_write);
+}
+
+/* See emitter.h. */
+int
+smp__emit_side_open(struct smp_emitter *em, struct smp__sink *saved)
+{
+	return redirect(em, saved, side_write);
 }
 
 /* See emitter.h. */

@@ -3,6 +3,7 @@
  * was emitted, keeps the first error, and calls the format's back-end
  * through the one table of ops below. Back-ends never call back here.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "util/options_version.h"
@@ -45,6 +46,19 @@ smp_format_parse(enum smp_format *out, const char *name)
 	return SMP_EINVAL;
 }
 
+/*
+ * Bytes of struct smp_emitter_options per version (docs/API.md, "ABI"):
+ * a caller compiled with an older header passes a shorter struct, so
+ * only the fields its version has are copied over the defaults. When
+ * fields are appended after a release, bump SMP_EMITTER_OPTIONS_VERSION
+ * and replace the last entry by the offset of the first new field.
+ */
+static const size_t options_size[SMP_EMITTER_OPTIONS_VERSION + 1] = {
+	0,
+	offsetof(struct smp_emitter_options, rules_uri) + sizeof(const char *),
+	sizeof(struct smp_emitter_options),
+};
+
 static int
 valid_severity(enum smp_severity sev)
 {
@@ -52,15 +66,12 @@ valid_severity(enum smp_severity sev)
 }
 
 /* See smpreflight.h. */
-static const size_t emitter_options_size[SMP_EMITTER_OPTIONS_VERSION + 1] = {
-	0, sizeof(struct smp_emitter_options)};
-
 int
 smp_emitter_options_init(struct smp_emitter_options *opts, unsigned int version)
 {
 	const struct smp_emitter_options defaults = SMP_EMITTER_OPTIONS_INIT;
 
-	return smp__options_init(opts, version, &defaults, emitter_options_size,
+	return smp__options_init(opts, version, &defaults, options_size,
 				 SMP_EMITTER_OPTIONS_VERSION);
 }
 
@@ -71,11 +82,11 @@ smp_emitter_new(struct smp_emitter **out, const struct smp_context *ctx,
 {
 	struct smp_emitter_options o = SMP_EMITTER_OPTIONS_INIT;
 	struct smp_emitter *em;
-	const char *uri;
+	const char *uri, *host;
 
 	if (out)
 		*out = NULL;
-	if (smp__options_copy(&o, opts, emitter_options_size,
+	if (smp__options_copy(&o, opts, options_size,
 			      SMP_EMITTER_OPTIONS_VERSION,
 			      "smp_emitter_options", NULL))
 		return SMP_EINVAL;
@@ -95,10 +106,16 @@ smp_emitter_new(struct smp_emitter **out, const struct smp_context *ctx,
 	em->text_flags = opts->text_flags;
 	uri = opts->rules_uri ? opts->rules_uri : "docs/rules.md";
 	em->rules_uri = smp__strndup(&em->alloc, uri, strlen(uri));
-	if (!em->rules_uri) {
+	host = opts->hostname && opts->hostname[0] ? opts->hostname
+						   : "localhost";
+	em->hostname = smp__strndup(&em->alloc, host, strlen(host));
+	if (!em->rules_uri || !em->hostname) {
+		smp__free(&em->alloc, em->rules_uri);
+		smp__free(&em->alloc, em->hostname);
 		smp__free(&em->alloc, em);
 		return SMP_ENOMEM;
 	}
+	em->timestamp = opts->timestamp;
 	smp__out_init(&em->out, write, ud);
 	*out = em;
 	return 0;
@@ -226,6 +243,8 @@ smp_emitter_free(struct smp_emitter *em)
 	if (!em)
 		return;
 	smp__free(&em->alloc, em->body);
+	smp__free(&em->alloc, em->side);
 	smp__free(&em->alloc, em->rules_uri);
+	smp__free(&em->alloc, em->hostname);
 	smp__free(&em->alloc, em);
 }

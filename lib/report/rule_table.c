@@ -186,19 +186,21 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"GPUs in one instance talk over NVLink instead of the network. "
 	"The finding names an instance with the same GPU count.",
 	SRC_BEST " (Best Practices for PyTorch)",
-	[SMP_RULE_DATA_STALE].summary =
-		"the instance data in use is older than the age limit",
-	"Instance families and tested models are added between "
-	"releases, and data that does not know them reports new types "
-	"as unknown (the main source of false positives in linters "
-	"with built-in tables). The check compares the data's "
-	"'generated' date with today, once per run rather than per "
-	"spec, and reports at no position in a file named after the "
-	"data: '<built-in instance data>', the --instance-data folder "
-	"or the refreshed copy. The limit is 180 days; --stale-days N "
-	"or SM_PREFLIGHT_STALE_DAYS changes it and 0 turns the check "
-	"off. 'sm-preflight update-data' refreshes the data and "
-	"'sm-preflight data' shows which data is in use and its age.",
+	[SMP_RULE_DATA_STALE].summary = "the refreshed instance data is older "
+					"than its source vouches for",
+	"Data that is older than its source vouches for may miss "
+	"instance types or tested models published since. AWS has "
+	"announced no new releases of SageMaker Training Compiler: the "
+	"built-in data describes a frozen catalog and never goes stale "
+	"by age alone. A refreshed copy is stale when its 'generated' "
+	"date lies further back than the 'max_age_days' the index.json "
+	"it was downloaded with declares (no limit when it declares "
+	"none). --stale-days N or SM_PREFLIGHT_STALE_DAYS sets a limit "
+	"for any data, 0 turns the check off. The check runs once per "
+	"run and reports at no position in a file named after the data. "
+	"'sm-preflight update-data' refreshes the data and "
+	"'sm-preflight data' shows which data is in use, its age and "
+	"the limit in force.",
 	"sm-preflight README, \"Refreshing instance data\"",
 	[SMP_RULE_DISTRIBUTION_UNKNOWN_KEY].summary =
 		"a distribution key the SDK does not know",

@@ -42,7 +42,7 @@ cd "$here" || exit 2
 tmp=$(mktemp "${TMPDIR:-/tmp}/smp-golden.XXXXXX") || exit 2
 trap 'rm -f "$tmp"' EXIT HUP INT TERM
 
-unset NO_COLOR
+unset NO_COLOR FORCE_COLOR CLICOLOR_FORCE
 TERM=dumb
 export TERM
 # no refreshed data from the user's cache, and no data-stale warning
@@ -51,6 +51,9 @@ XDG_CACHE_HOME=$tmp.no-cache
 SM_PREFLIGHT_STALE_DAYS=0
 export XDG_CACHE_HOME SM_PREFLIGHT_STALE_DAYS
 unset SM_PREFLIGHT_DATA_URL
+# JUnit's timestamp (and hostname "localhost"): the same on every run
+SOURCE_DATE_EPOCH=1767225600
+export SOURCE_DATE_EPOCH
 # machine output is chosen by these (format.h): cases say what they want
 unset GITHUB_ACTIONS SM_PREFLIGHT_RULES_URI
 if command -v timeout >/dev/null 2>&1; then

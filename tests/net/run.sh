@@ -319,6 +319,19 @@ test_index_sha256() {
 		has "tested-models\.json: sha256 [0-9a-f]{64} does not match"
 }
 
+# The limit of data-stale is the one the data's source declares: none for
+# the built-in data or a source that declares none.
+test_stale_limit_from_source() {
+	fresh
+	run 0 data && has "stale check: +off \(the built-in data is frozen"
+	run 0 update-data --url "$H/index/" &&
+		run 0 data && has "stale check: +off \(the data's source declares"
+	run 0 update-data --url "$H/index-age/" && run 0 data &&
+		has "stale check: +(fresh \(limit 1 day\)|stale: older than 1 day)"
+	run 1 update-data --url "$H/index-age-bad/" &&
+		has "'max_age_days' must be a whole number of days from 1 to 36500"
+}
+
 test_http_404() {
 	fresh
 	run 1 update-data --url "$H/notfound/" && has "HTTP 404"
@@ -400,12 +413,29 @@ test_older_than_builtin_not_used() {
 
 test_url_from_env_and_last_refresh() {
 	fresh
-	run 2 update-data && has "no data URL: give --url URL or set"
+	run 2 update-data &&
+		has "no data URL: give --url URL, set 'data-url' in"
 	SM_PREFLIGHT_DATA_URL=$H/v2/
 	export SM_PREFLIGHT_DATA_URL
 	run 0 update-data && has "from $H/v2/"
 	unset SM_PREFLIGHT_DATA_URL
-	run 0 update-data && has "from $H/v2/ \(not modified\)"
+	run 0 update-data && has "from $H/v2/ \(not modified\)" &&
+		has "no 'data-url' in .sm-preflight.yaml and no SM_PREFLIGHT_DATA_URL"
+}
+
+test_url_from_config() {
+	fresh
+	mkdir -p "$T/proj-$name/.git"
+	printf 'data-url: %s/v2/\n' "$H" >"$T/proj-$name/.sm-preflight.yaml"
+	old=$(pwd)
+	cd "$T/proj-$name" || return
+	run 0 update-data && has "from $H/v2/" &&
+		hasnt "no 'data-url'"
+	SM_PREFLIGHT_DATA_URL=$H/good/
+	export SM_PREFLIGHT_DATA_URL
+	run 0 update-data && has "from $H/good/"
+	unset SM_PREFLIGHT_DATA_URL
+	cd "$old" || return
 }
 
 test_offline() {

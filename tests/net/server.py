@@ -9,6 +9,8 @@ every failure mode of `sm-preflight update-data` can be provoked:
   /old/       the data dated 2020 (older than the built-in data)
   /index/     the data plus an index.json with the right sha256 digests
   /index-bad/ the same with a wrong digest for tested-models.json
+  /index-age/ the index declaring "max_age_days": 1 (data-stale's limit)
+  /index-age-bad/ the index declaring "max_age_days": "soon"
   /lm/        Last-Modified only (If-Modified-Since gives 304)
   /flaky-T/   500 for the first request of each file, then 200 (T: a token)
   /down/      always 503
@@ -91,6 +93,11 @@ def build_sets(src):
     wrong = json.loads(json.dumps(index))
     wrong["files"]["tested-models.json"]["sha256"] = "0" * 64
     sets["index-bad"] = dict(raw, **{"index.json": json.dumps(wrong).encode()})
+    aged = dict(index, max_age_days=1)
+    sets["index-age"] = dict(raw, **{"index.json": json.dumps(aged).encode()})
+    aged_bad = dict(index, max_age_days="soon")
+    sets["index-age-bad"] = dict(raw, **{"index.json":
+                                         json.dumps(aged_bad).encode()})
     return sets
 
 
@@ -163,7 +170,7 @@ class Handler(BaseHTTPRequestHandler):
         st.count("requests", prefix)
         good = st.sets["good"]
         if prefix in ("good", "v2", "old", "badjson", "schema", "mixed",
-                      "index", "index-bad"):
+                      "index", "index-bad", "index-age", "index-age-bad"):
             return self.serve_file(st.sets[prefix], name)
         if prefix == "lm":
             return self.serve_file(good, name, use_etag=False)

@@ -25,7 +25,8 @@ static const char config_text[] =
 	"  global-batch: []\n"
 	"instance-overlay: site/instances.json\n"
 	"ignore: [\"legacy/**\", \"*.draft.yaml\"]\n"
-	"extensions: [yaml, job]\n";
+	"extensions: [yaml, job]\n"
+	"data-url: https://data.example.org/instance-data/\n";
 
 Test(config_file, parse_reads_every_key)
 {
@@ -55,6 +56,9 @@ Test(config_file, parse_reads_every_key)
 	cr_assert_eq(c->ignore.count, 2);
 	cr_assert_str_eq(c->ignore.items[1], "*.draft.yaml");
 	cr_assert_eq(c->extensions.count, 2);
+	cr_assert_str_eq(c->data_url.value,
+			 "https://data.example.org/instance-data/");
+	cr_assert_eq(c->data_url.pos.line, 14);
 	smp_config_free(c);
 
 	cr_assert_eq(smp_config_parse(&c, "empty.yaml", "# nothing\n", 10, NULL,

@@ -61,6 +61,7 @@ static const char *const walked[] = {
 	"smp_context_data_source",
 	"smp_context_data_fetched",
 	"smp_context_data_age",
+	"smp_context_data_max_age",
 	"smp_check_data_age",
 	"smp_data_cache_info",
 	"smp_curl_fetch_fn",
@@ -183,6 +184,7 @@ Test(null_args, context)
 	cr_assert_str_eq(smp_context_data_source(NULL), "");
 	cr_assert_eq(smp_context_data_fetched(NULL), 0);
 	cr_assert_eq(smp_context_data_age(NULL, 0), -1);
+	cr_assert_eq(smp_context_data_max_age(NULL), 0);
 }
 
 Test(null_args, check_and_report)

@@ -1,0 +1,1 @@
+CLICOLOR_FORCE=0 "$1" check cli/error.yaml
