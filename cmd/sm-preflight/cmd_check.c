@@ -49,7 +49,7 @@ enum {
 static const struct cli_option options[] = {
 	{"--fail-on", 0, OPT_FAIL_ON, "LEVEL",
 	 "exit 1 on findings at or above LEVEL: error (default), warning, "
-	 "info"},
+	 "info, or none (report, never exit 1 for findings)"},
 	{"--color", 0, OPT_COLOR, "WHEN",
 	 "colour the findings: auto (default: when stdout is a terminal, or "
 	 "FORCE_COLOR or CLICOLOR_FORCE is set; never with NO_COLOR), "
@@ -502,7 +502,8 @@ resolve_contexts(struct run *r, struct cli_configs *configs,
 static int
 run_check(int argc, char **argv)
 {
-	static const char *const fail_levels[] = {"error", "warning", "info"};
+	static const char *const fail_levels[] = {"error", "warning", "info",
+						  "none"};
 	static const char *const colors[] = {"auto", "always", "never"};
 	static const char *const scalings[] = {"linear", "sqrt"};
 	static const char *const dialects[] = {
@@ -556,12 +557,11 @@ run_check(int argc, char **argv)
 			inputs[ninputs++] = value;
 			break;
 		case OPT_FAIL_ON:
-			k = cli_choice("--fail-on", value, fail_levels, 3);
+			k = cli_choice("--fail-on", value, fail_levels, 4);
 			if (k < 0)
 				status = CLI_EXIT_USAGE;
 			else
-				fail_on = (enum smp_severity)(
-					SMP_SEVERITY_ERROR - k);
+				cli_fail_on_parse(&fail_on, fail_levels[k]);
 			cargs.fail_on_set = 1;
 			break;
 		case OPT_COLOR:
@@ -706,7 +706,7 @@ run_check(int argc, char **argv)
 		}
 	}
 
-	status = cli_outputs_open(&outs, ctx, fail_on, color);
+	status = cli_outputs_open(&outs, ctx, cli_fail_level(fail_on), color);
 	if (status != CLI_EXIT_OK)
 		goto out;
 	r.ctx = ctx;

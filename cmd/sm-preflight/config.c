@@ -501,7 +501,7 @@ apply_file(struct cli_profile *p, const struct cfg_file *f)
 	lists[2] = &cfg->model_names;
 	lists[3] = &cfg->global_batch_names;
 	if (cfg->fail_on.value && !p->fail_on_cli) {
-		smp_severity_parse(&p->fail_on, cfg->fail_on.value);
+		cli_fail_on_parse(&p->fail_on, cfg->fail_on.value);
 		p->fail_on_from.file = f;
 		p->fail_on_from.pos = cfg->fail_on.pos;
 	}
@@ -757,6 +757,37 @@ const char *
 cli_profile_data_url(const struct cli_profile *p)
 {
 	return p->data_url;
+}
+
+/* See config.h. */
+const char *
+cli_fail_on_name(enum smp_severity fail_on)
+{
+	return fail_on > SMP_SEVERITY_ERROR ? "none"
+					    : smp_severity_name(fail_on);
+}
+
+/* See config.h. */
+int
+cli_fail_on_parse(enum smp_severity *out, const char *name)
+{
+	enum smp_severity sev;
+
+	if (strcmp(name, "none") == 0) {
+		*out = CLI_FAIL_ON_NONE;
+		return 0;
+	}
+	if (smp_severity_parse(&sev, name) != 0 || sev == SMP_SEVERITY_OFF)
+		return -1;
+	*out = sev;
+	return 0;
+}
+
+/* See config.h. */
+enum smp_severity
+cli_fail_level(enum smp_severity fail_on)
+{
+	return fail_on > SMP_SEVERITY_ERROR ? SMP_SEVERITY_ERROR : fail_on;
 }
 
 enum smp_severity
@@ -1092,7 +1123,7 @@ print_profile(struct cli_configs *c, const struct cli_profile *p,
 		       ch->file->cfg->root ? " (root: true)" : "");
 	if (print_stop(c, dir))
 		return oom();
-	printf("fail-on: %s", smp_severity_name(p->fail_on));
+	printf("fail-on: %s", cli_fail_on_name(p->fail_on));
 	print_origin(&p->fail_on_from, p->fail_on_cli ? cli : "default");
 	printf("lr-scaling: %s", smp_lr_scaling_name(p->lr_scaling));
 	print_origin(&p->lr_from, p->lr_cli ? cli : "default");
@@ -1151,7 +1182,8 @@ print_profile(struct cli_configs *c, const struct cli_profile *p,
 		free(d);
 		print_origin(&p->overlay_from, "default");
 	} else {
-		printf("instance-overlay: null  # default: none\n");
+		/* a comment: the key takes a path, and null is none */
+		printf("# instance-overlay: none (default)\n");
 	}
 	if (p->data_url) {
 		printf("data-url: ");

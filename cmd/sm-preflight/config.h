@@ -18,6 +18,20 @@
 
 #define CLI_CONFIG_NAME ".sm-preflight.yaml"
 
+/* --fail-on none (or fail-on: none in a file): above every severity, so
+ * no finding fails the run; the machine formats' failure level is then
+ * error (cli_fail_level()). */
+#define CLI_FAIL_ON_NONE ((enum smp_severity)(SMP_SEVERITY_ERROR + 1))
+
+/* The fail-on level's name: a severity's, or "none". */
+const char *cli_fail_on_name(enum smp_severity fail_on);
+
+/* Parses "error", "warning", "info" or "none"; -1 for anything else. */
+int cli_fail_on_parse(enum smp_severity *out, const char *name);
+
+/* What to tell an emitter (JUnit's failures): fail_on, error for none. */
+enum smp_severity cli_fail_level(enum smp_severity fail_on);
+
 /* What the command line says, to be merged with the files. */
 struct cli_config_args {
 	const char *config_file; /* --config FILE: the only file read */

@@ -1896,7 +1896,7 @@ arith(struct smp_pyeval *ev, const char *op, struct smp_pyval *a,
       struct smp_pyval *b, size_t from, size_t to)
 {
 	int both_int = a->kind != SMP_PV_FLOAT && b->kind != SMP_PV_FLOAT;
-	long long r;
+	long long r = 0;
 
 	if (op[0] == '+' && a->kind == SMP_PV_STR && b->kind == SMP_PV_STR) {
 		struct sbuf s;

@@ -1,0 +1,1 @@
+check --color never --fail-on none cli/error.yaml

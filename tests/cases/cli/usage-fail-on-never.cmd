@@ -1,0 +1,1 @@
+check --color never --fail-on never cli/error.yaml

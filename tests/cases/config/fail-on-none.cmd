@@ -1,0 +1,1 @@
+check --color never --config config/none/.sm-preflight.yaml cli/error.yaml

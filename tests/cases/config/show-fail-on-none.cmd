@@ -1,0 +1,1 @@
+config --config config/none/.sm-preflight.yaml cli/error.yaml

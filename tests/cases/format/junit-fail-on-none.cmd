@@ -1,0 +1,1 @@
+check --format junit --fail-on none format/bad.yaml format/good.yaml
