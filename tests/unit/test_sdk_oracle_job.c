@@ -85,7 +85,7 @@ Test(sdk_oracle, effective_hyperparameters_equal_the_sdk)
 			cJSON_GetObjectItemCaseSensitive(r, "hyperparameters");
 		cJSON *kw;
 		struct seen s;
-		struct smp_check_hook hook = {grab, &s, NULL, NULL};
+		struct smp_check_hook hook = {.fn = grab, .ud = &s};
 		struct smp_report *rep = NULL;
 		char *text;
 		size_t k;
