@@ -82,8 +82,10 @@ VERSION_PART = $(shell sed -n 's/^[#]define SMP_VERSION_$(1) \([0-9][0-9]*\).*/\
 MAJOR := $(call VERSION_PART,MAJOR)
 MINOR := $(call VERSION_PART,MINOR)
 PATCH := $(call VERSION_PART,PATCH)
-SONAME = libsmpreflight.so.$(MAJOR)
-SOFILE = libsmpreflight.so.$(MAJOR).$(MINOR).$(PATCH)
+# the soname follows SMP_ABI_VERSION, raised on every incompatible change
+ABI := $(shell sed -n 's/^[#]define SMP_ABI_VERSION \([0-9][0-9]*\).*/\1/p' lib/smpreflight.h)
+SONAME = libsmpreflight.so.$(ABI)
+SOFILE = libsmpreflight.so.$(ABI).$(MINOR).$(PATCH)
 SOLIB = $(BUILD)/$(SOFILE)
 PIC_OBJ = $(LIB_SRC:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/gen/embedded_data.o \
 	$(BUILD)/pic/gen/embedded_catalog.o

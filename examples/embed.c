@@ -49,8 +49,8 @@ main(int argc, char **argv)
 
 	/* The findings as the CLI shows them: file:line:col, severity,
 	 * message, rule id, the source line and the fix. */
-	if (smp_emit_text(rep, SMP_SEVERITY_INFO, 0, smp_write_file, stdout) !=
-	    0) {
+	if (smp_emit_text(rep, SMP_SEVERITY_INFO, 0, smp_file_write_fn,
+			  stdout) != 0) {
 		fprintf(stderr, "embed: cannot write the findings\n");
 		smp_report_free(rep);
 		smp_context_free(ctx);

@@ -9,7 +9,16 @@
  *
  * Conventions: functions return 0 on success or a negative SMP_E* code;
  * out-parameters come first; *_free(NULL) is a no-op; pointers returned by
- * getters are borrowed and live as long as the object they came from.
+ * getters are borrowed and live as long as the object they came from. A
+ * NULL argument that a function cannot take is SMP_EINVAL (getters
+ * return their documented "none" value), never a crash.
+ *
+ * Options structs start with `unsigned int version` and only ever grow
+ * at the end: initialize one with its *_options_init(&opts,
+ * SMP_*_OPTIONS_VERSION) or its SMP_*_OPTIONS_INIT macro (C99 designated
+ * initializers; C++ before C++20 calls the function). The library reads
+ * only the fields of the caller's version; a version newer than the
+ * library's is SMP_EINVAL.
  */
 #ifndef SMPREFLIGHT_H
 #define SMPREFLIGHT_H
@@ -25,6 +34,11 @@ extern "C" {
 #define SMP_VERSION_MINOR 1
 #define SMP_VERSION_PATCH 0
 #define SMP_VERSION_STRING "0.1.0"
+
+/* The ABI version: the shared library is libsmpreflight.so.SMP_ABI_VERSION
+ * and its symbols are versioned SMPREFLIGHT_<it>. Raised on every
+ * incompatible change (a function removed or changed, a field moved). */
+#define SMP_ABI_VERSION 1
 
 /* The library's version string, e.g. "0.1.0". */
 const char *smp_version(void);
@@ -72,7 +86,8 @@ int smp_severity_parse(enum smp_severity *out, const char *name);
 
 /*
  * Allocator hooks. All three must be set, or the whole pointer left NULL
- * for malloc/realloc/free. realloc_fn(ud, NULL, n) must act as malloc.
+ * for malloc/realloc/free: one or two set is SMP_EINVAL (never silently
+ * replaced). realloc_fn(ud, NULL, n) must act as malloc.
  */
 struct smp_allocator {
 	void *(*malloc_fn)(void *ud, size_t size);
@@ -153,9 +168,10 @@ struct smp_memory_doc {
 #define SMP_OPTIONS_VERSION 3
 
 /*
- * Context options. Always start from SMP_OPTIONS_INIT so that fields added
- * in later versions get their defaults; the library reads only the fields
- * that existed in the version the caller was compiled with.
+ * Context options. Always start from smp_options_init() or
+ * SMP_OPTIONS_INIT so that fields added in later versions get their
+ * defaults; the library reads only the fields that existed in the version
+ * the caller was compiled with. Every default is zero or NULL.
  */
 struct smp_options {
 	unsigned int version;
@@ -225,25 +241,26 @@ struct smp_options {
 	int64_t now;
 };
 
-/* Every field spelled out, so that C and C++ callers with
- * -Wmissing-field-initializers compile it cleanly. */
 #define SMP_OPTIONS_INIT                                                       \
 	{                                                                      \
-		SMP_OPTIONS_VERSION, NULL, NULL, {0, 0, 0, 0, 0},              \
-			SMP_DIALECT_AUTO, NULL, 0, {NULL, 0}, {NULL, 0},       \
-			{NULL, 0}, {NULL, 0}, SMP_LR_SCALING_LINEAR, 0, 0,     \
-			NULL, NULL, 0,                                         \
-			{{NULL, NULL, 0}, {NULL, NULL, 0}, {NULL, NULL, 0}},   \
-			0, {NULL, NULL, 0}, 0                                  \
+		.version = SMP_OPTIONS_VERSION                                 \
 	}
+
+/*
+ * Fills *opts with the defaults for the layout `version` (pass
+ * SMP_OPTIONS_VERSION) and sets opts->version. SMP_EINVAL for a NULL opts
+ * or a version this library does not know; nothing past a struct of that
+ * version is written.
+ */
+int smp_options_init(struct smp_options *opts, unsigned int version);
 
 /* Immutable after creation; may be shared by threads checking at once. */
 struct smp_context;
 
 /*
- * Creates a context: copies the options and loads the instance data.
- * On failure returns a negative code, fills err (may be NULL) and sets
- * *out to NULL.
+ * Creates a context: copies the options (NULL: the defaults) and loads
+ * the instance data. On failure returns a negative code, fills err (may
+ * be NULL) and sets *out to NULL; SMP_EINVAL for a NULL out.
  */
 int smp_context_new(struct smp_context **out, const struct smp_options *opts,
 		    struct smp_error *err);
@@ -252,7 +269,8 @@ int smp_context_new(struct smp_context **out, const struct smp_options *opts,
  * reports, suggestions, baselines and emitters made with it first. */
 void smp_context_free(struct smp_context *ctx);
 
-/* The loaded instance data: its data_version and generated date. */
+/* The loaded instance data: its data_version and generated date ("" for
+ * a NULL ctx). */
 const char *smp_context_data_version(const struct smp_context *ctx);
 const char *smp_context_data_date(const struct smp_context *ctx);
 
@@ -290,28 +308,73 @@ struct smp_finding {
 struct smp_report;
 
 /*
- * Checks one spec held in buf[0..len). name is used in findings (a path or
- * "<stdin>"). A spec that cannot be parsed is a `syntax` finding, not an
- * error: errors are SMP_ENOMEM, SMP_EINVAL and the like.
+ * How a spec is written. AUTO: JSON when the name ends in ".json", YAML
+ * when it ends in ".yaml" or ".yml", else JSON when the first non-blank
+ * byte is '{' or '[', else YAML. Values may be added (other input forms).
  */
+enum smp_input_format {
+	SMP_INPUT_AUTO = 0,
+	SMP_INPUT_YAML = 1,
+	SMP_INPUT_JSON = 2
+};
+
+struct smp_baseline;
+
+#define SMP_CHECK_OPTIONS_VERSION 1
+
+/* Per-check options; NULL options mean the defaults (all zero). */
+struct smp_check_options {
+	unsigned int version;
+	/* Also compare every job with this native run (smp_baseline_new()):
+	 * learning-rate-not-scaled and baseline-drift findings.
+	 * NULL: no comparison. */
+	const struct smp_baseline *baseline;
+	/* Where the entry scripts the spec names are looked for. NULL: a
+	 * file's own folder; for a buffer, the context's script_base_dir
+	 * (and nowhere when that is NULL too). */
+	const char *script_dir;
+	/* How the spec is written; AUTO decides from the name and bytes. */
+	enum smp_input_format format;
+};
+
+#define SMP_CHECK_OPTIONS_INIT                                                 \
+	{                                                                      \
+		.version = SMP_CHECK_OPTIONS_VERSION                           \
+	}
+
+/* As smp_options_init(), for struct smp_check_options. */
+int smp_check_options_init(struct smp_check_options *opts,
+			   unsigned int version);
+
+/*
+ * Checks one spec: buf[0..len) when buf is non-NULL (name labels the
+ * findings: a path or "<stdin>"), else the file at the path name (an
+ * unreadable one is SMP_EIO with err filled; one over the size limit an
+ * `input-limit` finding). A spec that cannot be parsed is a `syntax`
+ * finding, not an error. Returns 0 with *out set; SMP_EINVAL for a NULL
+ * out, ctx or name or bad options; SMP_ENOMEM.
+ */
+int smp_check(struct smp_report **out, const struct smp_context *ctx,
+	      const char *name, const char *buf, size_t len,
+	      const struct smp_check_options *opts, struct smp_error *err);
+
+/* The two common cases, with the default options: smp_check(out, ctx,
+ * name, buf, len, NULL, err) for a buffer (buf may be NULL only with len
+ * 0: an empty spec) and smp_check(out, ctx, path, NULL, 0, NULL, err)
+ * for a file. */
 int smp_check_buffer(struct smp_report **out, const struct smp_context *ctx,
 		     const char *name, const char *buf, size_t len,
 		     struct smp_error *err);
-
-/*
- * Reads and checks a file. An unreadable file returns SMP_EIO with err
- * filled; a file over the size limit gives an `input-limit` finding.
- */
 int smp_check_file(struct smp_report **out, const struct smp_context *ctx,
 		   const char *path, struct smp_error *err);
 
 /* Frees a report and its findings; NULL is a no-op. */
 void smp_report_free(struct smp_report *report);
 
-/* The number of findings, suppressed ones included. */
+/* The number of findings, suppressed ones included; 0 for NULL. */
 size_t smp_report_count(const struct smp_report *report);
 
-/* The i-th finding, or NULL when i is out of range. */
+/* The i-th finding, or NULL when i is out of range or report NULL. */
 const struct smp_finding *smp_report_get(const struct smp_report *report,
 					 size_t i);
 
@@ -333,7 +396,7 @@ struct smp_rule_info {
 size_t smp_rule_count(void);
 /* The i-th rule in table order, or NULL when i is out of range. */
 const struct smp_rule_info *smp_rule_at(size_t i);
-/* The rule with this id, or NULL. */
+/* The rule with this id, or NULL (also for a NULL id). */
 const struct smp_rule_info *smp_rule_find(const char *id);
 
 /*
@@ -345,7 +408,7 @@ typedef int (*smp_write_fn)(void *ud, const char *data, size_t len);
 #define SMP_TEXT_COLOR 1u /* ANSI colours */
 
 /*
- * Writes the findings of a report as text (DESIGN.md section 5): one
+ * Writes the findings of a report as text: one
  * "file:line:col: severity: message [rule]" line, the source excerpt with
  * a caret and the fix line. Findings below min_severity and suppressed
  * findings are skipped.
@@ -353,26 +416,27 @@ typedef int (*smp_write_fn)(void *ud, const char *data, size_t len);
 int smp_emit_text(const struct smp_report *report,
 		  enum smp_severity min_severity, unsigned int flags,
 		  smp_write_fn write, void *ud);
+/* (SMP_EINVAL for a NULL report or write.) */
 
 /*
  * Ready-made sinks, so that any emitter (smp_emit_text(),
  * smp_suggestion_emit_text(), ...) can write to a stream or a buffer.
  *
- * smp_write_file() is an smp_write_fn whose ud is a FILE * the caller
+ * smp_file_write_fn() is an smp_write_fn whose ud is a FILE * the caller
  * opened (declared void * so that this header needs no <stdio.h>); it
- * returns non-zero when fwrite() fails, and the caller keeps the stream.
- * Example: smp_emit_text(rep, SMP_SEVERITY_INFO, 0, smp_write_file,
- * stdout).
+ * returns non-zero when fwrite() fails or the stream is NULL, and the
+ * caller keeps the stream. Example: smp_emit_text(rep, SMP_SEVERITY_INFO,
+ * 0, smp_file_write_fn, stdout).
  */
-int smp_write_file(void *file, const char *data, size_t len);
+int smp_file_write_fn(void *file, const char *data, size_t len);
 
 /*
  * A caller-provided fixed buffer, filled snprintf-style by
- * smp_membuf_write() (an smp_write_fn whose ud is a struct smp_membuf *):
+ * smp_membuf_write_fn() (an smp_write_fn whose ud is a struct smp_membuf *):
  * at most size - 1 bytes are stored and buf stays NUL-terminated after
  * every write; len counts every byte written, including those that did
  * not fit, so the output was truncated exactly when len >= size. Start
- * with len 0 and buf[0] = '\0'. Never fails.
+ * with len 0 and buf[0] = '\0'. Fails (non-zero) only for a NULL membuf.
  */
 struct smp_membuf {
 	char *buf;   /* the caller's storage; NULL only with size 0 */
@@ -380,7 +444,7 @@ struct smp_membuf {
 	size_t len;  /* bytes of output so far, stored or not */
 };
 
-int smp_membuf_write(void *membuf, const char *data, size_t len);
+int smp_membuf_write_fn(void *membuf, const char *data, size_t len);
 
 /*
  * smp_emit_text() into the caller's buf[0..size), NUL-terminated when
@@ -470,9 +534,14 @@ struct smp_emitter_options {
 
 #define SMP_EMITTER_OPTIONS_INIT                                               \
 	{                                                                      \
-		SMP_EMITTER_OPTIONS_VERSION, SMP_SEVERITY_INFO,                \
-			SMP_SEVERITY_ERROR, 0, NULL, 0, NULL                   \
+		.version = SMP_EMITTER_OPTIONS_VERSION,                        \
+		.min_severity = SMP_SEVERITY_INFO,                             \
+		.fail_on = SMP_SEVERITY_ERROR                                  \
 	}
+
+/* As smp_options_init(), for struct smp_emitter_options. */
+int smp_emitter_options_init(struct smp_emitter_options *opts,
+			     unsigned int version);
 
 /*
  * A multi-file emitter: one output document built from the reports of a
@@ -539,37 +608,20 @@ void smp_emitter_free(struct smp_emitter *em);
 struct smp_baseline;
 
 /*
- * Parses the native spec buf[0..len) named name into a baseline. A spec
- * that cannot be parsed or holds no job mapping returns SMP_EPARSE with
- * err naming the file, line and column; its other findings are ignored.
- * The baseline borrows ctx: free it before the context.
+ * Parses the native spec buf[0..len) named name, or the file at the path
+ * name when buf is NULL, into a baseline (compare with it through
+ * smp_check_options.baseline). A spec that cannot be parsed or holds no
+ * job mapping returns SMP_EPARSE with err naming the file, line and
+ * column; its other findings are ignored; an unreadable file is SMP_EIO;
+ * a NULL out, ctx or name SMP_EINVAL. The baseline borrows ctx: free it
+ * before the context.
  */
 int smp_baseline_new(struct smp_baseline **out, const struct smp_context *ctx,
 		     const char *name, const char *buf, size_t len,
 		     struct smp_error *err);
 
-/* The same for a file; an unreadable file returns SMP_EIO. */
-int smp_baseline_new_file(struct smp_baseline **out,
-			  const struct smp_context *ctx, const char *path,
-			  struct smp_error *err);
-
 /* Frees a baseline; NULL is a no-op. */
 void smp_baseline_free(struct smp_baseline *baseline);
-
-/*
- * smp_check_buffer() and smp_check_file() that also compare every job
- * with baseline (created with the same ctx). A NULL baseline checks
- * exactly like the functions without it.
- */
-int smp_check_buffer_baseline(struct smp_report **out,
-			      const struct smp_context *ctx, const char *name,
-			      const char *buf, size_t len,
-			      const struct smp_baseline *baseline,
-			      struct smp_error *err);
-int smp_check_file_baseline(struct smp_report **out,
-			    const struct smp_context *ctx, const char *path,
-			    const struct smp_baseline *baseline,
-			    struct smp_error *err);
 
 /*
  * Batch-size and learning-rate suggestions (DESIGN.md section 7, `sm-
@@ -590,8 +642,12 @@ struct smp_suggest_options {
 
 #define SMP_SUGGEST_OPTIONS_INIT                                               \
 	{                                                                      \
-		SMP_SUGGEST_OPTIONS_VERSION, NULL                              \
+		.version = SMP_SUGGEST_OPTIONS_VERSION                         \
 	}
+
+/* As smp_options_init(), for struct smp_suggest_options. */
+int smp_suggest_options_init(struct smp_suggest_options *opts,
+			     unsigned int version);
 
 enum smp_suggest_outcome {
 	/* a new batch from a tested row, with k and the learning rate */
@@ -653,7 +709,9 @@ struct smp_suggest_side {
 /*
  * A suggestion: read-only, every string owned by it. `now` is the job as
  * written; `next` is filled when a batch is suggested (OK, or NO_ROW with
- * a move), and k is then next.global_batch / now.global_batch (else 0).
+ * a move), and k is then next->global_batch / now->global_batch (else 0,
+ * and *next all zero). Both point into the suggestion, never NULL, so
+ * that struct smp_suggest_side can grow.
  */
 struct smp_suggestion {
 	enum smp_suggest_outcome outcome;
@@ -666,8 +724,8 @@ struct smp_suggestion {
 	const char *batch_reading; /* "per-GPU batch 24 (per GPU, from ...)" */
 	const char *lr_name;       /* the learning-rate hyperparameter */
 	enum smp_lr_scaling lr_scaling;
-	struct smp_suggest_side now;
-	struct smp_suggest_side next;
+	const struct smp_suggest_side *now;
+	const struct smp_suggest_side *next;
 	double k;
 	enum smp_row_relation relation;
 	const struct smp_tested_row *row; /* NULL when none applies */
@@ -682,21 +740,16 @@ struct smp_suggestion {
 };
 
 /*
- * Checks the spec buf[0..len) and suggests a batch size and learning rate
+ * Checks the spec buf[0..len) (or the file at the path name when buf is
+ * NULL, as smp_check() does) and suggests a batch size and learning rate
  * for its first job. Returns 0 with *out set whatever the outcome;
- * SMP_EINVAL (err says why) when opts->to_instance is not a known GPU
- * instance type that Training Compiler supports; SMP_ENOMEM.
+ * SMP_EINVAL (err says why) for a NULL out, ctx or name, bad options, or
+ * when opts->to_instance is not a known GPU instance type that Training
+ * Compiler supports; SMP_EIO for an unreadable file; SMP_ENOMEM.
  */
-int smp_suggest_buffer(struct smp_suggestion **out,
-		       const struct smp_context *ctx, const char *name,
-		       const char *buf, size_t len,
-		       const struct smp_suggest_options *opts,
-		       struct smp_error *err);
-
-/* The same for a file; an unreadable file returns SMP_EIO. */
-int smp_suggest_file(struct smp_suggestion **out, const struct smp_context *ctx,
-		     const char *path, const struct smp_suggest_options *opts,
-		     struct smp_error *err);
+int smp_suggest(struct smp_suggestion **out, const struct smp_context *ctx,
+		const char *name, const char *buf, size_t len,
+		const struct smp_suggest_options *opts, struct smp_error *err);
 
 /* Frees a suggestion and its report; NULL is a no-op. */
 void smp_suggestion_free(struct smp_suggestion *suggestion);
@@ -724,18 +777,19 @@ enum smp_data_origin {
 	SMP_DATA_MEMORY = 3     /* opts->instance_data, the caller's buffers */
 };
 
-/* Where the context's data came from. */
+/* Where the context's data came from (BUILTIN for a NULL ctx). */
 enum smp_data_origin smp_context_data_origin(const struct smp_context *ctx);
 
 /*
  * The source of the data, for reports: the URL the cached data was
  * downloaded from, the folder given as instance_data_dir, "memory" for
- * the caller's buffers (instance_data), or "built-in". Never NULL.
+ * the caller's buffers (instance_data), or "built-in". Never NULL ("" for
+ * a NULL ctx).
  */
 const char *smp_context_data_source(const struct smp_context *ctx);
 
 /* When the cached data was downloaded (seconds since the epoch); 0 for
- * the other origins. */
+ * the other origins and a NULL ctx. */
 int64_t smp_context_data_fetched(const struct smp_context *ctx);
 
 /*
@@ -749,7 +803,8 @@ int64_t smp_context_data_fetched(const struct smp_context *ctx);
 long smp_context_data_max_age(const struct smp_context *ctx);
 
 /* Whole days from the data's generated date to now (seconds since the
- * epoch); -1 when the date is unknown. Negative ages count as 0. */
+ * epoch); -1 when the date is unknown or ctx NULL. Negative ages count
+ * as 0. */
 long smp_context_data_age(const struct smp_context *ctx, int64_t now);
 
 /*
@@ -758,7 +813,7 @@ long smp_context_data_age(const struct smp_context *ctx, int64_t now);
  * data>") that holds one finding without a position when the data's
  * generated date lies more than max_age_days days before now (seconds
  * since the epoch), and no finding otherwise or when the rule is off.
- * max_age_days < 1 is SMP_EINVAL.
+ * max_age_days < 1, a NULL out or ctx is SMP_EINVAL.
  */
 int smp_check_data_age(struct smp_report **out, const struct smp_context *ctx,
 		       int64_t now, long max_age_days, struct smp_error *err);
@@ -781,17 +836,18 @@ struct smp_cache_info {
 };
 
 /*
- * Describes opts->cache_dir (NULL: present is 0). Returns 0 whatever the
- * cache holds; SMP_ENOMEM; SMP_EINVAL for bad options.
+ * Describes opts->cache_dir (NULL cache_dir: present is 0). Returns 0
+ * whatever the cache holds; SMP_ENOMEM; SMP_EINVAL for a NULL out or opts
+ * or bad options (version 0 or newer than the library among them).
  */
 int smp_data_cache_info(struct smp_cache_info *out,
 			const struct smp_options *opts, struct smp_error *err);
 
 /*
- * Transport for smp_data_update(): one HTTP(S) GET. smp_fetch_curl() is
- * the default; an embedder may supply its own (a proxy library, a test
- * double). The fetcher streams the body to req->write; the library keeps
+ * Transport for smp_data_update(): one HTTP(S) GET (a proxy library, a
+ * test double). The fetcher streams the body to req->write; the library keeps
  * it, enforces req->max_size there and retries transient failures.
+ * smp_curl_fetch_fn() is the default; an embedder may supply its own.
  */
 struct smp_fetch_request {
 	const char *url;               /* http:// or https:// */
@@ -826,8 +882,8 @@ typedef int (*smp_fetch_fn)(void *ud, const struct smp_fetch_request *req,
 			    struct smp_fetch_response *resp);
 
 /*
- * The libcurl fetcher: one easy handle per call, no signals, TLS
- * verification always on (TLS 1.2 or later), https only, or http too for
+ * The libcurl fetcher (an smp_fetch_fn): one easy handle per call, no signals,
+ * TLS verification always on (TLS 1.2 or later), https only, or http too for
  * loopback hosts or allow_http, redirects (at most 5) only to https,
  * compressed transfer. ud is unused. libcurl (libcurl.so.4) is loaded
  * with dlopen() at the call, not linked: SMP_EFETCH says so when it is
@@ -835,8 +891,8 @@ typedef int (*smp_fetch_fn)(void *ud, const struct smp_fetch_request *req,
  * initialized here; with an older one, a threaded program calls
  * curl_global_init() before starting its threads.
  */
-int smp_fetch_curl(void *ud, const struct smp_fetch_request *req,
-		   struct smp_fetch_response *resp);
+int smp_curl_fetch_fn(void *ud, const struct smp_fetch_request *req,
+		      struct smp_fetch_response *resp);
 
 #define SMP_UPDATE_OPTIONS_VERSION 1
 
@@ -848,7 +904,7 @@ struct smp_update_options {
 	 * instance-data/ folder does. Required: there is no default host.
 	 * https://, or http:// to loopback or with allow_http. */
 	const char *url;
-	smp_fetch_fn fetch; /* NULL: smp_fetch_curl */
+	smp_fetch_fn fetch; /* NULL: smp_curl_fetch_fn */
 	void *fetch_ud;
 	const char *ca_file;
 	const char *proxy;
@@ -870,9 +926,12 @@ struct smp_update_options {
 
 #define SMP_UPDATE_OPTIONS_INIT                                                \
 	{                                                                      \
-		SMP_UPDATE_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, 0,   \
-			0, 0, 0, 0, 0, NULL, NULL, 0                           \
+		.version = SMP_UPDATE_OPTIONS_VERSION                          \
 	}
+
+/* As smp_options_init(), for struct smp_update_options. */
+int smp_update_options_init(struct smp_update_options *opts,
+			    unsigned int version);
 
 enum smp_data_change_kind {
 	SMP_DATA_ADDED = 1,
@@ -928,11 +987,11 @@ struct smp_update_result {
  * fsync'd, then a symlink renamed, under a lock), so a failure or a crash
  * at any point leaves the previous data in use.
  *
- * Returns 0 with *out set (UPDATED or UNCHANGED); SMP_EINVAL for bad
- * options (no url or cache_dir, a plain-http URL to a remote host,
- * opts->offline set); SMP_EFETCH when a document could not be downloaded
- * (err->source is its URL); SMP_EPARSE when one is invalid (err gives
- * its URL, line and column); SMP_EIO when the cache cannot be written;
+ * Returns 0 with *out set (UPDATED or UNCHANGED); SMP_EINVAL for a NULL
+ * out or update, or bad options (no url or cache_dir, a plain-http URL to a
+ * remote host, opts->offline set); SMP_EFETCH when a document could not be
+ * downloaded (err->source is its URL); SMP_EPARSE when one is invalid (err
+ * gives its URL, line and column); SMP_EIO when the cache cannot be written;
  * SMP_ENOMEM.
  */
 int smp_data_update(struct smp_update_result **out,
@@ -1061,12 +1120,12 @@ struct smp_diagnose_options {
 
 #define SMP_DIAGNOSE_OPTIONS_INIT                                              \
 	{                                                                      \
-		SMP_DIAGNOSE_OPTIONS_VERSION, NULL, NULL, 0, NULL, NULL, 0,    \
-			NULL                                                   \
+		.version = SMP_DIAGNOSE_OPTIONS_VERSION                        \
 	}
 
-/* Sets *opts to SMP_DIAGNOSE_OPTIONS_INIT. */
-void smp_diagnose_options_init(struct smp_diagnose_options *opts);
+/* As smp_options_init(), for struct smp_diagnose_options. */
+int smp_diagnose_options_init(struct smp_diagnose_options *opts,
+			      unsigned int version);
 
 /* Version of `diagnose --format json` (schemas/diagnosis.schema.json). */
 #define SMP_DIAGNOSIS_SCHEMA_VERSION 1

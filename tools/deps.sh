@@ -6,8 +6,8 @@
 # test:  those, plus what the tests run: Criterion (unit tests), python3
 #        (golden-case helpers, the binding, the loopback servers, schema
 #        checks), openssl (test certificates), python3-jsonschema and
-#        python3-yaml (schema validation), python3-venv and
-#        python3-setuptools (pip install of the binding into a venv),
+#        python3-yaml (schema validation), python3-venv (pip install of
+#        the binding into a venv),
 #        libxml2-utils (xmllint, the JUnit schemas).
 #
 # As root, the missing ones are installed with apt-get, quietly (apt's
@@ -21,7 +21,7 @@ log=${2:-build/apt.log}
 
 build_pkgs="libyaml-dev libcjson-dev libcurl4-openssl-dev pkg-config"
 test_pkgs="libcriterion-dev python3 openssl python3-jsonschema python3-yaml
-python3-venv python3-setuptools libxml2-utils"
+python3-venv libxml2-utils"
 
 case $what in
 build) want=$build_pkgs ;;

@@ -2,14 +2,20 @@
 Training Compiler job specs, from Python, before the job is submitted.
 
     >>> import smpreflight
-    >>> for f in smpreflight.check("job.yaml"):
+    >>> for f in smpreflight.check_file("job.yaml"):
     ...     print(f)
     job.yaml:16:20: error: GPU_NUM_DEVICES is "8" but 'ml.p3.8xlarge' has 4 GPUs [gpu-num-devices-mismatch]
 
-ctypes and the standard library only; nothing to build. The shared library
-is looked for, in this order, at the path in the SMPREFLIGHT_LIBRARY
-environment variable, beside this file, and on the system's search path
-(LD_LIBRARY_PATH, then the ld.so cache, e.g. after `make install`).
+ctypes and the standard library only. The shared library is looked for, in
+this order, at the path in the SMPREFLIGHT_LIBRARY environment variable,
+beside this file (the copy a wheel built by `pip install ./bindings/python`
+bundles), and on the system's search path (LD_LIBRARY_PATH, then the ld.so
+cache, e.g. after `make install`).
+
+Text and paths are separate: check_text() takes YAML/JSON text (str or
+bytes), check_file() a path, and check() text (str, bytes), a path only as
+an os.PathLike (pathlib.Path), or a mapping (checked as JSON); a str is
+never opened as a file.
 
 A Context holds the options and the instance data; it is immutable and may
 be used by many threads at once (the library releases the GIL while it
@@ -28,12 +34,15 @@ from typing import List, Optional, Sequence
 
 __all__ = [
     "Context", "Error", "Finding", "Rule", "Severity", "Suggestion",
-    "SuggestSide", "TestedRow", "check", "suggest", "rules", "version",
-    "library_path", "has_errors", "check_kwargs", "Diagnosis", "diagnose",
+    "SuggestSide", "TestedRow", "check", "check_text", "check_file",
+    "check_kwargs", "suggest", "rules", "version",
+    "library_path", "has_errors", "Diagnosis", "diagnose",
 ]
 
-# The soname major this binding was written for (SMP_VERSION_MAJOR).
-_ABI_MAJOR = 0
+# The ABI this binding was written for (SMP_ABI_VERSION: the soname's major).
+_ABI_MAJOR = 1
+# The oldest library version with that ABI (smp_version()).
+_MIN_VERSION = (0, 1)
 # The smp_options layout version this binding fills (SMP_OPTIONS_VERSION).
 _OPTIONS_VERSION = 3
 
@@ -46,7 +55,7 @@ def _candidates():
         yield env
         return
     here = os.path.dirname(os.path.abspath(__file__))
-    for name in ("libsmpreflight.so.%d" % _ABI_MAJOR, "libsmpreflight.so"):
+    for name in ("libsmpreflight.so.%d" % _ABI_MAJOR,):
         path = os.path.join(here, name)
         if os.path.exists(path):
             yield path
@@ -221,8 +230,8 @@ class _Suggestion(ctypes.Structure):
         ("batch_reading", _c_str),
         ("lr_name", _c_str),
         ("lr_scaling", _c_enum),
-        ("now", _SuggestSide),
-        ("next", _SuggestSide),
+        ("now", ctypes.POINTER(_SuggestSide)),
+        ("next", ctypes.POINTER(_SuggestSide)),
         ("k", ctypes.c_double),
         ("relation", _c_enum),
         ("row", ctypes.POINTER(_TestedRow)),
@@ -234,7 +243,13 @@ class _Suggestion(ctypes.Structure):
 
 
 def _proto(name, restype, *argtypes):
-    fn = getattr(_lib, name)
+    try:
+        fn = getattr(_lib, name)
+    except AttributeError:
+        raise ImportError("smpreflight: %s has no %s(): it is not ABI %d "
+                          "(libsmpreflight.so.%d)" % (library_path, name,
+                                                      _ABI_MAJOR, _ABI_MAJOR)
+                          ) from None
     fn.restype = restype
     fn.argtypes = list(argtypes)
     return fn
@@ -265,12 +280,9 @@ _smp_report_render_text = _proto(
 _smp_rule_count = _proto("smp_rule_count", ctypes.c_size_t)
 _smp_rule_at = _proto("smp_rule_at", ctypes.POINTER(_RuleInfo),
                       ctypes.c_size_t)
-_smp_suggest_buffer = _proto(
-    "smp_suggest_buffer", ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), _P,
+_smp_suggest = _proto(
+    "smp_suggest", ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), _P,
     _c_str, _c_str, ctypes.c_size_t, ctypes.POINTER(_SuggestOptions), _ERR)
-_smp_suggest_file = _proto(
-    "smp_suggest_file", ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), _P,
-    _c_str, ctypes.POINTER(_SuggestOptions), _ERR)
 _smp_suggestion_free = _proto("smp_suggestion_free", None, _P)
 _smp_suggestion_emit_text = _proto("smp_suggestion_emit_text", ctypes.c_int,
                                    _P, _P, _P)
@@ -311,7 +323,7 @@ class _Membuf(ctypes.Structure):
 
 
 # the library's own fixed-buffer sink, passed back to it as an smp_write_fn
-_membuf_write = ctypes.cast(_lib.smp_membuf_write, ctypes.c_void_p)
+_membuf_write = ctypes.cast(_lib.smp_membuf_write_fn, ctypes.c_void_p)
 
 
 # ------------------------------------------------------------ the values
@@ -561,21 +573,37 @@ def _to_bytes(value):
 def _source(source, name):
     """(name, bytes) for a spec given as text, or (path, None) for a file.
 
-    bytes and mappings are specs (a mapping is written as JSON); an
-    os.PathLike is a file; a str is a spec when it holds a newline or starts
-    with '{' or '[', and a path otherwise."""
+    str and bytes are always text, mappings are written as JSON, and only
+    an os.PathLike is a file: a one-line str is never opened."""
+    if isinstance(source, os.PathLike):
+        path = os.fspath(source)
+        if isinstance(path, bytes):
+            path = os.fsdecode(path)
+        return path, None
     if isinstance(source, (bytes, bytearray, memoryview)):
         return name or "<string>", bytes(source)
+    if isinstance(source, str):
+        return name or "<string>", source.encode("utf-8")
     if isinstance(source, Mapping):
         return name or "<dict>", json.dumps(source, indent=2).encode("utf-8")
-    if isinstance(source, os.PathLike):
-        return os.fspath(source), None
-    if isinstance(source, str):
-        if "\n" in source or source.lstrip()[:1] in ("{", "["):
-            return name or "<string>", source.encode("utf-8")
-        return source, None
-    raise TypeError("a spec is a path, a str or bytes of YAML/JSON, or a "
-                    "mapping, not %s" % type(source).__name__)
+    raise TypeError("a spec is YAML/JSON text (str or bytes), a mapping, or "
+                    "an os.PathLike path, not %s" % type(source).__name__)
+
+
+def _ranged(what, value, lo, hi):
+    """value as an int in [lo, hi], or ValueError (ctypes would wrap it)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError("%s must be an int, not %s"
+                        % (what, type(value).__name__))
+    if not lo <= value <= hi:
+        raise ValueError("%s must be between %d and %d, not %d"
+                         % (what, lo, hi, value))
+    return value
+
+
+_SIZE_MAX = 2 ** (8 * ctypes.sizeof(ctypes.c_size_t)) - 1
+_LONG_MAX = 2 ** (8 * ctypes.sizeof(ctypes.c_long) - 1) - 1
+_INT64_MAX = 2 ** 63 - 1
 
 
 def _names(values, keep):
@@ -663,7 +691,8 @@ class Context:
         o.learning_rate_names = _names(learning_rate_names, keep)
         o.model_names = _names(model_names, keep)
         o.global_batch_names = _names(global_batch_names, keep)
-        o.short_run_steps = short_run_steps
+        o.short_run_steps = _ranged("short_run_steps", short_run_steps, 0,
+                                    _LONG_MAX)
         o.no_script = 0 if script_checks else 1
         if script_base_dir is not None:
             o.script_base_dir = _to_bytes(os.fspath(script_base_dir))
@@ -675,11 +704,12 @@ class Context:
             o.instance_overlay.buf = overlay
             o.instance_overlay.len = len(overlay)
         o.no_inline_ignores = 0 if inline_ignores else 1
-        o.now = now
+        o.now = _ranged("now", now, 0, _INT64_MAX)
         for k, v in (limits or {}).items():
             if k not in dict(_Limits._fields_):
                 raise ValueError("unknown limit %r" % k)
-            setattr(o.limits, k, v)
+            # 0 keeps the default; -1 would wrap to "unlimited"
+            setattr(o.limits, k, _ranged("limits[%r]" % k, v, 0, _SIZE_MAX))
         ctx = _P()
         err = _Error()
         rc = _smp_context_new(ctypes.byref(ctx), ctypes.byref(o),
@@ -740,9 +770,10 @@ class Context:
 
     def check(self, source, *, name=None,
               include_suppressed=False) -> List[Finding]:
-        """Checks one spec: a path (str or os.PathLike), YAML/JSON text
-        (str with a newline or starting with '{' or '[', or bytes), or a
-        mapping (checked as JSON). name labels text in findings. Returns the
+        """Checks one spec: YAML/JSON text (str or bytes), a mapping
+        (checked as JSON), or a file given as an os.PathLike
+        (pathlib.Path); a str is always text, never a path (check_file()
+        takes a str path). name labels text in findings. Returns the
         findings in source order, without those an inline ignore comment
         suppresses unless include_suppressed; raises Error when a file
         cannot be read."""
@@ -767,13 +798,22 @@ class Context:
         return self.check(_kwargs_text(cls, kwargs), name=name,
                           include_suppressed=include_suppressed)
 
-    def check_text(self, text, name="<string>") -> List[Finding]:
-        """check() for text that could look like a path."""
-        return self.check(_to_bytes(text), name=name)
+    def check_text(self, text, name="<string>", *,
+                   include_suppressed=False) -> List[Finding]:
+        """check() for YAML/JSON text (str or bytes) labelled name."""
+        if not isinstance(text, (str, bytes, bytearray, memoryview)):
+            raise TypeError("check_text() takes str or bytes, not %s"
+                            % type(text).__name__)
+        return self.check(_to_bytes(text), name=name,
+                          include_suppressed=include_suppressed)
 
-    def check_file(self, path) -> List[Finding]:
-        """check() for a path that could look like text."""
-        return self.check(_PathStr(os.fspath(path)))
+    def check_file(self, path, *, include_suppressed=False) -> List[Finding]:
+        """check() for the file at path (str or os.PathLike)."""
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError("check_file() takes a path, not %s"
+                            % type(path).__name__)
+        return self.check(_PathStr(os.fspath(path)),
+                          include_suppressed=include_suppressed)
 
     def render_text(self, source, *, name=None, min_severity="info",
                     color=False) -> str:
@@ -806,25 +846,22 @@ class Context:
         so = _SuggestOptions(1, None if to is None else _to_bytes(to))
         out = _P()
         err = _Error()
-        if buf is None:
-            rc = _smp_suggest_file(ctypes.byref(out), ctx, _to_bytes(label),
-                                   ctypes.byref(so), ctypes.byref(err))
-        else:
-            rc = _smp_suggest_buffer(ctypes.byref(out), ctx,
-                                     _to_bytes(label), buf, len(buf),
-                                     ctypes.byref(so), ctypes.byref(err))
+        rc = _smp_suggest(ctypes.byref(out), ctx, _to_bytes(label), buf,
+                          0 if buf is None else len(buf), ctypes.byref(so),
+                          ctypes.byref(err))
         if rc:
             _raise(rc, err)
         try:
             s = ctypes.cast(out, ctypes.POINTER(_Suggestion)).contents
             # next is filled when a batch is suggested, and k with it
-            has_next = s.k != 0 or s.next.batch_per_gpu != 0
+            now, nxt = s.now.contents, s.next.contents
+            has_next = s.k != 0 or nxt.batch_per_gpu != 0
             return Suggestion(
                 _OUTCOMES.get(s.outcome, str(s.outcome)), _s(s.file),
                 _s(s.message), _s(s.model), _s(s.batch_name),
                 bool(s.batch_is_global), _s(s.batch_reading), _s(s.lr_name),
-                "sqrt" if s.lr_scaling == 1 else "linear", _side(s.now),
-                _side(s.next) if has_next else None, s.k,
+                "sqrt" if s.lr_scaling == 1 else "linear", _side(now),
+                _side(nxt) if has_next else None, s.k,
                 _RELATIONS.get(s.relation), _row(s.row.contents)
                 if s.row else None, _s(s.row_choice), _s(s.notes),
                 _s(s.fragment),
@@ -838,11 +875,11 @@ class Context:
         """Runs the Training Compiler troubleshooting guide against a job
         that already ran (`sm-preflight diagnose`). describe is its
         DescribeTrainingJob response and baseline (optional) that of the
-        same job run without the compiler, each given as for check(): a
-        path, JSON/YAML text, bytes, or the dict boto3's
-        describe_training_job() returns (datetimes as ISO 8601 text). log
-        is the job's CloudWatch log (a path, or text with a newline, or
-        bytes); source_dir a local copy of its code. Raises Error
+        same job run without the compiler, each given as for check(): an
+        os.PathLike path, JSON/YAML text (str or bytes), or the dict
+        boto3's describe_training_job() returns (datetimes as ISO 8601
+        text). log is the job's CloudWatch log (an os.PathLike path, or
+        text as str or bytes); source_dir a local copy of its code. Raises Error
         (SMP_EPARSE) when describe or baseline is not a readable job."""
         return _diagnose(self._handle(), describe, baseline, log,
                          source_dir, name)
@@ -856,7 +893,8 @@ def _iso(value):
 
 def _input(source, name, what):
     """bytes of a DescribeTrainingJob response or log given as for
-    check(): a path, text, bytes or (responses) a mapping."""
+    check(): an os.PathLike path, text (str or bytes) or (responses) a
+    mapping."""
     if isinstance(source, Mapping):
         # boto3's dict: datetimes as ISO 8601, as the AWS CLI prints them
         source = json.dumps(source, indent=2, default=_iso).encode("utf-8")
@@ -1009,6 +1047,19 @@ def check(source, *, name=None, include_suppressed=False) -> List[Finding]:
                                     include_suppressed=include_suppressed)
 
 
+def check_text(text, name="<string>", *,
+               include_suppressed=False) -> List[Finding]:
+    """Context().check_text() with the default options."""
+    return _default_context().check_text(
+        text, name, include_suppressed=include_suppressed)
+
+
+def check_file(path, *, include_suppressed=False) -> List[Finding]:
+    """Context().check_file() with the default options."""
+    return _default_context().check_file(
+        path, include_suppressed=include_suppressed)
+
+
 def check_kwargs(cls, kwargs, *, name="<kwargs>",
                  include_suppressed=False) -> List[Finding]:
     """Context().check_kwargs() with the default options and data."""
@@ -1050,6 +1101,8 @@ def has_errors(findings: Sequence[Finding]) -> bool:
                for f in findings)
 
 
-if int(version().split(".")[0]) != _ABI_MAJOR:
+if tuple(int(x) for x in version().split(".")[:2]) < _MIN_VERSION:
     raise ImportError("smpreflight: %s is version %s; this binding needs "
-                      "%d.x" % (library_path, version(), _ABI_MAJOR))
+                      "%d.%d or later (ABI %d)"
+                      % ((library_path, version()) + _MIN_VERSION
+                         + (_ABI_MAJOR,)))

@@ -27,9 +27,10 @@ from smpreflight import Error, Severity  # noqa: E402
 # The tests' own specs (the examples/ folder changes with the docs), in a
 # temporary folder that each test runs in. No train.py is there, so the
 # script checks report script-missing (info).
-BROKEN = "broken.yaml"
-CLEAN = "clean.yaml"
-GPT2 = "gpt2.yaml"
+# paths: check() opens a file only when given an os.PathLike
+BROKEN = pathlib.Path("broken.yaml")
+CLEAN = pathlib.Path("clean.yaml")
+GPT2 = pathlib.Path("gpt2.yaml")
 SPECS = {
     BROKEN: """\
 estimator: HuggingFace
@@ -89,7 +90,7 @@ hyperparameters:
   learning_rate: 6.0e-5
 """,
 }
-SYNTAX = "syntax.yaml"
+SYNTAX = pathlib.Path("syntax.yaml")
 SPECS[SYNTAX] = "estimator: PyTorch\nhyperparameters:\n  lr: [1, 2\n"
 WORK = None
 # the CLI of the same build, when the library is a build folder's
@@ -171,13 +172,13 @@ class TestCheck(InRoot):
         fs = smpreflight.check(BROKEN)
         f = [f for f in fs if f.rule == "gpu-num-devices-mismatch"][0]
         self.assertEqual(f.severity, Severity.ERROR)
-        self.assertEqual((f.file, f.line, f.column), (BROKEN, 14, 20))
+        self.assertEqual((f.file, f.line, f.column), (str(BROKEN), 14, 20))
         self.assertEqual(f.pointer, "/environment/GPU_NUM_DEVICES")
         self.assertEqual(f.fix, 'set it to "4"')
         self.assertIn("GPU_NUM_DEVICES", f.source_line)
         self.assertEqual(
             str(f),
-            BROKEN + ":14:20: error: GPU_NUM_DEVICES is \"8\" but "
+            str(BROKEN) + ":14:20: error: GPU_NUM_DEVICES is \"8\" but "
             "'ml.p3.8xlarge' has 4 GPUs [gpu-num-devices-mismatch]")
         self.assertTrue(smpreflight.has_errors(fs))
         # source order
@@ -193,9 +194,9 @@ class TestCheck(InRoot):
     def test_text_bytes_path_and_pathlib_agree(self):
         by_path = smpreflight.check(BROKEN)
         text = SPECS[BROKEN]
-        by_text = smpreflight.check(text, name=BROKEN)
-        by_bytes = smpreflight.check(text.encode(), name=BROKEN)
-        by_pathlib = smpreflight.check(pathlib.Path(BROKEN))
+        by_text = smpreflight.check(text, name=str(BROKEN))
+        by_bytes = smpreflight.check(text.encode(), name=str(BROKEN))
+        by_pathlib = smpreflight.check_file(str(BROKEN))
         key = [(f.rule, f.line, f.column, f.message) for f in by_path
                if f.rule != "script-missing"]
         for other in (by_text, by_bytes, by_pathlib):
@@ -231,12 +232,12 @@ class TestCheck(InRoot):
     def test_syntax_error_is_a_finding(self):
         fs = smpreflight.check(SYNTAX)
         self.assertEqual([f.rule for f in fs], ["syntax"])
-        self.assertEqual((fs[0].file, fs[0].line), (SYNTAX, 3))
+        self.assertEqual((fs[0].file, fs[0].line), (str(SYNTAX), 3))
         self.assertEqual(fs[0].severity, Severity.ERROR)
 
     def test_missing_file_raises_error_eio(self):
         with self.assertRaises(Error) as cm:
-            smpreflight.check("no/such/job.yaml")
+            smpreflight.check(pathlib.Path("no/such/job.yaml"))
         self.assertEqual(cm.exception.name, "SMP_EIO")
         self.assertEqual(cm.exception.code, -2)
         self.assertIn("no/such/job.yaml", str(cm.exception))
@@ -248,6 +249,31 @@ class TestCheck(InRoot):
         fs = ctx.check_text("job.yaml")  # text: a bare scalar
         self.assertTrue(fs)
         self.assertEqual(fs[0].file, "<string>")
+
+    def test_a_str_is_never_opened(self):
+        # one-line text that names a real file is still text
+        fs = smpreflight.check("/etc/passwd")
+        self.assertTrue(fs)
+        self.assertEqual(fs[0].file, "<string>")
+        self.assertNotIn("root:", " ".join(f.message for f in fs))
+        self.assertEqual(smpreflight.check_text("/etc/passwd")[0].file,
+                         "<string>")
+        with self.assertRaises(TypeError):
+            smpreflight.check_text(pathlib.Path("x.yaml"))
+        with self.assertRaises(TypeError):
+            smpreflight.check_file(b"x.yaml")
+
+    def test_ctypes_values_are_range_checked(self):
+        for bad in (-1, 2 ** 64):
+            with self.assertRaises(ValueError):
+                smpreflight.Context(limits={"max_depth": bad})
+        with self.assertRaises(ValueError):
+            smpreflight.Context(short_run_steps=-5)
+        with self.assertRaises(ValueError):
+            smpreflight.Context(now=2 ** 63)
+        with self.assertRaises(TypeError):
+            smpreflight.Context(limits={"max_depth": 1.5})
+        smpreflight.Context(limits={"max_depth": 2 ** 64 - 1})
 
     def test_rejects_other_types(self):
         with self.assertRaises(TypeError):
@@ -438,7 +464,7 @@ class TestSuggest(InRoot):
         self.assertEqual(s.row.compiler_batch_size, 64)
         self.assertIn("per_device_train_batch_size: 42", s.fragment)
         self.assertTrue(str(s).startswith(
-            GPT2 + ": suggestion: per-GPU batch 24 -> 42"))
+            str(GPT2) + ": suggestion: per-GPU batch 24 -> 42"))
         self.assertFalse(smpreflight.has_errors(s.findings))
 
     def test_suggest_move_and_sqrt(self):
@@ -465,7 +491,7 @@ class TestDiagnose(InRoot):
     CASES = os.path.join(ROOT, "tests", "cases", "diagnose")
 
     def case(self, name):
-        return os.path.join(self.CASES, name)
+        return pathlib.Path(self.CASES, name)
 
     def test_failed_job_with_its_cause(self):
         d = smpreflight.diagnose(self.case("failed-missing-xla.json"))
@@ -491,7 +517,7 @@ class TestDiagnose(InRoot):
         self.assertTrue(all(i["state"] == "looks-right"
                             for i in d.checklist), d.checklist)
         self.assertTrue(d.hyperparameters)
-        self.assertEqual(d.baseline, self.case("native.yaml"))
+        self.assertEqual(d.baseline, str(self.case("native.yaml")))
 
     def test_text_and_a_dict_like_boto3_returns(self):
         import datetime

@@ -168,6 +168,7 @@ check_stdin(struct smp_report **rep, const struct smp_context *ctx,
 	    const char *name, const struct smp_baseline *baseline,
 	    struct smp_error *err)
 {
+	struct smp_check_options o = SMP_CHECK_OPTIONS_INIT;
 	char *buf;
 	size_t len;
 	int rc = read_stdin(&buf, &len);
@@ -177,7 +178,8 @@ check_stdin(struct smp_report **rep, const struct smp_context *ctx,
 			 "read error");
 	if (rc)
 		return rc;
-	rc = smp_check_buffer_baseline(rep, ctx, name, buf, len, baseline, err);
+	o.baseline = baseline;
+	rc = smp_check(rep, ctx, name, buf ? buf : "", len, &o, err);
 	free(buf);
 	return rc;
 }
@@ -218,9 +220,13 @@ check_work(void *ud, size_t i)
 		res->rc = check_stdin(&res->rep, r->ctxs[i],
 				      r->stdin_name ? r->stdin_name : "<stdin>",
 				      r->baseline, &res->err);
-	else
-		res->rc = smp_check_file_baseline(&res->rep, r->ctxs[i], path,
-						  r->baseline, &res->err);
+	else {
+		struct smp_check_options o = SMP_CHECK_OPTIONS_INIT;
+
+		o.baseline = r->baseline;
+		res->rc = smp_check(&res->rep, r->ctxs[i], path, NULL, 0, &o,
+				    &res->err);
+	}
 	return res;
 }
 
@@ -692,7 +698,8 @@ run_check(int argc, char **argv)
 
 	if (baseline_path) {
 		memset(&err, 0, sizeof(err));
-		k = smp_baseline_new_file(&baseline, ctx, baseline_path, &err);
+		k = smp_baseline_new(&baseline, ctx, baseline_path, NULL, 0,
+				     &err);
 		if (k) {
 			status = baseline_error(k, &err, baseline_path);
 			goto out;

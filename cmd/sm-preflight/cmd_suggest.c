@@ -68,13 +68,13 @@ suggest_input(struct smp_suggestion **out, const struct smp_context *ctx,
 	int rc;
 
 	if (strcmp(path, "-") != 0)
-		return smp_suggest_file(out, ctx, path, opts, err);
+		return smp_suggest(out, ctx, path, NULL, 0, opts, err);
 	rc = read_stdin(&buf, &len);
 	if (rc == SMP_EIO)
 		snprintf(err->message, sizeof(err->message), "read error");
 	if (rc)
 		return rc;
-	rc = smp_suggest_buffer(out, ctx, "<stdin>", buf, len, opts, err);
+	rc = smp_suggest(out, ctx, "<stdin>", buf ? buf : "", len, opts, err);
 	free(buf);
 	return rc;
 }

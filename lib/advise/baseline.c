@@ -79,13 +79,14 @@ baseline_new(struct smp_baseline **out, const struct smp_context *ctx,
 	int rc;
 
 	*out = NULL;
-	if (!ctx || !name || (!path && !buf && len))
+	if (!ctx || !name)
 		return fail(err, SMP_EINVAL, "", 0, 0, "invalid argument");
 	b = smp__calloc(&ctx->alloc, 1, sizeof(*b));
 	if (!b)
 		return fail(err, SMP_ENOMEM, name, 0, 0, "out of memory");
 	b->ctx = ctx;
 	smp__docs_init(&b->docs, &ctx->alloc);
+	memset(&hook, 0, sizeof(hook));
 	hook.fn = capture;
 	hook.ud = b;
 	hook.keep = &b->docs;
@@ -125,23 +126,12 @@ smp_baseline_new(struct smp_baseline **out, const struct smp_context *ctx,
 		 const char *name, const char *buf, size_t len,
 		 struct smp_error *err)
 {
-	return baseline_new(out, ctx, name, buf, len, NULL, err);
+	if (!out)
+		return fail(err, SMP_EINVAL, "", 0, 0,
+			    "invalid argument: out is NULL");
+	/* no buffer: name is the file to read */
+	return baseline_new(out, ctx, name, buf, len, buf ? NULL : name, err);
 }
-
-int
-smp_baseline_new_file(struct smp_baseline **out, const struct smp_context *ctx,
-		      const char *path, struct smp_error *err)
-{
-	if (!path) {
-		*out = NULL;
-		return fail(err, SMP_EINVAL, "", 0, 0, "invalid argument");
-	}
-	return baseline_new(out, ctx, path, NULL, 0, path, err);
-}
-
-struct compare_ud {
-	const struct smp_baseline *baseline;
-};
 
 void
 smp__baseline_compare(const struct smp_baseline *b, const struct smp_check *c)
@@ -170,36 +160,4 @@ const char *
 smp__baseline_name(const struct smp_baseline *b)
 {
 	return b->name;
-}
-
-static void
-compare(void *ud, const struct smp_check *c)
-{
-	smp__baseline_compare(((struct compare_ud *)ud)->baseline, c);
-}
-
-int
-smp_check_buffer_baseline(struct smp_report **out,
-			  const struct smp_context *ctx, const char *name,
-			  const char *buf, size_t len,
-			  const struct smp_baseline *baseline,
-			  struct smp_error *err)
-{
-	struct compare_ud cu = {baseline};
-	struct smp_check_hook hook = {compare, &cu, NULL, NULL};
-
-	return smp__check_run(out, ctx, name, buf, len, baseline ? &hook : NULL,
-			      err);
-}
-
-int
-smp_check_file_baseline(struct smp_report **out, const struct smp_context *ctx,
-			const char *path, const struct smp_baseline *baseline,
-			struct smp_error *err)
-{
-	struct compare_ud cu = {baseline};
-	struct smp_check_hook hook = {compare, &cu, NULL, NULL};
-
-	return smp__check_file_run(out, ctx, path, baseline ? &hook : NULL,
-				   err);
 }

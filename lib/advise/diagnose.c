@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/options_version.h"
 #include "advise/diagnose.h"
 #include "advise/baseline.h"
 #include "context/context.h"
@@ -49,14 +50,18 @@ fail(struct smp_error *err, int code, const char *name, uint32_t line,
 	return smp__error_set(err, code, name, &at, "%s", message);
 }
 
-void
-smp_diagnose_options_init(struct smp_diagnose_options *opts)
-{
-	static const struct smp_diagnose_options init =
-		SMP_DIAGNOSE_OPTIONS_INIT;
+static const size_t diagnose_options_size[SMP_DIAGNOSE_OPTIONS_VERSION + 1] = {
+	0, sizeof(struct smp_diagnose_options)};
 
-	if (opts)
-		*opts = init;
+int
+smp_diagnose_options_init(struct smp_diagnose_options *opts,
+			  unsigned int version)
+{
+	const struct smp_diagnose_options defaults = SMP_DIAGNOSE_OPTIONS_INIT;
+
+	return smp__options_init(opts, version, &defaults,
+				 diagnose_options_size,
+				 SMP_DIAGNOSE_OPTIONS_VERSION);
 }
 
 void
@@ -93,7 +98,8 @@ static int
 read_response(struct smp_diagnosis_build *b, const char *name, const char *buf,
 	      size_t len, const char *sources, struct smp_error *err)
 {
-	struct smp_check_hook hook = {capture, b, &b->docs, sources};
+	struct smp_check_hook hook = {
+		.fn = capture, .ud = b, .keep = &b->docs, .sources = sources};
 	const struct smp_finding *f;
 	int rc;
 
@@ -153,8 +159,7 @@ smp_diagnose_buffer(struct smp_diagnosis **out, const struct smp_context *ctx,
 		    const struct smp_diagnose_options *opts,
 		    struct smp_error *err)
 {
-	static const struct smp_diagnose_options defaults =
-		SMP_DIAGNOSE_OPTIONS_INIT;
+	struct smp_diagnose_options o = SMP_DIAGNOSE_OPTIONS_INIT;
 	struct smp_diagnosis_build *b;
 	struct smp_baseline *baseline = NULL;
 	int rc;
@@ -162,10 +167,13 @@ smp_diagnose_buffer(struct smp_diagnosis **out, const struct smp_context *ctx,
 	if (!out)
 		return fail(err, SMP_EINVAL, "", 0, 0, "invalid argument");
 	*out = NULL;
-	if (!opts)
-		opts = &defaults;
+	rc = smp__options_copy(&o, opts, diagnose_options_size,
+			       SMP_DIAGNOSE_OPTIONS_VERSION,
+			       "smp_diagnose_options", err);
+	if (rc)
+		return rc;
+	opts = &o;
 	if (!ctx || !name || (!buf && len) ||
-	    opts->version != SMP_DIAGNOSE_OPTIONS_VERSION ||
 	    (!opts->baseline && opts->baseline_len) ||
 	    (!opts->log && opts->log_len))
 		return fail(err, SMP_EINVAL, name ? name : "", 0, 0,

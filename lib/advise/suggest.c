@@ -18,11 +18,13 @@
 #include "util/read_file.h"
 #include "util/error.h"
 #include "util/text.h"
+#include "util/options_version.h"
 #include "tune/tune.h"
 
 struct suggestion {
 	struct smp_suggestion pub; /* first: the caller's pointer */
 	struct smp_tested_row row;
+	struct smp_suggest_side now, next; /* pub.now and pub.next */
 	struct smp_arena arena;
 	struct smp_report *report;
 	const struct smp_allocator *alloc;
@@ -221,7 +223,6 @@ make_fragment(struct run *r, const struct smp_check *c,
 	      const struct smp_batch_reading *b, const struct smp_pair *lr)
 {
 	struct suggestion *s = r->s;
-	const struct smp_suggestion *p = &s->pub;
 	const char *segs[FRAG_DEPTH + 1];
 	char vb[48], vl[48];
 	struct frag f;
@@ -249,19 +250,19 @@ make_fragment(struct run *r, const struct smp_check *c,
 	n = path_of(c->job->root, c->job->hyperparameters, segs, 0);
 	if (n > 0 && n < FRAG_DEPTH) {
 		double nb = b->scope == SMP_BATCH_GLOBAL
-				    ? p->next.global_batch
-				    : p->next.batch_per_gpu;
+				    ? s->next.global_batch
+				    : s->next.batch_per_gpu;
 
 		/* only what changes */
 		smp__tune_value(vb, sizeof(vb), b->pair->value, nb);
 		segs[n] = b->pair->key->u.scalar.value;
 		if (fabs(nb - b->value) > 1e-9 * b->value)
 			frag_put(&f, segs, n + 1, vb);
-		if (lr && p->next.learning_rate > 0 &&
-		    fabs(p->next.learning_rate - p->now.learning_rate) >
-			    1e-9 * p->now.learning_rate) {
+		if (lr && s->next.learning_rate > 0 &&
+		    fabs(s->next.learning_rate - s->now.learning_rate) >
+			    1e-9 * s->now.learning_rate) {
 			smp__tune_value(vl, sizeof(vl), lr->value,
-					p->next.learning_rate);
+					s->next.learning_rate);
 			segs[n] = lr->key->u.scalar.value;
 			frag_put(&f, segs, n + 1, vl);
 		}
@@ -467,7 +468,7 @@ compute(struct run *r, const struct smp_check *c)
 		smp__tune_model_text(text, sizeof(text), model->value);
 		p->model = dup(s, text);
 	}
-	p->now.instance_count = job->count > 0 ? job->count : 1;
+	s->now.instance_count = job->count > 0 ? job->count : 1;
 	if (!now) {
 		p->outcome = SMP_SUGGEST_UNAVAILABLE;
 		set_message(s,
@@ -477,7 +478,7 @@ compute(struct run *r, const struct smp_check *c)
 					       : "not given");
 		return;
 	}
-	side_instance(&p->now, s, now, p->now.instance_count);
+	side_instance(&s->now, s, now, s->now.instance_count);
 	if (now->gpus < 1) {
 		p->outcome = SMP_SUGGEST_UNAVAILABLE;
 		set_message(s,
@@ -487,7 +488,7 @@ compute(struct run *r, const struct smp_check *c)
 		return;
 	}
 	moving = r->to && strcmp(r->to->type, now->type) != 0;
-	side_instance(&p->next, s, to, p->now.instance_count);
+	side_instance(&s->next, s, to, s->now.instance_count);
 	if (!job->compiler || !job->compiler_enabled)
 		add_note(s, &notes,
 			 "the job does not turn the compiler on; the tested "
@@ -498,15 +499,15 @@ compute(struct run *r, const struct smp_check *c)
 		p->batch_is_global = b.scope == SMP_BATCH_GLOBAL;
 		smp__batch_describe(text, sizeof(text), &b);
 		p->batch_reading = dup(s, text);
-		p->now.batch_per_gpu = b.per_gpu;
-		p->now.global_batch = b.global;
+		s->now.batch_per_gpu = b.per_gpu;
+		s->now.global_batch = b.global;
 	}
 	lr = smp__hparam(c->settings, job->hyperparameters,
 			 SMP_HP_LEARNING_RATE);
 	if (lr && smp__node_number(lr->value, &lrv) == 0 && lrv > 0 &&
 	    isfinite(lrv)) {
 		p->lr_name = dup(s, lr->key->u.scalar.value);
-		p->now.learning_rate = lrv;
+		s->now.learning_rate = lrv;
 	} else {
 		lr = NULL;
 	}
@@ -584,9 +585,9 @@ compute(struct run *r, const struct smp_check *c)
 		}
 		if (tg.kind == SMP_TARGET_AT) {
 			p->outcome = SMP_SUGGEST_OK;
-			p->next.batch_per_gpu = b.per_gpu;
-			p->next.global_batch = b.global;
-			p->next.learning_rate = p->now.learning_rate;
+			s->next.batch_per_gpu = b.per_gpu;
+			s->next.global_batch = b.global;
+			s->next.learning_rate = s->now.learning_rate;
 			p->k = 1;
 			smp__tune_number(bt, sizeof(bt), b.per_gpu);
 			set_message(s,
@@ -653,13 +654,13 @@ compute(struct run *r, const struct smp_check *c)
 			    to->gpu_memory_gib);
 		goto notes;
 	}
-	p->next.batch_per_gpu = nb;
-	p->next.global_batch =
-		nb * (double)to->gpus * (double)p->next.instance_count;
-	p->k = smp__tune_k(b.per_gpu, now->gpus, p->now.instance_count, nb,
-			   to->gpus, p->next.instance_count);
+	s->next.batch_per_gpu = nb;
+	s->next.global_batch =
+		nb * (double)to->gpus * (double)s->next.instance_count;
+	p->k = smp__tune_k(b.per_gpu, now->gpus, s->now.instance_count, nb,
+			   to->gpus, s->next.instance_count);
 	if (lr)
-		p->next.learning_rate = smp__tune_lr(lrv, p->k, p->lr_scaling);
+		s->next.learning_rate = smp__tune_lr(lrv, p->k, p->lr_scaling);
 	else
 		add_note(s, &notes,
 			 "the spec sets no learning rate (%s, ...): scale the "
@@ -672,7 +673,7 @@ compute(struct run *r, const struct smp_check *c)
 	smp__tune_number(nt, sizeof(nt), nb);
 	if (lr) {
 		smp__tune_number(lt, sizeof(lt), lrv);
-		smp__tune_number(nl, sizeof(nl), p->next.learning_rate);
+		smp__tune_number(nl, sizeof(nl), s->next.learning_rate);
 		snprintf(text, sizeof(text), " and learning rate %s -> %s", lt,
 			 nl);
 	} else {
@@ -784,8 +785,7 @@ suggest(struct smp_suggestion **out, const struct smp_context *ctx,
 	int rc;
 
 	*out = NULL;
-	if (!ctx || !name || (!path && !buf && len) ||
-	    (opts && opts->version != SMP_SUGGEST_OPTIONS_VERSION))
+	if (!ctx || !name)
 		return fail(err, SMP_EINVAL, "invalid argument");
 	memset(&r, 0, sizeof(r));
 	rc = target(&r.to, &ctx->catalog, opts ? opts->to_instance : NULL, err);
@@ -813,6 +813,7 @@ suggest(struct smp_suggestion **out, const struct smp_context *ctx,
 	r.s = s;
 	/* the loader's decision: a flow mapping in a .yaml file is YAML */
 	r.json = smp__load_is_json(name, buf ? buf : "", len);
+	memset(&hook, 0, sizeof(hook));
 	hook.fn = on_job;
 	hook.ud = &r;
 	hook.keep = NULL;
@@ -821,6 +822,8 @@ suggest(struct smp_suggestion **out, const struct smp_context *ctx,
 	smp__free(&ctx->alloc, owned);
 	if (rc)
 		goto fail;
+	s->pub.now = &s->now;
+	s->pub.next = &s->next;
 	s->pub.file = dup(s, name);
 	s->pub.report = s->report;
 	for (i = 0; i < smp_report_count(s->report); i++)
@@ -857,25 +860,36 @@ fail:
 	return rc;
 }
 
+static const size_t suggest_options_size[SMP_SUGGEST_OPTIONS_VERSION + 1] = {
+	0, sizeof(struct smp_suggest_options)};
+
 int
-smp_suggest_buffer(struct smp_suggestion **out, const struct smp_context *ctx,
-		   const char *name, const char *buf, size_t len,
-		   const struct smp_suggest_options *opts,
-		   struct smp_error *err)
+smp_suggest_options_init(struct smp_suggest_options *opts, unsigned int version)
 {
-	return suggest(out, ctx, name, buf, len, NULL, opts, err);
+	const struct smp_suggest_options defaults = SMP_SUGGEST_OPTIONS_INIT;
+
+	return smp__options_init(opts, version, &defaults, suggest_options_size,
+				 SMP_SUGGEST_OPTIONS_VERSION);
 }
 
 int
-smp_suggest_file(struct smp_suggestion **out, const struct smp_context *ctx,
-		 const char *path, const struct smp_suggest_options *opts,
-		 struct smp_error *err)
+smp_suggest(struct smp_suggestion **out, const struct smp_context *ctx,
+	    const char *name, const char *buf, size_t len,
+	    const struct smp_suggest_options *opts, struct smp_error *err)
 {
-	if (!path) {
-		*out = NULL;
-		return fail(err, SMP_EINVAL, "invalid argument");
-	}
-	return suggest(out, ctx, path, NULL, 0, path, opts, err);
+	struct smp_suggest_options o = SMP_SUGGEST_OPTIONS_INIT;
+	int rc;
+
+	if (!out)
+		return fail(err, SMP_EINVAL, "invalid argument: out is NULL");
+	*out = NULL;
+	rc = smp__options_copy(&o, opts, suggest_options_size,
+			       SMP_SUGGEST_OPTIONS_VERSION,
+			       "smp_suggest_options", err);
+	if (rc)
+		return rc;
+	/* no buffer: name is the file to read */
+	return suggest(out, ctx, name, buf, len, buf ? NULL : name, &o, err);
 }
 
 /* ---- text ---- */
@@ -975,20 +989,20 @@ emit_arithmetic(struct out *o, const struct smp_suggestion *s)
 					    ? SMP_LR_SCALING_LINEAR
 					    : SMP_LR_SCALING_SQRT;
 
-	batch_line(o, "now:", &s->now);
-	batch_line(o, "suggested:", &s->next);
-	smp__tune_number(b0, sizeof(b0), s->now.batch_per_gpu);
-	smp__tune_number(b1, sizeof(b1), s->next.batch_per_gpu);
+	batch_line(o, "now:", s->now);
+	batch_line(o, "suggested:", s->next);
+	smp__tune_number(b0, sizeof(b0), s->now->batch_per_gpu);
+	smp__tune_number(b1, sizeof(b1), s->next->batch_per_gpu);
 	smp__tune_number(k, sizeof(k), s->k);
 	out_line(o, "  %-12s%s x %d x %lld / (%s x %d x %lld) = %s\n", "k:", b1,
-		 s->next.gpus, s->next.instance_count, b0, s->now.gpus,
-		 s->now.instance_count, k);
-	if (s->now.learning_rate > 0) {
-		smp__tune_number(l0, sizeof(l0), s->now.learning_rate);
-		smp__tune_number(l1, sizeof(l1), s->next.learning_rate);
+		 s->next->gpus, s->next->instance_count, b0, s->now->gpus,
+		 s->now->instance_count, k);
+	if (s->now->learning_rate > 0) {
+		smp__tune_number(l0, sizeof(l0), s->now->learning_rate);
+		smp__tune_number(l1, sizeof(l1), s->next->learning_rate);
 		smp__tune_number(
 			alt, sizeof(alt),
-			smp__tune_lr(s->now.learning_rate, s->k, other));
+			smp__tune_lr(s->now->learning_rate, s->k, other));
 		smp__tune_number(sk, sizeof(sk), sqrt(s->k));
 		if (s->lr_scaling == SMP_LR_SCALING_SQRT)
 			out_line(o,
@@ -1026,11 +1040,12 @@ smp_suggestion_emit_text(const struct smp_suggestion *s, smp_write_fn write,
 	}
 	if (s->outcome == SMP_SUGGEST_ERRORS)
 		return o.failed ? SMP_EIO : 0;
-	if (s->now.instance_type) {
-		side_text(text, sizeof(text), &s->now);
-		if (s->next.instance_type &&
-		    strcmp(s->next.instance_type, s->now.instance_type) != 0) {
-			side_text(other, sizeof(other), &s->next);
+	if (s->now->instance_type) {
+		side_text(text, sizeof(text), s->now);
+		if (s->next->instance_type &&
+		    strcmp(s->next->instance_type, s->now->instance_type) !=
+			    0) {
+			side_text(other, sizeof(other), s->next);
 			out_line(&o, "  %-12s%s\n", "instance:", text);
 			out_line(&o, "  %-12s-> %s\n", "", other);
 		} else {

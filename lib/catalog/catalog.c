@@ -1130,6 +1130,18 @@ smp__catalog_instance(const struct smp_catalog *cat, const char *type)
 
 	if (!cat || !type)
 		return NULL;
+	/* every type starts "ml.": compare from the family's first letter,
+	 * which tells most rows apart without a call */
+	if (strncmp(type, "ml.", 3) == 0) {
+		for (i = 0; i < cat->instance_count; i++) {
+			const char *t = cat->instances[i].type;
+
+			if (t[0] == 'm' && t[1] == 'l' && t[2] == '.' &&
+			    t[3] == type[3] && strcmp(t + 3, type + 3) == 0)
+				return &cat->instances[i];
+		}
+		return NULL;
+	}
 	for (i = 0; i < cat->instance_count; i++)
 		if (strcmp(cat->instances[i].type, type) == 0)
 			return &cat->instances[i];

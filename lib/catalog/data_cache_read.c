@@ -15,6 +15,7 @@
 #include "catalog/embedded.h"
 #include "doc/load.h"
 #include "util/alloc.h"
+#include "util/options.h"
 #include "util/read_file.h"
 
 /* ------------------------------------------------------ JSON reading */
@@ -429,6 +430,7 @@ int
 smp_data_cache_info(struct smp_cache_info *out, const struct smp_options *opts,
 		    struct smp_error *err)
 {
+	struct smp_options o;
 	struct smp_limits lim;
 	struct smp_allocator a;
 	struct smp_cache_copy copy;
@@ -439,13 +441,22 @@ smp_data_cache_info(struct smp_cache_info *out, const struct smp_options *opts,
 	struct stat st;
 	int rc, i;
 
+	if (!out)
+		return smp__cache_fail(err, SMP_EINVAL, "out", "out is NULL");
 	memset(out, 0, sizeof(*out));
 	if (!opts)
 		return smp__cache_fail(err, SMP_EINVAL, "options",
 				       "no options");
+	/* only the fields of the caller's version; 0 is refused */
+	rc = smp__options_resolve(&o, opts, err);
+	if (rc)
+		return rc;
+	opts = &o;
 	if (!opts->cache_dir)
 		return 0;
-	smp__allocator_resolve(&a, opts->allocator);
+	if (smp__allocator_resolve(&a, opts->allocator))
+		return smp__cache_fail(err, SMP_EINVAL, "options",
+				       "the allocator needs all three hooks");
 	smp__limits_resolve(&lim, &opts->limits);
 	out->checked = read_checked(opts->cache_dir, &a);
 	if (snprintf(out->path, sizeof(out->path), "%s/current",

@@ -14,6 +14,8 @@
 #include <time.h>
 
 #include "util/alloc.h"
+#include "util/options.h"
+#include "util/options_version.h"
 #include "util/arena.h"
 #include "catalog/catalog.h"
 #include "catalog/data_cache.h"
@@ -458,16 +460,36 @@ same_bytes(const char *x, size_t xl, const char *y, size_t yl)
 	return xl == yl && memcmp(x, y, xl) == 0;
 }
 
+static const size_t update_options_size[SMP_UPDATE_OPTIONS_VERSION + 1] = {
+	0, sizeof(struct smp_update_options)};
+
+int
+smp_update_options_init(struct smp_update_options *opts, unsigned int version)
+{
+	const struct smp_update_options defaults = SMP_UPDATE_OPTIONS_INIT;
+
+	return smp__options_init(opts, version, &defaults, update_options_size,
+				 SMP_UPDATE_OPTIONS_VERSION);
+}
+
 static int
 resolve_options(struct updater *U, const struct smp_update_options *u,
 		struct smp_error *err)
 {
-	if (!u || u->version == 0 || u->version > SMP_UPDATE_OPTIONS_VERSION)
+	const struct smp_update_options defaults = SMP_UPDATE_OPTIONS_INIT;
+	int rc;
+
+	if (!u)
 		return fail(err, SMP_EINVAL, "options",
-			    "unsupported smp_update_options version");
-	U->o = *u;
+			    "no smp_update_options");
+	U->o = defaults;
+	rc = smp__options_copy(&U->o, u, update_options_size,
+			       SMP_UPDATE_OPTIONS_VERSION, "smp_update_options",
+			       err);
+	if (rc)
+		return rc;
 	if (!U->o.fetch)
-		U->o.fetch = smp_fetch_curl;
+		U->o.fetch = smp_curl_fetch_fn;
 	if (U->o.timeout_ms <= 0)
 		U->o.timeout_ms = DEFAULT_TIMEOUT_MS;
 	if (U->o.connect_timeout_ms <= 0)
@@ -685,7 +707,7 @@ smp__data_update_io(struct smp_update_result **out,
 		    const struct smp_update_options *update,
 		    const struct smp_cache_io *io, struct smp_error *err)
 {
-	struct smp_options defaults = SMP_OPTIONS_INIT;
+	struct smp_options o;
 	struct updater U;
 	struct result *r;
 	struct smp_allocator a;
@@ -693,12 +715,14 @@ smp__data_update_io(struct smp_update_result **out,
 	size_t n;
 	int rc;
 
+	if (!out)
+		return fail(err, SMP_EINVAL, "out", "out is NULL");
 	*out = NULL;
-	if (!opts)
-		opts = &defaults;
-	if (opts->version == 0 || opts->version > SMP_OPTIONS_VERSION)
-		return fail(err, SMP_EINVAL, "options",
-			    "unsupported smp_options version");
+	/* only the fields of the caller's version (NULL: the defaults) */
+	rc = smp__options_resolve(&o, opts, err);
+	if (rc)
+		return rc;
+	opts = &o;
 	if (opts->offline)
 		return fail(err, SMP_EINVAL, "options",
 			    "offline: refreshing the data needs the network");
@@ -715,7 +739,9 @@ smp__data_update_io(struct smp_update_result **out,
 	n = strlen(update->url);
 	snprintf(base, sizeof(base), "%s%s", update->url,
 		 update->url[n - 1] == '/' ? "" : "/");
-	smp__allocator_resolve(&a, opts->allocator);
+	if (smp__allocator_resolve(&a, opts->allocator))
+		return fail(err, SMP_EINVAL, "options",
+			    "the allocator needs all three hooks");
 	r = smp__calloc(&a, 1, sizeof(*r));
 	if (!r)
 		return fail(err, SMP_ENOMEM, "update", "out of memory");

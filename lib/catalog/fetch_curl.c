@@ -298,8 +298,8 @@ redirected(const struct curl_api *api, CURL *h, const char *url,
 }
 
 int
-smp_fetch_curl(void *ud, const struct smp_fetch_request *req,
-	       struct smp_fetch_response *resp)
+smp_curl_fetch_fn(void *ud, const struct smp_fetch_request *req,
+		  struct smp_fetch_response *resp)
 {
 	char errbuf[CURL_ERROR_SIZE];
 	struct curl_slist *headers = NULL;
@@ -312,6 +312,8 @@ smp_fetch_curl(void *ud, const struct smp_fetch_request *req,
 
 	(void)ud;
 	errbuf[0] = '\0';
+	if (!resp)
+		return SMP_EINVAL;
 	resp->status = 0;
 	if (!req || !req->url || !req->write) {
 		snprintf(resp->error, sizeof(resp->error), "invalid request");

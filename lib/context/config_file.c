@@ -294,7 +294,11 @@ smp_config_parse(struct smp_config **out, const char *name, const char *buf,
 		     "invalid argument");
 		return SMP_EINVAL;
 	}
-	smp__allocator_resolve(&a, alloc);
+	if (smp__allocator_resolve(&a, alloc)) {
+		fail(err, SMP_EINVAL, name, 0, 0,
+		     "the allocator needs all three hooks");
+		return SMP_EINVAL;
+	}
 	c = smp__calloc(&a, 1, sizeof(*c));
 	if (!c) {
 		fail(err, SMP_ENOMEM, name, 0, 0, "out of memory");

@@ -13,7 +13,7 @@
 #include "catalog/data_cache.h"
 #include "catalog/embedded.h"
 #include "doc/load.h"
-#include "context/options.h"
+#include "util/options.h"
 #include "util/read_file.h"
 #include "util/error.h"
 
@@ -175,6 +175,11 @@ apply_overrides(struct smp_context *ctx, const struct smp_options *o,
 		ctx->severity[i] = smp__rule_default_severity(i);
 		ctx->severity_set[i] = 0;
 	}
+	if (o->override_count && !o->overrides) {
+		set_error(err, SMP_EINVAL, "options",
+			  "overrides is NULL but override_count is not 0");
+		return SMP_EINVAL;
+	}
 	for (i = 0; i < o->override_count; i++) {
 		const struct smp_rule_override *ov = &o->overrides[i];
 		enum smp_rule_id r;
@@ -203,13 +208,21 @@ smp_context_new(struct smp_context **out, const struct smp_options *opts,
 	struct smp_context *ctx;
 	int rc;
 
+	if (!out) {
+		set_error(err, SMP_EINVAL, "out", "out is NULL");
+		return SMP_EINVAL;
+	}
 	*out = NULL;
 	/* only the fields the caller's version has (options.c) */
 	rc = smp__options_resolve(&o, opts, err);
 	if (rc)
 		return rc;
 	opts = &o;
-	smp__allocator_resolve(&a, opts->allocator);
+	if (smp__allocator_resolve(&a, opts->allocator)) {
+		set_error(err, SMP_EINVAL, "options",
+			  "the allocator needs all three hooks");
+		return SMP_EINVAL;
+	}
 	ctx = smp__calloc(&a, 1, sizeof(*ctx));
 	if (!ctx) {
 		set_error(err, SMP_ENOMEM, "context", "out of memory");
@@ -301,11 +314,11 @@ smp_context_free(struct smp_context *ctx)
 const char *
 smp_context_data_version(const struct smp_context *ctx)
 {
-	return ctx->catalog.data_version;
+	return ctx ? ctx->catalog.data_version : "";
 }
 
 const char *
 smp_context_data_date(const struct smp_context *ctx)
 {
-	return ctx->catalog.generated;
+	return ctx ? ctx->catalog.generated : "";
 }

@@ -55,12 +55,14 @@ smp__context_data_release(struct smp_context *ctx)
 enum smp_data_origin
 smp_context_data_origin(const struct smp_context *ctx)
 {
-	return ctx->data_origin;
+	return ctx ? ctx->data_origin : SMP_DATA_BUILTIN;
 }
 
 const char *
 smp_context_data_source(const struct smp_context *ctx)
 {
+	if (!ctx)
+		return "";
 	switch (ctx->data_origin) {
 	case SMP_DATA_CACHE:
 		return ctx->data_source ? ctx->data_source : "cache";
@@ -76,7 +78,8 @@ smp_context_data_source(const struct smp_context *ctx)
 int64_t
 smp_context_data_fetched(const struct smp_context *ctx)
 {
-	return ctx->data_origin == SMP_DATA_CACHE ? ctx->data_fetched : 0;
+	return ctx && ctx->data_origin == SMP_DATA_CACHE ? ctx->data_fetched
+							 : 0;
 }
 
 long
@@ -97,7 +100,7 @@ epoch_days(int64_t now)
 long
 smp_context_data_age(const struct smp_context *ctx, int64_t now)
 {
-	long born = smp__days_from_date(ctx->catalog.generated);
+	long born = ctx ? smp__days_from_date(ctx->catalog.generated) : -1;
 
 	if (born < 0)
 		return -1;

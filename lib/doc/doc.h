@@ -103,6 +103,9 @@ struct smp_docs {
 	struct smp_diag *diags; /* in the order the loader met them */
 	size_t ndiags;
 	size_t diags_cap;
+	/* set before smp__load(): how the buffer is written; AUTO decides
+	 * from the name, then the bytes */
+	enum smp_input_format format;
 };
 
 void smp__docs_init(struct smp_docs *docs, const struct smp_allocator *a);

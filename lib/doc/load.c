@@ -86,7 +86,9 @@ smp__load(struct smp_docs *docs, const char *name, const char *buf, size_t len,
 			return SMP_ENOMEM;
 		return 0;
 	}
-	if (smp__load_is_json(name, buf, len))
+	if (docs->format == SMP_INPUT_JSON ||
+	    (docs->format != SMP_INPUT_YAML &&
+	     smp__load_is_json(name, buf, len)))
 		return smp__load_json(docs, buf, len, &lim);
 	return smp__load_yaml(docs, buf, len, &lim);
 }

@@ -134,36 +134,19 @@ skip_ws(struct parser *p)
 	p->i = i;
 }
 
-/* Length of the valid UTF-8 sequence at s[0..n), or 0 when invalid. */
+/*
+ * Length of the valid UTF-8 sequence at s[0..n), or 0 when invalid: the
+ * one decoder (util/text.c) in the loader's terms.
+ */
 static size_t
 utf8_seq(const unsigned char *s, size_t n, uint32_t *cp_out)
 {
-	unsigned c = s[0];
-	size_t k, len;
-	uint32_t cp, min;
+	long cp;
+	size_t len = smp__utf8_decode(s, n, &cp);
 
-	if (c < 0x80) {
-		*cp_out = c;
-		return 1;
-	} else if (c >= 0xC2 && c <= 0xDF) {
-		len = 2, cp = c & 0x1F, min = 0x80;
-	} else if (c >= 0xE0 && c <= 0xEF) {
-		len = 3, cp = c & 0x0F, min = 0x800;
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		len = 4, cp = c & 0x07, min = 0x10000;
-	} else {
+	if (cp < 0)
 		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (k = 1; k < len; k++) {
-		if ((s[k] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[k] & 0x3F);
-	}
-	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	*cp_out = cp;
+	*cp_out = (uint32_t)cp;
 	return len;
 }
 

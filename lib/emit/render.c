@@ -10,9 +10,9 @@
 
 /* Writes to the stream the caller passed; the library opens nothing. */
 int
-smp_write_file(void *file, const char *data, size_t len)
+smp_file_write_fn(void *file, const char *data, size_t len)
 {
-	if (!file)
+	if (!file || (!data && len))
 		return -1;
 	if (len == 0)
 		return 0;
@@ -21,13 +21,13 @@ smp_write_file(void *file, const char *data, size_t len)
 
 /* Never fails: output past the end is only counted. */
 int
-smp_membuf_write(void *membuf, const char *data, size_t len)
+smp_membuf_write_fn(void *membuf, const char *data, size_t len)
 {
 	struct smp_membuf *m = membuf;
 
-	if (!m)
+	if (!m || (!data && len))
 		return -1;
-	if (m->buf && m->size > 0 && m->len < m->size - 1) {
+	if (len && m->buf && m->size > 0 && m->len < m->size - 1) {
 		size_t room = m->size - 1 - m->len;
 		size_t n = len < room ? len : room;
 
@@ -38,7 +38,7 @@ smp_membuf_write(void *membuf, const char *data, size_t len)
 	return 0;
 }
 
-/* smp_emit_text() into buf[0..size) through smp_membuf_write(). */
+/* smp_emit_text() into buf[0..size) through smp_membuf_write_fn(). */
 int
 smp_report_render_text(char *buf, size_t size, size_t *needed,
 		       const struct smp_report *report,
@@ -56,7 +56,8 @@ smp_report_render_text(char *buf, size_t size, size_t *needed,
 	m.len = 0;
 	if (size)
 		buf[0] = '\0';
-	rc = smp_emit_text(report, min_severity, flags, smp_membuf_write, &m);
+	rc = smp_emit_text(report, min_severity, flags, smp_membuf_write_fn,
+			   &m);
 	if (needed)
 		*needed = m.len;
 	return rc;

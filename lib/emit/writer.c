@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "util/options_version.h"
 #include "context/context.h"
 #include "emit/emitter.h"
 #include "report/report.h"
@@ -34,7 +35,9 @@ smp_format_parse(enum smp_format *out, const char *name)
 {
 	size_t i;
 
-	for (i = 0; name && i < NFORMATS; i++) {
+	if (!out || !name)
+		return SMP_EINVAL;
+	for (i = 0; i < NFORMATS; i++) {
 		if (strcmp(name, formats[i]->name) == 0) {
 			*out = (enum smp_format)i;
 			return 0;
@@ -64,6 +67,15 @@ valid_severity(enum smp_severity sev)
 
 /* See smpreflight.h. */
 int
+smp_emitter_options_init(struct smp_emitter_options *opts, unsigned int version)
+{
+	const struct smp_emitter_options defaults = SMP_EMITTER_OPTIONS_INIT;
+
+	return smp__options_init(opts, version, &defaults, options_size,
+				 SMP_EMITTER_OPTIONS_VERSION);
+}
+
+int
 smp_emitter_new(struct smp_emitter **out, const struct smp_context *ctx,
 		enum smp_format format, const struct smp_emitter_options *opts,
 		smp_write_fn write, void *ud)
@@ -74,12 +86,10 @@ smp_emitter_new(struct smp_emitter **out, const struct smp_context *ctx,
 
 	if (out)
 		*out = NULL;
-	if (opts) {
-		if (opts->version < 1 ||
-		    opts->version > SMP_EMITTER_OPTIONS_VERSION)
-			return SMP_EINVAL;
-		memcpy(&o, opts, options_size[opts->version]);
-	}
+	if (smp__options_copy(&o, opts, options_size,
+			      SMP_EMITTER_OPTIONS_VERSION,
+			      "smp_emitter_options", NULL))
+		return SMP_EINVAL;
 	opts = &o;
 	if (!out || !ctx || !write || (unsigned)format >= NFORMATS ||
 	    !valid_severity(opts->min_severity) ||

@@ -206,7 +206,12 @@ static const struct {
 static int
 cmp_key(const void *key, const void *elem)
 {
-	return strcmp(key, *(const char *const *)elem);
+	const char *a = key, *b = *(const char *const *)elem;
+
+	/* most probes differ at the first byte: no call for those */
+	if (a[0] != b[0])
+		return (unsigned char)a[0] < (unsigned char)b[0] ? -1 : 1;
+	return strcmp(a, b);
 }
 
 static int

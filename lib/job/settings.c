@@ -19,6 +19,8 @@ copy_list(struct smp_name_list *out, const struct smp_names *in,
 
 	out->names = NULL;
 	out->count = 0;
+	if (in && in->count && !in->names)
+		return SMP_EINVAL; /* a NULL list with a count */
 	if (!n)
 		return 0;
 	out->names = smp__calloc(a, n, sizeof(*out->names));

@@ -56,6 +56,11 @@ struct smp_check_hook {
 	void (*fn)(void *ud, const struct smp_check *c);
 	void *ud;
 	struct smp_docs *keep;
+	/* how the buffer is written (smp_check_options.format) */
+	enum smp_input_format format;
+	/* where entry scripts are found instead of the spec's folder or the
+	 * context's script_base_dir; NULL: those */
+	const char *script_dir;
 	/* a folder holding a local copy of the job's code: the entry script
 	 * is read from it, whatever the spec says its code is (an S3 source
 	 * directory); NULL: as the spec says */

@@ -14,14 +14,6 @@
 #include "job/source_python.h"
 #include "util/error.h"
 
-int
-smp_check_buffer(struct smp_report **out, const struct smp_context *ctx,
-		 const char *name, const char *buf, size_t len,
-		 struct smp_error *err)
-{
-	return smp__check_run(out, ctx, name, buf, len, NULL, err);
-}
-
 /*
  * One loaded document: a SageMaker Pipeline definition is checked step
  * by step, anything else as one job.
@@ -77,8 +69,9 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	size_t i;
 	int rc;
 
-	*out = NULL;
-	if (!ctx || !name || (!buf && len)) {
+	if (out)
+		*out = NULL;
+	if (!out || !ctx || !name || (!buf && len)) {
 		return smp__error_set(err, SMP_EINVAL, NULL, NULL,
 				      "invalid argument");
 	}
@@ -89,7 +82,10 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	rep->buf = buf ? buf : "";
 	rep->len = len;
 	smp__docs_init(&docs, &ctx->alloc);
-	if (smp__pysrc_kind(name)) {
+	docs.format = hook ? hook->format : SMP_INPUT_AUTO;
+	if (hook && hook->script_dir)
+		script_dir = hook->script_dir;
+	if (docs.format == SMP_INPUT_AUTO && smp__pysrc_kind(name)) {
 		/* a launcher or notebook: its jobs, each as a document */
 		rc = smp__check_source(ctx, name, &docs, rep, hook, script_dir);
 	} else {
@@ -137,13 +133,6 @@ smp__check_run(struct smp_report **out, const struct smp_context *ctx,
 }
 
 int
-smp_check_file(struct smp_report **out, const struct smp_context *ctx,
-	       const char *path, struct smp_error *err)
-{
-	return smp__check_file_run(out, ctx, path, NULL, err);
-}
-
-int
 smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
 		    const char *path, const struct smp_check_hook *hook,
 		    struct smp_error *err)
@@ -153,9 +142,11 @@ smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
 	size_t len = 0;
 	int rc;
 
-	*out = NULL;
-	if (!ctx || !path)
-		return SMP_EINVAL;
+	if (out)
+		*out = NULL;
+	if (!out || !ctx || !path)
+		return smp__error_set(err, SMP_EINVAL, NULL, NULL,
+				      "invalid argument");
 	/* a notebook's outputs do not count against the size limit: its
 	 * code cells do, once they are read */
 	rc = smp__read_file(&buf, &len, &ctx->alloc, path,

@@ -17,6 +17,9 @@ smp_check_data_age(struct smp_report **out, const struct smp_context *ctx,
 	long age;
 	int rc;
 
+	if (!out)
+		return smp__error_set(err, SMP_EINVAL, "out", NULL,
+				      "out is NULL");
 	*out = NULL;
 	if (!ctx || max_age_days < 1)
 		return smp__error_set(err, SMP_EINVAL, "options", NULL,

@@ -25,18 +25,19 @@ default_free(void *ud, void *ptr)
 	free(ptr);
 }
 
-void
+int
 smp__allocator_resolve(struct smp_allocator *out,
 		       const struct smp_allocator *in)
 {
 	if (in && in->malloc_fn && in->realloc_fn && in->free_fn) {
 		*out = *in;
-		return;
+		return 0;
 	}
 	out->malloc_fn = default_malloc;
 	out->realloc_fn = default_realloc;
 	out->free_fn = default_free;
 	out->ud = NULL;
+	return in ? SMP_EINVAL : 0; /* half-filled: refused */
 }
 
 void *

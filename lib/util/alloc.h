@@ -4,9 +4,11 @@
 
 #include "smpreflight.h"
 
-/* Resolves NULL to the malloc family; copied by value into the context. */
-void smp__allocator_resolve(struct smp_allocator *out,
-			    const struct smp_allocator *in);
+/* Resolves NULL to the malloc family; copied by value into the context.
+ * SMP_EINVAL (out holding the malloc family) for a non-NULL in without all
+ * three hooks: a half-filled allocator is refused, not replaced. */
+int smp__allocator_resolve(struct smp_allocator *out,
+			   const struct smp_allocator *in);
 
 void *smp__malloc(const struct smp_allocator *a, size_t size);
 void *smp__calloc(const struct smp_allocator *a, size_t n, size_t size);

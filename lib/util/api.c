@@ -49,6 +49,8 @@ smp_severity_parse(enum smp_severity *out, const char *name)
 {
 	unsigned i;
 
+	if (!out || !name)
+		return SMP_EINVAL;
 	for (i = 0; i <= SMP_SEVERITY_ERROR; i++) {
 		if (strcmp(name, severity_names[i]) == 0) {
 			*out = (enum smp_severity)i;
@@ -67,6 +69,8 @@ smp_lr_scaling_name(enum smp_lr_scaling scaling)
 int
 smp_lr_scaling_parse(enum smp_lr_scaling *out, const char *name)
 {
+	if (!out || !name)
+		return SMP_EINVAL;
 	if (strcmp(name, "linear") == 0)
 		*out = SMP_LR_SCALING_LINEAR;
 	else if (strcmp(name, "sqrt") == 0)
@@ -92,6 +96,8 @@ smp_dialect_parse(enum smp_dialect *out, const char *name)
 {
 	unsigned i;
 
+	if (!out || !name)
+		return SMP_EINVAL;
 	for (i = 0; i <= SMP_DIALECT_CREATE_TRAINING_JOB; i++) {
 		if (strcmp(name, dialect_names[i]) == 0) {
 			*out = (enum smp_dialect)i;

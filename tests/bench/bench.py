@@ -401,7 +401,8 @@ def limit_memory():
 
 
 def run_hostile(argv):
-    """(peak RSS KiB, wall s, exit status or 'timeout') of one run."""
+    """(peak RSS KiB, wall s, CPU s, exit status or 'timeout') of one
+    run."""
     p = subprocess.run(["/usr/bin/time", "-v", "timeout", "-s", "KILL",
                         str(HOSTILE_TIMEOUT)] + argv,
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -414,8 +415,10 @@ def run_hostile(argv):
                            "0:0").rpartition(":")
     wall = float(m.split(":")[-1] or 0) * 60 + float(sec)
     rss = int(fields.get("Maximum resident set size (kbytes)", 0))
+    cpu = (float(fields.get("User time (seconds)", 0)) +
+           float(fields.get("System time (seconds)", 0)))
     status = "timeout" if p.returncode in (124, 137) else p.returncode
-    return rss, wall, status
+    return rss, wall, cpu, status
 
 
 def hostile(args):
@@ -424,20 +427,23 @@ def hostile(args):
           "%d GiB, timeout %d s)" % (HOSTILE_RSS_MIB, HOSTILE_SECONDS,
                                      HOSTILE_AS_LIMIT >> 30,
                                      HOSTILE_TIMEOUT))
-    print("%-38s %9s %9s %9s %7s  %s" % ("input", "size KiB", "RSS MiB",
-                                          "wall s", "exit", "target"))
+    # the time target is judged on CPU time: on a shared machine the wall
+    # time also measures the neighbours
+    print("%-38s %9s %9s %7s %7s %6s  %s" % ("input", "size KiB", "RSS MiB",
+                                             "wall s", "cpu s", "exit",
+                                             "target"))
     for name, path in hostile_inputs(args.work):
         if os.path.isdir(path):
             size = sum(os.path.getsize(os.path.join(path, e))
                        for e in os.listdir(path))
         else:
             size = os.path.getsize(path)
-        rss, wall, status = run_hostile(
+        rss, wall, cpu, status = run_hostile(
             [args.cli, "check", "-q", "--color", "never", path])
         ok = (status != "timeout" and status in (0, 1, 2) and
-              rss <= HOSTILE_RSS_MIB * 1024 and wall <= HOSTILE_SECONDS)
-        print("%-38s %9.0f %9.1f %9.2f %7s  %s"
-              % (name, size / 1024.0, rss / 1024.0, wall, status,
+              rss <= HOSTILE_RSS_MIB * 1024 and cpu <= HOSTILE_SECONDS)
+        print("%-38s %9.0f %9.1f %7.2f %7.2f %6s  %s"
+              % (name, size / 1024.0, rss / 1024.0, wall, cpu, status,
                  "met" if ok else "MISSED"))
         sys.stdout.flush()
 

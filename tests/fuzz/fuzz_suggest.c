@@ -15,6 +15,11 @@
 
 #include "smpreflight.h"
 
+/* smp_check() options comparing with baseline b */
+#define BASELINE_OPTS(b)                                                       \
+	(&(struct smp_check_options){.version = SMP_CHECK_OPTIONS_VERSION,     \
+				     .baseline = (b)})
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* created once and kept: contexts are immutable, and a fuzz target may
@@ -79,11 +84,11 @@ check_suggestion(const struct smp_suggestion *s, const char *to)
 	if (s->outcome == SMP_SUGGEST_OK && !s->row)
 		abort();
 	if (s->k > 0) {
-		if (!near(s->next.global_batch, s->k * s->now.global_batch))
+		if (!near(s->next->global_batch, s->k * s->now->global_batch))
 			abort();
-		if (!near(s->next.global_batch,
-			  s->next.batch_per_gpu * s->next.gpus *
-				  (double)s->next.instance_count))
+		if (!near(s->next->global_batch,
+			  s->next->batch_per_gpu * s->next->gpus *
+				  (double)s->next->instance_count))
 			abort();
 	}
 	/* never a number from nowhere */
@@ -113,8 +118,8 @@ check_self_baseline(const struct smp_context *ctx, const char *buf, size_t size)
 
 	if (smp_baseline_new(&b, ctx, "native.yaml", buf, size, NULL) != 0)
 		return;
-	if (smp_check_buffer_baseline(&rep, ctx, "same.yaml", buf, size, b,
-				      NULL) != 0)
+	if (smp_check(&rep, ctx, "same.yaml", buf, size, BASELINE_OPTS(b),
+		      NULL) != 0)
 		abort();
 	/* one document only: later documents are other jobs */
 	if (!contains(buf, size, "---") && !contains(buf, size, "...")) {
@@ -147,7 +152,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	so.to_instance = targets[(data[0] >> 1) % 8];
 	buf = (const char *)data + 1;
 	size--;
-	rc = smp_suggest_buffer(&s, ctx, "fuzz.yaml", buf, size, &so, NULL);
+	rc = smp_suggest(&s, ctx, "fuzz.yaml", buf, size, &so, NULL);
 	if (rc == SMP_EINVAL) {
 		/* only the CPU target is refused */
 		if (!so.to_instance || strcmp(so.to_instance, "ml.m5.xlarge"))

@@ -6,7 +6,8 @@
 # man page are in place, builds examples/embed.c against the staged copy
 # with nothing but `pkg-config --cflags --libs smpreflight`, runs it on a
 # clean and a broken example, loads the staged library from the Python
-# binding through LD_LIBRARY_PATH, and finally checks that `make
+# binding through LD_LIBRARY_PATH, installs the binding with pip into a
+# venv (the wheel bundles the library), and finally checks that `make
 # uninstall` removes every file. Prints "N passed, N failed"; the exit
 # status is 1 when anything failed. BUILD is the build folder (default
 # build); MAKE, CC and PREFIX may be set.
@@ -90,10 +91,11 @@ check() {
 version_part() {
 	sed -n "s/^#define SMP_VERSION_$1 \([0-9][0-9]*\).*/\1/p" lib/smpreflight.h
 }
-major=$(version_part MAJOR)
-version=$major.$(version_part MINOR).$(version_part PATCH)
+version=$(version_part MAJOR).$(version_part MINOR).$(version_part PATCH)
+abi=$(sed -n 's/^#define SMP_ABI_VERSION \([0-9][0-9]*\).*/\1/p' lib/smpreflight.h)
 lib=$dest$prefix/lib
-soname=libsmpreflight.so.$major
+soname=libsmpreflight.so.$abi
+sofile=libsmpreflight.so.$abi.$(version_part MINOR).$(version_part PATCH)
 
 check "make install DESTDIR=... PREFIX=$prefix" \
 	$make --no-print-directory BUILD="$build" DESTDIR="$dest" \
@@ -101,7 +103,7 @@ check "make install DESTDIR=... PREFIX=$prefix" \
 
 # every installed file
 for f in "bin/sm-preflight" "include/smpreflight.h" \
-	"lib/libsmpreflight.a" "lib/libsmpreflight.so.$version" \
+	"lib/libsmpreflight.a" "lib/$sofile" \
 	"lib/pkgconfig/smpreflight.pc" "share/man/man1/sm-preflight.1" \
 	"share/sm-preflight/schemas/report.schema.json" \
 	"share/sm-preflight/schemas/estimator.schema.json" \
@@ -111,12 +113,12 @@ for f in "bin/sm-preflight" "include/smpreflight.h" \
 	check "installed: $prefix/$f" test -f "$dest$prefix/$f"
 done
 check "bin/sm-preflight is executable" test -x "$dest$prefix/bin/sm-preflight"
-check "$soname -> libsmpreflight.so.$version" \
-	test "$(readlink "$lib/$soname")" = "libsmpreflight.so.$version"
+check "$soname -> $sofile" \
+	test "$(readlink "$lib/$soname")" = "$sofile"
 check "libsmpreflight.so -> $soname" \
 	test "$(readlink "$lib/libsmpreflight.so")" = "$soname"
 check "the shared library's soname is $soname" \
-	sh -c "readelf -d '$lib/libsmpreflight.so.$version' |
+	sh -c "readelf -d '$lib/$sofile' |
 		grep -q 'SONAME.*\[$soname\]'"
 check "the installed binary runs" \
 	sh -c "'$dest$prefix/bin/sm-preflight' --version | grep -q '$version'"
@@ -258,12 +260,40 @@ if command -v "$python" >/dev/null 2>&1; then
 		env -u SMPREFLIGHT_LIBRARY LD_LIBRARY_PATH="$lib" \
 		PYTHONPATH="$root/bindings/python" "$python" -B -c '
 import smpreflight, sys
-fs = smpreflight.check(sys.argv[2])
+fs = smpreflight.check_file(sys.argv[2])
 assert any(f.rule == "gpu-num-devices-mismatch" for f in fs), fs
 sys.exit(0 if smpreflight.version() == sys.argv[1] else 1)
 ' "$version" "$tmp/broken.yaml"
 else
 	echo "skipped the Python check: no $python"
+fi
+
+# pip install ./bindings/python into a venv, offline: the wheel bundles
+# the library, and import smpreflight loads that copy first (even with
+# another one on LD_LIBRARY_PATH)
+if command -v "$python" >/dev/null 2>&1 &&
+	"$python" -c 'import ensurepip, venv' >/dev/null 2>&1; then
+	venv=$tmp/venv
+	check "python -m venv" "$python" -m venv "$venv"
+	check "pip install --no-build-isolation ./bindings/python (offline)" \
+		env BUILD="$build" MAKE="$make" PIP_NO_INDEX=1 \
+		PIP_DISABLE_PIP_VERSION_CHECK=1 "$venv/bin/pip" install \
+		--no-build-isolation --no-index "$root/bindings/python"
+	bundled() {
+		(cd "$tmp" && env -u SMPREFLIGHT_LIBRARY LD_LIBRARY_PATH="$lib" \
+			"$venv/bin/python" -B -c '
+import os, smpreflight, sys
+here = os.path.dirname(smpreflight.__file__)
+assert os.path.dirname(smpreflight.library_path) == here, smpreflight.library_path
+fs = smpreflight.check_file(sys.argv[1])
+assert any(f.rule == "gpu-num-devices-mismatch" for f in fs), fs
+' "$tmp/broken.yaml")
+	}
+	check "the venv's smpreflight loads its bundled library first" bundled
+	check "the wheel holds the library and the module" \
+		test -f "$(echo "$venv"/lib/python3*/site-packages/smpreflight/$soname)"
+else
+	echo "skipped the pip install test: no python3 venv (apt-get install python3-venv)"
 fi
 
 check "make uninstall removes every file" \

@@ -521,12 +521,12 @@ Test(api, membuf_counts_what_does_not_fit)
 	struct smp_membuf m = {buf, sizeof(buf), 0};
 	struct smp_membuf none = {NULL, 0, 0};
 
-	cr_assert_eq(smp_membuf_write(&m, "ab", 2), 0);
+	cr_assert_eq(smp_membuf_write_fn(&m, "ab", 2), 0);
 	cr_assert_str_eq(buf, "ab");
-	cr_assert_eq(smp_membuf_write(&m, "cdef", 4), 0);
+	cr_assert_eq(smp_membuf_write_fn(&m, "cdef", 4), 0);
 	cr_assert_str_eq(buf, "abc");
 	cr_assert_eq(m.len, 6);
-	cr_assert_eq(smp_membuf_write(&none, "xyz", 3), 0);
+	cr_assert_eq(smp_membuf_write_fn(&none, "xyz", 3), 0);
 	cr_assert_eq(none.len, 3);
 }
 
@@ -543,16 +543,17 @@ Test(api, emit_to_a_file_stream)
 	cr_assert_eq(smp_emit_text(rep, SMP_SEVERITY_INFO, 0, grow_write, &g),
 		     0);
 	cr_assert_eq(
-		smp_emit_text(rep, SMP_SEVERITY_INFO, 0, smp_write_file, f), 0);
+		smp_emit_text(rep, SMP_SEVERITY_INFO, 0, smp_file_write_fn, f),
+		0);
 	rewind(f);
 	n = fread(back, 1, sizeof(back) - 1, f);
 	back[n] = '\0';
 	fclose(f);
 	cr_assert_str_eq(back, g.buf);
 	/* a failing sink stops the emitter */
-	cr_assert_eq(
-		smp_emit_text(rep, SMP_SEVERITY_INFO, 0, smp_write_file, NULL),
-		SMP_EIO);
+	cr_assert_eq(smp_emit_text(rep, SMP_SEVERITY_INFO, 0, smp_file_write_fn,
+				   NULL),
+		     SMP_EIO);
 	smp_report_free(rep);
 	smp_context_free(ctx);
 }
@@ -599,11 +600,11 @@ Test(api, suggestion_renders_into_a_membuf)
 
 	buf[0] = '\0';
 	cr_assert_eq(smp_context_new(&ctx, NULL, &err), 0);
-	cr_assert_eq(smp_suggest_buffer(&s, ctx, "gpt2.yaml", gpt2_spec,
-					strlen(gpt2_spec), NULL, &err),
+	cr_assert_eq(smp_suggest(&s, ctx, "gpt2.yaml", gpt2_spec,
+				 strlen(gpt2_spec), NULL, &err),
 		     0, "%s", err.message);
 	cr_assert_eq(s->outcome, SMP_SUGGEST_OK);
-	cr_assert_eq(smp_suggestion_emit_text(s, smp_membuf_write, &m), 0);
+	cr_assert_eq(smp_suggestion_emit_text(s, smp_membuf_write_fn, &m), 0);
 	cr_assert_lt(m.len, sizeof(buf));
 	cr_assert_neq(strstr(buf, "suggestion:"), NULL, "%s", buf);
 	smp_suggestion_free(s);

@@ -12,6 +12,11 @@
 #include "failing_alloc.h"
 #include "smpreflight.h"
 
+/* smp_check() options comparing with baseline b */
+#define BASELINE_OPTS(b)                                                       \
+	(&(struct smp_check_options){.version = SMP_CHECK_OPTIONS_VERSION,     \
+				     .baseline = (b)})
+
 static struct smp_context *
 context(void)
 {
@@ -41,8 +46,8 @@ compare(const struct smp_context *ctx, const struct smp_baseline *b,
 {
 	struct smp_report *rep = NULL;
 	struct smp_error err;
-	int rc = smp_check_buffer_baseline(&rep, ctx, "compiled.yaml", spec,
-					   strlen(spec), b, &err);
+	int rc = smp_check(&rep, ctx, "compiled.yaml", spec, strlen(spec),
+			   BASELINE_OPTS(b), &err);
 
 	cr_assert_eq(rc, 0, "check: %s", err.message);
 	return rep;
@@ -350,14 +355,15 @@ Test(baseline, unusable_baselines)
 	cr_assert_str_eq(err.message, "the baseline holds no job spec");
 	cr_assert_eq(smp_baseline_new(&b, ctx, "n.yaml", "- 1\n", 4, &err),
 		     SMP_EPARSE);
-	cr_assert_eq(smp_baseline_new_file(&b, ctx, "/nonexistent.yaml", &err),
-		     SMP_EIO);
+	cr_assert_eq(
+		smp_baseline_new(&b, ctx, "/nonexistent.yaml", NULL, 0, &err),
+		SMP_EIO);
 	cr_assert_eq(smp_baseline_new(&b, NULL, "n.yaml", "", 0, &err),
 		     SMP_EINVAL);
 	smp_baseline_free(NULL);
 	/* no baseline: exactly a check */
-	cr_assert_eq(smp_check_buffer_baseline(&rep, ctx, "c.yaml", NATIVE,
-					       strlen(NATIVE), NULL, &err),
+	cr_assert_eq(smp_check(&rep, ctx, "c.yaml", NATIVE, strlen(NATIVE),
+			       BASELINE_OPTS(NULL), &err),
 		     0);
 	cr_assert_eq(smp_check_buffer(&plain, ctx, "c.yaml", NATIVE,
 				      strlen(NATIVE), &err),
@@ -382,8 +388,10 @@ Test(baseline, files)
 	f = fdopen(fd, "w");
 	fputs(NATIVE, f);
 	fclose(f);
-	cr_assert_eq(smp_baseline_new_file(&b, ctx, native, &err), 0);
-	cr_assert_eq(smp_check_file_baseline(&rep, ctx, native, b, &err), 0);
+	cr_assert_eq(smp_baseline_new(&b, ctx, native, NULL, 0, &err), 0);
+	cr_assert_eq(
+		smp_check(&rep, ctx, native, NULL, 0, BASELINE_OPTS(b), &err),
+		0);
 	cr_assert_eq(count(rep, "baseline-drift"), 0, "a job is its own twin");
 	cr_assert_eq(count(rep, "learning-rate-not-scaled"), 0);
 	smp_report_free(rep);
@@ -421,9 +429,8 @@ Test(baseline, every_allocation_failure_is_clean)
 		rc = smp_baseline_new(&b, ctx, "native.yaml", NATIVE,
 				      strlen(NATIVE), &err);
 		if (rc == 0)
-			rc = smp_check_buffer_baseline(&rep, ctx, "c.yaml",
-						       spec, strlen(spec), b,
-						       &err);
+			rc = smp_check(&rep, ctx, "c.yaml", spec, strlen(spec),
+				       BASELINE_OPTS(b), &err);
 		if (rc == 0) {
 			ok = fa.calls <= n;
 			cr_assert_eq(count(rep, "learning-rate-not-scaled"), 1);

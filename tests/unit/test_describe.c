@@ -301,7 +301,7 @@ Test(describe, sdk_quoted_program_is_unquoted)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char text[512];
 		struct entry e = {"", ""};
-		struct smp_check_hook hook = {grab, &e, NULL, NULL};
+		struct smp_check_hook hook = {.fn = grab, .ud = &e};
 		struct smp_report *rep = NULL;
 
 		snprintf(text, sizeof(text),

@@ -355,15 +355,16 @@ Test(diagnose, invalid_arguments)
 	cr_expect_eq(smp_diagnose_buffer(&d, ctx, "j", failed, strlen(failed),
 					 &o, NULL),
 		     SMP_EINVAL);
-	smp_diagnose_options_init(&o);
+	cr_expect_eq(
+		smp_diagnose_options_init(&o, SMP_DIAGNOSE_OPTIONS_VERSION), 0);
 	cr_expect_eq(o.version, SMP_DIAGNOSE_OPTIONS_VERSION);
 	o.log_len = 3;
 	cr_expect_eq(smp_diagnose_buffer(&d, ctx, "j", failed, strlen(failed),
 					 &o, &err),
 		     SMP_EINVAL);
-	cr_expect_eq(smp_diagnosis_emit_text(NULL, smp_membuf_write, NULL),
+	cr_expect_eq(smp_diagnosis_emit_text(NULL, smp_membuf_write_fn, NULL),
 		     SMP_EINVAL);
-	cr_expect_eq(smp_diagnosis_emit_json(NULL, smp_membuf_write, NULL),
+	cr_expect_eq(smp_diagnosis_emit_json(NULL, smp_membuf_write_fn, NULL),
 		     SMP_EINVAL);
 	cr_expect_eq(smp_diagnosis_found(NULL), 0);
 	smp_diagnosis_free(NULL);
@@ -464,8 +465,8 @@ render(const struct smp_diagnosis *d, int json)
 	struct smp_membuf m = {NULL, 0, 0};
 	char *buf;
 
-	cr_assert_eq(json ? smp_diagnosis_emit_json(d, smp_membuf_write, &m)
-			  : smp_diagnosis_emit_text(d, smp_membuf_write, &m),
+	cr_assert_eq(json ? smp_diagnosis_emit_json(d, smp_membuf_write_fn, &m)
+			  : smp_diagnosis_emit_text(d, smp_membuf_write_fn, &m),
 		     0);
 	buf = malloc(m.len + 1);
 	cr_assert_not_null(buf);
@@ -473,8 +474,8 @@ render(const struct smp_diagnosis *d, int json)
 	m.size = m.len + 1;
 	m.len = 0;
 	buf[0] = '\0';
-	cr_assert_eq(json ? smp_diagnosis_emit_json(d, smp_membuf_write, &m)
-			  : smp_diagnosis_emit_text(d, smp_membuf_write, &m),
+	cr_assert_eq(json ? smp_diagnosis_emit_json(d, smp_membuf_write_fn, &m)
+			  : smp_diagnosis_emit_text(d, smp_membuf_write_fn, &m),
 		     0);
 	return buf;
 }

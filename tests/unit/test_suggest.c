@@ -1,5 +1,5 @@
 /*
- * test_suggest.c - smp_suggest_buffer() and its text through the public
+ * test_suggest.c - smp_suggest() and its text through the public
  * API: exact rows, moves with and without a tested row, sqrt scaling,
  * TensorFlow global batches and per-instance rows, lower bounds, the
  * fragment in the spec's own keys (YAML and JSON), the outcomes without a
@@ -43,7 +43,7 @@ suggest(const struct smp_context *ctx, const char *name, const char *spec,
 	int rc;
 
 	opts.to_instance = to;
-	rc = smp_suggest_buffer(&s, ctx, name, spec, strlen(spec), &opts, &err);
+	rc = smp_suggest(&s, ctx, name, spec, strlen(spec), &opts, &err);
 	cr_assert_eq(rc, 0, "suggest: %s", err.message);
 	cr_assert_not_null(s);
 	return s;
@@ -98,10 +98,10 @@ Test(suggest, exact_row_linear)
 	cr_assert_str_eq(s->row->transformers_version, "4.21.1");
 	cr_assert_null(s->row->precision, "the table says AMP");
 	/* 32 x 8 x 4 = 1024 -> 64 x 8 x 4 = 2048: k = 2 */
-	cr_assert(close_to(s->now.global_batch, 1024));
-	cr_assert(close_to(s->next.global_batch, 2048));
+	cr_assert(close_to(s->now->global_batch, 1024));
+	cr_assert(close_to(s->next->global_batch, 2048));
 	cr_assert(close_to(s->k, 2));
-	cr_assert(close_to(s->next.learning_rate, 1e-4));
+	cr_assert(close_to(s->next->learning_rate, 1e-4));
 	cr_assert_str_eq(s->batch_name, "per_device_train_batch_size");
 	cr_assert_str_eq(s->lr_name, "learning_rate");
 	cr_assert_eq(s->batch_is_global, 0);
@@ -120,7 +120,7 @@ Test(suggest, sqrt_scaling)
 
 	cr_assert_eq(s->lr_scaling, SMP_LR_SCALING_SQRT);
 	/* 5e-5 x sqrt(2) = 7.0710678e-05 */
-	cr_assert(close_to(s->next.learning_rate, 7.0710678118654752e-05));
+	cr_assert(close_to(s->next->learning_rate, 7.0710678118654752e-05));
 	cr_assert_str_eq(s->fragment, "hyperparameters:\n"
 				      "  per_device_train_batch_size: 64\n"
 				      "  learning_rate: 7.071e-05\n");
@@ -149,13 +149,13 @@ Test(suggest, move_with_a_row_for_the_target)
 		suggest(ctx, "gpt.yaml", DISTILGPT2, "ml.p3.8xlarge");
 
 	cr_assert_eq(s->outcome, SMP_SUGGEST_OK, "%s", s->message);
-	cr_assert_str_eq(s->now.instance_type, "ml.p3.2xlarge");
-	cr_assert_str_eq(s->next.instance_type, "ml.p3.8xlarge");
-	cr_assert_eq(s->next.gpus, 4);
+	cr_assert_str_eq(s->now->instance_type, "ml.p3.2xlarge");
+	cr_assert_str_eq(s->next->instance_type, "ml.p3.8xlarge");
+	cr_assert_eq(s->next->gpus, 4);
 	cr_assert_str_eq(s->row->instance_type, "ml.p3.8xlarge");
 	/* 8 x 1 x 1 = 8 -> 32 x 4 x 1 = 128: k = 16, lr 1e-4 -> 1.6e-3 */
 	cr_assert(close_to(s->k, 16));
-	cr_assert(close_to(s->next.learning_rate, 1.6e-3));
+	cr_assert(close_to(s->next->learning_rate, 1.6e-3));
 	cr_assert_str_eq(s->fragment, "instance_type: ml.p3.8xlarge\n"
 				      "hyperparameters:\n"
 				      "  per_device_train_batch_size: 32\n"
@@ -173,11 +173,11 @@ Test(suggest, move_without_a_row_keeps_the_per_gpu_batch)
 	cr_assert_eq(s->outcome, SMP_SUGGEST_NO_ROW, "%s", s->message);
 	cr_assert_null(s->row, "no number from nowhere");
 	cr_assert_eq(s->relation, SMP_ROW_RELATION_NONE);
-	cr_assert(close_to(s->next.batch_per_gpu, 8));
-	cr_assert(close_to(s->next.global_batch, 64));
+	cr_assert(close_to(s->next->batch_per_gpu, 8));
+	cr_assert(close_to(s->next->global_batch, 64));
 	/* 8 GPUs for 1: k = 8, lr 1e-4 x sqrt(8) = 2.828427e-4 */
 	cr_assert(close_to(s->k, 8));
-	cr_assert(close_to(s->next.learning_rate, 2.8284271247461902e-4));
+	cr_assert(close_to(s->next->learning_rate, 2.8284271247461902e-4));
 	cr_assert_not_null(strstr(s->notes, "memory grows from 16 to 32 GiB"));
 	cr_assert_not_null(strstr(s->message, "no tested row applies"));
 	smp_suggestion_free(s);
@@ -204,7 +204,7 @@ Test(suggest, no_row_and_no_move_suggests_nothing)
 	cr_assert_eq(s->outcome, SMP_SUGGEST_NO_ROW, "%s", s->message);
 	cr_assert_null(s->row);
 	cr_assert_eq(s->k, 0);
-	cr_assert_eq(s->next.batch_per_gpu, 0);
+	cr_assert_eq(s->next->batch_per_gpu, 0);
 	cr_assert_null(s->fragment);
 	cr_assert_eq(smp_suggestion_emit_text(s, collect, &t), 0);
 	cr_assert_str_eq(
@@ -245,8 +245,8 @@ Test(suggest, tensorflow_global_batch_and_instance_rows)
 	/* 384 / 8 = 48 per GPU, far below the row's native 1024 / 8 = 128:
 	 * not the row's conditions, so 48 x 160 / 128 = 60 per GPU, 480
 	 * global, k = 480 / 384 = 1.25 */
-	cr_assert(close_to(s->now.batch_per_gpu, 48));
-	cr_assert(close_to(s->next.batch_per_gpu, 60));
+	cr_assert(close_to(s->now->batch_per_gpu, 48));
+	cr_assert(close_to(s->next->batch_per_gpu, 60));
 	cr_assert(close_to(s->k, 1.25));
 	cr_assert_str_eq(s->fragment, "hyperparameters:\n"
 				      "  batch_size: 480\n"
@@ -261,7 +261,7 @@ Test(suggest, tensorflow_global_batch_and_instance_rows)
 	s = suggest(ctx, "resnet.yaml", spec, "ml.p3.8xlarge");
 	cr_assert_eq(s->outcome, SMP_SUGGEST_OK);
 	cr_assert_eq(s->relation, SMP_ROW_RELATION_SAME_GPU);
-	cr_assert(close_to(s->next.global_batch, 640));
+	cr_assert(close_to(s->next->global_batch, 640));
 	cr_assert(close_to(s->k, 640.0 / 384.0));
 	smp_suggestion_free(s);
 	smp_context_free(ctx);
@@ -287,7 +287,7 @@ Test(suggest, lower_bound_row_keeps_a_larger_batch)
 	cr_assert_eq(s->outcome, SMP_SUGGEST_OK, "%s", s->message);
 	cr_assert(s->row->batch_size_is_lower_bound);
 	cr_assert(close_to(s->k, 1));
-	cr_assert(close_to(s->next.batch_per_gpu, 200));
+	cr_assert(close_to(s->next->batch_per_gpu, 200));
 	cr_assert_not_null(strstr(s->notes, "lower bound"));
 	cr_assert_not_null(strstr(s->notes, "no learning rate"));
 	smp_suggestion_free(s);
@@ -331,14 +331,15 @@ Test(suggest, yaml_flow_mapping_gets_a_yaml_fragment)
 	struct smp_context *ctx = context(SMP_LR_SCALING_LINEAR);
 	struct smp_suggestion *s;
 
-	s = suggest(ctx, "job.yaml",
-		    "{estimator: HuggingFace, entry_point: train.py, "
-		    "instance_type: ml.p3.2xlarge, transformers_version: "
-		    "'4.11.0', pytorch_version: '1.9.0', py_version: py38, "
-		    "compiler_config: {}, hyperparameters: "
-		    "{model_name_or_path: distilgpt2, "
-		    "per_device_train_batch_size: 16, learning_rate: 0.0001}}\n",
-		    "ml.p3.8xlarge");
+	s = suggest(
+		ctx, "job.yaml",
+		"{estimator: HuggingFace, entry_point: train.py, "
+		"instance_type: ml.p3.2xlarge, transformers_version: "
+		"'4.11.0', pytorch_version: '1.9.0', py_version: py38, "
+		"compiler_config: {}, hyperparameters: "
+		"{model_name_or_path: distilgpt2, "
+		"per_device_train_batch_size: 16, learning_rate: 0.0001}}\n",
+		"ml.p3.8xlarge");
 	cr_assert_eq(s->outcome, SMP_SUGGEST_OK, "%s", s->message);
 	cr_assert_str_eq(s->fragment, "instance_type: ml.p3.8xlarge\n"
 				      "hyperparameters:\n"
@@ -462,32 +463,32 @@ Test(suggest, invalid_targets_and_arguments)
 	struct smp_error err;
 
 	opts.to_instance = "ml.p4d.24xlarg";
-	cr_assert_eq(smp_suggest_buffer(&s, ctx, "x.yaml", DISTILGPT2,
-					strlen(DISTILGPT2), &opts, &err),
+	cr_assert_eq(smp_suggest(&s, ctx, "x.yaml", DISTILGPT2,
+				 strlen(DISTILGPT2), &opts, &err),
 		     SMP_EINVAL);
 	cr_assert_null(s);
 	cr_assert_str_eq(err.message, "unknown instance type 'ml.p4d.24xlarg'; "
 				      "did you mean 'ml.p4d.24xlarge'?");
 	opts.to_instance = "ml.p4de.24xlarge";
-	cr_assert_eq(smp_suggest_buffer(&s, ctx, "x.yaml", DISTILGPT2,
-					strlen(DISTILGPT2), &opts, &err),
+	cr_assert_eq(smp_suggest(&s, ctx, "x.yaml", DISTILGPT2,
+				 strlen(DISTILGPT2), &opts, &err),
 		     SMP_EINVAL);
 	cr_assert_not_null(strstr(err.message, "class not supported"));
 	opts.to_instance = "ml.m5.xlarge";
-	cr_assert_eq(smp_suggest_buffer(&s, ctx, "x.yaml", DISTILGPT2,
-					strlen(DISTILGPT2), &opts, &err),
+	cr_assert_eq(smp_suggest(&s, ctx, "x.yaml", DISTILGPT2,
+				 strlen(DISTILGPT2), &opts, &err),
 		     SMP_EINVAL);
 	cr_assert_not_null(strstr(err.message, "no GPU"));
 	opts.to_instance = NULL;
 	opts.version = 99;
-	cr_assert_eq(smp_suggest_buffer(&s, ctx, "x.yaml", DISTILGPT2,
-					strlen(DISTILGPT2), &opts, &err),
+	cr_assert_eq(smp_suggest(&s, ctx, "x.yaml", DISTILGPT2,
+				 strlen(DISTILGPT2), &opts, &err),
 		     SMP_EINVAL);
-	cr_assert_eq(smp_suggest_buffer(&s, NULL, "x.yaml", "", 0, NULL, &err),
+	cr_assert_eq(smp_suggest(&s, NULL, "x.yaml", "", 0, NULL, &err),
 		     SMP_EINVAL);
-	cr_assert_eq(
-		smp_suggest_file(&s, ctx, "/nonexistent/x.yaml", NULL, &err),
-		SMP_EIO);
+	cr_assert_eq(smp_suggest(&s, ctx, "/nonexistent/x.yaml", NULL, 0, NULL,
+				 &err),
+		     SMP_EIO);
 	cr_assert_null(s);
 	cr_assert_eq(smp_suggestion_emit_text(NULL, collect, NULL), SMP_EINVAL);
 	smp_suggestion_free(NULL);
@@ -511,16 +512,16 @@ Test(suggest, every_allocation_failure_is_clean)
 	so.to_instance = "ml.p3.8xlarge";
 	/* the first run compiles the dialect's schema, which the context
 	 * keeps: count what the runs after it leave */
-	cr_assert_eq(smp_suggest_buffer(&s, ctx, "gpt.yaml", DISTILGPT2,
-					strlen(DISTILGPT2), &so, &err),
+	cr_assert_eq(smp_suggest(&s, ctx, "gpt.yaml", DISTILGPT2,
+				 strlen(DISTILGPT2), &so, &err),
 		     0);
 	smp_suggestion_free(s);
 	base = fa.live;
 	for (n = 0; n < 100000 && !ok; n++) {
 		fa_arm(&fa, n);
 		s = NULL;
-		rc = smp_suggest_buffer(&s, ctx, "gpt.yaml", DISTILGPT2,
-					strlen(DISTILGPT2), &so, &err);
+		rc = smp_suggest(&s, ctx, "gpt.yaml", DISTILGPT2,
+				 strlen(DISTILGPT2), &so, &err);
 		if (rc == 0) {
 			ok = fa.calls <= n; /* nothing failed: done */
 			cr_assert_not_null(s);

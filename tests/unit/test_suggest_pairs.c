@@ -150,8 +150,8 @@ Test(suggest_pairs, within_the_published_batches)
 			 "true}\ndebugger_hook_config: false\n"
 			 "disable_profiler: true\nhyperparameters: %s\n",
 			 p->estimator, p->hyperparameters);
-		cr_assert_eq(smp_suggest_buffer(&s, ctx, "pair.yaml", spec,
-						strlen(spec), NULL, &err),
+		cr_assert_eq(smp_suggest(&s, ctx, "pair.yaml", spec,
+					 strlen(spec), NULL, &err),
 			     0, "%s", err.message);
 		if (s->outcome != SMP_SUGGEST_OK) {
 			abstained++;
@@ -159,7 +159,7 @@ Test(suggest_pairs, within_the_published_batches)
 			smp_suggestion_free(s);
 			continue;
 		}
-		got = s->next.batch_per_gpu;
+		got = s->next->batch_per_gpu;
 		r = got / p->authors;
 		suggested++;
 		near += r >= 0.75 && r <= 1.25;

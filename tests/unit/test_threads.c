@@ -59,6 +59,11 @@ sa_check(int ok, const char *what, int line)
 
 #include "smpreflight.h"
 
+/* smp_check() options comparing with baseline b */
+#define BASELINE_OPTS(b)                                                       \
+	(&(struct smp_check_options){.version = SMP_CHECK_OPTIONS_VERSION,     \
+				     .baseline = (b)})
+
 #define THREADS 8
 #define ROUNDS 2
 #define MAX_SPECS 2048
@@ -197,14 +202,14 @@ run_one(const struct smp_context *ctx, const struct smp_baseline *bl,
 		grow_printf(&b, "emit", rc);
 		smp_report_free(rep);
 	}
-	rc = smp_check_file_baseline(&rep, ctx, path, bl, &err);
+	rc = smp_check(&rep, ctx, path, NULL, 0, BASELINE_OPTS(bl), &err);
 	grow_printf(&b, "baseline", rc);
 	if (rc == 0) {
 		rc = smp_emit_text(rep, SMP_SEVERITY_INFO, 0, grow_write, &b);
 		grow_printf(&b, "emit", rc);
 		smp_report_free(rep);
 	}
-	rc = smp_suggest_file(&sug, ctx, path, NULL, &err);
+	rc = smp_suggest(&sug, ctx, path, NULL, 0, NULL, &err);
 	grow_printf(&b, "suggest", rc);
 	if (rc == 0) {
 		rc = smp_suggestion_emit_text(sug, grow_write, &b);
@@ -277,8 +282,8 @@ Test(threads, one_context_eight_threads_match_serial_runs)
 
 	collect_specs(&specs);
 	cr_assert_eq(smp_context_new(&ctx, NULL, &err), 0, "%s", err.message);
-	cr_assert_eq(smp_baseline_new_file(
-			     &bl, ctx, "examples/bert-single-gpu.yaml", &err),
+	cr_assert_eq(smp_baseline_new(&bl, ctx, "examples/bert-single-gpu.yaml",
+				      NULL, 0, &err),
 		     0, "%s", err.message);
 	expected = calloc(specs.count, sizeof(*expected));
 	cr_assert_not_null(expected);

@@ -126,7 +126,7 @@ probe_fn(void *ud, const struct smp_check *c)
 static void
 probe(struct smp_context *ctx, const char *spec, struct probe *p)
 {
-	struct smp_check_hook hook = {probe_fn, p, NULL, NULL};
+	struct smp_check_hook hook = {.fn = probe_fn, .ud = p};
 	struct smp_report *rep = NULL;
 	int rc;
 

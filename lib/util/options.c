@@ -3,13 +3,13 @@
  * (docs/API.md, "ABI"): fields are only ever appended, and a caller
  * compiled with an older header passes a shorter struct whose version
  * says so. The library must not read past its end, so it copies only the
- * fields that version has into a full struct holding the defaults.
+ * fields that version has into a full struct holding the defaults
+ * (smp__options_copy(), the one helper every options struct goes through).
  */
 #include <stddef.h>
-#include <stdio.h>
-#include <string.h>
 
-#include "context/options.h"
+#include "util/options.h"
+#include "util/options_version.h"
 
 /*
  * Bytes of struct smp_options per version. Version 1 ended at
@@ -26,26 +26,21 @@ static const size_t options_size[SMP_OPTIONS_VERSION + 1] = {
 };
 
 int
+smp_options_init(struct smp_options *opts, unsigned int version)
+{
+	const struct smp_options defaults = SMP_OPTIONS_INIT;
+
+	return smp__options_init(opts, version, &defaults, options_size,
+				 SMP_OPTIONS_VERSION);
+}
+
+int
 smp__options_resolve(struct smp_options *out, const struct smp_options *in,
 		     struct smp_error *err)
 {
 	const struct smp_options defaults = SMP_OPTIONS_INIT;
 
 	*out = defaults;
-	if (!in)
-		return 0;
-	if (in->version == 0 || in->version > SMP_OPTIONS_VERSION) {
-		if (err) {
-			memset(err, 0, sizeof(*err));
-			err->code = SMP_EINVAL;
-			snprintf(err->source, sizeof(err->source), "options");
-			snprintf(err->message, sizeof(err->message),
-				 "unsupported smp_options version %u (this "
-				 "library reads 1 to %u)",
-				 in->version, (unsigned)SMP_OPTIONS_VERSION);
-		}
-		return SMP_EINVAL;
-	}
-	memcpy(out, in, options_size[in->version]);
-	return 0;
+	return smp__options_copy(out, in, options_size, SMP_OPTIONS_VERSION,
+				 "smp_options", err);
 }

@@ -1,0 +1,132 @@
+/*
+ * test_sdk_oracle_job.c - the effective job's SDK-added hyperparameters
+ * against the SageMaker Python SDK itself: for every spec of
+ * tests/sdk-oracle/specs.json that the SDK accepted, the Training
+ * Compiler and PyTorch/XLA switches the container receives
+ * (smp__job_hyperparameter) must be the ones the SDK's estimator produced
+ * (tests/sdk-oracle/expected.json), present with the same value or absent.
+ */
+#include <cjson/cJSON.h>
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "smpreflight.h"
+#include "job/effective.h"
+#include "rules/check.h"
+#include "helpers.h"
+
+static const char *const flags[] = {
+	"sagemaker_training_compiler_enabled",
+	"sagemaker_training_compiler_debug_mode",
+	"sagemaker_pytorch_xla_multi_worker_enabled",
+};
+#define NFLAGS (sizeof(flags) / sizeof(flags[0]))
+
+struct seen {
+	char value[NFLAGS][16]; /* "" when absent */
+	int ran;
+};
+
+static void
+grab(void *ud, const struct smp_check *c)
+{
+	struct seen *s = ud;
+	size_t i;
+
+	s->ran = 1;
+	for (i = 0; i < NFLAGS; i++) {
+		const struct smp_node *v =
+			smp__job_hyperparameter(c->job, flags[i]);
+		const char *t = v ? smp__node_text(v) : NULL;
+
+		snprintf(s->value[i], sizeof(s->value[i]), "%s", t ? t : "");
+	}
+}
+
+static cJSON *
+read_json(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+	cJSON *j;
+
+	cr_assert_not_null(f, "cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	cr_assert_not_null(buf);
+	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	j = cJSON_ParseWithLength(buf, (size_t)n);
+	free(buf);
+	cr_assert_not_null(j);
+	return j;
+}
+
+Test(sdk_oracle, effective_hyperparameters_equal_the_sdk)
+{
+	cJSON *specs = read_json("tests/sdk-oracle/specs.json");
+	cJSON *exp = read_json("tests/sdk-oracle/expected.json");
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(specs, "specs");
+	const cJSON *res = cJSON_GetObjectItemCaseSensitive(exp, "results");
+	struct smp_context *ctx = th_context(NULL);
+	const cJSON *spec;
+	int i = 0, compared = 0;
+
+	cJSON_ArrayForEach(spec, list)
+	{
+		const cJSON *r = cJSON_GetArrayItem(res, i++);
+		const cJSON *hp =
+			cJSON_GetObjectItemCaseSensitive(r, "hyperparameters");
+		cJSON *kw;
+		struct seen s;
+		struct smp_check_hook hook = {.fn = grab, .ud = &s};
+		struct smp_report *rep = NULL;
+		char *text;
+		size_t k;
+
+		if (!hp)
+			continue; /* the SDK refused it */
+		kw = cJSON_Duplicate(
+			cJSON_GetObjectItemCaseSensitive(spec, "kwargs"), 1);
+		cr_assert_not_null(kw);
+		cJSON_AddStringToObject(
+			kw, "estimator",
+			cJSON_GetObjectItemCaseSensitive(spec, "estimator")
+				->valuestring);
+		text = cJSON_PrintUnformatted(kw);
+		cr_assert_not_null(text);
+		memset(&s, 0, sizeof(s));
+		cr_assert_eq(smp__check_run(&rep, ctx, "o.json", text,
+					    strlen(text), &hook, NULL),
+			     0);
+		cr_assert(s.ran, "%s: no job", text);
+		for (k = 0; k < NFLAGS; k++) {
+			const cJSON *want =
+				cJSON_GetObjectItemCaseSensitive(hp, flags[k]);
+			const char *w =
+				cJSON_IsString(want) ? want->valuestring : "";
+
+			cr_expect(strcasecmp(s.value[k], w) == 0,
+				  "%s: %s is '%s', the SDK sends '%s'",
+				  cJSON_GetObjectItemCaseSensitive(spec, "name")
+					  ->valuestring,
+				  flags[k], s.value[k], w);
+		}
+		compared++;
+		smp_report_free(rep);
+		cJSON_free(text);
+		cJSON_Delete(kw);
+	}
+	cr_log_info("%d accepted specs: compiler and XLA switches compared",
+		    compared);
+	cr_expect_geq(compared, 60);
+	smp_context_free(ctx);
+	cJSON_Delete(specs);
+	cJSON_Delete(exp);
+}
