@@ -816,6 +816,8 @@ check_tested(struct loader *L, const struct smp_node *seq,
 	size_t i;
 	int rc;
 
+	if (!rows)
+		return 0; /* no table, nothing to check */
 	for (i = 0; i < n; i++) {
 		const struct smp_tested_model *r = &rows[i];
 
