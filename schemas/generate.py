@@ -421,6 +421,20 @@ def kwarg_schema(name, detail, ref):
     return out
 
 
+def allow_null(sch):
+    """null is the SDK's None: the default of an optional argument (AWS's
+    own notebooks pass debugger_hook_config=None), never a wrong type."""
+    sch = dict(sch)
+    t = sch.get("type")
+    if isinstance(t, str):
+        sch["type"] = [t, "null"]
+    elif isinstance(t, list) and "null" not in t:
+        sch["type"] = t + ["null"]
+    elif "anyOf" in sch:
+        sch["anyOf"] = sch["anyOf"] + [{"type": "null"}]
+    return sch
+
+
 def describe(name, details):
     """The property description: YAML form, SDK type, default, required."""
     first = details[0][1]
@@ -492,7 +506,7 @@ def distribution_schema(keys):
 # --- the whole schema ------------------------------------------------------
 
 
-def estimator_def(title, est_names, props_order, kwarg_refs, legacy, dym, est_schema, dist_ref):
+def estimator_def(title, est_names, props_order, kwarg_refs, legacy, dym, est_schema, dist_ref, ignored=()):
     props = {"estimator": est_schema}
     for name in props_order:
         props[name] = {"$ref": kwarg_refs[name]} if name != "distribution" else {"$ref": dist_ref}
@@ -511,7 +525,14 @@ def estimator_def(title, est_names, props_order, kwarg_refs, legacy, dym, est_sc
         "properties": props,
         "additionalProperties": False,
         "x-smp-message": UNKNOWN_KWARG_MESSAGE,
+        # EstimatorBase.__init__(**kwargs) swallows what it does not know:
+        # a key of another estimator class, or one that misspells none of
+        # this class's arguments, leaves a job that runs (a warning); a
+        # misspelling of a real argument loses that setting (an error)
+        "x-smp-unknown-severity": "warning",
     }
+    if ignored:
+        out["x-smp-ignored-keys"] = sorted(ignored)
     if dym:
         out["x-smp-did-you-mean"] = dym
     return out
@@ -548,6 +569,8 @@ def generate_estimator(ref):
         if sch is None:
             continue
         sch = dict({"description": describe(name, details)}, **sch) if "description" not in sch else sch
+        if all(d["default"] == "None" for _, d in details):
+            sch = allow_null(sch)
         defs["kwarg." + name] = sch
         kwarg_refs[name] = "#/$defs/kwarg." + name
 
@@ -584,6 +607,7 @@ def generate_estimator(ref):
                 "const": e,
             },
             "#/$defs/distribution@" + e,
+            [k for k in union if k not in est[e]],
         )
     legacy_union = list(legacy_all)
     for e in ESTIMATORS:

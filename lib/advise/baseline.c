@@ -9,6 +9,7 @@
 #include "rules/check.h"
 #include "context/context.h"
 #include "advise/baseline.h"
+#include "util/error.h"
 
 struct smp_baseline {
 	const struct smp_context *ctx;
@@ -35,15 +36,9 @@ static int
 fail(struct smp_error *err, int code, const char *name, uint32_t line,
      uint32_t column, const char *message)
 {
-	if (err) {
-		memset(err, 0, sizeof(*err));
-		err->code = code;
-		snprintf(err->source, sizeof(err->source), "%s", name);
-		err->line = line;
-		err->column = column;
-		snprintf(err->message, sizeof(err->message), "%s", message);
-	}
-	return code;
+	struct smp_pos at = smp__pos_make(line, column);
+
+	return smp__error_set(err, code, name, &at, "%s", message);
 }
 
 void

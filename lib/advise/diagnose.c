@@ -15,44 +15,7 @@
 #include "advise/baseline.h"
 #include "context/context.h"
 #include "script/script.h"
-
-const char *
-smp__diag_str(struct smp_diagnosis_build *b, const char *s, size_t n)
-{
-	char *out;
-
-	if (!s)
-		return NULL;
-	out = smp__arena_strndup(&b->arena, s, n);
-	if (!out)
-		b->oom = 1;
-	return out;
-}
-
-const char *
-smp__diag_printf(struct smp_diagnosis_build *b, const char *fmt, ...)
-{
-	char buf[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	return smp__diag_str(b, buf, strlen(buf));
-}
-
-const char *
-smp__diag_member(const struct smp_node *root, const char *name)
-{
-	return smp__node_text(smp__map_get(root, name));
-}
-
-int
-smp__diag_distributed(const struct smp_job *job)
-{
-	return job->pytorchxla_enabled || job->count > 1 ||
-	       job->launcher_script != NULL;
-}
+#include "util/error.h"
 
 /* Keeps the first job of the response, after the baseline's rules. */
 static void
@@ -81,15 +44,9 @@ static int
 fail(struct smp_error *err, int code, const char *name, uint32_t line,
      uint32_t column, const char *message)
 {
-	if (err) {
-		memset(err, 0, sizeof(*err));
-		err->code = code;
-		snprintf(err->source, sizeof(err->source), "%s", name);
-		err->line = line;
-		err->column = column;
-		snprintf(err->message, sizeof(err->message), "%s", message);
-	}
-	return code;
+	struct smp_pos at = smp__pos_make(line, column);
+
+	return smp__error_set(err, code, name, &at, "%s", message);
 }
 
 void

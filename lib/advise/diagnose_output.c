@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "advise/diagnose.h"
-#include "emit/writer.h"
+#include "emit/out.h"
 
 static const char *const verdicts[] = {
 	[SMP_VERDICT_NO] = "no",

@@ -14,7 +14,9 @@
 
 #include "rules/check.h"
 #include "context/context.h"
+#include "doc/load.h"
 #include "util/read_file.h"
+#include "util/error.h"
 #include "util/text.h"
 #include "tune/tune.h"
 
@@ -725,23 +727,6 @@ on_job(void *ud, const struct smp_check *c)
 		compute(r, c);
 }
 
-/* JSON when the loader would read it as JSON (load.h). */
-static int
-is_json(const char *name, const char *buf, size_t len)
-{
-	size_t n = strlen(name), i;
-
-	if (n >= 5 && strcmp(name + n - 5, ".json") == 0)
-		return 1;
-	for (i = 0; i < len; i++) {
-		if (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' ||
-		    buf[i] == '\r')
-			continue;
-		return buf[i] == '{' || buf[i] == '[';
-	}
-	return 0;
-}
-
 static int fail(struct smp_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -750,13 +735,9 @@ fail(struct smp_error *err, int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (err) {
-		memset(err, 0, sizeof(*err));
-		err->code = code;
-		va_start(ap, fmt);
-		vsnprintf(err->message, sizeof(err->message), fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	smp__error_setv(err, code, NULL, NULL, fmt, ap);
+	va_end(ap);
 	return code;
 }
 
@@ -851,7 +832,8 @@ suggest(struct smp_suggestion **out, const struct smp_context *ctx,
 	s->alloc = &ctx->alloc;
 	smp__arena_init(&s->arena, &ctx->alloc);
 	r.s = s;
-	r.json = is_json(name, buf ? buf : "", len);
+	/* the loader's decision: a flow mapping in a .yaml file is YAML */
+	r.json = smp__load_is_json(name, buf ? buf : "", len);
 	hook.fn = on_job;
 	hook.ud = &r;
 	hook.keep = NULL;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "catalog/data_cache.h"
+#include "util/error.h"
 
 const char *const smp__doc_names[SMP_DOC_COUNT] = {
 	"instances.json", "tested-models.json", "frameworks.json",
@@ -33,13 +34,8 @@ smp__cache_fail(struct smp_error *err, int code, const char *source,
 {
 	va_list ap;
 
-	if (!err)
-		return code;
-	memset(err, 0, sizeof(*err));
-	err->code = code;
-	snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	smp__error_setv(err, code, source, NULL, fmt, ap);
 	va_end(ap);
 	return code;
 }

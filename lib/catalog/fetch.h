@@ -7,16 +7,7 @@
 
 #include "smpreflight.h"
 #include "catalog/data_cache.h"
-
-/* 1 when url's host is localhost, 127.x.x.x or [::1]. */
-int smp__url_is_loopback(const char *url);
-
-/*
- * The URL policy: http:// or https:// with a host, no whitespace or
- * control characters, no query or fragment; http:// only to loopback
- * unless allow_http. Returns 0 or SMP_EINVAL with err saying why.
- */
-int smp__url_check(const char *url, int allow_http, struct smp_error *err);
+#include "catalog/url.h"
 
 /* smp_data_update() with the cache's file operations replaced. */
 int smp__data_update_io(struct smp_update_result **out,

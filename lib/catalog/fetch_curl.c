@@ -19,7 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "catalog/fetch.h"
+#include "catalog/url.h"
 
 #define MAX_REDIRECTS 5L
 

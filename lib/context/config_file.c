@@ -18,6 +18,7 @@
 #include "report/rule_table.h"
 #include "schema/schema.h"
 #include "util/text.h"
+#include "util/error.h"
 
 /* The public struct first, so that a pointer to it is one to this. */
 struct config {
@@ -30,14 +31,9 @@ static void
 fail(struct smp_error *err, int code, const char *name, uint32_t line,
      uint32_t column, const char *msg)
 {
-	if (!err)
-		return;
-	memset(err, 0, sizeof(*err));
-	err->code = code;
-	snprintf(err->source, sizeof(err->source), "%s", name);
-	err->line = line;
-	err->column = column;
-	snprintf(err->message, sizeof(err->message), "%s", msg);
+	struct smp_pos at = smp__pos_make(line, column);
+
+	smp__error_set(err, code, name, &at, "%s", msg);
 }
 
 static struct smp_config_pos

@@ -15,16 +15,12 @@
 #include "doc/load.h"
 #include "context/options.h"
 #include "util/read_file.h"
+#include "util/error.h"
 
 static void
 set_error(struct smp_error *err, int code, const char *source, const char *msg)
 {
-	if (!err)
-		return;
-	memset(err, 0, sizeof(*err));
-	err->code = code;
-	snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
-	snprintf(err->message, sizeof(err->message), "%s", msg);
+	smp__error_set(err, code, source, NULL, "%s", msg);
 }
 
 static const char *const data_names[3] = {
@@ -175,8 +171,10 @@ apply_overrides(struct smp_context *ctx, const struct smp_options *o,
 {
 	size_t i;
 
-	for (i = 0; i < SMP_RULE_COUNT; i++)
+	for (i = 0; i < SMP_RULE_COUNT; i++) {
 		ctx->severity[i] = smp__rule_default_severity(i);
+		ctx->severity_set[i] = 0;
+	}
 	for (i = 0; i < o->override_count; i++) {
 		const struct smp_rule_override *ov = &o->overrides[i];
 		enum smp_rule_id r;
@@ -191,6 +189,7 @@ apply_overrides(struct smp_context *ctx, const struct smp_options *o,
 			return SMP_EINVAL;
 		}
 		ctx->severity[r] = ov->severity;
+		ctx->severity_set[r] = 1;
 	}
 	return 0;
 }

@@ -15,6 +15,7 @@ struct smp_context {
 	struct smp_limits limits; /* resolved: no zeros */
 	enum smp_dialect dialect;
 	enum smp_severity severity[SMP_RULE_COUNT];
+	unsigned char severity_set[SMP_RULE_COUNT]; /* set by the user */
 	struct smp_settings settings;
 	struct smp_catalog catalog;
 	/* structural schema per dialect, compiled at its first use

@@ -1,5 +1,5 @@
 /*
- * emit_github.c - GitHub Actions workflow commands (`check --format
+ * github.c - GitHub Actions workflow commands (`check --format
  * github`), one line per finding, which the runner turns into
  * annotations on the pull request:
  *
@@ -12,7 +12,7 @@
  * message on a second line of the annotation. Suppressed findings are not
  * written: an annotation cannot be marked as dismissed.
  */
-#include "emit/writer.h"
+#include "emit/emitter.h"
 #include "report/report.h"
 
 static const char *
@@ -65,9 +65,8 @@ out_finding(struct smp__out *o, const struct smp_finding *f, const char *file)
 	smp__out_str(o, "\n");
 }
 
-/* See emit_util.h. */
-void
-smp__emit_github_file(struct smp_emitter *em, const struct smp_report *report)
+static void
+github_file(struct smp_emitter *em, const struct smp_report *report)
 {
 	const char *file = smp__emit_report_file(report);
 	size_t i;
@@ -80,10 +79,9 @@ smp__emit_github_file(struct smp_emitter *em, const struct smp_report *report)
 	}
 }
 
-/* See writer.h: an ::error annotation on the file. */
-void
-smp__emit_github_failure(struct smp_emitter *em, const char *file,
-			 const char *message)
+/* A failure: an ::error annotation on the file. */
+static void
+github_failure(struct smp_emitter *em, const char *file, const char *message)
 {
 	struct smp__out *o = &em->out;
 
@@ -93,3 +91,9 @@ smp__emit_github_failure(struct smp_emitter *em, const char *file,
 	smp__out_github_data(o, message);
 	smp__out_str(o, "\n");
 }
+
+const struct smp_emitter_ops smp__emit_github = {
+	.name = "github",
+	.file = github_file,
+	.failure = github_failure,
+};

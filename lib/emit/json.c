@@ -1,5 +1,5 @@
 /*
- * emit_json.c - the JSON report (`check --format json`), described by
+ * json.c - the JSON report (`check --format json`), described by
  * schemas/report.schema.json:
  *
  *   {
@@ -20,12 +20,12 @@
  * Written by hand rather than with cJSON: cJSON builds the whole tree in
  * memory (a run over 10,000 files would hold every finding until the end)
  * and allocates through process-wide hooks instead of the context's
- * allocator. Streaming keeps memory flat; emit_util.c's escaper produces
+ * allocator. Streaming keeps memory flat; out.c's escaper produces
  * valid JSON from any bytes. One finding per line keeps the output easy
  * to grep and to diff.
  */
 #include "context/context.h"
-#include "emit/writer.h"
+#include "emit/emitter.h"
 #include "report/report.h"
 
 /* A position field: the number, or null when the finding has none. */
@@ -74,9 +74,8 @@ out_finding(struct smp__out *o, const struct smp_finding *f, const char *file)
 	smp__out_str(o, "}");
 }
 
-/* See emit_util.h. */
-void
-smp__emit_json_begin(struct smp_emitter *em)
+static void
+json_begin(struct smp_emitter *em)
 {
 	struct smp__out *o = &em->out;
 
@@ -95,9 +94,8 @@ smp__emit_json_begin(struct smp_emitter *em)
 	em->items = 0;
 }
 
-/* See emit_util.h. */
-void
-smp__emit_json_file(struct smp_emitter *em, const struct smp_report *report)
+static void
+json_file(struct smp_emitter *em, const struct smp_report *report)
 {
 	const char *file = smp__emit_report_file(report);
 	size_t i;
@@ -112,10 +110,9 @@ smp__emit_json_file(struct smp_emitter *em, const struct smp_report *report)
 	}
 }
 
-/* See writer.h: kept in the body until the findings are closed. */
-void
-smp__emit_json_failure(struct smp_emitter *em, const char *file,
-		       const char *message)
+/* kept in the body until the findings are closed. */
+static void
+json_failure(struct smp_emitter *em, const char *file, const char *message)
 {
 	struct smp__out *o = &em->out;
 	struct smp__sink saved;
@@ -131,9 +128,8 @@ smp__emit_json_failure(struct smp_emitter *em, const char *file,
 	smp__emit_body_close(em, &saved);
 }
 
-/* See emit_util.h. */
-void
-smp__emit_json_end(struct smp_emitter *em)
+static void
+json_end(struct smp_emitter *em)
 {
 	struct smp__out *o = &em->out;
 
@@ -166,3 +162,11 @@ smp__emit_json_end(struct smp_emitter *em)
 	}
 	smp__out_str(o, "}\n}\n");
 }
+
+const struct smp_emitter_ops smp__emit_json = {
+	.name = "json",
+	.begin = json_begin,
+	.file = json_file,
+	.failure = json_failure,
+	.end = json_end,
+};

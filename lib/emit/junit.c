@@ -1,5 +1,5 @@
 /*
- * emit_junit.c - JUnit XML (`check --format junit`) for CI systems that
+ * junit.c - JUnit XML (`check --format junit`) for CI systems that
  * show test reports (GitLab, Jenkins, Azure Pipelines):
  *
  *   <?xml version="1.0" encoding="UTF-8"?>
@@ -28,7 +28,7 @@
  */
 #include <string.h>
 
-#include "emit/writer.h"
+#include "emit/emitter.h"
 #include "report/report.h"
 
 /* "file:line:col: severity: message [rule]" and the fix on a new line. */
@@ -118,9 +118,8 @@ out_testcase(struct smp_emitter *em, const struct smp_report *report)
 		em->failed_cases++;
 }
 
-/* See emit_util.h. */
-void
-smp__emit_junit_file(struct smp_emitter *em, const struct smp_report *report)
+static void
+junit_file(struct smp_emitter *em, const struct smp_report *report)
 {
 	struct smp__sink saved;
 
@@ -130,10 +129,9 @@ smp__emit_junit_file(struct smp_emitter *em, const struct smp_report *report)
 	smp__emit_body_close(em, &saved);
 }
 
-/* See writer.h: a testcase with an <error>, counted in "errors". */
-void
-smp__emit_junit_failure(struct smp_emitter *em, const char *file,
-			const char *message)
+/* a testcase with an <error>, counted in "errors". */
+static void
+junit_failure(struct smp_emitter *em, const char *file, const char *message)
 {
 	struct smp__out *o = &em->out;
 	struct smp__sink saved;
@@ -154,9 +152,8 @@ smp__emit_junit_failure(struct smp_emitter *em, const char *file,
 	smp__emit_body_close(em, &saved);
 }
 
-/* See emit_util.h. */
-void
-smp__emit_junit_end(struct smp_emitter *em)
+static void
+junit_end(struct smp_emitter *em)
 {
 	struct smp__out *o = &em->out;
 
@@ -172,3 +169,10 @@ smp__emit_junit_end(struct smp_emitter *em)
 		smp__out_mem(o, em->body, em->body_len);
 	smp__out_str(o, "</testsuite>\n");
 }
+
+const struct smp_emitter_ops smp__emit_junit = {
+	.name = "junit",
+	.file = junit_file,
+	.failure = junit_failure,
+	.end = junit_end,
+};

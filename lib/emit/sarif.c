@@ -1,5 +1,5 @@
 /*
- * emit_sarif.c - SARIF 2.1.0 (`check --format sarif`) as GitHub code
+ * sarif.c - SARIF 2.1.0 (`check --format sarif`) as GitHub code
  * scanning reads it: one run; tool.driver names every rule with its
  * descriptions, help URI and default level (so an alert can always show
  * its rule, and ruleIndex is the rule's place in the table); one result
@@ -9,10 +9,10 @@
  * and its reason, so that code scanning shows them as dismissed.
  *
  * The driver comes first and the results stream after it: nothing is
- * kept per finding. Written by hand for the reasons given in emit_json.c.
+ * kept per finding. Written by hand for the reasons given in json.c.
  */
 #include "context/context.h"
-#include "emit/writer.h"
+#include "emit/emitter.h"
 #include "report/report.h"
 
 static const char *
@@ -78,9 +78,8 @@ absolute_uri(const char *uri)
 	return *p == ':';
 }
 
-/* See emit_util.h. */
-void
-smp__emit_sarif_begin(struct smp_emitter *em)
+static void
+sarif_begin(struct smp_emitter *em)
 {
 	struct smp__out *o = &em->out;
 	size_t i, n = smp_rule_count();
@@ -189,9 +188,8 @@ out_result(struct smp_emitter *em, const struct smp_finding *f,
 	smp__out_str(o, "}");
 }
 
-/* See emit_util.h. */
-void
-smp__emit_sarif_file(struct smp_emitter *em, const struct smp_report *report)
+static void
+sarif_file(struct smp_emitter *em, const struct smp_report *report)
 {
 	const char *file = smp__emit_report_file(report);
 	size_t i;
@@ -207,11 +205,10 @@ smp__emit_sarif_file(struct smp_emitter *em, const struct smp_report *report)
 	}
 }
 
-/* See writer.h: a notification of the run's one invocation, kept in the
+/* a notification of the run's one invocation, kept in the
  * body until the results are closed. */
-void
-smp__emit_sarif_failure(struct smp_emitter *em, const char *file,
-			const char *message)
+static void
+sarif_failure(struct smp_emitter *em, const char *file, const char *message)
 {
 	struct smp__out *o = &em->out;
 	struct smp__sink saved;
@@ -229,9 +226,8 @@ smp__emit_sarif_failure(struct smp_emitter *em, const char *file,
 	smp__emit_body_close(em, &saved);
 }
 
-/* See emit_util.h. */
-void
-smp__emit_sarif_end(struct smp_emitter *em)
+static void
+sarif_end(struct smp_emitter *em)
 {
 	struct smp__out *o = &em->out;
 
@@ -245,3 +241,11 @@ smp__emit_sarif_end(struct smp_emitter *em)
 	}
 	smp__out_str(o, "\n    }\n  ]\n}\n");
 }
+
+const struct smp_emitter_ops smp__emit_sarif = {
+	.name = "sarif",
+	.begin = sarif_begin,
+	.file = sarif_file,
+	.failure = sarif_failure,
+	.end = sarif_end,
+};

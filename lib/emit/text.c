@@ -1,5 +1,5 @@
 /*
- * emit_text.c - findings as text for a terminal (DESIGN.md section 5):
+ * text.c - findings as text for a terminal (DESIGN.md section 5):
  *
  *   jobs/bert.yaml:14:20: error: GPU_NUM_DEVICES is "8" but ... [rule]
  *      14 |   GPU_NUM_DEVICES: "8"
@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "emit/emitter.h"
 #include "report/report.h"
 #include "util/text.h"
 
@@ -527,3 +528,25 @@ smp_emit_text(const struct smp_report *report, enum smp_severity min_severity,
 	out_flush(&o);
 	return o.failed ? SMP_EIO : 0;
 }
+
+/*
+ * The text back-end of the emitter: smp_emit_text() writes to the sink
+ * itself, once the emitter's buffer is empty.
+ */
+static void
+text_file(struct smp_emitter *em, const struct smp_report *report)
+{
+	int rc;
+
+	if (smp__out_flush(&em->out))
+		return; /* the dispatcher records the failure */
+	rc = smp_emit_text(report, em->min_severity, em->text_flags,
+			   em->out.write, em->out.ud);
+	if (rc && !em->status)
+		em->status = rc;
+}
+
+const struct smp_emitter_ops smp__emit_text = {
+	.name = "text",
+	.file = text_file,
+};

@@ -5,10 +5,12 @@
  * URI, the string hyperparameters that switch the compiler on).
  */
 #include <string.h>
+#include <strings.h>
 #include <stdlib.h>
 
-#include "job/job.h"
+#include "job/dialect.h"
 #include "job/image.h"
+#include "job/normalize.h"
 #include "util/text.h"
 
 /*
@@ -565,64 +567,61 @@ smp__job_default(struct smp_job *job, const struct smp_node *at,
 	return n;
 }
 
-int
-smp__job_take_image(struct smp_job *job, const struct smp_node *image)
+void
+smp__job_take_image(struct smp_job *job, const struct smp_node *image,
+		    int overwrite)
 {
 	struct smp_image_uri im;
 	const struct smp_span *v;
 
 	if (!image || image->kind != SMP_NODE_SCALAR ||
 	    smp__scalar_type(image) != SMP_SCALAR_STRING)
-		return 0;
-	job->training_image = image;
+		return;
 	/* the image names the class: findings about what is missing go
 	 * there, as they go to 'estimator:' in an estimator spec */
-	job->estimator_node = image;
-	if (smp__image_parse(&im, image->u.scalar.value, image->u.scalar.len))
-		return 0;
-	job->estimator = im.estimator;
-	job->base_framework = im.base_framework;
-	if (im.estimator != SMP_EST_UNKNOWN) {
-		v = &im.framework_version;
-		if (v->len)
-			job->framework_version =
-				smp__job_part(job, image, v->off, v->len);
-		v = &im.transformers_version;
-		if (v->len && im.estimator == SMP_EST_HUGGINGFACE)
-			job->transformers_version =
-				smp__job_part(job, image, v->off, v->len);
-		v = &im.py_version;
-		if (v->len)
-			job->py_version =
-				smp__job_part(job, image, v->off, v->len);
+	if (overwrite || !job->estimator_node)
+		job->estimator_node = image;
+	if (smp__image_parse(&im, image->u.scalar.value, image->u.scalar.len) ||
+	    im.estimator == SMP_EST_UNKNOWN)
+		return;
+	if (!overwrite && job->estimator != SMP_EST_UNKNOWN &&
+	    job->estimator != im.estimator)
+		return; /* another framework's image: its tag says nothing */
+	if (overwrite || job->estimator == SMP_EST_UNKNOWN) {
+		job->estimator = im.estimator;
+		job->base_framework = im.base_framework;
 	}
-	if (im.trcomp)
-		return 2;
-	return smp__image_compiler_capable(&im);
+	if (!job->base_framework)
+		job->base_framework = im.base_framework;
+	v = &im.framework_version;
+	if (v->len && (overwrite || !job->framework_version) &&
+	    job->base_framework && im.base_framework &&
+	    strcmp(job->base_framework, im.base_framework) == 0)
+		job->framework_version =
+			smp__job_part(job, image, v->off, v->len);
+	v = &im.transformers_version;
+	if (v->len && im.estimator == SMP_EST_HUGGINGFACE &&
+	    (overwrite || !job->transformers_version))
+		job->transformers_version =
+			smp__job_part(job, image, v->off, v->len);
+	v = &im.py_version;
+	if (v->len && (overwrite || !job->py_version))
+		job->py_version = smp__job_part(job, image, v->off, v->len);
 }
 
-void
-smp__job_take_hyperparameters(struct smp_job *job, const struct smp_node *hp)
+int
+smp__hp_flag(const struct smp_node *n)
 {
-	const struct smp_pair *x;
+	int b = smp__scalar_bool(n);
 
-	if (!hp || hp->kind != SMP_NODE_MAPPING)
-		return;
-	job->hyperparameters = hp;
-	job->n_gpus = smp__map_get(hp, "n_gpus");
-	job->launcher_script = smp__map_get(hp, "training_script");
-	job->compiler_flag =
-		smp__map_get(hp, "sagemaker_training_compiler_enabled");
-	job->compiler_debug =
-		smp__map_get(hp, "sagemaker_training_compiler_debug_mode");
-	/* the form distribution: {pytorchxla: {enabled: true}} takes in a
-	 * request (R31); the key is kept for positions even when false */
-	x = smp__map_pair(hp, "sagemaker_pytorch_xla_multi_worker_enabled");
-	if (!x)
-		return;
-	job->pytorchxla_key = x->key;
-	if (smp__job_flag(job, x->value) == 1) {
-		job->pytorchxla = x->value;
-		job->pytorchxla_enabled = 1;
-	}
+	if (b >= 0 || !n || n->kind != SMP_NODE_SCALAR ||
+	    smp__scalar_type(n) != SMP_SCALAR_STRING)
+		return b;
+	if (n->u.scalar.len == 4 &&
+	    strncasecmp(n->u.scalar.value, "true", 4) == 0)
+		return 1;
+	if (n->u.scalar.len == 5 &&
+	    strncasecmp(n->u.scalar.value, "false", 5) == 0)
+		return 0;
+	return -1;
 }

@@ -12,6 +12,13 @@ smp__job_is_pytorch(const struct smp_job *job)
 }
 
 int
+smp__job_is_tensorflow(const struct smp_job *job)
+{
+	return job->base_framework &&
+	       strcmp(job->base_framework, "tensorflow") == 0;
+}
+
+int
 smp__job_has_pytorchxla_version(const struct smp_job *job,
 				const struct smp_catalog *cat)
 {
@@ -27,15 +34,6 @@ smp__job_has_pytorchxla_version(const struct smp_job *job,
 	    smp__version_parse(&have, smp__node_text(job->framework_version)))
 		return -1;
 	return smp__version_cmp(&have, &min) >= 0;
-}
-
-long long
-smp__job_total_gpus(const struct smp_job *job,
-		    const struct smp_instance *instance)
-{
-	if (!instance || instance->gpus <= 0)
-		return 0;
-	return (long long)instance->gpus * job->count;
 }
 
 const struct smp_node *

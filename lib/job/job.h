@@ -20,9 +20,29 @@ enum smp_estimator {
 
 struct smp_script_facts;
 
+/* Where the GPU count PyTorch/XLA uses (GPU_NUM_DEVICES) comes from. */
+enum smp_gpu_devices_from {
+	SMP_GPU_DEVICES_UNSET = 0, /* nothing sets it: the container's 1 */
+	SMP_GPU_DEVICES_ENV,       /* environment GPU_NUM_DEVICES */
+	SMP_GPU_DEVICES_HP,        /* an n_gpus hyperparameter read into it */
+	SMP_GPU_DEVICES_SCRIPT,    /* the entry script sets it */
+	SMP_GPU_DEVICES_CONTAINER  /* pytorchxla on: the container sets it */
+};
+
+/* A hyperparameter the SDK adds to the user's (Framework.hyperparameters). */
+struct smp_hp_added {
+	const char *name;
+	const struct smp_node
+		*value; /* made-up node on the setting behind it */
+};
+
+#define SMP_HP_ADDED_MAX 4
+
 struct smp_job {
 	enum smp_dialect dialect;
 	const struct smp_node *root;
+
+	/* ---- what the spec says (the normalizers fill this part) ---- */
 
 	enum smp_estimator estimator;
 	const struct smp_node *estimator_node;
@@ -33,36 +53,26 @@ struct smp_job {
 	const struct smp_node *instance_groups;
 
 	/* framework versions: pytorch_version/tensorflow_version (HF) or
-	 * framework_version (PyTorch, TensorFlow) */
+	 * framework_version (PyTorch, TensorFlow); or cut from the image
+	 * tag when the spec names an image (every dialect) */
 	const struct smp_node *transformers_version;
 	const struct smp_node *framework_version;
 	const char *base_framework; /* "pytorch", "tensorflow" or NULL */
 	const struct smp_node *py_version;
+	/* the estimator's image_uri (NULL, null or "" when not given) */
 	const struct smp_node *image_uri;
+	/* the container image the other dialects name (ModelTrainer
+	 * training_image, CreateTrainingJob TrainingImage) */
+	const struct smp_node *training_image;
 
-	/* compiler: present when compiler_config is given at all (R23) */
+	/* estimator compiler_config: the mapping (NULL when absent/null) */
 	const struct smp_node *compiler_config;
-	int compiler;         /* 1 when the compiler is selected */
-	int compiler_enabled; /* compiler_config.enabled, default true */
-	const struct smp_node *compiler_debug; /* the debug value node */
 
-	const struct smp_node *distribution;   /* mapping or NULL */
-	const struct smp_node *pytorchxla;     /* the pytorchxla value node */
-	const struct smp_node *pytorchxla_key; /* its key, for positions */
-	int pytorchxla_enabled;
-	const struct smp_node
-		*launcher_script; /* hyperparameter training_script */
+	const struct smp_node *distribution;    /* mapping or NULL */
+	const struct smp_node *pytorchxla_dist; /* distribution.pytorchxla */
 
 	const struct smp_node *environment;
 	const struct smp_node *hyperparameters;
-	const struct smp_node *gpu_num_devices; /* environment value */
-	const struct smp_node *n_gpus;          /* hyperparameter n_gpus */
-
-	/* the container image, when the dialect names it (ModelTrainer
-	 * training_image, CreateTrainingJob TrainingImage) */
-	const struct smp_node *training_image;
-	/* hyperparameter sagemaker_training_compiler_enabled, when given */
-	const struct smp_node *compiler_flag;
 	/* hyperparameter values are strings on the wire (API dialect) */
 	int hyperparameters_are_strings;
 
@@ -72,6 +82,8 @@ struct smp_job {
 	const struct smp_node *debugger_hook_config;
 	const struct smp_node *disable_profiler;
 	const struct smp_node *profiler_config;
+	const struct smp_node *checkpoint_s3_uri;
+	const struct smp_node *checkpoint_local_path;
 
 	/* 1 when instance_type is not in the spec but ModelTrainer's
 	 * default (ml.m5.xlarge when 'compute' names no instance type) */
@@ -84,6 +96,58 @@ struct smp_job {
 	struct smp_arena *arena;
 	int oom;
 
+	/* ---- the effective job (effective.c): what SageMaker runs ----
+	 * Computed once after normalization and before any rule, the same
+	 * way for every dialect; each fact keeps the node it comes from so
+	 * findings point at the line to change. See effective.h. */
+
+	/* the image: given (image_uri / training_image / TrainingImage,
+	 * used as is: the SDK's training_image_uri returns it unchanged),
+	 * else derived by the SDK from framework, versions and py_version */
+	const struct smp_node *image; /* the given URI, NULL when derived */
+	int image_trcomp;             /* a Training Compiler repository */
+	int image_tf_gpu;             /* the GPU tensorflow-training image */
+
+	int compiler;         /* the job runs Training Compiler's container
+				 with the compiler flags: compiler checks apply */
+	int compiler_enabled; /* ... and the flags say enabled */
+	int compiler_sdk;     /* compiler_config in an estimator: the SDK's
+				 TrainingCompilerConfig.validate() runs */
+	int compiler_by_hand; /* an estimator image_uri of a compiler image
+				 enabled by hyperparameter: no SDK checks */
+	/* sagemaker_training_compiler_enabled / _debug_mode as the
+	 * container receives them (the user's, or added by the SDK) */
+	const struct smp_node *compiler_flag;
+	const struct smp_node *compiler_debug;
+
+	int pytorchxla_enabled; /* distribution.pytorchxla.enabled or the
+				   sagemaker_pytorch_xla_multi_worker_enabled
+				   hyperparameter */
+	const struct smp_node *pytorchxla;     /* the node that says so (or
+						  the wrong-typed value) */
+	const struct smp_node *pytorchxla_key; /* its key, for positions */
+	int xla_version; /* the version has pytorchxla: 1, 0, -1 unknown */
+	/* hyperparameter training_script: the launcher route */
+	const struct smp_node *launcher_script;
+
+	int gpus;             /* GPUs per instance; 0 unknown or none */
+	long long total_gpus; /* gpus x instances; 0 when unknown */
+	enum smp_gpu_devices_from gpu_devices_from;
+	const struct smp_node *gpu_num_devices; /* environment value */
+	const struct smp_node *n_gpus;          /* hyperparameter n_gpus */
+	int spawns_workers; /* the script starts one process per GPU itself
+			       (xmp.spawn), or the launcher route does */
+
+	int debugger; /* a Debugger hook is attached */
+	int profiler; /* the Profiler runs */
+	int debugger_default, profiler_default; /* ... by the SDK's default */
+
+	struct smp_hp_added added[SMP_HP_ADDED_MAX]; /* SDK-added ones */
+	size_t nadded;
+	/* the user's own hyperparameters: neither sagemaker_* plumbing nor
+	 * added by the SDK (what the efficiency rules read) */
+	size_t user_hyperparameters;
+
 	/* what the entry script establishes (script.h), read by the spec
 	 * rules too; NULL or status NONE when it was not scanned */
 	const struct smp_script_facts *script;
@@ -92,91 +156,11 @@ struct smp_job {
 /* "huggingface", "pytorch", "tensorflow" (the catalog's spelling) or NULL. */
 const char *smp__estimator_key(enum smp_estimator e);
 
-/* Normalizers, one per dialect: fill job from a document's root. */
-void smp__normalize_estimator(struct smp_job *job, const struct smp_node *root);
-void smp__normalize_model_trainer(struct smp_job *job,
-				  const struct smp_node *root);
-void smp__normalize_create_training_job(struct smp_job *job,
-					const struct smp_node *root);
-
-/* The dialect the keys of root point to; SMP_DIALECT_AUTO when none. */
-enum smp_dialect smp__detect_dialect(const struct smp_node *root);
-
-/* The top-level keys detection knows for a dialect, sorted (for tests). */
-const char *const *smp__dialect_keys(enum smp_dialect dialect, size_t *count);
-
-/*
- * 1 when root is a DescribeTrainingJob response: a CreateTrainingJob
- * request plus members only a response has (TrainingJobArn,
- * TrainingJobStatus, ...; smp__response_keys lists them, sorted).
- */
-int smp__is_describe_response(const struct smp_node *root);
-const char *const *smp__response_keys(size_t *count);
-
-/*
- * How the job's dialect spells what fixes (and a few messages) name, so
- * that one rule gives the right advice in every dialect (dialect.c).
- */
-struct smp_words {
-	const char *enable_compiler; /* fix: turn the compiler on */
-	const char *no_compiler;     /* "the spec has no 'compiler_config'" */
-	const char *pytorchxla_without_compiler; /* fix of that finding */
-	const char *pytorchxla_on;               /* fix: enable pytorchxla */
-	const char *pytorchxla_off;              /* fix: drop pytorchxla */
-	const char *debug_off;                   /* fix: debug mode off */
-	const char *hook_set;     /* why the Debugger hook is on */
-	const char *hook_off;     /* fix: no Debugger hook */
-	const char *profiler_set; /* why the Profiler is on */
-	const char *profiler_off; /* fix: no Profiler */
-	const char *environment;  /* the environment map's key */
-	const char *instance_type, *instance_count, *instance_groups;
-	/* fix of py-version: prefix, the Python version, suffix */
-	const char *py_fix_prefix, *py_fix_suffix;
-};
-
-const struct smp_words *smp__words(const struct smp_job *job);
-
-/* The key node whose value is node, or node itself (for positions). */
-const struct smp_node *smp__job_key_of(const struct smp_job *job,
-				       const struct smp_node *node);
-
-/*
- * A flag as the job's dialect reads it: 1 true, 0 false, -1 neither.
- * Booleans in every dialect; the strings "true" and "false" too where
- * hyperparameters reach the container as those strings (ModelTrainer,
- * CreateTrainingJob).
- */
-int smp__job_flag(const struct smp_job *job, const struct smp_node *n);
-
-/*
- * Nodes the spec implies without holding them, made in job->arena (NULL,
- * with job->oom set, when that fails). smp__job_part: the text
- * from[off..off+len) of a string scalar, positioned on that part when
- * from is one line written as is, else on all of from (a version inside
- * an image tag). smp__job_default: text positioned on all of at (a
- * default value, shown where it applies).
- */
-const struct smp_node *smp__job_part(struct smp_job *job,
-				     const struct smp_node *from, size_t off,
-				     size_t len);
-const struct smp_node *smp__job_default(struct smp_job *job,
-					const struct smp_node *at,
-					const char *text);
-
-/*
- * Shared by the ModelTrainer and CreateTrainingJob normalizers. take_image
- * reads an image URI node into the estimator class, base framework and
- * versions; it returns 2 for a Training Compiler repository, 1 for the
- * GPU TensorFlow image (the compiler is built in), else 0.
- * take_hyperparameters reads the map: GPU count, launcher script and the
- * sagemaker_training_compiler_* / pytorch-xla flags.
- */
-int smp__job_take_image(struct smp_job *job, const struct smp_node *image);
-void smp__job_take_hyperparameters(struct smp_job *job,
-				   const struct smp_node *hp);
-
 /* 1 for a PyTorch-based job: HuggingFace with pytorch_version, PyTorch. */
 int smp__job_is_pytorch(const struct smp_job *job);
+
+/* 1 for a TensorFlow-based job: HuggingFace TensorFlow, TensorFlow. */
+int smp__job_is_tensorflow(const struct smp_job *job);
 
 /*
  * 1 when the job's version has the pytorchxla distribution (HuggingFace
@@ -190,13 +174,6 @@ int smp__is_xla_misspelling(const struct smp_node *key);
 
 /* 1 when the distribution holds a misspelled pytorchxla key. */
 int smp__job_xla_misspelled(const struct smp_job *job);
-
-/*
- * GPUs in the whole job (per instance x instances); 0 when unknown or
- * when instance (the job's instance type, NULL when unknown) has none.
- */
-long long smp__job_total_gpus(const struct smp_job *job,
-			      const struct smp_instance *instance);
 
 /* The node to anchor a finding about something absent: a key or root. */
 const struct smp_node *smp__job_anchor(const struct smp_job *job);

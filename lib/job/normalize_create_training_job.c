@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "job/job.h"
+#include "job/normalize.h"
 
 /*
  * A string hyperparameter without the JSON quotes the SDK wraps it in:
@@ -96,12 +96,12 @@ smp__normalize_create_training_job(struct smp_job *job,
 		smp__as_mapping(smp__map_get(root, "ResourceConfig"));
 	const struct smp_node *n;
 	long long count;
-	int image, flag;
 
 	job->root = root;
 	job->hyperparameters_are_strings = 1;
-	image = smp__job_take_image(
-		job, smp__as_string(smp__map_get(alg, "TrainingImage")));
+	job->training_image =
+		smp__as_string(smp__map_get(alg, "TrainingImage"));
+	smp__job_take_image(job, job->training_image, 1);
 
 	job->count = 1;
 	job->instance_type = smp__as_string(smp__map_get(res, "InstanceType"));
@@ -113,10 +113,7 @@ smp__normalize_create_training_job(struct smp_job *job,
 	}
 
 	job->environment = smp__as_mapping(smp__map_get(root, "Environment"));
-	job->gpu_num_devices =
-		smp__map_get(job->environment, "GPU_NUM_DEVICES");
-	smp__job_take_hyperparameters(
-		job,
+	job->hyperparameters = smp__as_mapping(
 		container_view(job, smp__map_get(root, "HyperParameters")));
 	/* what the SDK put there (unquoted above): the entry script and
 	 * where its code is, usually an S3 tarball, so that the script is
@@ -135,13 +132,4 @@ smp__normalize_create_training_job(struct smp_job *job,
 		smp__as_mapping(smp__map_get(root, "ProfilerConfig"));
 	job->disable_profiler =
 		smp__map_get(job->profiler_config, "DisableProfiler");
-
-	/* both the image and the flag (developer guide, "Using the
-	 * CreateTrainingJob API"); "false" still runs the compiler's
-	 * container, like the estimator's enabled: false (R23) */
-	flag = smp__job_flag(job, job->compiler_flag);
-	if (image && flag >= 0) {
-		job->compiler = 1;
-		job->compiler_enabled = flag;
-	}
 }

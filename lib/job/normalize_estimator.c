@@ -7,7 +7,7 @@
 #include <strings.h>
 #include <string.h>
 
-#include "job/job.h"
+#include "job/normalize.h"
 
 /* The value of key, or of its legacy name (train_instance_type ...). */
 static const struct smp_node *
@@ -87,42 +87,14 @@ take_versions(struct smp_job *job, const struct smp_node *root)
 	job->image_uri = get2(root, "image_uri", "image_name");
 }
 
-static void
-take_compiler(struct smp_job *job, const struct smp_node *root)
+/* compiler_config and distribution as given; null (None) is absent */
+static const struct smp_node *
+not_null(const struct smp_node *n)
 {
-	const struct smp_node *cc = smp__map_get(root, "compiler_config");
-
-	/* null (None) means no compiler; any other value selects it (R23) */
-	if (!cc || (cc->kind == SMP_NODE_SCALAR &&
-		    smp__scalar_type(cc) == SMP_SCALAR_NULL))
-		return;
-	job->compiler_config = cc;
-	job->compiler = 1;
-	job->compiler_enabled = 1;
-	if (cc->kind == SMP_NODE_MAPPING) {
-		const struct smp_node *en = smp__map_get(cc, "enabled");
-
-		if (smp__scalar_bool(en) == 0)
-			job->compiler_enabled = 0;
-		job->compiler_debug = smp__map_get(cc, "debug");
-	}
-}
-
-static void
-take_distribution(struct smp_job *job, const struct smp_node *root)
-{
-	const struct smp_node *d =
-		smp__as_mapping(get2(root, "distribution", "distributions"));
-	const struct smp_node *x;
-
-	job->distribution = d;
-	x = smp__map_get(d, "pytorchxla");
-	job->pytorchxla = x;
-	job->pytorchxla_key = smp__map_key(d, "pytorchxla");
-	/* a missing 'enabled' means false (R30) */
-	if (x && x->kind == SMP_NODE_MAPPING)
-		job->pytorchxla_enabled =
-			smp__scalar_bool(smp__map_get(x, "enabled")) == 1;
+	return n && n->kind == SMP_NODE_SCALAR &&
+			       smp__scalar_type(n) == SMP_SCALAR_NULL
+		       ? NULL
+		       : n;
 }
 
 void
@@ -148,21 +120,23 @@ smp__normalize_estimator(struct smp_job *job, const struct smp_node *root)
 	job->instance_groups = smp__map_get(root, "instance_groups");
 
 	take_versions(job, root);
-	take_compiler(job, root);
-	take_distribution(job, root);
+	job->compiler_config = not_null(smp__map_get(root, "compiler_config"));
+	job->distribution =
+		smp__as_mapping(get2(root, "distribution", "distributions"));
+	job->pytorchxla_dist = smp__map_get(job->distribution, "pytorchxla");
 
 	job->environment = smp__as_mapping(smp__map_get(root, "environment"));
 	job->hyperparameters =
 		smp__as_mapping(smp__map_get(root, "hyperparameters"));
-	job->gpu_num_devices =
-		smp__map_get(job->environment, "GPU_NUM_DEVICES");
-	job->n_gpus = smp__map_get(job->hyperparameters, "n_gpus");
-	job->launcher_script =
-		smp__map_get(job->hyperparameters, "training_script");
 
 	job->entry_point = smp__as_string(smp__map_get(root, "entry_point"));
 	job->source_dir = smp__as_string(smp__map_get(root, "source_dir"));
 	job->debugger_hook_config = smp__map_get(root, "debugger_hook_config");
 	job->disable_profiler = smp__map_get(root, "disable_profiler");
-	job->profiler_config = smp__map_get(root, "profiler_config");
+	job->profiler_config =
+		smp__as_mapping(smp__map_get(root, "profiler_config"));
+	job->checkpoint_s3_uri =
+		smp__as_string(smp__map_get(root, "checkpoint_s3_uri"));
+	job->checkpoint_local_path =
+		smp__as_string(smp__map_get(root, "checkpoint_local_path"));
 }

@@ -6,7 +6,7 @@
  * Compiler training_image or the sagemaker_training_compiler_* flags,
  * which model-trainer-compiler then reports.
  */
-#include "job/job.h"
+#include "job/normalize.h"
 
 /* ModelTrainer.model_post_init: no compute means one ml.m5.xlarge. */
 #define DEFAULT_INSTANCE_TYPE "ml.m5.xlarge"
@@ -60,26 +60,17 @@ smp__normalize_model_trainer(struct smp_job *job, const struct smp_node *root)
 {
 	const struct smp_node *src =
 		smp__as_mapping(smp__map_get(root, "source_code"));
-	int image, flag;
+	const struct smp_node *image =
+		smp__as_string(smp__map_get(root, "training_image"));
 
 	job->root = root;
-	image = smp__job_take_image(
-		job, smp__as_string(smp__map_get(root, "training_image")));
+	job->training_image = image;
+	smp__job_take_image(job, image, 1);
 	take_compute(job, root);
 	job->environment = smp__as_mapping(smp__map_get(root, "environment"));
-	job->gpu_num_devices =
-		smp__map_get(job->environment, "GPU_NUM_DEVICES");
 	/* a string is a path to a hyperparameters file: not read */
-	smp__job_take_hyperparameters(job,
-				      smp__map_get(root, "hyperparameters"));
+	job->hyperparameters =
+		smp__as_mapping(smp__map_get(root, "hyperparameters"));
 	job->entry_point = smp__as_string(smp__map_get(src, "entry_script"));
 	job->source_dir = smp__as_string(smp__map_get(src, "source_dir"));
-
-	/* nothing checks a ModelTrainer compiler job: the image alone or
-	 * the flag alone is enough to call it one */
-	flag = smp__job_flag(job, job->compiler_flag);
-	if (image == 2 || flag == 1 || (image == 1 && flag == 0)) {
-		job->compiler = 1;
-		job->compiler_enabled = flag != 0;
-	}
 }

@@ -190,8 +190,9 @@ void
 smp__finding_soften(struct smp_report *r, struct smp_finding *f,
 		    enum smp_rule_id rule, enum smp_severity sev)
 {
-	if (!f || (r->severity &&
-		   r->severity[rule] != smp__rule_default_severity(rule)))
+	if (!f || (r->severity_set && r->severity_set[rule]) ||
+	    (r->severity &&
+	     r->severity[rule] != smp__rule_default_severity(rule)))
 		return;
 	if (f->severity > sev)
 		f->severity = sev;
@@ -295,18 +296,6 @@ int
 smp__report_full(const struct smp_report *r)
 {
 	return r->count >= SMP_REPORT_FINDINGS_MAX && !r->finished;
-}
-
-int
-smp__report_has(const struct smp_report *r, enum smp_rule_id rule)
-{
-	const char *id = smp__rule_id(rule);
-	size_t i;
-
-	for (i = 0; i < r->count; i++)
-		if (r->items[i].rule == id)
-			return 1;
-	return 0;
 }
 
 static int

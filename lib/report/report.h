@@ -33,6 +33,9 @@ struct smp_report {
 	const struct smp_node *root;
 	/* per-rule severity from the context; NULL means the defaults */
 	const enum smp_severity *severity;
+	/* per rule, 1 when the user set its severity (--severity, config
+	 * 'rules:'): then no rule softens it; NULL means none was set */
+	const unsigned char *severity_set;
 	struct smp_finding *items;
 	size_t count;
 	size_t cap;
@@ -65,7 +68,8 @@ smp__report_node(struct smp_report *r, enum smp_rule_id rule,
 /*
  * Lowers f's severity to at most sev, for a rule with a softer case
  * (instance-unknown for a well-formed type, ...), unless the user set the
- * rule's severity explicitly: then that severity stands.
+ * rule's severity explicitly (r->severity_set), even to its default: then
+ * that severity stands.
  */
 void smp__finding_soften(struct smp_report *r, struct smp_finding *f,
 			 enum smp_rule_id rule, enum smp_severity sev);
@@ -115,9 +119,6 @@ void smp__report_finish(struct smp_report *r);
  * that it is counted.
  */
 int smp__report_full(const struct smp_report *r);
-
-/* 1 when the report already has a finding of rule. */
-int smp__report_has(const struct smp_report *r, enum smp_rule_id rule);
 
 /* Sorts findings by file, line, column, then rule id (stable output). */
 void smp__report_sort(struct smp_report *r);

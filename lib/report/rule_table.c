@@ -51,7 +51,7 @@
 
 static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 /* NOLINTBEGIN(bugprone-macro-parentheses): designators cannot be wrapped */
-#define X(e, name, sev, grp)                                                   \
+#define X(e, name, sev, grp, chk)                                              \
 	[SMP_RULE_##e].id = name, [SMP_RULE_##e].default_severity = SEV(sev),  \
 	[SMP_RULE_##e].group = grp,
 /* NOLINTEND(bugprone-macro-parentheses) */
@@ -83,9 +83,14 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	[SMP_RULE_UNKNOWN_KEY].summary = "a key the dialect does not have",
 	"The SageMaker Python SDK estimators take **kwargs and silently "
 	"ignore unknown keyword arguments, so a typo such as "
-	"'compiler_confg' turns the compiler off without any error. "
-	"sm-preflight knows the exact argument list of each estimator "
-	"class and suggests the nearest valid key.",
+	"'compiler_confg' turns the compiler off without any error: an "
+	"estimator key that misspells one of its class's arguments is an "
+	"error. A key that is a valid argument of another estimator class "
+	"(transformers_version on a PyTorch estimator) or that matches no "
+	"argument at all is ignored by the SDK and the job runs: a "
+	"warning. In a CreateTrainingJob request or ModelTrainer fields "
+	"an unknown key is always an error (botocore and pydantic reject "
+	"it).",
 	"SageMaker Python SDK v2.257.6 "
 	"sagemaker.estimator.EstimatorBase.__init__ (takes "
 	"**kwargs); " SRC_CREATE_TJ,
@@ -131,6 +136,15 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"SageMaker Python SDK (sagemaker.huggingface.HuggingFace, "
 	"sagemaker.modules.train.ModelTrainer); boto3 "
 	"SageMaker.Client.create_training_job",
+	[SMP_RULE_ENTRY_POINT_MISSING].summary =
+		"a framework estimator without entry_point",
+	"The HuggingFace, PyTorch and TensorFlow estimators run a "
+	"training script: Framework.__init__ takes entry_point as a "
+	"required argument (TypeError without it), and the PyTorch "
+	"estimator raises ValueError when neither entry_point nor "
+	"training_recipe is given.",
+	"SageMaker Python SDK: sagemaker.estimator.Framework, "
+	"sagemaker.pytorch.estimator.PyTorch",
 	[SMP_RULE_INSTANCE_UNKNOWN].summary =
 		"the instance type is malformed or not in the instance data",
 	"An instance type is written 'ml.<class>.<size>'. A value not "
@@ -223,7 +237,8 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	[SMP_RULE_PYTORCHXLA_VERSION].summary =
 		"'pytorchxla' on a framework version that does not have it",
 	"The pytorchxla distribution exists for HuggingFace PyTorch "
-	">= 1.11 and PyTorch >= 1.12 only, never for TensorFlow.",
+	">= 1.11 and PyTorch >= 1.12 only (TensorFlow jobs get "
+	"pytorchxla-tensorflow).",
 	"SageMaker Python SDK v2.257.6 "
 	"sagemaker.{huggingface,pytorch}.training_compiler.config."
 	"TrainingCompilerConfig.validate",
@@ -234,6 +249,15 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"SageMaker Python SDK v2.257.6 "
 	"sagemaker.huggingface.estimator.HuggingFace.__init__, "
 	"sagemaker.pytorch.estimator.PyTorch.__init__",
+	[SMP_RULE_PYTORCHXLA_TENSORFLOW].summary =
+		"'pytorchxla' on a TensorFlow job",
+	"pytorchxla starts one PyTorch/XLA process per GPU; it is a "
+	"PyTorch mechanism. The HuggingFace estimator refuses it with "
+	"tensorflow_version when the compiler is on, and a TensorFlow "
+	"container ignores it. TensorFlow jobs spread over GPUs with "
+	"their own strategies.",
+	"SageMaker Python SDK: sagemaker.huggingface.training_compiler."
+	"config.TrainingCompilerConfig.validate",
 	[SMP_RULE_COMPILER_NOT_ENABLED].summary =
 		"the spec does not enable Training Compiler",
 	"No compiler_config, Training Compiler image or "
@@ -257,12 +281,25 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	SRC_BEST " (General Best Practices); " SRC_SDK_BASE_VALIDATE,
 	[SMP_RULE_IMAGE_URI_OVERRIDE].summary =
 		"image_uri cannot be combined with the compiler",
-	"HuggingFace and PyTorch compiler jobs must let the SDK pick "
-	"the Training Compiler container from the framework versions; "
-	"an image_uri is rejected.",
+	"HuggingFace and PyTorch estimators with compiler_config must let "
+	"the SDK pick the Training Compiler container from the framework "
+	"versions: TrainingCompilerConfig.validate() raises ValueError "
+	"for an image_uri. TensorFlow takes an image_uri as is.",
 	"SageMaker Python SDK v2.257.6 "
 	"sagemaker.{huggingface,pytorch}.training_compiler.config."
 	"TrainingCompilerConfig.validate",
+	[SMP_RULE_COMPILER_UNCHECKED].summary =
+		"a hand-picked Training Compiler image without compiler_config",
+	"With image_uri the SDK uses the image as is "
+	"(image_uris.get_training_image_uri returns it unchanged). A "
+	"Training Compiler image switched on by the "
+	"sagemaker_training_compiler_enabled hyperparameter does compile, "
+	"but none of TrainingCompilerConfig.validate()'s checks (versions, "
+	"instance class, distribution) run: the job can fail or idle "
+	"after it started. sm-preflight still applies its own compiler "
+	"checks.",
+	"SageMaker Python SDK: sagemaker.image_uris."
+	"get_training_image_uri, sagemaker.training_compiler.config",
 	[SMP_RULE_COMPILER_DISABLED].summary =
 		"compiler_config with enabled: false still changes the job",
 	"The SDK treats any compiler_config as a compiler job: it still "

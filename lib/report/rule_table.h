@@ -5,7 +5,7 @@
 #include "smpreflight.h"
 
 enum smp_rule_id {
-#define X(e, id, sev, group) SMP_RULE_##e,
+#define X(e, id, sev, group, check) SMP_RULE_##e,
 #include "report/rules.def"
 #undef X
 	SMP_RULE_COUNT

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/check.h"
+#include "rules/rules.h"
 #include "tune/tune.h"
 
 /* "for 'bert-base-uncased' (PyTorch 1.11.0, ..., AMP)", and how it was

@@ -1,32 +1,19 @@
 /*
- * check.c - the pipeline for one buffer: load, then for every document
- * detect the dialect, check its structure against the dialect's schema,
- * normalize it into the job model and run the rule groups.
+ * check.c - the pipeline for one document: detect the dialect, check its
+ * structure against the dialect's schema, normalize it, resolve the
+ * effective job, run the rule checks of rules.def and keep one finding
+ * per problem (its S() relations). Buffers and files come in through
+ * check_buffer.c.
  */
 #include <string.h>
 
 #include "rules/check.h"
+#include "rules/rules.h"
+#include "job/effective.h"
+#include "job/normalize.h"
+#include "report/supersede.h"
 #include "context/context.h"
-#include "doc/load.h"
-#include "util/read_file.h"
 #include "script/script.h"
-#include "report/suppress.h"
-#include "job/source_python.h"
-
-typedef void (*rule_group_fn)(const struct smp_check *c);
-
-/* Order matters only for readability of code; output is sorted. */
-static const rule_group_fn rule_groups[] = {
-	smp__rules_compiler,
-	smp__rules_instance,
-	smp__rules_distribution,
-	smp__rules_versions,
-	smp__rules_gpu_num_devices,
-	smp__rules_efficiency,
-	smp__rules_tune,
-	smp__rules_dialect,
-	smp__rules_script, /* last: it may rely on what the others found */
-};
 
 typedef void (*normalize_fn)(struct smp_job *job, const struct smp_node *root);
 
@@ -79,7 +66,8 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	struct smp_job job;
 	struct smp_check c;
 	enum smp_dialect dialect;
-	size_t i, first, from = rep->count;
+	smp_rule_check_fn checks[SMP_RULE_COUNT];
+	size_t i, n, first, job_first = rep->count;
 	int rc;
 
 	if (!root)
@@ -119,6 +107,7 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	job.dialect = dialect;
 	job.arena = arena;
 	normalizers[dialect](&job, root);
+	smp__job_resolve(&job, &ctx->catalog);
 	job.arena = NULL; /* the job may be copied: keep no pointer to it */
 	if (job.oom) {
 		rep->failed = 1;
@@ -138,6 +127,7 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 		return rc;
 	}
 	job.script = &script;
+	smp__job_resolve_script(&job);
 	c.job = &job;
 	c.cat = &ctx->catalog;
 	c.rep = rep;
@@ -146,192 +136,13 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 			     ? smp__catalog_instance(
 				       c.cat, smp__node_text(job.instance_type))
 			     : NULL;
-	for (i = 0; i < sizeof(rule_groups) / sizeof(rule_groups[0]); i++)
-		rule_groups[i](&c);
+	n = smp__rule_checks(checks, SMP_RULE_COUNT);
+	for (i = 0; i < n; i++)
+		checks[i](&c);
+	smp__report_supersede(rep, job_first);
 	if (hook && hook->fn)
 		hook->fn(hook->ud, &c);
 	smp__script_release(&script);
-	smp__drop_unknown(rep, from, root);
+	smp__drop_unknown(rep, job_first, root);
 	return 0;
-}
-
-int
-smp_check_buffer(struct smp_report **out, const struct smp_context *ctx,
-		 const char *name, const char *buf, size_t len,
-		 struct smp_error *err)
-{
-	return smp__check_run(out, ctx, name, buf, len, NULL, err);
-}
-
-/*
- * One loaded document: a SageMaker Pipeline definition is checked step
- * by step, anything else as one job.
- */
-static int
-check_doc(const struct smp_context *ctx, struct smp_docs *docs,
-	  const struct smp_node *root, struct smp_report *rep,
-	  const struct smp_check_hook *hook, const char *script_dir)
-{
-	struct smp_pysrc steps;
-	int rc = ctx->dialect == SMP_DIALECT_AUTO
-			 ? smp__pipeline_scan(&steps, &docs->arena, root)
-			 : 0;
-
-	if (rc < 0)
-		return rc;
-	if (!rc)
-		return smp__check_root(ctx, root, SMP_DIALECT_AUTO,
-				       &docs->arena, rep, hook, script_dir);
-	if (!steps.count) {
-		smp__report_node(rep, SMP_RULE_NO_TRAINING_JOB, root,
-				 "no training job found: the pipeline "
-				 "definition has no step of Type 'Training'");
-		return rep->failed ? SMP_ENOMEM : 0;
-	}
-	rc = smp__check_jobs(ctx, &steps, docs, rep, hook, script_dir, "step ",
-			     0);
-	rep->root = root;
-	return rc;
-}
-
-/* script_dir: where entry scripts are looked for; NULL for nowhere. */
-static int
-check_run(struct smp_report **out, const struct smp_context *ctx,
-	  const char *name, const char *buf, size_t len,
-	  const struct smp_check_hook *hook, const char *script_dir,
-	  struct smp_error *err)
-{
-	struct smp_report *rep;
-	struct smp_docs docs;
-	size_t i;
-	int rc;
-
-	*out = NULL;
-	if (!ctx || !name || (!buf && len)) {
-		if (err) {
-			memset(err, 0, sizeof(*err));
-			err->code = SMP_EINVAL;
-			strcpy(err->message, "invalid argument");
-		}
-		return SMP_EINVAL;
-	}
-	rc = smp__report_new(&rep, &ctx->alloc, name, ctx->severity);
-	if (rc)
-		goto oom;
-	rep->buf = buf ? buf : "";
-	rep->len = len;
-	smp__docs_init(&docs, &ctx->alloc);
-	if (smp__pysrc_kind(name)) {
-		/* a launcher or notebook: its jobs, each as a document */
-		rc = smp__check_source(ctx, name, &docs, rep, hook, script_dir);
-	} else {
-		rc = smp__load(&docs, name, rep->buf, len, &ctx->limits);
-		if (rc == 0)
-			rc = smp__rules_input(rep, &docs);
-		for (i = 0; rc == 0 && i < docs.count; i++)
-			rc = check_doc(ctx, &docs, docs.items[i].root, rep,
-				       hook, script_dir);
-	}
-	/* inline suppressions: YAML only, JSON has no comments; not in a
-	 * spec that does not parse, where comments cannot be told apart */
-	if (rc == 0 && !rep->failed && !docs.is_json &&
-	    !smp__pysrc_kind(name) && !ctx->no_inline_ignores &&
-	    !smp__report_has(rep, SMP_RULE_SYNTAX))
-		rc = smp__suppress_apply(rep, rep->buf, len, &docs, ctx->now);
-	if (hook && hook->keep && rc == 0 && !rep->failed)
-		*hook->keep = docs; /* the caller releases them */
-	else
-		smp__docs_release(&docs);
-	smp__report_finish(rep);
-	rep->buf = NULL;
-	rep->len = 0;
-	rep->root = NULL;
-	if (rc == 0 && rep->failed)
-		rc = SMP_ENOMEM;
-	if (rc) {
-		smp_report_free(rep);
-		goto oom;
-	}
-	smp__report_sort(rep);
-	*out = rep;
-	return 0;
-oom:
-	if (err) {
-		memset(err, 0, sizeof(*err));
-		err->code = rc;
-		strncpy(err->source, name, sizeof(err->source) - 1);
-		strcpy(err->message, smp_strerror(rc));
-	}
-	return rc;
-}
-
-int
-smp__check_run(struct smp_report **out, const struct smp_context *ctx,
-	       const char *name, const char *buf, size_t len,
-	       const struct smp_check_hook *hook, struct smp_error *err)
-{
-	return check_run(out, ctx, name, buf, len, hook,
-			 ctx ? ctx->script_base_dir : NULL, err);
-}
-
-int
-smp_check_file(struct smp_report **out, const struct smp_context *ctx,
-	       const char *path, struct smp_error *err)
-{
-	return smp__check_file_run(out, ctx, path, NULL, err);
-}
-
-int
-smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
-		    const char *path, const struct smp_check_hook *hook,
-		    struct smp_error *err)
-{
-	const char *slash = path ? strrchr(path, '/') : NULL;
-	char *buf = NULL, *dir;
-	size_t len = 0;
-	int rc;
-
-	*out = NULL;
-	if (!ctx || !path)
-		return SMP_EINVAL;
-	/* a notebook's outputs do not count against the size limit: its
-	 * code cells do, once they are read */
-	rc = smp__read_file(&buf, &len, &ctx->alloc, path,
-			    smp__pysrc_kind(path) == 2
-				    ? ctx->limits.max_file_size * 16
-				    : ctx->limits.max_file_size,
-			    err);
-	if (rc == SMP_ELIMIT) {
-		struct smp_report *rep;
-		struct smp_pos at = {1, 1, 0};
-
-		/* too big to read: a finding, so other files go on */
-		rc = smp__report_new(&rep, &ctx->alloc, path, ctx->severity);
-		if (rc)
-			return rc;
-		smp__report_add(rep, SMP_RULE_INPUT_LIMIT, &at, NULL,
-				"file is larger than the limit of %zu bytes",
-				ctx->limits.max_file_size);
-		if (rep->failed) {
-			smp_report_free(rep);
-			return SMP_ENOMEM;
-		}
-		*out = rep;
-		return 0;
-	}
-	if (rc)
-		return rc;
-	/* entry scripts are found from the spec's own folder */
-	dir = smp__strndup(&ctx->alloc, path,
-			   !slash          ? 0
-			   : slash == path ? 1
-					   : (size_t)(slash - path));
-	if (!dir) {
-		smp__free(&ctx->alloc, buf);
-		return SMP_ENOMEM;
-	}
-	rc = check_run(out, ctx, path, buf, len, hook, dir, err);
-	smp__free(&ctx->alloc, dir);
-	smp__free(&ctx->alloc, buf);
-	return rc;
 }

@@ -1,11 +1,13 @@
 /*
- * check.h - what every rule function receives. Rules read the job and
+ * check.h - what every rule function receives, and the pipeline for one
+ * buffer (check.c). Rules read the effective job (job/effective.h) and
  * the catalog, report through rep, and never allocate or print.
  */
 #ifndef SMP_CHECK_H
 #define SMP_CHECK_H
 
 #include "catalog/catalog.h"
+#include "job/dialect.h"
 #include "job/job.h"
 #include "report/report.h"
 #include "job/settings.h"
@@ -25,18 +27,6 @@ struct smp_check {
  * Returns 0, or SMP_ENOMEM when the report ran out of memory.
  */
 int smp__rules_input(struct smp_report *rep, const struct smp_docs *docs);
-
-/* The rule groups, one file each; run in this order by check.c. */
-void smp__rules_compiler(const struct smp_check *c);
-void smp__rules_instance(const struct smp_check *c);
-void smp__rules_distribution(const struct smp_check *c);
-void smp__rules_versions(const struct smp_check *c);
-void smp__rules_gpu_num_devices(const struct smp_check *c);
-void smp__rules_efficiency(const struct smp_check *c);
-void smp__rules_tune(const struct smp_check *c);
-void smp__rules_dialect(const struct smp_check *c);
-/* The entry script's rules (script.c): run last, after the spec rules. */
-void smp__rules_script(const struct smp_check *c);
 
 /*
  * The entry script of a job with the compiler on, read and scanned into s

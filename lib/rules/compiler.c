@@ -2,15 +2,19 @@
  * rules_compiler.c - whether the compiler is on, and the settings that
  * slow a compiler job down or make the SDK reject it.
  */
-#include "rules/check.h"
+#include "rules/rules.h"
 
-/* Anchors a finding about the compiler at its config key when present. */
+/* Anchors a finding about the compiler at what turned it on. */
 static const struct smp_node *
 compiler_anchor(const struct smp_job *job)
 {
 	const struct smp_pair *p = smp__map_pair(job->root, "compiler_config");
 
-	return p ? p->key : smp__job_anchor(job);
+	if (p)
+		return p->key;
+	if (job->compiler_flag)
+		return smp__job_key_of(job, job->compiler_flag);
+	return smp__job_anchor(job);
 }
 
 /* debug: true dumps compilation logs: overhead (seed; SDK R6). */
@@ -20,8 +24,7 @@ check_debug(const struct smp_check *c)
 	const struct smp_job *job = c->job;
 	struct smp_finding *f;
 
-	if (!job->compiler_enabled ||
-	    smp__job_flag(job, job->compiler_debug) != 1)
+	if (!job->compiler_enabled || smp__hp_flag(job->compiler_debug) != 1)
 		return;
 	f = smp__report_node(c->rep, SMP_RULE_COMPILER_DEBUG,
 			     job->compiler_debug,
@@ -44,10 +47,7 @@ check_debugger_profiler(const struct smp_check *c)
 	const struct smp_node *hook = job->debugger_hook_config;
 	const struct smp_node *prof = job->disable_profiler;
 	const struct smp_words *w = smp__words(job);
-	int sdk = job->dialect == SMP_DIALECT_ESTIMATOR;
-	int hook_on = hook ? smp__scalar_bool(hook) != 0 : sdk;
-	int prof_on = prof ? smp__scalar_bool(prof) != 1
-			   : sdk || job->profiler_config;
+	int hook_on = job->debugger, prof_on = job->profiler;
 	const struct smp_node *at;
 	struct smp_finding *f;
 
@@ -58,7 +58,7 @@ check_debugger_profiler(const struct smp_check *c)
 						   : smp__job_key_of(job, hook);
 	else if (prof_on && prof)
 		at = prof;
-	else if (prof_on && !sdk)
+	else if (prof_on && job->profiler_config)
 		at = smp__job_key_of(job, job->profiler_config);
 	else
 		at = compiler_anchor(job);
@@ -73,8 +73,9 @@ check_debugger_profiler(const struct smp_check *c)
 			c->rep, SMP_RULE_DEBUGGER_PROFILER_OVERHEAD, at,
 			"SageMaker Debugger is on for a compiler job (%s); its "
 			"hook can trigger recompilation",
-			hook ? w->hook_set
-			     : "the SDK attaches a default hook at fit()");
+			!job->debugger_default
+				? w->hook_set
+				: "the SDK attaches a default hook at fit()");
 	else
 		f = smp__report_node(
 			c->rep, SMP_RULE_DEBUGGER_PROFILER_OVERHEAD, at,
@@ -86,27 +87,47 @@ check_debugger_profiler(const struct smp_check *c)
 			 prof_on ? w->profiler_off : "");
 }
 
-/* HuggingFace and PyTorch compiler jobs must not set image_uri (R9/R14). */
+/*
+ * image_uri with compiler_config: HuggingFace and PyTorch refuse it
+ * (TrainingCompilerConfig.validate: "Overriding the image URI is
+ * currently not supported"); TensorFlow takes it as is. A Training
+ * Compiler image picked by hand and switched on by hyperparameter runs,
+ * but none of the SDK's compiler checks do.
+ */
 static void
 check_image_uri(const struct smp_check *c)
 {
 	const struct smp_job *job = c->job;
 	struct smp_finding *f;
 
-	if (!job->image_uri || job->estimator == SMP_EST_TENSORFLOW ||
-	    job->image_uri->kind != SMP_NODE_SCALAR ||
-	    smp__scalar_type(job->image_uri) == SMP_SCALAR_NULL ||
-	    job->image_uri->u.scalar.len == 0)
+	if (job->dialect != SMP_DIALECT_ESTIMATOR || !job->image ||
+	    job->estimator == SMP_EST_TENSORFLOW)
+		return;
+	if (job->compiler_sdk) {
+		f = smp__report_node(
+			c->rep, SMP_RULE_IMAGE_URI_OVERRIDE, job->image,
+			"'image_uri' cannot be set with 'compiler_config' for "
+			"a %s estimator: the SDK refuses to override the "
+			"Training Compiler image",
+			job->estimator == SMP_EST_PYTORCH ? "PyTorch"
+							  : "HuggingFace");
+		smp__finding_fix(c->rep, f,
+				 "remove 'image_uri' and keep the framework "
+				 "versions and 'compiler_config'");
+		return;
+	}
+	if (!job->compiler_by_hand)
 		return;
 	f = smp__report_node(
-		c->rep, SMP_RULE_IMAGE_URI_OVERRIDE, job->image_uri,
-		"'image_uri' cannot be set for a %s compiler job; "
-		"the SDK picks the Training Compiler container "
-		"from the framework versions",
-		job->estimator == SMP_EST_PYTORCH ? "PyTorch" : "HuggingFace");
+		c->rep, SMP_RULE_COMPILER_UNCHECKED, job->image,
+		"this Training Compiler image is used as is and the compiler "
+		"is switched on by hyperparameter, so none of the SDK's "
+		"Training Compiler checks run on this job");
 	smp__finding_fix(c->rep, f,
-			 "remove 'image_uri' and set the framework versions "
-			 "and 'compiler_config'");
+			 "remove 'image_uri' and the "
+			 "'sagemaker_training_compiler_*' hyperparameters, and "
+			 "set the framework versions and 'compiler_config' so "
+			 "that the SDK picks and checks the image");
 }
 
 /* enabled: false is still a compiler job to the SDK (R23). */
@@ -142,11 +163,17 @@ smp__rules_compiler(const struct smp_check *c)
 	struct smp_finding *f;
 
 	if (!job->compiler) {
-		f = smp__report_node(c->rep, SMP_RULE_COMPILER_NOT_ENABLED,
-				     smp__job_anchor(job),
-				     "Training Compiler is not enabled in "
-				     "this spec; only the generic checks "
-				     "apply");
+		f = smp__report_node(
+			c->rep, SMP_RULE_COMPILER_NOT_ENABLED,
+			smp__job_anchor(job),
+			job->image_trcomp ? "the Training Compiler image runs "
+					    "without the compiler: no "
+					    "'sagemaker_training_compiler_"
+					    "enabled' hyperparameter turns it "
+					    "on; only the generic checks apply"
+					  : "Training Compiler is not enabled "
+					    "in this spec; only the generic "
+					    "checks apply");
 		smp__finding_fix(c->rep, f, "%s",
 				 smp__words(job)->enable_compiler);
 		return;

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/check.h"
+#include "rules/rules.h"
 #include "job/image.h"
 
 #define FLAG_PREFIX "sagemaker_training_compiler_"
@@ -34,26 +34,21 @@ first_flag(const struct smp_job *job)
 static const char *
 image_key(const struct smp_job *job)
 {
-	return job->dialect == SMP_DIALECT_CREATE_TRAINING_JOB
-		       ? "TrainingImage"
-		       : "training_image";
-}
-
-/* 1 when the job names an image that can run the compiler. */
-static int
-image_capable(const struct smp_job *job, struct smp_image_uri *im)
-{
-	const struct smp_node *n = job->training_image;
-
-	return n &&
-	       smp__image_parse(im, n->u.scalar.value, n->u.scalar.len) == 0 &&
-	       smp__image_compiler_capable(im);
+	switch (job->dialect) {
+	case SMP_DIALECT_CREATE_TRAINING_JOB:
+		return "TrainingImage";
+	case SMP_DIALECT_ESTIMATOR:
+		return "image_uri";
+	default:
+		return "training_image";
+	}
 }
 
 /*
- * D3: the flags alone compile nothing. An estimator needs
- * compiler_config (the SDK then sets the flags itself, R31); a request or
- * a ModelTrainer job needs a Training Compiler image. This is what
+ * The flags alone compile nothing: the container must be a Training
+ * Compiler image (or TensorFlow's own from 2.9). An estimator without
+ * image_uri gets the plain framework container unless compiler_config
+ * is set (the SDK then sets the flags itself). This is what
  * HuggingFace.attach() gives back from a compiled job.
  */
 static void
@@ -64,11 +59,37 @@ check_flags(const struct smp_check *c)
 	struct smp_image_uri im;
 	struct smp_finding *f;
 
-	if (!p)
+	/* on a compiler image a flag that is no boolean is wrong-type's */
+	if (!p || job->compiler ||
+	    (job->image_trcomp && smp__hp_flag(p->value) < 0))
 		return;
-	if (job->dialect == SMP_DIALECT_ESTIMATOR) {
-		if (job->compiler_config)
-			return;
+	if (job->estimator == SMP_EST_TENSORFLOW) {
+		/* the SDK never changes a TensorFlow image: the version
+		 * decides whether the compiler is in it */
+		f = smp__report_node(
+			c->rep, SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG, p->key,
+			"hyperparameter '%s' does nothing: TensorFlow %s "
+			"training images have no Training Compiler (2.9 and "
+			"later do)",
+			p->key->u.scalar.value,
+			smp__node_text(job->framework_version)
+				? smp__node_text(job->framework_version)
+				: "(unknown version)");
+		smp__finding_fix(c->rep, f,
+				 "use TensorFlow 2.9 to 2.11 for a compiled "
+				 "job, or remove the '" FLAG_PREFIX
+				 "*' hyperparameters");
+		return;
+	}
+	if (job->image && smp__image_parse(&im, job->image->u.scalar.value,
+					   job->image->u.scalar.len) == 0) {
+		f = smp__report_node(
+			c->rep, SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG, p->key,
+			"hyperparameter '%s' does nothing: '%.*s' is not a "
+			"Training Compiler image",
+			p->key->u.scalar.value, (int)im.repository.len,
+			job->image->u.scalar.value + im.repository.off);
+	} else if (job->dialect == SMP_DIALECT_ESTIMATOR) {
 		f = smp__report_node(
 			c->rep, SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG, p->key,
 			"hyperparameter '%s' does not turn Training Compiler "
@@ -80,28 +101,25 @@ check_flags(const struct smp_check *c)
 				 "remove the '" FLAG_PREFIX "*' "
 				 "hyperparameters");
 		return;
-	}
-	if (image_capable(job, &im))
-		return;
-	if (job->training_image)
-		f = smp__report_node(
-			c->rep, SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG, p->key,
-			"hyperparameter '%s' does nothing: '%.*s' is not a "
-			"Training Compiler image",
-			p->key->u.scalar.value, (int)im.repository.len,
-			job->training_image->u.scalar.value +
-				im.repository.off);
-	else
+	} else {
 		f = smp__report_node(
 			c->rep, SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG, p->key,
 			"hyperparameter '%s' does nothing without a Training "
 			"Compiler '%s'",
 			p->key->u.scalar.value, image_key(job));
-	smp__finding_fix(c->rep, f,
-			 "set '%s' to a Training Compiler image (a "
-			 "'...-trcomp-training' repository, or "
-			 "'tensorflow-training' 2.9 to 2.11 for GPU)",
-			 image_key(job));
+	}
+	if (job->dialect == SMP_DIALECT_ESTIMATOR)
+		smp__finding_fix(c->rep, f,
+				 "remove 'image_uri', set the framework "
+				 "versions and 'compiler_config: {enabled: "
+				 "true}', and remove the '" FLAG_PREFIX
+				 "*' hyperparameters");
+	else
+		smp__finding_fix(c->rep, f,
+				 "set '%s' to a Training Compiler image (a "
+				 "'...-trcomp-training' repository, or "
+				 "'tensorflow-training' 2.9 to 2.11 for GPU)",
+				 image_key(job));
 }
 
 /* sdk-rules.md C(b): nothing in ModelTrainer supports the compiler. */
@@ -154,7 +172,7 @@ check_image_versions(const struct smp_check *c)
 	size_t n = 0, i;
 	struct smp_finding *f;
 
-	if (!job->training_image || job->estimator == SMP_EST_UNKNOWN)
+	if (!job->image || job->estimator == SMP_EST_UNKNOWN)
 		return;
 	if (!job->framework_version)
 		parts[n++] = "framework version";
@@ -174,7 +192,7 @@ check_image_versions(const struct smp_check *c)
 			 parts[i]);
 	}
 	f = smp__report_node(c->rep, SMP_RULE_FRAMEWORK_VERSION_MISSING,
-			     job->training_image,
+			     job->image,
 			     "the image tag does not show the %s, so the "
 			     "Training Compiler container cannot be checked",
 			     what);
@@ -182,15 +200,43 @@ check_image_versions(const struct smp_check *c)
 			 example_tag(job));
 }
 
+/* Framework.__init__ takes entry_point as a required argument. */
+static void
+check_entry_point(const struct smp_check *c)
+{
+	const struct smp_job *job = c->job;
+	struct smp_finding *f;
+
+	if (job->dialect != SMP_DIALECT_ESTIMATOR ||
+	    job->estimator == SMP_EST_UNKNOWN ||
+	    smp__map_get(job->root, "entry_point") ||
+	    (job->estimator == SMP_EST_PYTORCH &&
+	     smp__map_get(job->root, "training_recipe")))
+		return;
+	f = smp__report_node(
+		c->rep, SMP_RULE_ENTRY_POINT_MISSING, smp__job_anchor(job),
+		"a %s estimator needs 'entry_point', the training script to "
+		"run; the SDK raises an error without it",
+		job->estimator == SMP_EST_HUGGINGFACE ? "HuggingFace"
+		: job->estimator == SMP_EST_PYTORCH   ? "PyTorch"
+						      : "TensorFlow");
+	smp__finding_fix(c->rep, f,
+			 "add 'entry_point: train.py' (the script's path, "
+			 "relative to 'source_dir' when set)");
+}
+
 void
 smp__rules_dialect(const struct smp_check *c)
 {
 	const struct smp_job *job = c->job;
 
+	check_entry_point(c);
 	check_flags(c);
-	if (!job->compiler || job->dialect == SMP_DIALECT_ESTIMATOR)
-		return;
-	if (job->dialect == SMP_DIALECT_MODEL_TRAINER)
+	if (job->dialect == SMP_DIALECT_MODEL_TRAINER &&
+	    (job->compiler || job->image_trcomp || first_flag(job)))
 		check_model_trainer(c);
+	if (!job->compiler ||
+	    (job->compiler_sdk && job->estimator != SMP_EST_TENSORFLOW))
+		return;
 	check_image_versions(c);
 }

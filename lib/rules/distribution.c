@@ -4,8 +4,7 @@
  */
 #include <string.h>
 
-#include "rules/check.h"
-#include "script/script.h"
+#include "rules/rules.h"
 
 static const char *
 version_text(const struct smp_job *job)
@@ -30,7 +29,7 @@ check_incompatible(const struct smp_check *c)
 {
 	const struct smp_job *job = c->job;
 	const struct smp_node *d = job->distribution;
-	int xla_only = smp__job_has_pytorchxla_version(job, c->cat) == 1;
+	int xla_only = job->xla_version == 1;
 	size_t i;
 
 	for (i = 0; d && i < d->u.mapping.count; i++) {
@@ -85,7 +84,7 @@ check_incompatible(const struct smp_check *c)
 	}
 }
 
-/* R10, R15: pytorchxla exists only from HF PyTorch 1.11 / PyTorch 1.12. */
+/* pytorchxla exists only from HF PyTorch 1.11 / PyTorch 1.12. */
 static int
 check_version(const struct smp_check *c)
 {
@@ -93,19 +92,8 @@ check_version(const struct smp_check *c)
 	const char *min;
 	struct smp_finding *f;
 
-	if (!job->pytorchxla || !job->pytorchxla_enabled)
-		return 0;
-	if (job->base_framework &&
-	    strcmp(job->base_framework, "tensorflow") == 0) {
-		f = smp__report_node(c->rep, SMP_RULE_PYTORCHXLA_VERSION,
-				     job->pytorchxla,
-				     "'pytorchxla' is a PyTorch mechanism; "
-				     "it does nothing for a TensorFlow job");
-		smp__finding_fix(c->rep, f, "%s",
-				 smp__words(job)->pytorchxla_off);
-		return 1;
-	}
-	if (smp__job_has_pytorchxla_version(job, c->cat) != 0)
+	if (!job->pytorchxla || !job->pytorchxla_enabled ||
+	    job->xla_version != 0)
 		return 0;
 	min = job->estimator == SMP_EST_HUGGINGFACE
 		      ? c->cat->pytorchxla_min_huggingface
@@ -123,19 +111,41 @@ check_version(const struct smp_check *c)
 	return 1;
 }
 
+/* pytorchxla is PyTorch's; a TensorFlow job gets a message of its own. */
+static int
+check_tensorflow(const struct smp_check *c)
+{
+	const struct smp_job *job = c->job;
+	struct smp_finding *f;
+
+	if (!job->pytorchxla_enabled || !smp__job_is_tensorflow(job))
+		return 0;
+	f = smp__report_node(
+		c->rep, SMP_RULE_PYTORCHXLA_TENSORFLOW,
+		job->pytorchxla_key ? job->pytorchxla_key : job->pytorchxla,
+		"'pytorchxla' starts PyTorch/XLA workers, but this is a %s "
+		"job: %s",
+		framework_label(job),
+		job->estimator == SMP_EST_HUGGINGFACE && job->compiler_sdk
+			? "the SDK refuses it with 'tensorflow_version'"
+			: "the TensorFlow container ignores it");
+	smp__finding_fix(c->rep, f, "%s", smp__words(job)->pytorchxla_off);
+	return 1;
+}
+
 /*
- * R13, R18, D10: a multi-GPU PyTorch compiler job without pytorchxla
- * (or, before it existed, without the launcher) trains apart or idles.
- * Several instances always need it; one multi-GPU instance can instead
- * set GPU_NUM_DEVICES and spawn its own processes (troubleshooting
- * approaches 1-3), which gpu-num-devices-missing covers.
+ * A multi-GPU PyTorch compiler job without pytorchxla (or, before it
+ * existed, without the launcher) trains apart or idles. Several
+ * instances always need it. One multi-GPU instance needs it too:
+ * GPU_NUM_DEVICES alone starts no process per GPU; only a script that
+ * spawns its own workers (xmp.spawn) or the launcher route does.
  */
 static void
 check_missing(const struct smp_check *c)
 {
 	const struct smp_job *job = c->job;
-	int has_version = smp__job_has_pytorchxla_version(job, c->cat);
-	int gpus = c->instance ? c->instance->gpus : 0;
+	int has_version = job->xla_version;
+	int gpus = job->gpus;
 	const struct smp_node *at;
 	struct smp_finding *f;
 
@@ -144,11 +154,9 @@ check_missing(const struct smp_check *c)
 	if (job->pytorchxla && (job->pytorchxla_enabled ||
 				job->pytorchxla->kind != SMP_NODE_MAPPING))
 		return; /* enabled, or a wrong type already reported */
-	if (smp__job_xla_misspelled(job) ||
-	    smp__report_has(c->rep, SMP_RULE_DISTRIBUTION_INCOMPATIBLE))
-		return; /* said already, with the same fix */
-	if (job->count < 2 &&
-	    (has_version == 0 || smp__gpu_num_devices_set(job)))
+	if (smp__job_xla_misspelled(job))
+		return; /* distribution-unknown-key says it, same fix */
+	if (job->count < 2 && (has_version == 0 || job->spawns_workers))
 		return;
 	if (has_version == 0 && job->launcher_script)
 		return;
@@ -184,11 +192,14 @@ check_missing(const struct smp_check *c)
 	} else {
 		f = smp__report_node(
 			c->rep, SMP_RULE_PYTORCHXLA_MISSING, at,
-			"'%s' has %d GPUs but 'pytorchxla' is %s and "
-			"GPU_NUM_DEVICES is not set; the job trains on one "
-			"GPU while the others sit idle",
+			"'%s' has %d GPUs but 'pytorchxla' is %s%s; the job "
+			"trains on one GPU while the others sit idle",
 			smp__node_text(job->instance_type), gpus,
-			job->pytorchxla_key ? "disabled" : "not set");
+			job->pytorchxla_key ? "disabled" : "not set",
+			job->gpu_devices_from != SMP_GPU_DEVICES_UNSET
+				? " (GPU_NUM_DEVICES alone starts no process "
+				  "per GPU)"
+				: " and GPU_NUM_DEVICES is not set");
 		smp__finding_soften(c->rep, f, SMP_RULE_PYTORCHXLA_MISSING,
 				    SMP_SEVERITY_WARNING);
 		smp__finding_fix(c->rep, f, "%s",
@@ -202,6 +213,8 @@ smp__rules_distribution(const struct smp_check *c)
 	const struct smp_job *job = c->job;
 	struct smp_finding *f;
 
+	if (check_tensorflow(c))
+		return;
 	if (!job->compiler) {
 		if (!job->pytorchxla)
 			return;

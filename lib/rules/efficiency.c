@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "rules/check.h"
+#include "rules/rules.h"
 #include "script/script.h"
 
 /* The pair of hyperparameter name (any spelling), or NULL. */
@@ -187,7 +187,9 @@ check_logging(const struct smp_check *c)
 void
 smp__rules_efficiency(const struct smp_check *c)
 {
-	if (!c->job->compiler || !c->job->hyperparameters)
+	/* the user's hyperparameters: the SDK's sagemaker_* ones a request
+	 * carries say nothing about the training script */
+	if (!c->job->compiler || !c->job->user_hyperparameters)
 		return;
 	check_padding(c);
 	check_workers(c);

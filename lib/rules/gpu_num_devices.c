@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/check.h"
+#include "rules/rules.h"
+#include "util/text.h"
 #include "script/script.h"
 
 /* A positive count from "4" (environment) or 4 / "4" (hyperparameter). */
@@ -15,7 +16,6 @@ static int
 positive_count(const struct smp_node *n, long long *out)
 {
 	const char *s = smp__node_text(n);
-	long long v = 0;
 
 	if (!s || !*s)
 		return -1;
@@ -23,13 +23,7 @@ positive_count(const struct smp_node *n, long long *out)
 		return smp__scalar_int(n, out) == 0 && *out > 0 ? 0 : -1;
 	if (smp__scalar_type(n) != SMP_SCALAR_STRING)
 		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > 1000000)
-			return -1;
-		v = v * 10 + (*s - '0');
-	}
-	*out = v;
-	return v > 0 ? 0 : -1;
+	return smp__parse_count(s, strlen(s), out);
 }
 
 static void
@@ -62,6 +56,9 @@ check_value(const struct smp_check *c, const struct smp_node *n)
 			 "hyperparameter 'n_gpus' (read into GPU_NUM_DEVICES) "
 			 "is %lld",
 			 v);
+	else if (smp__scalar_type(n) == SMP_SCALAR_INT)
+		snprintf(what, sizeof(what),
+			 "GPU_NUM_DEVICES is %lld (a number, not a string)", v);
 	else
 		snprintf(what, sizeof(what), "GPU_NUM_DEVICES is \"%lld\"", v);
 	if (job->pytorchxla && job->pytorchxla_enabled) {
@@ -100,14 +97,16 @@ check_missing(const struct smp_check *c)
 		return;
 	if ((job->pytorchxla && (job->pytorchxla_enabled ||
 				 job->pytorchxla->kind != SMP_NODE_MAPPING)) ||
-	    job->launcher_script || smp__gpu_num_devices_set(job) ||
-	    smp__report_has(c->rep, SMP_RULE_DISTRIBUTION_INCOMPATIBLE))
+	    job->launcher_script ||
+	    (job->gpu_devices_from != SMP_GPU_DEVICES_UNSET &&
+	     job->gpu_devices_from != SMP_GPU_DEVICES_HP))
 		return;
-	/* pytorchxla-missing or distribution-unknown-key says it better */
-	if (smp__report_has(c->rep, SMP_RULE_PYTORCHXLA_MISSING) ||
-	    smp__job_xla_misspelled(job))
+	/* distribution-unknown-key says it better */
+	if (smp__job_xla_misspelled(job))
 		return;
 	if (job->n_gpus) { /* a scanned script never reads it */
+		if (job->gpu_devices_from == SMP_GPU_DEVICES_HP)
+			return;
 		f = smp__report_node(
 			c->rep, SMP_RULE_GPU_NUM_DEVICES_MISSING, job->n_gpus,
 			"hyperparameter 'n_gpus' is given but the entry script "

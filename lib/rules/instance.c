@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/check.h"
+#include "rules/rules.h"
 #include "util/text.h"
 
 #define MAX_TYPES 512
@@ -356,8 +356,8 @@ smp__rules_instance(const struct smp_check *c)
 	if (!c->job->compiler)
 		return;
 	check_supported(c, type, cls);
+	/* prefer-multi-gpu-instance supersedes efa-recommended (rules.def):
+	 * fewer, bigger instances first; EFA matters for what is left */
 	check_multi_gpu(c);
-	/* fewer, bigger instances come first; EFA matters for what is left */
-	if (!smp__report_has(c->rep, SMP_RULE_PREFER_MULTI_GPU_INSTANCE))
-		check_efa(c);
+	check_efa(c);
 }

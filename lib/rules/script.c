@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/check.h"
+#include "rules/rules.h"
 #include "script/pyquery.h"
 #include "script/script.h"
 #include "util/text.h"
@@ -796,22 +796,6 @@ value_of(const struct run *r, const struct smp_pytok *first,
 	}
 }
 
-static int
-positive_count(const char *s, long *out)
-{
-	long v = 0;
-
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > 100000)
-			return -1;
-		v = v * 10 + (*s - '0');
-	}
-	*out = v;
-	return v > 0 ? 0 : -1;
-}
-
 static void
 check_gpu_value(struct run *r, const struct smp_pytok *first,
 		const struct smp_pos *end)
@@ -822,7 +806,7 @@ check_gpu_value(struct run *r, const struct smp_pytok *first,
 	struct smp_finding *f;
 	struct value v;
 	char want[32];
-	long n;
+	long long n;
 
 	value_of(r, first, end, &v);
 	if (gpus)
@@ -849,7 +833,7 @@ check_gpu_value(struct run *r, const struct smp_pytok *first,
 		smp__finding_fix(r->rep, f, "assign str(%s)", v.what);
 		break;
 	case VAL_STRING:
-		if (positive_count(v.text, &n)) {
+		if (smp__parse_count(v.text, strlen(v.text), &n)) {
 			f = smp__report_add(
 				r->rep, SMP_RULE_SCRIPT_GPU_NUM_DEVICES,
 				&first->start, e,
@@ -1071,9 +1055,8 @@ smp__rules_script(const struct smp_check *c)
 	r.p = &s->scan;
 	pytorch = smp__job_is_pytorch(job) ||
 		  (!job->base_framework && s->imports_torch);
-	r.distributed =
-		job->pytorchxla_enabled ||
-		(s->launcher && smp__job_total_gpus(c->job, c->instance) > 1);
+	r.distributed = job->pytorchxla_enabled ||
+			(s->launcher && c->job->total_gpus > 1);
 	smp__report_source(c->rep, s->path, s->buf, s->len, &saved);
 	if (r.p->truncated) {
 		/* the rules that conclude from an absence stay quiet: say so

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/check.h"
+#include "rules/rules.h"
 
 static int
 transformers_match(const struct smp_image *im, const char *tv)
@@ -265,12 +265,14 @@ smp__rules_versions(const struct smp_check *c)
 {
 	const struct smp_image *im;
 
-	/* with image_uri the SDK resolves nothing (and R9/R14 speak) */
-	if (!c->job->compiler || c->job->image_uri)
+	/* image_uri with compiler_config: image-uri-override speaks */
+	if (!c->job->compiler || (c->job->compiler_sdk && c->job->image &&
+				  c->job->estimator != SMP_EST_TENSORFLOW))
 		return;
-	/* other dialects name an image: rules_dialect.c checks its tag */
-	if (c->job->dialect == SMP_DIALECT_ESTIMATOR && check_missing(c) &&
-	    c->job->estimator == SMP_EST_UNKNOWN)
+	/* a given image names the versions in its tag (every dialect):
+	 * rules_dialect.c checks that the tag shows them */
+	if (c->job->dialect == SMP_DIALECT_ESTIMATOR && !c->job->image &&
+	    check_missing(c) && c->job->estimator == SMP_EST_UNKNOWN)
 		return;
 	if (check_shape(c))
 		return;

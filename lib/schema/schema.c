@@ -127,6 +127,12 @@ struct snode {
 	struct sdym *dym;
 	size_t ndym;
 	const struct smp_node *dym_at;
+	/* x-smp-ignored-keys: keys another variant of this object takes and
+	 * this one ignores (a JSON array); x-smp-unknown-severity warning:
+	 * an unknown key that misspells none of the properties is only
+	 * ignored by the consumer (the SDK's **kwargs), not rejected */
+	const struct smp_node *ignored_keys;
+	int unknown_warning;
 
 	unsigned char mark; /* load-time graph walks only */
 };
@@ -510,6 +516,45 @@ compile_pattern(struct compiler *c, struct snode *sn, const struct smp_node *v)
 }
 
 static int
+compile_ignored(struct compiler *c, struct snode *sn, const struct smp_node *v)
+{
+	size_t i;
+
+	if (v->kind != SMP_NODE_SEQUENCE) {
+		fail(c, v, "'x-smp-ignored-keys' must be an array of strings");
+		return -1;
+	}
+	for (i = 0; i < v->u.sequence.count; i++) {
+		if (!is_string(v->u.sequence.items[i])) {
+			fail(c, v->u.sequence.items[i],
+			     "'x-smp-ignored-keys' must be an array of "
+			     "strings");
+			return -1;
+		}
+	}
+	sn->ignored_keys = v;
+	return 0;
+}
+
+/* 1 when key is one of sn's x-smp-ignored-keys. */
+static int
+is_ignored_key(const struct snode *sn, const struct smp_node *key)
+{
+	const struct smp_node *v = sn->ignored_keys;
+	size_t i;
+
+	for (i = 0; v && i < v->u.sequence.count; i++) {
+		const struct smp_node *e = v->u.sequence.items[i];
+
+		if (e->u.scalar.len == key->u.scalar.len &&
+		    memcmp(e->u.scalar.value, key->u.scalar.value,
+			   key->u.scalar.len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
 compile_dym(struct compiler *c, struct snode *sn, const struct smp_node *v)
 {
 	size_t i, n;
@@ -585,7 +630,9 @@ enum kw {
 	KW_MAX_PROPS,
 	KW_RULE,
 	KW_MESSAGE,
-	KW_DID_YOU_MEAN
+	KW_DID_YOU_MEAN,
+	KW_IGNORED_KEYS,
+	KW_UNKNOWN_SEVERITY
 };
 
 /* sorted by strcmp for bsearch */
@@ -627,8 +674,10 @@ static const struct keyword {
 	{"title", KW_TITLE},
 	{"type", KW_TYPE},
 	{"x-smp-did-you-mean", KW_DID_YOU_MEAN},
+	{"x-smp-ignored-keys", KW_IGNORED_KEYS},
 	{"x-smp-message", KW_MESSAGE},
 	{"x-smp-rule", KW_RULE},
+	{"x-smp-unknown-severity", KW_UNKNOWN_SEVERITY},
 };
 
 static int
@@ -777,6 +826,16 @@ compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
 		return 0;
 	case KW_DID_YOU_MEAN:
 		return compile_dym(c, sn, v);
+	case KW_IGNORED_KEYS:
+		return compile_ignored(c, sn, v);
+	case KW_UNKNOWN_SEVERITY:
+		if (!is_string(v) || strcmp(v->u.scalar.value, "warning") != 0)
+			return fail(c, v,
+				    "'x-smp-unknown-severity' must be "
+				    "\"warning\""),
+			       -1;
+		sn->unknown_warning = 1;
+		return 0;
 	}
 	return -1;
 }
@@ -1364,11 +1423,15 @@ type_word(unsigned bit)
 	}
 }
 
-/* "a string, a number or a boolean" */
+/* "a string, a number or a boolean"; null (an optional argument's
+ * default) is not named beside a real type */
 static void
 sb_types(struct sbuf *b, unsigned types)
 {
 	size_t i, n = 0, total = 0;
+
+	if (types != T_NULL)
+		types &= ~T_NULL;
 
 	for (i = 0; i < 7; i++)
 		total += (types >> i) & 1u;
@@ -1750,6 +1813,7 @@ report_key(struct walk *w, const struct snode *sn, const struct smp_pair *p,
 	struct smp_finding *f;
 	struct sbuf b;
 	size_t i;
+	int ignored;
 
 	b.len = 0;
 	b.s[0] = '\0';
@@ -1777,9 +1841,10 @@ report_key(struct walk *w, const struct snode *sn, const struct smp_pair *p,
 	} else {
 		sb_str(&b, "at the top level");
 	}
+	ignored = is_ignored_key(sn, k);
 	if (!known) {
 		best = find_dym(sn, k);
-		if (!best)
+		if (!best && !ignored)
 			best = smp__did_you_mean(k->u.scalar.value,
 						 sn->prop_names, sn->nprops);
 	}
@@ -1799,6 +1864,12 @@ report_key(struct walk *w, const struct snode *sn, const struct smp_pair *p,
 	}
 	f = smp__report_node(w->rep, rule_of(sn, SMP_RULE_UNKNOWN_KEY), k, "%s",
 			     b.s);
+	/* a misspelling loses the intended setting: an error; a key the
+	 * consumer only ignores leaves a job that runs: a warning */
+	if (sn->unknown_warning && (ignored || !best))
+		smp__finding_soften(w->rep, f,
+				    rule_of(sn, SMP_RULE_UNKNOWN_KEY),
+				    SMP_SEVERITY_WARNING);
 	if (best) {
 		struct sbuf key;
 
@@ -1885,7 +1956,7 @@ check_any_of(struct walk *w, const struct snode *sn, const struct smp_node *n,
 {
 	const struct snode *only = NULL;
 	struct sbuf what;
-	size_t i, typed = 0;
+	size_t i, k, shown, typed = 0;
 
 	for (i = 0; i < sn->nany_of; i++)
 		if (validate(w, sn->any_of[i], n, path, 0) == 0)
@@ -1905,10 +1976,19 @@ check_any_of(struct walk *w, const struct snode *sn, const struct smp_node *n,
 	}
 	what.len = 0;
 	what.s[0] = '\0';
-	for (i = 0; i < sn->nany_of; i++) {
-		if (i)
-			sb_str(&what, i + 1 == sn->nany_of ? " or " : ", ");
+	/* a null branch (an optional argument's default) goes unnamed */
+	for (i = 0, k = 0; i < sn->nany_of; i++)
+		if (sn->any_of[i]->types != T_NULL)
+			k++;
+	for (i = 0, shown = 0; i < sn->nany_of; i++) {
+		if (k && sn->any_of[i]->types == T_NULL)
+			continue;
+		if (shown)
+			sb_str(&what, shown + 1 == (k ? k : sn->nany_of)
+					      ? " or "
+					      : ", ");
 		sb_branch(&what, sn->any_of[i]);
+		shown++;
 	}
 	report_value(w, sn, n, path, &what, 0);
 	return 1;
@@ -2057,20 +2137,6 @@ sort_findings(struct smp_report *r, size_t from)
 	return 0;
 }
 
-static int
-looks_like_json(const char *buf, size_t len)
-{
-	size_t i;
-
-	for (i = 0; buf && i < len; i++) {
-		if (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' ||
-		    buf[i] == '\r')
-			continue;
-		return buf[i] == '{' || buf[i] == '[';
-	}
-	return 0;
-}
-
 /*
  * Checks the document under root against the schema (see schema.h);
  * findings are added in document order.
@@ -2085,7 +2151,8 @@ smp__schema_check(const struct smp_schema *s, const struct smp_node *root,
 	if (!s || !root)
 		return rep->failed ? SMP_ENOMEM : 0;
 	w.rep = rep;
-	w.json = looks_like_json(rep->buf, rep->len);
+	/* the loader's decision: a flow mapping in a .yaml file is YAML */
+	w.json = rep->buf && smp__load_is_json(rep->file, rep->buf, rep->len);
 	w.depth = 0;
 	validate(&w, s->root, root, NULL, 1);
 	if (rep->failed)

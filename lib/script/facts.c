@@ -250,6 +250,10 @@ smp__script_analyze(struct smp_script_facts *s)
 		}
 		if (sets_gpu_num_devices_call(p, res, c))
 			s->sets_gpu_num_devices = 1;
+		/* xmp.spawn(_mp_fn, ...): one process per device */
+		if (smp__ends_with(res, "xla_multiprocessing.spawn") ||
+		    smp__streq(res, "torch_xla.launch"))
+			s->spawns_workers = 1;
 		if (c->loop >= 0 &&
 		    (smp__script_step_kind(s, c) || smp__streq(a, "backward")))
 			s->training[c->loop] = 1;

@@ -51,6 +51,8 @@ struct smp_script_facts {
 				loop: they call mark_step, wrap the loaders,
 				reduce the gradients and seed the workers */
 	const char *manager; /* "Trainer", ... for messages */
+	int spawns_workers;  /* xmp.spawn() / torch_xla.launch(): one
+				process per device, started by the script */
 	int imports_torch;
 	int uses_xla_device;
 	int has_mark_step;     /* xm.mark_step(), optimizer_step(barrier=True)

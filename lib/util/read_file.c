@@ -8,17 +8,12 @@
 
 #include "util/alloc.h"
 #include "util/read_file.h"
+#include "util/error.h"
 
 static int
 io_error(struct smp_error *err, const char *path, int code, const char *why)
 {
-	if (err) {
-		memset(err, 0, sizeof(*err));
-		err->code = code;
-		snprintf(err->source, sizeof(err->source), "%s", path);
-		snprintf(err->message, sizeof(err->message), "%s", why);
-	}
-	return code;
+	return smp__error_set(err, code, path, NULL, "%s", why);
 }
 
 /*

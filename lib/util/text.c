@@ -196,3 +196,24 @@ smp__ends_with(const char *s, const char *suffix)
 	n = strlen(s);
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
+
+int
+smp__parse_count(const char *s, size_t len, long long *out)
+{
+	long long v = 0;
+	size_t i;
+
+	if (!s || len == 0)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+		if (v > SMP_COUNT_MAX)
+			return -1;
+	}
+	if (v == 0)
+		return -1;
+	*out = v;
+	return 0;
+}

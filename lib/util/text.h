@@ -43,4 +43,15 @@ int smp__streq(const char *a, const char *b);
 int smp__starts_with(const char *s, const char *prefix);
 int smp__ends_with(const char *s, const char *suffix);
 
+/* The largest count smp__parse_count() accepts. */
+#define SMP_COUNT_MAX 1000000000LL
+
+/*
+ * The one parser of a positive whole number written in decimal digits
+ * (no sign, no spaces), such as a GPU count in a string: 0 with *out set,
+ * or -1 when s[0..len) is empty, holds anything else, is 0 or is above
+ * SMP_COUNT_MAX.
+ */
+int smp__parse_count(const char *s, size_t len, long long *out);
+
 #endif

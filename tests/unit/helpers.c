@@ -29,12 +29,19 @@ th_context(const struct smp_options *opts)
 struct smp_report *
 th_check(const struct smp_context *ctx, const char *spec)
 {
+	return th_check_named(ctx, "j.yaml", spec);
+}
+
+struct smp_report *
+th_check_named(const struct smp_context *ctx, const char *name,
+	       const char *spec)
+{
 	struct smp_report *rep = NULL;
 	struct smp_error err;
 
 	cr_assert_eq(
-		smp_check_buffer(&rep, ctx, "j.yaml", spec, strlen(spec), &err),
-		0);
+		smp_check_buffer(&rep, ctx, name, spec, strlen(spec), &err), 0,
+		"%s: %s", name, err.message);
 	return rep;
 }
 

@@ -16,6 +16,10 @@ struct smp_context *th_context(const struct smp_options *opts);
 /* The report of spec checked as "j.yaml"; asserts the check completed. */
 struct smp_report *th_check(const struct smp_context *ctx, const char *spec);
 
+/* The same, checked under name (its extension picks JSON or YAML). */
+struct smp_report *th_check_named(const struct smp_context *ctx,
+				  const char *name, const char *spec);
+
 /* The first finding of rule in rep (borrowed), or NULL. */
 const struct smp_finding *th_find(const struct smp_report *rep,
 				  const char *rule);

@@ -34,13 +34,7 @@ new_context(enum smp_dialect dialect)
 static struct smp_report *
 check(const struct smp_context *ctx, const char *name, const char *text)
 {
-	struct smp_report *rep = NULL;
-	struct smp_error err;
-
-	cr_assert_eq(
-		smp_check_buffer(&rep, ctx, name, text, strlen(text), &err), 0,
-		"%s: %s", name, err.message);
-	return rep;
+	return th_check_named(ctx, name, text);
 }
 
 /* Detection of one document, through the loader. */

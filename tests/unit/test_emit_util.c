@@ -7,7 +7,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "emit/writer.h"
+#include "emit/out.h"
 
 struct sink {
 	char buf[16384];

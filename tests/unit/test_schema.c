@@ -562,8 +562,8 @@ Test(schema, instance_count_checks)
 	    "'instance_count' must be at least 1, found an integer (0)");
 	one("estimator: PyTorch\ninstance_count: 2.0\n", "wrong-type",
 	    "'instance_count' must be an integer, found a number (2)");
-	one("estimator: PyTorch\ninstance_count:\n", "wrong-type",
-	    "'instance_count' must be an integer, found an empty value");
+	/* empty is null: the SDK's None, instance_count's default */
+	none("estimator: PyTorch\ninstance_count:\n");
 }
 
 Test(schema, max_retry_attempts_has_api_bounds)
@@ -736,7 +736,9 @@ Test(schema, keyword_type_lists)
 {
 	small("{\"type\": [\"string\", \"null\"]}", "~\n", NULL, NULL);
 	small("{\"type\": [\"string\", \"null\"]}", "[1]\n", "wrong-type",
-	      "the document must be a string or null, found a list");
+	      "the document must be a string, found a list"); /* null: a
+							       * default, not
+							       * named */
 	small("{\"type\": \"number\"}", "3\n", NULL, NULL);
 	small("{\"type\": \"integer\"}", "0x1F\n", NULL, NULL);
 	small("{\"type\": \"string\"}", "!!str 12\n", NULL, NULL);

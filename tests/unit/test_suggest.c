@@ -324,6 +324,30 @@ Test(suggest, json_fragment_keeps_strings)
 	smp_context_free(ctx);
 }
 
+/* A .yaml file that is one flow mapping is YAML, as the loader reads it:
+ * the fragment is YAML too. */
+Test(suggest, yaml_flow_mapping_gets_a_yaml_fragment)
+{
+	struct smp_context *ctx = context(SMP_LR_SCALING_LINEAR);
+	struct smp_suggestion *s;
+
+	s = suggest(ctx, "job.yaml",
+		    "{estimator: HuggingFace, entry_point: train.py, "
+		    "instance_type: ml.p3.2xlarge, transformers_version: "
+		    "'4.11.0', pytorch_version: '1.9.0', py_version: py38, "
+		    "compiler_config: {}, hyperparameters: "
+		    "{model_name_or_path: distilgpt2, "
+		    "per_device_train_batch_size: 16, learning_rate: 0.0001}}\n",
+		    "ml.p3.8xlarge");
+	cr_assert_eq(s->outcome, SMP_SUGGEST_OK, "%s", s->message);
+	cr_assert_str_eq(s->fragment, "instance_type: ml.p3.8xlarge\n"
+				      "hyperparameters:\n"
+				      "  per_device_train_batch_size: 32\n"
+				      "  learning_rate: 0.0008\n");
+	smp_suggestion_free(s);
+	smp_context_free(ctx);
+}
+
 Test(suggest, text_shows_the_arithmetic)
 {
 	struct smp_context *ctx = context(SMP_LR_SCALING_LINEAR);

@@ -161,6 +161,7 @@ Test(suppress, same_line_and_line_above)
 
 	/* a spec whose only finding is suppressed */
 	rep = th_check(ctx, "estimator: HuggingFace\n"
+			    "entry_point: train.py\n"
 			    "instance_type: ml.p3.2xlarge\n"
 			    "transformers_version: \"4.21.1\"\n"
 			    "pytorch_version: \"1.11.0\"\n"

@@ -1,1 +1,1 @@
-"$1" check --color never --stale-days 36500 data-stale/job.yaml
+"$1" check --color never --no-script --stale-days 36500 data-stale/job.yaml

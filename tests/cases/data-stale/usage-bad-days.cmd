@@ -1,1 +1,1 @@
-"$1" check --color never --stale-days 1x data-stale/job.yaml
+"$1" check --color never --no-script --stale-days 1x data-stale/job.yaml

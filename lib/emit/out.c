@@ -1,0 +1,393 @@
+/*
+ * out.c - the output helpers every back-end shares: the buffered writer
+ * and the escapers of the machine formats, and which findings are shown. Output
+ * goes through a fixed buffer in the caller's struct to the caller's sink:
+ * nothing is allocated, so escaping cannot fail except by the sink refusing
+ * bytes, which is remembered (sticky, like the report's out-of-memory flag) and
+ * returned once by smp__out_flush().
+ */
+#include <string.h>
+
+#include "emit/emitter.h"
+#include "report/report.h"
+#include "util/alloc.h"
+#include "util/text.h"
+
+static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
+
+/* See out.h. */
+void
+smp__out_init(struct smp__out *o, smp_write_fn write, void *ud)
+{
+	o->write = write;
+	o->ud = ud;
+	o->failed = 0;
+	o->len = 0;
+}
+
+/* See out.h. */
+int
+smp__out_flush(struct smp__out *o)
+{
+	if (o->len && !o->failed && o->write(o->ud, o->buf, o->len))
+		o->failed = 1;
+	o->len = 0;
+	return o->failed ? SMP_EIO : 0;
+}
+
+/* See out.h. */
+void
+smp__out_mem(struct smp__out *o, const char *s, size_t n)
+{
+	while (n && !o->failed) {
+		size_t room = sizeof(o->buf) - o->len;
+		size_t k = n < room ? n : room;
+
+		memcpy(o->buf + o->len, s, k);
+		o->len += k;
+		s += k;
+		n -= k;
+		if (o->len == sizeof(o->buf))
+			smp__out_flush(o);
+	}
+}
+
+/* See out.h. */
+void
+smp__out_str(struct smp__out *o, const char *s)
+{
+	smp__out_mem(o, s, strlen(s));
+}
+
+/* See out.h. */
+void
+smp__out_uint(struct smp__out *o, uint64_t v)
+{
+	char tmp[24];
+	size_t i = sizeof(tmp);
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	smp__out_mem(o, tmp + i, sizeof(tmp) - i);
+}
+
+static const char hex[] = "0123456789ABCDEF";
+
+static void
+out_hex_escape(struct smp__out *o, const char *prefix, unsigned v,
+	       unsigned digits)
+{
+	char tmp[8];
+	unsigned i;
+
+	smp__out_str(o, prefix);
+	for (i = 0; i < digits; i++)
+		tmp[i] = hex[(v >> (4 * (digits - 1 - i))) & 0xF];
+	smp__out_mem(o, tmp, digits);
+}
+
+/*
+ * Walks s, writing runs of bytes that need no escaping as they are and
+ * handing every other character to esc(): the one loop behind all the
+ * escapers. plain(c) says whether an ASCII byte passes unchanged.
+ */
+static void
+out_escaped(struct smp__out *o, const char *s, int (*plain)(unsigned char),
+	    void (*esc)(struct smp__out *, const char *, size_t, long, int),
+	    int arg)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0;
+
+	while (i < n) {
+		size_t start = i, k;
+		long cp;
+
+		while (i < n && u[i] < 0x80 && plain(u[i]))
+			i++;
+		smp__out_mem(o, s + start, i - start);
+		if (i == n)
+			break;
+		k = smp__utf8_decode(u + i, n - i, &cp);
+		esc(o, s + i, k, cp, arg);
+		i += k;
+	}
+}
+
+/* ------------------------------------------------------------- JSON */
+
+static int
+json_plain(unsigned char c)
+{
+	return c >= 0x20 && c != '"' && c != '\\';
+}
+
+static void
+json_esc(struct smp__out *o, const char *s, size_t len, long cp, int arg)
+{
+	(void)arg;
+	switch (cp) {
+	case '"':
+		smp__out_mem(o, "\\\"", 2);
+		return;
+	case '\\':
+		smp__out_mem(o, "\\\\", 2);
+		return;
+	case '\b':
+		smp__out_mem(o, "\\b", 2);
+		return;
+	case '\f':
+		smp__out_mem(o, "\\f", 2);
+		return;
+	case '\n':
+		smp__out_mem(o, "\\n", 2);
+		return;
+	case '\r':
+		smp__out_mem(o, "\\r", 2);
+		return;
+	case '\t':
+		smp__out_mem(o, "\\t", 2);
+		return;
+	default:
+		break;
+	}
+	if (cp < 0)
+		smp__out_mem(o, replacement, 3);
+	else if (cp < 0x20 || cp == 0x2028 || cp == 0x2029)
+		out_hex_escape(o, "\\u", (unsigned)cp, 4);
+	else
+		smp__out_mem(o, s, len);
+}
+
+/* See out.h. */
+void
+smp__out_json_string_body(struct smp__out *o, const char *s)
+{
+	if (s)
+		out_escaped(o, s, json_plain, json_esc, 0);
+}
+
+/* See out.h. */
+void
+smp__out_json_string(struct smp__out *o, const char *s)
+{
+	if (!s) {
+		smp__out_mem(o, "null", 4);
+		return;
+	}
+	smp__out_mem(o, "\"", 1);
+	smp__out_json_string_body(o, s);
+	smp__out_mem(o, "\"", 1);
+}
+
+/* -------------------------------------------------------------- XML */
+
+static int
+xml_plain(unsigned char c)
+{
+	return c >= 0x20 && c != '&' && c != '<' && c != '>' && c != '"';
+}
+
+static void
+xml_esc(struct smp__out *o, const char *s, size_t len, long cp, int attr)
+{
+	switch (cp) {
+	case '&':
+		smp__out_str(o, "&amp;");
+		return;
+	case '<':
+		smp__out_str(o, "&lt;");
+		return;
+	case '>':
+		smp__out_str(o, "&gt;");
+		return;
+	case '"':
+		smp__out_str(o, attr ? "&quot;" : "\"");
+		return;
+	case '\t':
+		smp__out_str(o, attr ? "&#9;" : "\t");
+		return;
+	case '\n':
+		smp__out_str(o, attr ? "&#10;" : "\n");
+		return;
+	case '\r':
+		/* a raw CR in content would be read back as LF */
+		smp__out_str(o, "&#13;");
+		return;
+	default:
+		break;
+	}
+	if (cp < 0x20 || cp == 0xFFFE || cp == 0xFFFF)
+		smp__out_mem(o, replacement, 3); /* also cp < 0: invalid */
+	else
+		smp__out_mem(o, s, len);
+}
+
+/* See out.h. */
+void
+smp__out_xml(struct smp__out *o, const char *s, int attr)
+{
+	if (s)
+		out_escaped(o, s, xml_plain, xml_esc, attr);
+}
+
+/* ---------------------------------------------------- GitHub commands */
+
+static int
+github_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7F && c != '%' && c != ':' && c != ',';
+}
+
+static void
+github_esc(struct smp__out *o, const char *s, size_t len, long cp, int property)
+{
+	switch (cp) {
+	case '%':
+		smp__out_mem(o, "%25", 3);
+		return;
+	case '\r':
+		smp__out_mem(o, "%0D", 3);
+		return;
+	case '\n':
+		smp__out_mem(o, "%0A", 3);
+		return;
+	case ':':
+		smp__out_mem(o, property ? "%3A" : ":", property ? 3 : 1);
+		return;
+	case ',':
+		smp__out_mem(o, property ? "%2C" : ",", property ? 3 : 1);
+		return;
+	case '\t':
+		smp__out_mem(o, " ", 1);
+		return;
+	default:
+		break;
+	}
+	if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F))
+		smp__out_mem(o, replacement, 3); /* also cp < 0: invalid */
+	else
+		smp__out_mem(o, s, len);
+}
+
+/* See out.h. */
+void
+smp__out_github_data(struct smp__out *o, const char *s)
+{
+	if (s)
+		out_escaped(o, s, github_plain, github_esc, 0);
+}
+
+/* See out.h. */
+void
+smp__out_github_property(struct smp__out *o, const char *s)
+{
+	if (s)
+		out_escaped(o, s, github_plain, github_esc, 1);
+}
+
+/* -------------------------------------------------------------- URI */
+
+/* unreserved, sub-delims, '@' and '/' of RFC 3986 (not ':') */
+static int
+uri_plain(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || strchr("-._~!$&'()*+,;=@/", c);
+}
+
+/* See out.h. */
+void
+smp__out_uri_path(struct smp__out *o, const char *path)
+{
+	const unsigned char *u = (const unsigned char *)path;
+	size_t i = 0;
+
+	if (path[0] == '/') {
+		/* file:///abs/path: the authority is empty */
+		smp__out_str(o, "file://");
+	} else {
+		while (u[i] == '.' && u[i + 1] == '/') {
+			i += 2;
+			while (u[i] == '/')
+				i++;
+		}
+	}
+	for (; u[i]; i++) {
+		size_t start = i;
+
+		while (u[i] && uri_plain(u[i]))
+			i++;
+		smp__out_mem(o, path + start, i - start);
+		if (!u[i])
+			break;
+		out_hex_escape(o, "%", u[i], 2);
+	}
+}
+
+/* See emitter.h. */
+int
+smp__emit_visible(const struct smp_emitter *em, const struct smp_finding *f)
+{
+	return f->severity >= SMP_SEVERITY_INFO &&
+	       f->severity <= SMP_SEVERITY_ERROR &&
+	       f->severity >= em->min_severity;
+}
+
+/* See emitter.h. */
+const char *
+smp__emit_report_file(const struct smp_report *report)
+{
+	if (report->file)
+		return report->file;
+	if (report->count && report->items[0].file)
+		return report->items[0].file;
+	return "<input>";
+}
+
+/* The smp_write_fn that appends to em->body; fails only on ENOMEM. */
+static int
+body_write(void *ud, const char *data, size_t len)
+{
+	struct smp_emitter *em = ud;
+	void *body = em->body;
+
+	if (em->body_len + len < em->body_len ||
+	    smp__grow(&em->alloc, &body, &em->body_cap, em->body_len + len,
+		      1)) {
+		em->oom = 1;
+		return -1;
+	}
+	em->body = body;
+	memcpy(em->body + em->body_len, data, len);
+	em->body_len += len;
+	return 0;
+}
+
+/* See emitter.h. Nothing is pending afterwards: the body gets only what
+ * is written between the two calls. */
+int
+smp__emit_body_open(struct smp_emitter *em, struct smp__sink *saved)
+{
+	smp__out_flush(&em->out);
+	if (em->out.failed)
+		return -1;
+	saved->write = em->out.write;
+	saved->ud = em->out.ud;
+	em->out.write = body_write;
+	em->out.ud = em;
+	return 0;
+}
+
+/* See emitter.h. */
+void
+smp__emit_body_close(struct smp_emitter *em, const struct smp__sink *saved)
+{
+	smp__out_flush(&em->out);
+	em->out.write = saved->write;
+	em->out.ud = saved->ud;
+	if (em->oom)
+		em->out.failed = 0; /* settle() reports SMP_ENOMEM */
+}

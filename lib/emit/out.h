@@ -1,0 +1,75 @@
+/*
+ * out.h - what the back-ends share for their output: a small buffered
+ * writer over the caller's smp_write_fn with a sticky failure, and the
+ * escapers of each format (JSON strings, XML text and attributes, GitHub
+ * workflow-command data and properties, URI references).
+ *
+ * Every escaper takes text from a finding or a file name, which may hold
+ * anything: bytes that are not valid UTF-8 become U+FFFD, so the output
+ * is always valid UTF-8 whatever the input.
+ */
+#ifndef SMP_EMIT_OUT_H
+#define SMP_EMIT_OUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "smpreflight.h"
+
+struct smp__out {
+	smp_write_fn write;
+	void *ud;
+	int failed; /* the sink refused a write: nothing more is written */
+	size_t len;
+	char buf[4096];
+};
+
+void smp__out_init(struct smp__out *o, smp_write_fn write, void *ud);
+
+/* Hands the buffered bytes to the sink; 0, or SMP_EIO once it failed. */
+int smp__out_flush(struct smp__out *o);
+
+void smp__out_mem(struct smp__out *o, const char *s, size_t n);
+void smp__out_str(struct smp__out *o, const char *s);
+void smp__out_uint(struct smp__out *o, uint64_t v);
+
+/*
+ * s as a JSON string with its quotes (RFC 8259): '"', '\\' and every
+ * control character escaped (\n, \t, ... or \u00XX), U+2028 and U+2029
+ * as \u2028 / \u2029 (so the output is also valid JavaScript), other
+ * non-ASCII characters as UTF-8. NULL is written as null.
+ */
+void smp__out_json_string(struct smp__out *o, const char *s);
+
+/* The same without the quotes, to build a string from pieces; NULL
+ * writes nothing. */
+void smp__out_json_string_body(struct smp__out *o, const char *s);
+
+/*
+ * s as XML 1.0 character data: & < > escaped, and in an attribute value
+ * (attr non-zero, in double quotes) also " and tab, newline and carriage
+ * return as character references, which attribute normalisation keeps.
+ * Characters XML 1.0 forbids (other C0 controls, U+FFFE, U+FFFF) become
+ * U+FFFD.
+ */
+void smp__out_xml(struct smp__out *o, const char *s, int attr);
+
+/*
+ * GitHub Actions workflow commands (actions/toolkit command.ts): the data
+ * after "::" escapes % CR LF as %25 %0D %0A; a property value also escapes
+ * ':' and ',' as %3A and %2C. Other control characters become U+FFFD and
+ * tabs spaces, so nothing can end the command or start another.
+ */
+void smp__out_github_data(struct smp__out *o, const char *s);
+void smp__out_github_property(struct smp__out *o, const char *s);
+
+/*
+ * A file name as a SARIF artifactLocation.uri (RFC 3986): an absolute path
+ * becomes a file:// URI, a relative one a relative reference without its
+ * leading "./", with every byte outside the unreserved characters, the
+ * sub-delimiters, '@' and '/' percent-encoded (':' too, so that a first
+ * segment never reads as a scheme).
+ */
+void smp__out_uri_path(struct smp__out *o, const char *path);
+
+#endif

@@ -1,0 +1,200 @@
+/*
+ * check_buffer.c - the pipeline for one buffer or file: load it (a spec)
+ * or hand it to check_source.c (a Python launcher or notebook), turn the
+ * loader's diagnostics into findings, check every document (check.c) and
+ * apply the inline suppressions.
+ */
+#include <string.h>
+
+#include "rules/check.h"
+#include "context/context.h"
+#include "doc/load.h"
+#include "util/read_file.h"
+#include "report/suppress.h"
+#include "job/source_python.h"
+#include "util/error.h"
+
+int
+smp_check_buffer(struct smp_report **out, const struct smp_context *ctx,
+		 const char *name, const char *buf, size_t len,
+		 struct smp_error *err)
+{
+	return smp__check_run(out, ctx, name, buf, len, NULL, err);
+}
+
+/*
+ * One loaded document: a SageMaker Pipeline definition is checked step
+ * by step, anything else as one job.
+ */
+static int
+check_doc(const struct smp_context *ctx, struct smp_docs *docs,
+	  const struct smp_node *root, struct smp_report *rep,
+	  const struct smp_check_hook *hook, const char *script_dir)
+{
+	struct smp_pysrc steps;
+	int rc = ctx->dialect == SMP_DIALECT_AUTO
+			 ? smp__pipeline_scan(&steps, &docs->arena, root)
+			 : 0;
+
+	if (rc < 0)
+		return rc;
+	if (!rc)
+		return smp__check_root(ctx, root, SMP_DIALECT_AUTO,
+				       &docs->arena, rep, hook, script_dir);
+	if (!steps.count) {
+		smp__report_node(rep, SMP_RULE_NO_TRAINING_JOB, root,
+				 "no training job found: the pipeline "
+				 "definition has no step of Type 'Training'");
+		return rep->failed ? SMP_ENOMEM : 0;
+	}
+	rc = smp__check_jobs(ctx, &steps, docs, rep, hook, script_dir, "step ",
+			     0);
+	rep->root = root;
+	return rc;
+}
+
+/* 1 when the loader found the buffer not well-formed. */
+static int
+has_syntax_error(const struct smp_docs *docs)
+{
+	size_t i;
+
+	for (i = 0; i < docs->ndiags; i++)
+		if (docs->diags[i].kind == SMP_DIAG_SYNTAX)
+			return 1;
+	return 0;
+}
+
+/* script_dir: where entry scripts are looked for; NULL for nowhere. */
+static int
+check_run(struct smp_report **out, const struct smp_context *ctx,
+	  const char *name, const char *buf, size_t len,
+	  const struct smp_check_hook *hook, const char *script_dir,
+	  struct smp_error *err)
+{
+	struct smp_report *rep;
+	struct smp_docs docs;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	if (!ctx || !name || (!buf && len)) {
+		return smp__error_set(err, SMP_EINVAL, NULL, NULL,
+				      "invalid argument");
+	}
+	rc = smp__report_new(&rep, &ctx->alloc, name, ctx->severity);
+	if (rc)
+		goto oom;
+	rep->severity_set = ctx->severity_set;
+	rep->buf = buf ? buf : "";
+	rep->len = len;
+	smp__docs_init(&docs, &ctx->alloc);
+	if (smp__pysrc_kind(name)) {
+		/* a launcher or notebook: its jobs, each as a document */
+		rc = smp__check_source(ctx, name, &docs, rep, hook, script_dir);
+	} else {
+		rc = smp__load(&docs, name, rep->buf, len, &ctx->limits);
+		if (rc == 0)
+			rc = smp__rules_input(rep, &docs);
+		for (i = 0; rc == 0 && i < docs.count; i++)
+			rc = check_doc(ctx, &docs, docs.items[i].root, rep,
+				       hook, script_dir);
+	}
+	/* inline suppressions: YAML only, JSON has no comments; not in a
+	 * spec that does not parse, where comments cannot be told apart */
+	if (rc == 0 && !rep->failed && !docs.is_json &&
+	    !smp__pysrc_kind(name) && !ctx->no_inline_ignores &&
+	    !has_syntax_error(&docs))
+		rc = smp__suppress_apply(rep, rep->buf, len, &docs, ctx->now);
+	if (hook && hook->keep && rc == 0 && !rep->failed)
+		*hook->keep = docs; /* the caller releases them */
+	else
+		smp__docs_release(&docs);
+	smp__report_finish(rep);
+	rep->buf = NULL;
+	rep->len = 0;
+	rep->root = NULL;
+	if (rc == 0 && rep->failed)
+		rc = SMP_ENOMEM;
+	if (rc) {
+		smp_report_free(rep);
+		goto oom;
+	}
+	smp__report_sort(rep);
+	*out = rep;
+	return 0;
+oom:
+	return smp__error_set(err, rc, name, NULL, "%s", smp_strerror(rc));
+}
+
+int
+smp__check_run(struct smp_report **out, const struct smp_context *ctx,
+	       const char *name, const char *buf, size_t len,
+	       const struct smp_check_hook *hook, struct smp_error *err)
+{
+	return check_run(out, ctx, name, buf, len, hook,
+			 ctx ? ctx->script_base_dir : NULL, err);
+}
+
+int
+smp_check_file(struct smp_report **out, const struct smp_context *ctx,
+	       const char *path, struct smp_error *err)
+{
+	return smp__check_file_run(out, ctx, path, NULL, err);
+}
+
+int
+smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
+		    const char *path, const struct smp_check_hook *hook,
+		    struct smp_error *err)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	char *buf = NULL, *dir;
+	size_t len = 0;
+	int rc;
+
+	*out = NULL;
+	if (!ctx || !path)
+		return SMP_EINVAL;
+	/* a notebook's outputs do not count against the size limit: its
+	 * code cells do, once they are read */
+	rc = smp__read_file(&buf, &len, &ctx->alloc, path,
+			    smp__pysrc_kind(path) == 2
+				    ? ctx->limits.max_file_size * 16
+				    : ctx->limits.max_file_size,
+			    err);
+	if (rc == SMP_ELIMIT) {
+		struct smp_report *rep;
+		struct smp_pos at = {1, 1, 0};
+
+		/* too big to read: a finding, so other files go on */
+		rc = smp__report_new(&rep, &ctx->alloc, path, ctx->severity);
+		if (rc)
+			return rc;
+		rep->severity_set = ctx->severity_set;
+		smp__report_add(rep, SMP_RULE_INPUT_LIMIT, &at, NULL,
+				"file is larger than the limit of %zu bytes",
+				ctx->limits.max_file_size);
+		if (rep->failed) {
+			smp_report_free(rep);
+			return SMP_ENOMEM;
+		}
+		*out = rep;
+		return 0;
+	}
+	if (rc)
+		return rc;
+	/* entry scripts are found from the spec's own folder */
+	dir = smp__strndup(&ctx->alloc, path,
+			   !slash          ? 0
+			   : slash == path ? 1
+					   : (size_t)(slash - path));
+	if (!dir) {
+		smp__free(&ctx->alloc, buf);
+		return SMP_ENOMEM;
+	}
+	rc = check_run(out, ctx, path, buf, len, hook, dir, err);
+	smp__free(&ctx->alloc, dir);
+	smp__free(&ctx->alloc, buf);
+	return rc;
+}
