@@ -112,12 +112,12 @@ static int
 check_known(const struct smp_check *c, const char *type, char *cls,
 	    size_t clssz)
 {
-	const char *names[MAX_TYPES];
+	const char *names[MAX_TYPES], *same[MAX_TYPES];
 	size_t n = type_names(c->cat, names, MAX_TYPES);
 	const char *hint;
 	char fixed[128];
 	struct smp_finding *f;
-	size_t i;
+	size_t i, m;
 
 	if (!well_formed(type, cls, clssz)) {
 		/* "p3.2xlarge" and "ML.P3.2XLARGE" are common slips */
@@ -143,7 +143,23 @@ check_known(const struct smp_check *c, const char *type, char *cls,
 	}
 	if (c->instance)
 		return 1;
-	hint = smp__did_you_mean(type, names, n);
+	/* a size slip keeps its class: "ml.p4d.xlarge" means a p4d, not
+	 * the nearest spelling of another class (ml.g4dn.xlarge) */
+	for (i = 0, m = 0; i < c->cat->instance_count && m < MAX_TYPES; i++)
+		if (strcmp(c->cat->instances[i].family, cls) == 0)
+			same[m++] = c->cat->instances[i].type;
+	if (m) {
+		hint = smp__did_you_mean(type, same, m);
+		if (!hint && m == 1)
+			hint = same[0];
+	} else if (!class_supported(c->cat, cls)) {
+		/* a class the data does not have and the compiler does not
+		 * support (ml.p2.xlarge): instance-unsupported says so,
+		 * with a supported alternative, rather than a guess */
+		return 1;
+	} else {
+		hint = smp__did_you_mean(type, names, n);
+	}
 	f = smp__report_node(c->rep, SMP_RULE_INSTANCE_UNKNOWN,
 			     c->job->instance_type,
 			     "instance type '%s' is not in the instance data "
@@ -185,13 +201,15 @@ check_supported(const struct smp_check *c, const char *type, const char *cls)
 		snprintf(list + used, sizeof(list) - used, "%s%s",
 			 i ? ", " : "", c->cat->supported_classes[i]);
 	}
+	/* a type the data does not have: its GPUs are unknown, so the
+	 * smallest supported single-GPU type stands in */
 	alt = c->instance
 		      ? supported_with_gpus(
 				c->cat,
 				c->instance->gpus > 0 ? c->instance->gpus : 1,
 				c->instance->gpus > 0 ? c->instance : NULL,
 				c->instance->efa)
-		      : NULL;
+		      : supported_with_gpus(c->cat, 1, NULL, 0);
 	f = smp__report_node(
 		c->rep, SMP_RULE_INSTANCE_UNSUPPORTED, c->job->instance_type,
 		"Training Compiler does not support instance "
@@ -206,7 +224,9 @@ check_supported(const struct smp_check *c, const char *type, const char *cls)
 		smp__finding_fix(c->rep, f, "%s'%s' (%d x %s, %g GiB each)",
 				 c->job->instance_type_default
 					 ? "set 'compute.instance_type' to "
-					 : "use ",
+				 : c->instance
+					 ? "use "
+					 : "use a supported type such as ",
 				 alt->type, alt->gpus, alt->gpu_model,
 				 alt->gpu_memory_gib);
 		smp__finding_suggest(c->rep, f, alt->type);

@@ -38,6 +38,56 @@ list_add(char *list, size_t size, const char *s)
 	snprintf(list + used, size - used, "%s%s", used ? ", " : "", s);
 }
 
+/* The spelling of canonical (or of one of its aliases) with parts parts,
+ * so that a fix keeps the shape the SDK requires of the pair; canonical
+ * when none has that shape. */
+static const char *
+shaped(const char *canonical, const char *const *aliases, size_t n, int parts)
+{
+	struct smp_version v;
+	size_t i;
+
+	if (smp__version_parse(&v, canonical) == 0 && v.count == parts)
+		return canonical;
+	for (i = 0; i < n; i++)
+		if (smp__version_parse(&v, aliases[i]) == 0 && v.count == parts)
+			return aliases[i];
+	return canonical;
+}
+
+static const char *
+framework_title(const char *fw)
+{
+	return strcmp(fw, "tensorflow") == 0 ? "TensorFlow" : "PyTorch";
+}
+
+/* The number of parts of a version as written (0 when unparsable). */
+static int
+parts_of(const char *s)
+{
+	struct smp_version v;
+
+	return s && smp__version_parse(&v, s) == 0 ? v.count : 0;
+}
+
+/* The Hugging Face container of transformers version tv for the base
+ * framework fw, or NULL. */
+static const struct smp_image *
+hf_image_for(const struct smp_catalog *cat, const char *fw, const char *tv)
+{
+	size_t i;
+
+	for (i = 0; fw && tv && i < cat->image_count; i++) {
+		const struct smp_image *im = &cat->images[i];
+
+		if (strcmp(im->estimator, "huggingface") == 0 &&
+		    strcmp(im->framework, fw) == 0 &&
+		    transformers_match(im, tv))
+			return im;
+	}
+	return NULL;
+}
+
 /* "use '1.11.0'" for one choice, "use one of 1.12.0, 1.13.1" for more. */
 static void
 fix_choices(struct smp_report *rep, struct smp_finding *f, const char *list)
@@ -135,6 +185,8 @@ static int
 check_shape(const struct smp_check *c)
 {
 	const struct smp_job *job = c->job;
+	const struct smp_image *im;
+	const char *want;
 	struct smp_version t, b;
 	struct smp_finding *f;
 
@@ -151,7 +203,25 @@ check_shape(const struct smp_check *c)
 		"'%s' has %d; the SDK requires the same shape",
 		smp__node_text(job->framework_version), b.count,
 		smp__node_text(job->transformers_version), t.count);
-	smp__finding_fix(c->rep, f, "write both with %d parts", t.count);
+	/* name the value to write: the partner of the transformers version
+	 * in its shape, so that the fix leads to a container */
+	im = hf_image_for(c->cat, job->base_framework,
+			  smp__node_text(job->transformers_version));
+	if (im) {
+		want = shaped(im->framework_version, im->framework_aliases,
+			      im->framework_alias_count, t.count);
+		smp__finding_fix(
+			c->rep, f, "set '%s' to \"%s\"",
+			smp__job_key_of(c->job, job->framework_version)
+				? smp__node_text(smp__job_key_of(
+					  c->job, job->framework_version))
+				: "the framework version",
+			want);
+		smp__finding_suggest(c->rep, f, want);
+	} else {
+		smp__finding_fix(c->rep, f, "write both with %d parts",
+				 t.count);
+	}
 	return 1;
 }
 
@@ -164,6 +234,7 @@ resolve_image(const struct smp_check *c)
 	const char *est = smp__estimator_key(job->estimator);
 	const char *tv = smp__node_text(job->transformers_version);
 	const char *fv = smp__node_text(job->framework_version);
+	const struct smp_image *hit;
 	char list[256] = "";
 	int tv_known = 0;
 	struct smp_finding *f;
@@ -197,6 +268,27 @@ resolve_image(const struct smp_check *c)
 				     "Compiler container; supported versions "
 				     "are %s",
 				     tv, list);
+		/* the framework version names its partner */
+		for (i = 0; i < cat->image_count; i++) {
+			const struct smp_image *im = &cat->images[i];
+			const char *want;
+
+			if (strcmp(im->estimator, est) != 0 ||
+			    !framework_match(im, job->base_framework, fv))
+				continue;
+			want = shaped(im->transformers_version,
+				      im->transformers_aliases,
+				      im->transformers_alias_count,
+				      parts_of(fv));
+			smp__finding_fix(c->rep, f,
+					 "use '%s' (%s %s goes with "
+					 "transformers %s)",
+					 want, framework_title(im->framework),
+					 im->framework_version,
+					 im->transformers_version);
+			smp__finding_suggest(c->rep, f, want);
+			return NULL;
+		}
 		fix_choices(c->rep, f, list);
 		return NULL;
 	}
@@ -221,7 +313,21 @@ resolve_image(const struct smp_check *c)
 			list[0] ? ""
 				: "; that transformers version has no "
 				  "container for this framework");
-	else
+	if (tv && (hit = hf_image_for(cat, job->base_framework, tv)) != NULL) {
+		const char *want =
+			shaped(hit->framework_version, hit->framework_aliases,
+			       hit->framework_alias_count, parts_of(tv));
+
+		smp__finding_fix(c->rep, f,
+				 "use '%s' (transformers %s goes "
+				 "with %s %s)",
+				 want, hit->transformers_version,
+				 framework_title(hit->framework),
+				 hit->framework_version);
+		smp__finding_suggest(c->rep, f, want);
+		return NULL;
+	}
+	if (!tv)
 		f = smp__report_node(c->rep, SMP_RULE_FRAMEWORK_VERSION,
 				     job->framework_version,
 				     "%s '%s' has no Training Compiler "
