@@ -392,3 +392,46 @@ smp__node_text(const struct smp_node *n)
 		return NULL;
 	return n->u.scalar.value;
 }
+
+const struct smp_node *
+smp__node_at_pointer(const struct smp_node *root, const char *p, int *unknown)
+{
+	const struct smp_node *n = root;
+
+	*unknown = smp__node_unknown(n);
+	while (n && p && *p == '/' && !*unknown) {
+		char seg[256];
+		size_t len = 0, k;
+
+		p++;
+		while (*p && *p != '/') {
+			char c = *p++;
+
+			if (c == '~' && (*p == '0' || *p == '1'))
+				c = *p++ == '0' ? '~' : '/';
+			if (len + 1 < sizeof(seg))
+				seg[len++] = c;
+		}
+		seg[len] = '\0';
+		if (n->kind == SMP_NODE_MAPPING) {
+			const struct smp_node *next = NULL;
+
+			for (k = 0; k < n->u.mapping.count; k++)
+				if (smp__scalar_is(n->u.mapping.items[k].key,
+						   seg))
+					next = n->u.mapping.items[k].value;
+			n = next;
+		} else if (n->kind == SMP_NODE_SEQUENCE) {
+			char *end;
+			unsigned long ix = strtoul(seg, &end, 10);
+
+			n = *end || ix >= n->u.sequence.count
+				    ? NULL
+				    : n->u.sequence.items[ix];
+		} else {
+			n = NULL;
+		}
+		*unknown = smp__node_unknown(n);
+	}
+	return n;
+}

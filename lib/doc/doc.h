@@ -188,4 +188,12 @@ int smp__node_number(const struct smp_node *n, double *out);
 /* The text of a string/number scalar, else NULL (for messages). */
 const char *smp__node_text(const struct smp_node *n);
 
+/*
+ * The node a JSON Pointer (RFC 6901) names below root, or NULL when
+ * absent; *unknown is set when the path crosses an unknown value
+ * (smp__node_unknown), where the walk stops.
+ */
+const struct smp_node *smp__node_at_pointer(const struct smp_node *root,
+					    const char *pointer, int *unknown);
+
 #endif

@@ -146,3 +146,22 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	smp__drop_unknown(rep, job_first, root);
 	return 0;
 }
+
+/* See check.h. */
+void
+smp__drop_unknown(struct smp_report *rep, size_t from,
+		  const struct smp_node *root)
+{
+	size_t k, kept = from;
+
+	for (k = from; k < rep->count; k++) {
+		int unknown = 0;
+
+		if (rep->items[k].pointer)
+			smp__node_at_pointer(root, rep->items[k].pointer,
+					     &unknown);
+		if (!unknown)
+			rep->items[kept++] = rep->items[k];
+	}
+	rep->count = kept;
+}

@@ -98,7 +98,7 @@ int smp__check_jobs(const struct smp_context *ctx, const struct smp_pysrc *src,
 /*
  * Drops the findings from index from on that are about an unknown value
  * (SMP_TAG_UNKNOWN: what a Python source computes at run time) below
- * root: no rule reports a value it did not see (check_source.c).
+ * root: no rule reports a value it did not see (check.c).
  */
 void smp__drop_unknown(struct smp_report *rep, size_t from,
 		       const struct smp_node *root);

@@ -18,51 +18,6 @@
 #include "report/suppress.h"
 #include "util/text.h"
 
-/* The node a JSON Pointer names below root; *unknown when the path
- * crosses an unknown value. NULL when absent. */
-static const struct smp_node *
-resolve(const struct smp_node *root, const char *p, int *unknown)
-{
-	const struct smp_node *n = root;
-
-	*unknown = smp__node_unknown(n);
-	while (n && p && *p == '/' && !*unknown) {
-		char seg[256];
-		size_t len = 0, k;
-
-		p++;
-		while (*p && *p != '/') {
-			char c = *p++;
-
-			if (c == '~' && (*p == '0' || *p == '1'))
-				c = *p++ == '0' ? '~' : '/';
-			if (len + 1 < sizeof(seg))
-				seg[len++] = c;
-		}
-		seg[len] = '\0';
-		if (n->kind == SMP_NODE_MAPPING) {
-			const struct smp_node *next = NULL;
-
-			for (k = 0; k < n->u.mapping.count; k++)
-				if (smp__scalar_is(n->u.mapping.items[k].key,
-						   seg))
-					next = n->u.mapping.items[k].value;
-			n = next;
-		} else if (n->kind == SMP_NODE_SEQUENCE) {
-			char *end;
-			unsigned long ix = strtoul(seg, &end, 10);
-
-			n = *end || ix >= n->u.sequence.count
-				    ? NULL
-				    : n->u.sequence.items[ix];
-		} else {
-			n = NULL;
-		}
-		*unknown = smp__node_unknown(n);
-	}
-	return n;
-}
-
 /*
  * The findings one job added, from index from: those about an unknown
  * value are dropped; for a job with an unknown **kwargs, also those
@@ -79,7 +34,8 @@ settle(struct smp_report *rep, size_t from, const struct smp_pysrc_job *job,
 		struct smp_finding *f = &rep->items[k];
 		int unknown = 0;
 		const struct smp_node *n =
-			f->pointer ? resolve(job->root, f->pointer, &unknown)
+			f->pointer ? smp__node_at_pointer(job->root, f->pointer,
+							  &unknown)
 				   : NULL;
 
 		if (job->partial && (!n || n == job->root))
@@ -115,23 +71,6 @@ settle(struct smp_report *rep, size_t from, const struct smp_pysrc_job *job,
 				f->message = m;
 		}
 		rep->items[kept++] = *f;
-	}
-	rep->count = kept;
-}
-
-void
-smp__drop_unknown(struct smp_report *rep, size_t from,
-		  const struct smp_node *root)
-{
-	size_t k, kept = from;
-
-	for (k = from; k < rep->count; k++) {
-		int unknown = 0;
-
-		if (rep->items[k].pointer)
-			resolve(root, rep->items[k].pointer, &unknown);
-		if (!unknown)
-			rep->items[kept++] = rep->items[k];
 	}
 	rep->count = kept;
 }
