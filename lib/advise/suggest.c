@@ -654,6 +654,18 @@ compute(struct run *r, const struct smp_check *c)
 			    to->gpu_memory_gib);
 		goto notes;
 	}
+	/* a per-GPU batch is a whole number of samples; a fraction, or
+	 * arithmetic that overflows (batch 1e-320, learning rate 1e308),
+	 * is refused rather than pasted into the spec */
+	if (b.scope == SMP_BATCH_PER_GPU && b.per_gpu != floor(b.per_gpu)) {
+		smp__tune_number(bt, sizeof(bt), b.per_gpu);
+		p->outcome = SMP_SUGGEST_UNAVAILABLE;
+		set_message(s,
+			    "the per-GPU batch size %s is not a whole number; "
+			    "nothing to suggest",
+			    bt);
+		goto notes;
+	}
 	s->next.batch_per_gpu = nb;
 	s->next.global_batch =
 		nb * (double)to->gpus * (double)s->next.instance_count;
@@ -668,6 +680,15 @@ compute(struct run *r, const struct smp_check *c)
 			 c->settings->hp[SMP_HP_LEARNING_RATE].names[0],
 			 p->lr_scaling == SMP_LR_SCALING_SQRT ? "sqrt(k)"
 							      : "k");
+	if (!isfinite(p->k) || !isfinite(s->next.global_batch) ||
+	    !isfinite(s->next.learning_rate)) {
+		p->outcome = SMP_SUGGEST_UNAVAILABLE;
+		s->next.learning_rate = 0;
+		set_message(s, "the batch and learning rate arithmetic does "
+			       "not give finite numbers (k or the scaled "
+			       "learning rate overflows); nothing to suggest");
+		goto notes;
+	}
 	smp__tune_number(kt, sizeof(kt), p->k);
 	smp__tune_number(bt, sizeof(bt), b.per_gpu);
 	smp__tune_number(nt, sizeof(nt), nb);

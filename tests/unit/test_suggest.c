@@ -433,6 +433,53 @@ Test(suggest, unavailable_without_model_or_batch)
 	smp_context_free(ctx);
 }
 
+/* text with the first occurrence of from replaced by to (caller frees) */
+static char *
+with(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	char *out;
+
+	cr_assert_not_null(at);
+	out = malloc(strlen(text) - strlen(from) + strlen(to) + 1);
+	cr_assert_not_null(out);
+	memcpy(out, text, (size_t)(at - text));
+	strcpy(out + (at - text), to);
+	strcat(out, at + strlen(from));
+	return out;
+}
+
+Test(suggest, refuses_fractional_batches_and_non_finite_results)
+{
+	struct smp_context *ctx = context(SMP_LR_SCALING_LINEAR);
+	char *spec = with(HF_P4D, "per_device_train_batch_size: 32",
+			  "per_device_train_batch_size: 32.5");
+	struct smp_suggestion *s = suggest(ctx, "frac.yaml", spec, NULL);
+
+	cr_assert_eq(s->outcome, SMP_SUGGEST_UNAVAILABLE, "%s", s->message);
+	cr_assert_not_null(strstr(s->message, "not a whole number"), "%s",
+			   s->message);
+	cr_assert_null(s->fragment);
+	smp_suggestion_free(s);
+	free(spec);
+	spec = with(HF_P4D, "per_device_train_batch_size: 32",
+		    "per_device_train_batch_size: 1e-320");
+	s = suggest(ctx, "tiny.yaml", spec, NULL);
+	cr_assert_neq(s->outcome, SMP_SUGGEST_OK, "%s", s->message);
+	cr_assert_null(s->fragment);
+	smp_suggestion_free(s);
+	free(spec);
+	spec = with(HF_P4D, "learning_rate: 5.0e-5", "learning_rate: 1e308");
+	s = suggest(ctx, "huge.yaml", spec, NULL);
+	cr_assert_eq(s->outcome, SMP_SUGGEST_UNAVAILABLE, "%s", s->message);
+	cr_assert_not_null(strstr(s->message, "finite"), "%s", s->message);
+	cr_assert(isfinite(s->next->learning_rate));
+	cr_assert_null(s->fragment);
+	smp_suggestion_free(s);
+	free(spec);
+	smp_context_free(ctx);
+}
+
 Test(suggest, errors_come_first)
 {
 	struct smp_context *ctx = context(SMP_LR_SCALING_LINEAR);
