@@ -5,7 +5,7 @@
  * writes the catalog as constant C tables, smp__embedded_catalog. A
  * context using the built-in data then parses nothing: parsing the 225 KB
  * of JSON took longer than checking a spec. The JSON stays embedded too
- * (lib/embed.sh) for what compares it with a download.
+ * (lib/catalog/embed.sh) for what compares it with a download.
  */
 #include <stdio.h>
 #include <stdlib.h>
