@@ -39,6 +39,12 @@ smp__out_flush(struct smp__out *o)
 void
 smp__out_mem(struct smp__out *o, const char *s, size_t n)
 {
+	/* the common case: a short piece that fits */
+	if (n < sizeof(o->buf) - o->len) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+		return;
+	}
 	while (n && !o->failed) {
 		size_t room = sizeof(o->buf) - o->len;
 		size_t k = n < room ? n : room;
