@@ -18,22 +18,12 @@ static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
 
 /* See out.h. */
 void
-smp__out_init_chunk(struct smp__out *o, smp_write_fn write, void *ud,
-		    size_t chunk)
+smp__out_init(struct smp__out *o, smp_write_fn write, void *ud)
 {
 	o->write = write;
 	o->ud = ud;
 	o->failed = 0;
-	if (chunk < 1 || chunk > SMP__OUT_CHUNK)
-		chunk = SMP__OUT_CHUNK;
-	smp__buf_init_fixed(&o->buf, o->mem, chunk + 1);
-}
-
-/* See out.h. */
-void
-smp__out_init(struct smp__out *o, smp_write_fn write, void *ud)
-{
-	smp__out_init_chunk(o, write, ud, SMP__OUT_CHUNK);
+	smp__buf_init_fixed(&o->buf, o->mem, sizeof(o->mem));
 }
 
 /* See out.h. */

@@ -33,10 +33,6 @@ struct smp__out {
 /* A writer to write(ud, ...) in pieces of SMP__OUT_CHUNK bytes. */
 void smp__out_init(struct smp__out *o, smp_write_fn write, void *ud);
 
-/* The same in pieces of chunk bytes (1 .. SMP__OUT_CHUNK). */
-void smp__out_init_chunk(struct smp__out *o, smp_write_fn write, void *ud,
-			 size_t chunk);
-
 /* Hands the buffered bytes to the sink; 0, or SMP_EIO once it failed. */
 int smp__out_flush(struct smp__out *o);
 

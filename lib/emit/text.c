@@ -6,21 +6,20 @@
  *         |                    ^~~
  *         = fix: set GPU_NUM_DEVICES to "4"
  *
- * Output goes through the shared writer (out.h), a small buffer on the
- * stack, to the caller's sink; nothing is allocated. Text that came from the
- * spec (file names, messages, the excerpt) is made safe for a terminal: control
+ * Output goes through the shared buffered writer (out.h) on the stack to
+ * the caller's sink; nothing is allocated. Text that came from the spec (file
+ * names, messages, the excerpt) is made safe for a terminal: control
  * characters, invalid UTF-8 and bidirectional overrides never reach it as such.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "emit/emitter.h"
+#include "emit/out.h"
 #include "report/report.h"
 #include "util/text.h"
 
 #define TAB_STOP 8
-/* Bytes handed to the sink at a time. */
-#define TEXT_CHUNK 1024
 /* Source lines wider than this many cells are cut around the caret. */
 #define EXCERPT_MAX 100
 #define EXCERPT_BEFORE 40
@@ -457,8 +456,7 @@ smp_emit_text(const struct smp_report *report, enum smp_severity min_severity,
 
 	if (!report || !write)
 		return SMP_EINVAL;
-	/* the pieces a terminal gets, as small as they always were */
-	smp__out_init_chunk(&o, write, ud, TEXT_CHUNK);
+	smp__out_init(&o, write, ud);
 	for (i = 0; i < report->count && !o.failed; i++) {
 		const struct smp_finding *f = &report->items[i];
 

@@ -225,13 +225,10 @@ smp_emitter_add_failure(struct smp_emitter *em, const char *file,
 int
 smp_emitter_finish(struct smp_emitter *em)
 {
-	if (!em)
-		return SMP_EINVAL;
-	if (em->status)
-		return em->status;
-	if (em->finished)
-		return SMP_EINVAL;
-	begin(em);
+	int rc = ready(em);
+
+	if (rc)
+		return rc;
 	em->finished = 1;
 	if (formats[em->format]->end)
 		formats[em->format]->end(em);
