@@ -375,15 +375,45 @@ test_write_failure_keeps_old_data() {
 		fail "instances.json is empty"
 }
 
+# Six writers switch the copy back and forth while two readers look at
+# it: every writer succeeds, every reader sees a whole refreshed copy,
+# and one copy is left without litter.
 test_concurrent_updates() {
 	fresh
+	run 0 update-data -q --url "$H/good/" || return
 	pids=
-	for u in good v2 good v2; do
-		"$cli" update-data -q --url "$H/$u/" >"$T/out.$u.$$" 2>&1 &
+	i=0
+	for u in good v2 good v2 good v2; do
+		i=$((i + 1))
+		$limit "$cli" update-data -q --url "$H/$u/" >"$T/up.$i" 2>&1 &
 		pids="$pids $!"
 	done
+	rpids=
+	for r in 1 2; do
+		(
+			for k in 1 2 3 4 5; do
+				$limit "$cli" data >"$T/rd.$r" 2>&1 &&
+					grep -q '^data in use:  refreshed copy' \
+						"$T/rd.$r" || exit 1
+			done
+		) &
+		rpids="$rpids $!"
+	done
+	i=0
 	for p in $pids; do
-		wait "$p" || fail "a concurrent update-data failed"
+		i=$((i + 1))
+		wait "$p" || {
+			cp "$T/up.$i" "$T/out"
+			fail "a concurrent update-data failed"
+		}
+	done
+	r=0
+	for p in $rpids; do
+		r=$((r + 1))
+		wait "$p" || {
+			cp "$T/rd.$r" "$T/out"
+			fail "a reader did not see a whole refreshed copy"
+		}
 	done
 	: >"$T/out"
 	run 0 data && has "^data in use:  refreshed copy"
