@@ -375,6 +375,22 @@ test_write_failure_keeps_old_data() {
 		fail "instances.json is empty"
 }
 
+# wait_each OUT MESSAGE PID...: each PID (whose output is $T/OUT.N, N
+# its place in the list) must succeed
+wait_each() {
+	out=$1
+	msg=$2
+	shift 2
+	k=0
+	for p in "$@"; do
+		k=$((k + 1))
+		wait "$p" || {
+			cp "$T/$out.$k" "$T/out"
+			fail "$msg"
+		}
+	done
+}
+
 # Six writers switch the copy back and forth while two readers look at
 # it: every writer succeeds, every reader sees a whole refreshed copy,
 # and one copy is left without litter.
@@ -399,22 +415,8 @@ test_concurrent_updates() {
 		) &
 		rpids="$rpids $!"
 	done
-	i=0
-	for p in $pids; do
-		i=$((i + 1))
-		wait "$p" || {
-			cp "$T/up.$i" "$T/out"
-			fail "a concurrent update-data failed"
-		}
-	done
-	r=0
-	for p in $rpids; do
-		r=$((r + 1))
-		wait "$p" || {
-			cp "$T/rd.$r" "$T/out"
-			fail "a reader did not see a whole refreshed copy"
-		}
-	done
+	wait_each up "a concurrent update-data failed" $pids
+	wait_each rd "a reader did not see a whole refreshed copy" $rpids
 	: >"$T/out"
 	run 0 data && has "^data in use:  refreshed copy"
 	n=$(find "$CACHE" -mindepth 1 -maxdepth 1 -name 'data-*' | wc -l)

@@ -393,6 +393,24 @@ Test(data_cache, lock_symlink_is_not_followed)
 	th_rm_tree(root);
 }
 
+/* After racing writers: one copy, in use, and no litter; frees d[0..1]
+ * and the test's folder. */
+static void
+one_copy_left(const char *cache, struct docs *d)
+{
+	struct smp_context *ctx;
+
+	cr_assert_eq(th_count_prefixed(cache, "data-"), 1);
+	cr_assert_eq(th_count_prefixed(cache, ".tmp-"), 0);
+	cr_assert_eq(th_count_prefixed(cache, ".current-"), 0);
+	ctx = context(cache, NULL);
+	cr_assert_eq(smp_context_data_origin(ctx), SMP_DATA_CACHE);
+	smp_context_free(ctx);
+	docs_free(&d[0]);
+	docs_free(&d[1]);
+	th_rm_tree(root);
+}
+
 /* In a forked child: n contexts in a row must each use the cache (a
  * commit in between must never show a reader a half-made copy). */
 static void
@@ -416,7 +434,6 @@ child_read(const char *cache, int n)
 Test(data_cache, concurrent_commits_leave_one_valid_copy, .timeout = 60)
 {
 	char cache[128];
-	struct smp_context *ctx;
 	struct docs d[2];
 	pid_t pids[8];
 	int i;
@@ -436,15 +453,7 @@ Test(data_cache, concurrent_commits_leave_one_valid_copy, .timeout = 60)
 	}
 	for (i = 0; i < 8; i++)
 		reap_ok(pids[i], i < 6 ? "a writer" : "a reader");
-	cr_assert_eq(th_count_prefixed(cache, "data-"), 1);
-	cr_assert_eq(th_count_prefixed(cache, ".tmp-"), 0);
-	cr_assert_eq(th_count_prefixed(cache, ".current-"), 0);
-	ctx = context(cache, NULL);
-	cr_assert_eq(smp_context_data_origin(ctx), SMP_DATA_CACHE);
-	smp_context_free(ctx);
-	docs_free(&d[0]);
-	docs_free(&d[1]);
-	th_rm_tree(root);
+	one_copy_left(cache, d);
 }
 
 /* A writer paused (io.at) right after creating its folder's .busy. */
@@ -477,7 +486,6 @@ Test(data_cache, cleanup_spares_a_writer_starting_its_folder, .timeout = 60)
 {
 	struct smp_cache_io io = {NULL, NULL, NULL, pause_at};
 	int ready[2], go[2], i, status;
-	struct smp_context *ctx;
 	struct pause p;
 	struct docs d[2];
 	struct timespec tick = {0, 10000000};
@@ -524,14 +532,7 @@ Test(data_cache, cleanup_spares_a_writer_starting_its_folder, .timeout = 60)
 			  "the second writer failed (status %d)", status);
 	else
 		reap_ok(second, "the second writer");
-	cr_assert_eq(th_count_prefixed(cache, "data-"), 1);
-	cr_assert_eq(th_count_prefixed(cache, ".tmp-"), 0);
-	ctx = context(cache, NULL);
-	cr_assert_eq(smp_context_data_origin(ctx), SMP_DATA_CACHE);
-	smp_context_free(ctx);
-	docs_free(&d[0]);
-	docs_free(&d[1]);
-	th_rm_tree(root);
+	one_copy_left(cache, d);
 }
 
 /* Validators from the cache become request headers: a line break in
