@@ -112,12 +112,12 @@ SANITIZED = $(findstring -fsanitize,$(CFLAGS) $(LDFLAGS))
 all: $(LIBA) $(CLI)
 
 # Install missing Debian packages when root; otherwise say which
-# (tools/deps.sh: the build's for make run, the tests' for make test).
+# (.ci/deps.sh: the build's for make run, the tests' for make test).
 deps:
-	@sh tools/deps.sh build $(BUILD)/apt.log
+	@sh .ci/deps.sh build $(BUILD)/apt.log
 
 deps-test:
-	@sh tools/deps.sh test $(BUILD)/apt.log
+	@sh .ci/deps.sh test $(BUILD)/apt.log
 
 run: deps
 	@$(MAKE) --no-print-directory all
@@ -231,8 +231,8 @@ $(BUILD)/libsmpreflight.so: $(BUILD)/$(SONAME)
 	$(Q)ln -sf $(SONAME) $@
 
 # the folders too: a file removed from one changes its time
-$(BUILD)/gen/rule_examples.c: tools/embed-examples.sh docs/examples $(EXAMPLES)
-	$(call say,GEN,$@)mkdir -p $(@D) && sh tools/embed-examples.sh $@ docs/examples
+$(BUILD)/gen/rule_examples.c: cmd/sm-preflight/embed_examples.sh docs/examples $(EXAMPLES)
+	$(call say,GEN,$@)mkdir -p $(@D) && sh cmd/sm-preflight/embed_examples.sh $@ docs/examples
 
 $(BUILD)/gen/rule_examples.o: $(BUILD)/gen/rule_examples.c cmd/sm-preflight/examples.h
 	$(call compile,-Icmd/sm-preflight -Wno-overlength-strings)
@@ -443,12 +443,12 @@ COMPLETIONS = $(BUILD)/completions/sm-preflight.bash \
 	$(BUILD)/completions/_sm-preflight $(BUILD)/completions/sm-preflight.fish
 completions: $(COMPLETIONS)
 
-$(BUILD)/completions/sm-preflight.bash: $(CLI) tools/completions.sh
-	$(call say,GEN,$@)mkdir -p $(@D) && sh tools/completions.sh $(CLI) bash > $@.tmp && mv $@.tmp $@
-$(BUILD)/completions/_sm-preflight: $(CLI) tools/completions.sh
-	$(call say,GEN,$@)mkdir -p $(@D) && sh tools/completions.sh $(CLI) zsh > $@.tmp && mv $@.tmp $@
-$(BUILD)/completions/sm-preflight.fish: $(CLI) tools/completions.sh
-	$(call say,GEN,$@)mkdir -p $(@D) && sh tools/completions.sh $(CLI) fish > $@.tmp && mv $@.tmp $@
+$(BUILD)/completions/sm-preflight.bash: $(CLI) cmd/sm-preflight/completions.sh
+	$(call say,GEN,$@)mkdir -p $(@D) && sh cmd/sm-preflight/completions.sh $(CLI) bash > $@.tmp && mv $@.tmp $@
+$(BUILD)/completions/_sm-preflight: $(CLI) cmd/sm-preflight/completions.sh
+	$(call say,GEN,$@)mkdir -p $(@D) && sh cmd/sm-preflight/completions.sh $(CLI) zsh > $@.tmp && mv $@.tmp $@
+$(BUILD)/completions/sm-preflight.fish: $(CLI) cmd/sm-preflight/completions.sh
+	$(call say,GEN,$@)mkdir -p $(@D) && sh cmd/sm-preflight/completions.sh $(CLI) fish > $@.tmp && mv $@.tmp $@
 
 # The pkg-config file names its folders relative to ${prefix} when they lie
 # under PREFIX, so that pkg-config --define-prefix finds a staged or moved

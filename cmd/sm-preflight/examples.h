@@ -1,6 +1,6 @@
 /*
  * examples.h - every rule's failing example and its fixed form, from
- * docs/examples/<rule>/ (tools/embed-examples.sh writes the table at
+ * docs/examples/<rule>/ (cmd/sm-preflight/embed_examples.sh writes the table at
  * build time), for `explain` and `rules --markdown`.
  */
 #ifndef CLI_EXAMPLES_H

@@ -2,7 +2,7 @@
 # run.sh - the rule documentation's own checks: sh tests/docs/run.sh CLI
 #
 # 1. Every rule's examples (docs/examples/<rule>/, embedded in the CLI by
-#    tools/embed-examples.sh) go through the checker: the failing example
+#    cmd/sm-preflight/embed_examples.sh) go through the checker: the failing example
 #    fires its rule, the fixed form does not fire it and fires no error.
 #    A script-* rule's bad.py/good.py is the entry script train.py of its
 #    job (docs/examples/<rule>/job.yaml, else docs/examples/script-job.yaml);
