@@ -1,7 +1,7 @@
 /*
  * examples.h - every rule's failing example and its fixed form, from
- * docs/examples/<rule>/ (cmd/sm-preflight/embed_examples.sh writes the table at
- * build time), for `explain` and `rules --markdown`.
+ * docs/examples/<rule>/ (embed_examples.sh writes the table at build
+ * time), for `explain` and `rules --markdown`.
  */
 #ifndef CLI_EXAMPLES_H
 #define CLI_EXAMPLES_H

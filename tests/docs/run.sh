@@ -1,9 +1,9 @@
 #!/bin/sh
 # run.sh - the rule documentation's own checks: sh tests/docs/run.sh CLI
 #
-# 1. Every rule's examples (docs/examples/<rule>/, embedded in the CLI by
-#    cmd/sm-preflight/embed_examples.sh) go through the checker: the failing example
-#    fires its rule, the fixed form does not fire it and fires no error.
+# 1. Every rule's examples (docs/examples/<rule>/, embedded in the CLI
+#    by cmd/sm-preflight/embed_examples.sh) go through the checker: the
+#    failing example fires its rule, the fixed form does not fire it and fires no error.
 #    A script-* rule's bad.py/good.py is the entry script train.py of its
 #    job (docs/examples/<rule>/job.yaml, else docs/examples/script-job.yaml);
 #    a native.yaml is passed as --baseline. A rule that a snippet alone
