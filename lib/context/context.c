@@ -16,6 +16,7 @@
 #include "util/options.h"
 #include "util/read_file.h"
 #include "util/error.h"
+#include "util/text.h"
 
 static void
 set_error(struct smp_error *err, int code, const char *source, const char *msg)
@@ -199,6 +200,61 @@ apply_overrides(struct smp_context *ctx, const struct smp_options *o,
 	return 0;
 }
 
+/* An unknown select/ignore entry, named with the closest known one. */
+static int
+selection_error(struct smp_error *err, const char *bad)
+{
+	const char *cand[2 * SMP_RULE_COUNT + 1];
+	const char *best;
+	char msg[300];
+	size_t i, n;
+
+	n = smp__rule_groups(cand);
+	for (i = 0; i < SMP_RULE_COUNT; i++)
+		cand[n++] = smp__rule_id((enum smp_rule_id)i);
+	cand[n++] = "ALL";
+	best = smp__did_you_mean(bad, cand, n);
+	if (best)
+		snprintf(msg, sizeof(msg),
+			 "unknown rule or group '%s' in the rule selection; "
+			 "did you mean '%s'?",
+			 bad, best);
+	else
+		snprintf(msg, sizeof(msg),
+			 "unknown rule or group '%s' in the rule selection",
+			 bad);
+	set_error(err, SMP_EINVAL, "options", msg);
+	return SMP_EINVAL;
+}
+
+/*
+ * select and ignore after the overrides: a rule the selection leaves out
+ * is off whatever severity an override gave it, so that a configuration
+ * file's severities never bring back a rule the command line ignores.
+ */
+static int
+apply_selection(struct smp_context *ctx, const struct smp_options *o,
+		struct smp_error *err)
+{
+	unsigned char on[SMP_RULE_COUNT];
+	const char *bad;
+	size_t i;
+
+	if ((o->select.count && !o->select.names) ||
+	    (o->ignore.count && !o->ignore.names)) {
+		set_error(err, SMP_EINVAL, "options",
+			  "select or ignore has a count but no names");
+		return SMP_EINVAL;
+	}
+	if (smp__rules_select(on, o->select.names, o->select.count,
+			      o->ignore.names, o->ignore.count, &bad))
+		return selection_error(err, bad);
+	for (i = 0; i < SMP_RULE_COUNT; i++)
+		if (!on[i])
+			ctx->severity[i] = SMP_SEVERITY_OFF;
+	return 0;
+}
+
 int
 smp_context_new(struct smp_context **out, const struct smp_options *opts,
 		struct smp_error *err)
@@ -237,6 +293,8 @@ smp_context_new(struct smp_context **out, const struct smp_options *opts,
 		goto fail;
 	}
 	rc = apply_overrides(ctx, opts, err);
+	if (rc == 0)
+		rc = apply_selection(ctx, opts, err);
 	if (rc)
 		goto fail;
 	rc = smp__settings_init(&ctx->settings, opts, &ctx->alloc);

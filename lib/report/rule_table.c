@@ -685,3 +685,85 @@ smp_rule_find(const char *id)
 
 	return id && smp__rule_lookup(&r, id) == 0 ? &rules[r] : NULL;
 }
+
+int
+smp__rule_selector_match(const char *selector, enum smp_rule_id rule)
+{
+	if (!selector || (unsigned)rule >= SMP_RULE_COUNT)
+		return 0;
+	if (strcmp(selector, rules[rule].id) == 0)
+		return 3;
+	if (strcmp(selector, rules[rule].group) == 0)
+		return 2;
+	return strcmp(selector, "ALL") == 0;
+}
+
+int
+smp__rule_selector_known(const char *selector)
+{
+	size_t i;
+
+	for (i = 0; i < SMP_RULE_COUNT; i++)
+		if (smp__rule_selector_match(selector, (enum smp_rule_id)i))
+			return 1;
+	return 0;
+}
+
+/* The most specific entry of list naming rule (0: none). */
+static int
+best_match(const char *const *list, size_t count, enum smp_rule_id rule)
+{
+	int best = 0, m;
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		m = smp__rule_selector_match(list[i], rule);
+		if (m > best)
+			best = m;
+	}
+	return best;
+}
+
+int
+smp__rules_select(unsigned char on[SMP_RULE_COUNT], const char *const *select,
+		  size_t select_count, const char *const *ignore,
+		  size_t ignore_count, const char **bad)
+{
+	size_t i;
+	int s;
+
+	*bad = NULL;
+	for (i = 0; i < select_count; i++)
+		if (!smp__rule_selector_known(select[i])) {
+			*bad = select[i] ? select[i] : "(null)";
+			return -1;
+		}
+	for (i = 0; i < ignore_count; i++)
+		if (!smp__rule_selector_known(ignore[i])) {
+			*bad = ignore[i] ? ignore[i] : "(null)";
+			return -1;
+		}
+	for (i = 0; i < SMP_RULE_COUNT; i++) {
+		s = select_count ? best_match(select, select_count,
+					      (enum smp_rule_id)i)
+				 : 1;
+		on[i] = s > 0 && s > best_match(ignore, ignore_count,
+						(enum smp_rule_id)i);
+	}
+	return 0;
+}
+
+size_t
+smp__rule_groups(const char *out[SMP_RULE_COUNT])
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < SMP_RULE_COUNT; i++) {
+		for (j = 0; j < n; j++)
+			if (strcmp(out[j], rules[i].group) == 0)
+				break;
+		if (j == n)
+			out[n++] = rules[i].group;
+	}
+	return n;
+}
