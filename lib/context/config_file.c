@@ -140,8 +140,7 @@ read_selectors(struct config *c, struct smp_config_list *out,
 	       const struct smp_node *key, const struct smp_node *n,
 	       struct smp_error *err)
 {
-	const char *cand[2 * SMP_RULE_COUNT + 1];
-	size_t i, k, count;
+	size_t i;
 	int rc = read_list(c, out, key, n);
 
 	for (i = 0; rc == 0 && i < out->count; i++) {
@@ -151,11 +150,7 @@ read_selectors(struct config *c, struct smp_config_list *out,
 
 		if (smp__rule_selector_known(out->items[i]))
 			continue;
-		count = smp__rule_groups(cand);
-		for (k = 0; k < SMP_RULE_COUNT; k++)
-			cand[count++] = smp__rule_id((enum smp_rule_id)k);
-		cand[count++] = "ALL";
-		best = smp__did_you_mean(out->items[i], cand, count);
+		best = smp__rule_selector_closest(out->items[i]);
 		if (best)
 			snprintf(msg, sizeof(msg),
 				 "unknown rule or group '%.200s' in '%s'; did "

@@ -16,7 +16,6 @@
 #include "util/options.h"
 #include "util/read_file.h"
 #include "util/error.h"
-#include "util/text.h"
 
 static void
 set_error(struct smp_error *err, int code, const char *source, const char *msg)
@@ -204,16 +203,9 @@ apply_overrides(struct smp_context *ctx, const struct smp_options *o,
 static int
 selection_error(struct smp_error *err, const char *bad)
 {
-	const char *cand[2 * SMP_RULE_COUNT + 1];
-	const char *best;
+	const char *best = smp__rule_selector_closest(bad);
 	char msg[300];
-	size_t i, n;
 
-	n = smp__rule_groups(cand);
-	for (i = 0; i < SMP_RULE_COUNT; i++)
-		cand[n++] = smp__rule_id((enum smp_rule_id)i);
-	cand[n++] = "ALL";
-	best = smp__did_you_mean(bad, cand, n);
 	if (best)
 		snprintf(msg, sizeof(msg),
 			 "unknown rule or group '%s' in the rule selection; "

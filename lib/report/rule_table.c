@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/rule_table.h"
+#include "util/text.h"
 
 #define SEV(s) SMP_SEVERITY_##s
 
@@ -766,4 +767,16 @@ smp__rule_groups(const char *out[SMP_RULE_COUNT])
 			out[n++] = rules[i].group;
 	}
 	return n;
+}
+
+const char *
+smp__rule_selector_closest(const char *selector)
+{
+	const char *cand[2 * SMP_RULE_COUNT + 1];
+	size_t i, n = smp__rule_groups(cand);
+
+	for (i = 0; i < SMP_RULE_COUNT; i++)
+		cand[n++] = rules[i].id;
+	cand[n++] = "ALL";
+	return selector ? smp__did_you_mean(selector, cand, n) : NULL;
 }

@@ -45,4 +45,7 @@ int smp__rules_select(unsigned char on[SMP_RULE_COUNT],
 /* Fills out with the distinct group names in table order; their number. */
 size_t smp__rule_groups(const char *out[SMP_RULE_COUNT]);
 
+/* The known selector closest to an unknown one (did-you-mean), or NULL. */
+const char *smp__rule_selector_closest(const char *selector);
+
 #endif
