@@ -18,6 +18,7 @@
 #    its reference files.
 # 3. A README section a rule cites ('README, "Suppressing a finding"')
 #    is a heading of README.md.
+# 4. A rule's source names the SageMaker Python SDK with its version.
 if [ $# -ne 1 ]; then
 	echo "usage: sh tests/docs/run.sh CLI" >&2
 	exit 2
@@ -179,6 +180,13 @@ sed -n 's/.*README, "\([^"]*\)".*/\1/p' docs/rules.md | sort -u |
 if [ -s "$tmp/sections" ]; then
 	fail "docs/rules.md cites README sections that do not exist:"
 	cat "$tmp/sections"
+fi
+
+# 4. the SageMaker Python SDK is cited at a version
+if grep '^Source: ' docs/rules.md | grep -oE 'SageMaker Python SDK.{0,3}' |
+	grep -v 'SageMaker Python SDK v[0-9]' >"$tmp/sdk"; then
+	fail "docs/rules.md cites the SageMaker Python SDK without a version:"
+	cat "$tmp/sdk"
 fi
 
 echo "$checked rules' examples checked, $skipped skipped, $failed failed"
