@@ -11,7 +11,8 @@
  * Supported: type, properties, additionalProperties, items, enum, const,
  * $ref (local "#..." JSON Pointers, resolved at load, cycles allowed when
  * they pass through properties/items), if/then/else, allOf, anyOf,
- * required, minimum, maximum, minLength, maxLength, minItems, maxItems,
+ * required, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
+ * minLength, maxLength, minItems, maxItems,
  * minProperties, maxProperties, propertyNames, pattern (POSIX ERE, so
  * write [0-9] rather than \d), the annotations, and ours: x-smp-rule (rule
  * of every violation located at that schema), x-smp-message (the wording
@@ -64,7 +65,9 @@ enum {
 	H_MIN_PROPS = 1u << 10,
 	H_MAX_PROPS = 1u << 11,
 	H_REQUIRED = 1u << 12,
-	H_RULE = 1u << 13
+	H_RULE = 1u << 13,
+	H_EXCL_MIN = 1u << 14,
+	H_EXCL_MAX = 1u << 15
 };
 
 /* deepest recursion of the check (document descent plus applicators) */
@@ -119,7 +122,7 @@ struct snode {
 	const char **enum_words;            /* its strings, for did-you-mean */
 	size_t nenum_words;
 	const struct smp_node *required; /* a JSON array of strings */
-	double minimum, maximum;
+	double minimum, maximum, excl_minimum, excl_maximum;
 	size_t min_length, max_length, min_items, max_items;
 	size_t min_props, max_props;
 	regex_t *pattern;
@@ -142,11 +145,18 @@ struct rx {
 	regex_t re;
 };
 
+struct memo {
+	const struct smp_node *json;
+	struct snode *sn;
+};
+
 struct smp_schema {
 	struct smp_allocator alloc;
 	struct smp_docs docs; /* the JSON; its arena holds everything */
 	struct rx *regexes;
 	struct snode *root;
+	struct memo *subs; /* root, $defs members and $ref targets */
+	size_t nsubs;
 	const char **top_keys;
 	size_t ntop_keys;
 };
@@ -154,11 +164,6 @@ struct smp_schema {
 /* ------------------------------------------------------------------ */
 /* loading                                                            */
 /* ------------------------------------------------------------------ */
-
-struct memo {
-	const struct smp_node *json;
-	struct snode *sn;
-};
 
 struct compiler {
 	struct smp_schema *s;
@@ -622,6 +627,8 @@ enum kw {
 	KW_PATTERN,
 	KW_MINIMUM,
 	KW_MAXIMUM,
+	KW_EXCL_MIN,
+	KW_EXCL_MAX,
 	KW_MIN_LENGTH,
 	KW_MAX_LENGTH,
 	KW_MIN_ITEMS,
@@ -655,6 +662,8 @@ static const struct keyword {
 	{"else", KW_ELSE},
 	{"enum", KW_ENUM},
 	{"examples", KW_ANNOTATION},
+	{"exclusiveMaximum", KW_EXCL_MAX},
+	{"exclusiveMinimum", KW_EXCL_MIN},
 	{"if", KW_IF},
 	{"items", KW_ITEMS},
 	{"markdownDescription", KW_ANNOTATION},
@@ -800,6 +809,12 @@ compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
 	case KW_MAXIMUM:
 		sn->has |= H_MAXIMUM;
 		return get_number(c, k, v, &sn->maximum);
+	case KW_EXCL_MIN:
+		sn->has |= H_EXCL_MIN;
+		return get_number(c, k, v, &sn->excl_minimum);
+	case KW_EXCL_MAX:
+		sn->has |= H_EXCL_MAX;
+		return get_number(c, k, v, &sn->excl_maximum);
 	case KW_MIN_LENGTH:
 		sn->has |= H_MIN_LENGTH;
 		return get_count(c, k, v, &sn->min_length);
@@ -1072,6 +1087,14 @@ finish(struct compiler *c)
 		memcpy(c->s->top_keys, keys, n * sizeof(*keys));
 	c->s->ntop_keys = n;
 	smp__free(&c->s->alloc, keys);
+	/* the registered schemas, for smp__schema_validate()'s pointer */
+	c->s->subs = smp__arena_alloc(c->arena, c->nmemo * sizeof(*c->memo));
+	if (!c->s->subs) {
+		fail_nomem(c);
+		return -1;
+	}
+	memcpy(c->s->subs, c->memo, c->nmemo * sizeof(*c->memo));
+	c->s->nsubs = c->nmemo;
 	return 0;
 }
 
@@ -1172,10 +1195,32 @@ struct seg {
 };
 
 struct walk {
-	struct smp_report *rep;
+	struct smp_report *rep; /* NULL: validating into err */
+	struct smp_error *err; /* smp__schema_validate(): the first violation */
+	const char *name;      /* ... and the document's name */
+	int found;             /* err holds a violation */
 	int json; /* the spec was JSON: wording of the quoting hint */
 	unsigned depth;
 };
+
+/*
+ * One violation at n: a finding in the report, or, when validating, the
+ * earliest violation in document order kept in err (the check does not
+ * go in document order: if/then/else runs after the properties).
+ */
+static struct smp_finding *
+violation(struct walk *w, enum smp_rule_id rule, const struct smp_node *n,
+	  const char *msg)
+{
+	if (w->rep)
+		return smp__report_node(w->rep, rule, n, "%s", msg);
+	if (!w->found || n->start.line < w->err->line ||
+	    (n->start.line == w->err->line && n->start.column < w->err->column))
+		smp__error_set(w->err, SMP_EPARSE, w->name, &n->start, "%s",
+			       msg);
+	w->found = 1;
+	return NULL;
+}
 
 /* a message being built, silently truncated */
 struct sbuf {
@@ -1605,8 +1650,7 @@ report_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 				       n->u.scalar.value, num);
 		}
 	}
-	f = smp__report_node(w->rep, rule_of(sn, SMP_RULE_WRONG_TYPE), n, "%s",
-			     b.s);
+	f = violation(w, rule_of(sn, SMP_RULE_WRONG_TYPE), n, b.s);
 	if (quote && f) {
 		smp__finding_fix(w->rep, f, "quote the value: \"%s\"",
 				 n->u.scalar.value);
@@ -1639,8 +1683,9 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 	if ((sn->has & H_TYPE) && !(sn->types & t)) {
 		if (report) {
 			sb_types(&what, sn->types);
+			/* the hint is for spec authors, not data files */
 			report_value(w, sn, n, path, &what,
-				     quote_would_pass(w, sn, n));
+				     w->rep && quote_would_pass(w, sn, n));
 		}
 		return BAD_TYPE;
 	}
@@ -1668,7 +1713,8 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 			goto bad;
 		}
 	}
-	if ((t & T_NUMBER) && (sn->has & (H_MINIMUM | H_MAXIMUM)) &&
+	if ((t & T_NUMBER) &&
+	    (sn->has & (H_MINIMUM | H_MAXIMUM | H_EXCL_MIN | H_EXCL_MAX)) &&
 	    smp__scalar_number(n, &v) == 0) {
 		char num[40];
 
@@ -1684,6 +1730,20 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 				return 1;
 			fmt_number(num, sizeof(num), sn->maximum);
 			sb_fmt(&what, "at most %s", num);
+			goto bad;
+		}
+		if ((sn->has & H_EXCL_MIN) && !(v > sn->excl_minimum)) {
+			if (!report)
+				return 1;
+			fmt_number(num, sizeof(num), sn->excl_minimum);
+			sb_fmt(&what, "greater than %s", num);
+			goto bad;
+		}
+		if ((sn->has & H_EXCL_MAX) && !(v < sn->excl_maximum)) {
+			if (!report)
+				return 1;
+			fmt_number(num, sizeof(num), sn->excl_maximum);
+			sb_fmt(&what, "less than %s", num);
 			goto bad;
 		}
 	}
@@ -1757,11 +1817,14 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 
 			if (smp__map_pair(n, k->u.scalar.value))
 				continue;
-			if (!report)
-				return 1;
-			sb_fmt(&what, "a mapping with the key '%s'",
-			       k->u.scalar.value);
-			goto bad;
+			if (report) {
+				sb_fmt(&what, "missing required key '%s' in ",
+				       k->u.scalar.value);
+				sb_subject(&what, path);
+				violation(w, rule_of(sn, SMP_RULE_WRONG_TYPE),
+					  n, what.s);
+			}
+			return 1;
 		}
 	}
 	return 0;
@@ -1779,8 +1842,7 @@ bad:
 			sb_fmt(&b, " must be %s, found ", what.s);
 		sb_found(&b, n);
 		sb_fmt(&b, "; did you mean '%s'?", dym);
-		f = smp__report_node(w->rep, rule_of(sn, SMP_RULE_WRONG_TYPE),
-				     n, "%s", b.s);
+		f = violation(w, rule_of(sn, SMP_RULE_WRONG_TYPE), n, b.s);
 		smp__finding_fix(w->rep, f, "replace '%s' with '%s'",
 				 n->u.scalar.value, dym);
 		smp__finding_suggest(w->rep, f, dym);
@@ -1820,11 +1882,10 @@ report_key(struct walk *w, const struct snode *sn, const struct smp_pair *p,
 	if (k->kind != SMP_NODE_SCALAR) {
 		sb_fmt(&b, "keys must be strings, found %s",
 		       smp__node_type_name(k));
-		smp__report_node(w->rep, rule_of(sn, SMP_RULE_WRONG_TYPE), k,
-				 "%s", b.s);
+		violation(w, rule_of(sn, SMP_RULE_WRONG_TYPE), k, b.s);
 		return;
 	}
-	if (smp__report_full(w->rep)) {
+	if (w->rep && smp__report_full(w->rep)) {
 		/* only counted: spare the did-you-mean search */
 		smp__report_node(w->rep, rule_of(sn, SMP_RULE_UNKNOWN_KEY), k,
 				 "%s", "");
@@ -1862,8 +1923,7 @@ report_key(struct walk *w, const struct snode *sn, const struct smp_pair *p,
 			sb_fmt(&b, "'%s'", sn->prop_names[i]);
 		}
 	}
-	f = smp__report_node(w->rep, rule_of(sn, SMP_RULE_UNKNOWN_KEY), k, "%s",
-			     b.s);
+	f = violation(w, rule_of(sn, SMP_RULE_UNKNOWN_KEY), k, b.s);
 	/* a misspelling loses the intended setting: an error; a key the
 	 * consumer only ignores leaves a job that runs: a warning */
 	if (sn->unknown_warning && (ignored || !best))
@@ -2018,9 +2078,7 @@ validate(struct walk *w, const struct snode *sn, const struct smp_node *n,
 			b.s[0] = '\0';
 			sb_subject(&b, path);
 			sb_str(&b, " is not allowed here");
-			smp__report_node(w->rep,
-					 rule_of(sn, SMP_RULE_WRONG_TYPE), n,
-					 "%s", b.s);
+			violation(w, rule_of(sn, SMP_RULE_WRONG_TYPE), n, b.s);
 		}
 		bad = 1;
 		goto out;
@@ -2151,6 +2209,9 @@ smp__schema_check(const struct smp_schema *s, const struct smp_node *root,
 	if (!s || !root)
 		return rep->failed ? SMP_ENOMEM : 0;
 	w.rep = rep;
+	w.err = NULL;
+	w.name = NULL;
+	w.found = 0;
 	/* the loader's decision: a flow mapping in a .yaml file is YAML */
 	w.json = rep->buf && smp__load_is_json(rep->file, rep->buf, rep->len);
 	w.depth = 0;
@@ -2162,4 +2223,47 @@ smp__schema_check(const struct smp_schema *s, const struct smp_node *root,
 		return SMP_ENOMEM;
 	}
 	return 0;
+}
+
+/*
+ * Validates a data file's document (see schema.h): the walk of
+ * smp__schema_check() without a report, keeping the earliest violation.
+ */
+int
+smp__schema_validate(const struct smp_schema *s, const char *pointer,
+		     const struct smp_node *root, const char *name,
+		     struct smp_error *err)
+{
+	const struct snode *sn = NULL;
+	struct smp_error local;
+	struct walk w;
+	size_t i;
+
+	if (!s || !root)
+		return smp__error_set(err, SMP_EINVAL, name, NULL,
+				      "no schema or no document to validate");
+	if (!pointer) {
+		sn = s->root;
+	} else {
+		const struct smp_node *json =
+			pointer[0] == '#'
+				? resolve_pointer(s->docs.items[0].root,
+						  pointer)
+				: NULL;
+
+		for (i = 0; json && i < s->nsubs && !sn; i++)
+			if (s->subs[i].json == json)
+				sn = s->subs[i].sn;
+		if (!sn)
+			return smp__error_set(err, SMP_EINVAL, name, NULL,
+					      "the schema has no '%.200s'",
+					      pointer);
+	}
+	memset(&w, 0, sizeof(w));
+	memset(&local, 0, sizeof(local));
+	w.err = err ? err : &local;
+	w.name = name;
+	w.json = 1;
+	validate(&w, sn, root, NULL, 1);
+	return w.found ? SMP_EPARSE : 0;
 }
