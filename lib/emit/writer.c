@@ -8,6 +8,7 @@
 
 #include "util/options_version.h"
 #include "context/context.h"
+#include "emit/artifact.h"
 #include "emit/emitter.h"
 #include "report/report.h"
 #include "util/alloc.h"
@@ -56,8 +57,36 @@ smp_format_parse(enum smp_format *out, const char *name)
 static const size_t options_size[SMP_EMITTER_OPTIONS_VERSION + 1] = {
 	0,
 	offsetof(struct smp_emitter_options, rules_uri) + sizeof(const char *),
+	offsetof(struct smp_emitter_options, source_root),
 	sizeof(struct smp_emitter_options),
 };
+
+/* A copy of an absolute folder, normalized; NULL stays NULL. Returns
+ * 0, or -1 when it could not be allocated. */
+static int
+copy_dir(struct smp_emitter *em, char **out, const char *dir)
+{
+	*out = NULL;
+	if (!dir)
+		return 0;
+	*out = smp__strndup(&em->alloc, dir, strlen(dir));
+	if (!*out)
+		return -1;
+	smp__path_normalize(*out);
+	return 0;
+}
+
+static void
+emitter_free(struct smp_emitter *em)
+{
+	smp__free(&em->alloc, em->rules_uri);
+	smp__free(&em->alloc, em->hostname);
+	smp__free(&em->alloc, em->source_root);
+	smp__free(&em->alloc, em->base_dir);
+	smp__free(&em->alloc, em->body);
+	smp__free(&em->alloc, em->side);
+	smp__free(&em->alloc, em);
+}
 
 static int
 valid_severity(enum smp_severity sev)
@@ -93,7 +122,9 @@ smp_emitter_new(struct smp_emitter **out, const struct smp_context *ctx,
 	opts = &o;
 	if (!out || !ctx || !write || (unsigned)format >= NFORMATS ||
 	    !valid_severity(opts->min_severity) ||
-	    !valid_severity(opts->fail_on))
+	    !valid_severity(opts->fail_on) ||
+	    (opts->source_root && opts->source_root[0] != '/') ||
+	    (opts->base_dir && opts->base_dir[0] != '/'))
 		return SMP_EINVAL;
 	em = smp__calloc(&ctx->alloc, 1, sizeof(*em));
 	if (!em)
@@ -109,10 +140,10 @@ smp_emitter_new(struct smp_emitter **out, const struct smp_context *ctx,
 	host = opts->hostname && opts->hostname[0] ? opts->hostname
 						   : "localhost";
 	em->hostname = smp__strndup(&em->alloc, host, strlen(host));
-	if (!em->rules_uri || !em->hostname) {
-		smp__free(&em->alloc, em->rules_uri);
-		smp__free(&em->alloc, em->hostname);
-		smp__free(&em->alloc, em);
+	if (!em->rules_uri || !em->hostname ||
+	    copy_dir(em, &em->source_root, opts->source_root) ||
+	    copy_dir(em, &em->base_dir, opts->base_dir)) {
+		emitter_free(em);
 		return SMP_ENOMEM;
 	}
 	em->timestamp = opts->timestamp;
@@ -240,11 +271,6 @@ smp_emitter_finish(struct smp_emitter *em)
 void
 smp_emitter_free(struct smp_emitter *em)
 {
-	if (!em)
-		return;
-	smp__free(&em->alloc, em->body);
-	smp__free(&em->alloc, em->side);
-	smp__free(&em->alloc, em->rules_uri);
-	smp__free(&em->alloc, em->hostname);
-	smp__free(&em->alloc, em);
+	if (em)
+		emitter_free(em);
 }
