@@ -110,12 +110,12 @@ SANITIZED = $(findstring -fsanitize,$(CFLAGS) $(LDFLAGS))
 all: $(LIBA) $(CLI)
 
 # Install missing Debian packages when root; otherwise say which
-# (tools/deps.sh: the build's for make run, the tests' for make test).
+# (.ci/deps.sh: the build's for make run, the tests' for make test).
 deps:
-	@sh tools/deps.sh build $(BUILD)/apt.log
+	@sh .ci/deps.sh build $(BUILD)/apt.log
 
 deps-test:
-	@sh tools/deps.sh test $(BUILD)/apt.log
+	@sh .ci/deps.sh test $(BUILD)/apt.log
 
 run: deps
 	@$(MAKE) --no-print-directory all
@@ -432,12 +432,12 @@ COMPLETIONS = $(BUILD)/completions/sm-preflight.bash \
 	$(BUILD)/completions/_sm-preflight $(BUILD)/completions/sm-preflight.fish
 completions: $(COMPLETIONS)
 
-$(BUILD)/completions/sm-preflight.bash: $(CLI) tools/completions.sh
-	$(call say,GEN,$@)mkdir -p $(@D) && sh tools/completions.sh $(CLI) bash > $@.tmp && mv $@.tmp $@
-$(BUILD)/completions/_sm-preflight: $(CLI) tools/completions.sh
-	$(call say,GEN,$@)mkdir -p $(@D) && sh tools/completions.sh $(CLI) zsh > $@.tmp && mv $@.tmp $@
-$(BUILD)/completions/sm-preflight.fish: $(CLI) tools/completions.sh
-	$(call say,GEN,$@)mkdir -p $(@D) && sh tools/completions.sh $(CLI) fish > $@.tmp && mv $@.tmp $@
+$(BUILD)/completions/sm-preflight.bash: $(CLI) cmd/sm-preflight/completions.sh
+	$(call say,GEN,$@)mkdir -p $(@D) && sh cmd/sm-preflight/completions.sh $(CLI) bash > $@.tmp && mv $@.tmp $@
+$(BUILD)/completions/_sm-preflight: $(CLI) cmd/sm-preflight/completions.sh
+	$(call say,GEN,$@)mkdir -p $(@D) && sh cmd/sm-preflight/completions.sh $(CLI) zsh > $@.tmp && mv $@.tmp $@
+$(BUILD)/completions/sm-preflight.fish: $(CLI) cmd/sm-preflight/completions.sh
+	$(call say,GEN,$@)mkdir -p $(@D) && sh cmd/sm-preflight/completions.sh $(CLI) fish > $@.tmp && mv $@.tmp $@
 
 # The pkg-config file names its folders relative to ${prefix} when they lie
 # under PREFIX, so that pkg-config --define-prefix finds a staged or moved

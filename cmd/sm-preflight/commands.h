@@ -12,7 +12,7 @@ extern const struct cli_command cli_cmd_suggest;
 extern const struct cli_command cli_cmd_diagnose;
 extern const struct cli_command cli_cmd_update_data;
 extern const struct cli_command cli_cmd_data;
-extern const struct cli_command cli_cmd_config; /* config.c */
+extern const struct cli_command cli_cmd_config; /* config_print.c */
 
 /* cmd_data.c: the cache folder ($XDG_CACHE_HOME/sm-preflight, else
  * ~/.cache/sm-preflight) in buf, or NULL when there is none. */

@@ -155,6 +155,17 @@ sys_fsync(void *ud, int fd)
 	return fsync(fd);
 }
 
+/* io with its NULL members (or io NULL) replaced by the system calls. */
+static const struct smp_cache_io *
+resolve_io(struct smp_cache_io *sys, const struct smp_cache_io *io)
+{
+	sys->write = io && io->write ? io->write : sys_write;
+	sys->fsync = io && io->fsync ? io->fsync : sys_fsync;
+	sys->ud = io ? io->ud : NULL;
+	sys->at = io ? io->at : NULL;
+	return sys;
+}
+
 static int
 write_all(const struct smp_cache_io *io, int fd, const char *buf, size_t len)
 {
@@ -409,38 +420,67 @@ out:
 	return rc;
 }
 
+/*
+ * Creates the .tmp- folder (its path into tmp) and its .busy file,
+ * locked (*busy), under the exclusive cache lock: a concurrent cleanup
+ * holds that lock, so it sees a new folder either without .busy (young:
+ * alive) or with .busy locked, never in between.
+ */
+static int
+start_copy(const char *cache_dir, char *tmp, size_t size, int *busy,
+	   const struct smp_cache_io *io, struct smp_error *err)
+{
+	char path[1100];
+	int lock, rc, e;
+
+	if (snprintf(tmp, size, "%s/.tmp-XXXXXX", cache_dir) >= (int)size)
+		return smp__cache_fail(err, SMP_EINVAL, cache_dir,
+				       "path too long");
+	if ((rc = smp__cache_lock(&lock, cache_dir, 1, err)))
+		return rc;
+	if (!mkdtemp(tmp)) {
+		rc = smp__cache_fail(err, SMP_EIO, cache_dir,
+				     "cannot write: %s", strerror(errno));
+		smp__cache_unlock(lock);
+		return rc;
+	}
+	chmod(tmp, 0755); /* mkdtemp's 0700: the data is not secret */
+	/* held until this process is done: tells others we are alive */
+	smp__cache_say(path, sizeof(path), "%s/.busy", tmp);
+	*busy = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		     0600);
+	if (*busy >= 0 && io->at)
+		io->at(io->ud, "busy");
+	if (*busy < 0 || flock(*busy, LOCK_EX) != 0) {
+		e = errno;
+		if (*busy >= 0)
+			close(*busy);
+		*busy = -1;
+		remove_copy(tmp);
+		smp__cache_unlock(lock);
+		return smp__cache_fail(err, SMP_EIO, path, "cannot write: %s",
+				       strerror(e));
+	}
+	smp__cache_unlock(lock);
+	return 0;
+}
+
 int
 smp__cache_commit(const char *cache_dir, const char *const *buf,
 		  const size_t *len, const struct smp_cache_meta *meta,
 		  const struct smp_cache_io *io, const struct smp_allocator *a,
 		  struct smp_error *err)
 {
-	struct smp_cache_io sys = {sys_write, sys_fsync, NULL};
+	struct smp_cache_io sys;
 	char tmp[1100], path[1100], *mj;
 	size_t mlen = 0;
 	int busy = -1, rc, i;
 
-	if (!io)
-		io = &sys;
+	io = resolve_io(&sys, io);
 	if ((rc = make_dirs(cache_dir, err)))
 		return rc;
-	if (snprintf(tmp, sizeof(tmp), "%s/.tmp-XXXXXX", cache_dir) >=
-	    (int)sizeof(tmp))
-		return smp__cache_fail(err, SMP_EINVAL, cache_dir,
-				       "path too long");
-	if (!mkdtemp(tmp))
-		return smp__cache_fail(err, SMP_EIO, cache_dir,
-				       "cannot write: %s", strerror(errno));
-	chmod(tmp, 0755); /* mkdtemp's 0700: the data is not secret */
-	/* held until this process is done: tells others we are alive */
-	smp__cache_say(path, sizeof(path), "%s/.busy", tmp);
-	busy = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		    0600);
-	if (busy < 0 || flock(busy, LOCK_EX) != 0) {
-		rc = smp__cache_fail(err, SMP_EIO, path, "cannot write: %s",
-				     strerror(errno));
-		goto fail;
-	}
+	if ((rc = start_copy(cache_dir, tmp, sizeof(tmp), &busy, io, err)))
+		return rc;
 	for (i = 0; i < SMP_DOC_COUNT; i++) {
 		if (!buf[i])
 			continue;
@@ -472,21 +512,21 @@ smp__cache_commit(const char *cache_dir, const char *const *buf,
 	return 0;
 fail:
 	remove_copy(tmp);
-	if (busy >= 0)
-		close(busy);
+	close(busy);
 	return rc;
 }
 
+/* Under the exclusive lock, so that a cleanup never removes the
+ * .checked- file of a live writer before it is renamed. */
 int
 smp__cache_mark_checked(const char *cache_dir, int64_t now,
 			const struct smp_cache_io *io, struct smp_error *err)
 {
-	struct smp_cache_io sys = {sys_write, sys_fsync, NULL};
+	struct smp_cache_io sys;
 	char tmp[1100], path[1100], text[64];
-	int fd, rc = 0, n;
+	int fd, lock, rc = 0, n;
 
-	if (!io)
-		io = &sys;
+	io = resolve_io(&sys, io);
 	if ((rc = smp__cache_join(path, sizeof(path), cache_dir,
 				  SMP_CACHE_CHECKED_NAME, err)))
 		return rc;
@@ -494,10 +534,15 @@ smp__cache_mark_checked(const char *cache_dir, int64_t now,
 	    (int)sizeof(tmp))
 		return smp__cache_fail(err, SMP_EINVAL, cache_dir,
 				       "path too long");
+	if ((rc = smp__cache_lock(&lock, cache_dir, 1, err)))
+		return rc;
 	fd = mkstemp(tmp);
-	if (fd < 0)
-		return smp__cache_fail(err, SMP_EIO, cache_dir,
-				       "cannot write: %s", strerror(errno));
+	if (fd < 0) {
+		rc = smp__cache_fail(err, SMP_EIO, cache_dir,
+				     "cannot write: %s", strerror(errno));
+		smp__cache_unlock(lock);
+		return rc;
+	}
 	n = snprintf(text, sizeof(text), "{\"checked\": %lld}\n",
 		     (long long)now);
 	if (write_all(io, fd, text, (size_t)n) || io->fsync(io->ud, fd) ||
@@ -505,7 +550,7 @@ smp__cache_mark_checked(const char *cache_dir, int64_t now,
 		rc = smp__cache_fail(err, SMP_EIO, path, "cannot write: %s",
 				     strerror(errno));
 		unlink(tmp);
-		return rc;
 	}
-	return 0;
+	smp__cache_unlock(lock);
+	return rc;
 }

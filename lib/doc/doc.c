@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "doc/doc.h"
+#include "util/text.h"
 
 void
 smp__docs_init(struct smp_docs *docs, const struct smp_allocator *a)
@@ -70,6 +71,77 @@ smp__docs_diag(struct smp_docs *docs, enum smp_diag_kind kind,
 		return NULL;
 	docs->ndiags++;
 	return d;
+}
+
+void
+smp__pointer_seg(char *out, size_t cap, size_t *len, const char *s, size_t n)
+{
+	size_t k;
+
+	if (*len + 1 >= cap) {
+		*len = cap;
+		return;
+	}
+	out[(*len)++] = '/';
+	for (k = 0; k < n && *len < cap; k++) {
+		const char *esc = s[k] == '~'   ? "~0"
+				  : s[k] == '/' ? "~1"
+						: NULL;
+
+		if (esc && *len + 2 < cap) {
+			out[(*len)++] = esc[0];
+			out[(*len)++] = esc[1];
+		} else if (!esc && *len + 1 < cap) {
+			out[(*len)++] = s[k];
+		} else {
+			*len = cap;
+		}
+	}
+}
+
+/* How much of a key a message quotes, in bytes of the key. */
+#define KEY_QUOTE_MAX 64
+
+/* A key for a message: at most KEY_QUOTE_MAX bytes, whole characters,
+ * control characters escaped. */
+static void
+quote_key(char *out, size_t cap, const struct smp_node *k)
+{
+	const unsigned char *s = (const unsigned char *)k->u.scalar.value;
+	size_t n = k->u.scalar.len, i = 0, o = 0, w;
+	long cp;
+
+	while (i < n && o + 8 < cap) {
+		if (i >= KEY_QUOTE_MAX) {
+			memcpy(out + o, "...", 3);
+			o += 3;
+			break;
+		}
+		w = smp__utf8_decode(s + i, n - i, &cp);
+		if (s[i] < 0x20 || s[i] == 0x7F) {
+			o += (size_t)snprintf(out + o, cap - o, "\\u%04X",
+					      s[i]);
+		} else {
+			memcpy(out + o, s + i, w);
+			o += w;
+		}
+		i += w;
+	}
+	out[o] = '\0';
+}
+
+struct smp_diag *
+smp__docs_duplicate_key(struct smp_docs *docs, const struct smp_node *key,
+			const struct smp_pos *end, const struct smp_node *first)
+{
+	char q[KEY_QUOTE_MAX * 6 + 16];
+
+	quote_key(q, sizeof(q), key);
+	return smp__docs_diag(docs, SMP_DIAG_DUPLICATE_KEY, &key->start, end,
+			      "duplicate key '%s' (first at line %u column "
+			      "%u); parsers keep the last value silently",
+			      q, (unsigned)first->start.line,
+			      (unsigned)first->start.column);
 }
 
 static int

@@ -124,6 +124,24 @@ struct smp_diag *smp__docs_diag(struct smp_docs *docs, enum smp_diag_kind kind,
 	__attribute__((format(printf, 5, 6)));
 
 /*
+ * Appends "/" and s[0..n) with the RFC 6901 escapes (~0, ~1) to the
+ * JSON Pointer out[0..*len) of cap bytes; when it does not fit, *len
+ * becomes cap (and stays so), which the caller reads as no pointer.
+ */
+void smp__pointer_seg(char *out, size_t cap, size_t *len, const char *s,
+		      size_t n);
+
+/*
+ * The duplicate-key diagnostic of both loaders: key (a scalar) again in
+ * its mapping, first its first occurrence; the diagnostic spans key's
+ * start to end. Returns it, or NULL on out of memory.
+ */
+struct smp_diag *smp__docs_duplicate_key(struct smp_docs *docs,
+					 const struct smp_node *key,
+					 const struct smp_pos *end,
+					 const struct smp_node *first);
+
+/*
  * The tag of a value a Python source computes in a way sm-preflight does
  * not evaluate (a function call, os.environ, a branch): a string scalar
  * holding the expression's text. Schema checks and rules that need the

@@ -312,16 +312,11 @@ limit_at(struct parser *p, const struct smp_pos *pos, enum limit which)
 				   l->max_depth);
 		break;
 	case LIMIT_STRING:
-		d = smp__docs_diag(
-			r, SMP_DIAG_LIMIT, pos, NULL,
-			"string is longer than the limit of %zu bytes",
-			l->max_scalar_len);
-		break;
 	case LIMIT_NUMBER:
-		d = smp__docs_diag(
-			r, SMP_DIAG_LIMIT, pos, NULL,
-			"number is longer than the limit of %zu bytes",
-			l->max_scalar_len);
+		d = smp__docs_diag(r, SMP_DIAG_LIMIT, pos, NULL,
+				   "%s is longer than the limit of %zu bytes",
+				   which == LIMIT_STRING ? "string" : "number",
+				   l->max_scalar_len);
 		break;
 	}
 	if (!d)
@@ -950,33 +945,6 @@ dup_find_or_add(struct parser *p, size_t obj, const struct smp_node *k, int *rc)
 	return NULL;
 }
 
-/* Appends one JSON Pointer segment (RFC 6901 escapes) to out. */
-static void
-pointer_seg(char *out, size_t cap, size_t *len, const char *s, size_t n)
-{
-	size_t k;
-
-	if (*len + 1 >= cap) {
-		*len = cap;
-		return;
-	}
-	out[(*len)++] = '/';
-	for (k = 0; k < n && *len < cap; k++) {
-		const char *esc = s[k] == '~'   ? "~0"
-				  : s[k] == '/' ? "~1"
-						: NULL;
-
-		if (esc && *len + 2 < cap) {
-			out[(*len)++] = esc[0];
-			out[(*len)++] = esc[1];
-		} else if (!esc && *len + 1 < cap) {
-			out[(*len)++] = s[k];
-		} else {
-			*len = cap;
-		}
-	}
-}
-
 /* The JSON Pointer of key k, about to join the innermost object. */
 static void
 set_pointer(struct parser *p, struct smp_diag *f, const struct smp_node *k)
@@ -991,51 +959,24 @@ set_pointer(struct parser *p, struct smp_diag *f, const struct smp_node *k)
 		if (fr->node->kind == SMP_NODE_MAPPING) {
 			const struct smp_node *key = p->stack[end - 1];
 
-			pointer_seg(ptr, sizeof(ptr), &len, key->u.scalar.value,
-				    key->u.scalar.len);
+			smp__pointer_seg(ptr, sizeof(ptr), &len,
+					 key->u.scalar.value,
+					 key->u.scalar.len);
 		} else {
 			int w = snprintf(num, sizeof(num), "%zu",
 					 end - fr->base);
 
-			pointer_seg(ptr, sizeof(ptr), &len, num, (size_t)w);
+			smp__pointer_seg(ptr, sizeof(ptr), &len, num,
+					 (size_t)w);
 		}
 	}
-	pointer_seg(ptr, sizeof(ptr), &len, k->u.scalar.value, k->u.scalar.len);
+	smp__pointer_seg(ptr, sizeof(ptr), &len, k->u.scalar.value,
+			 k->u.scalar.len);
 	if (len >= sizeof(ptr) || memchr(ptr, '\0', len))
 		return;
 	f->pointer = smp__arena_strndup(p->arena, ptr, len);
 	if (!f->pointer)
 		p->failed = 1;
-}
-
-/* A key for a message: at most 64 bytes, control characters escaped. */
-static void
-quote_key(char *out, size_t cap, const struct smp_node *k)
-{
-	const unsigned char *s = (const unsigned char *)k->u.scalar.value;
-	size_t n = k->u.scalar.len, i = 0, o = 0;
-
-	while (i < n && o + 8 < cap) {
-		uint32_t cp;
-		size_t w = utf8_seq(s + i, n - i, &cp);
-
-		if (w == 0) /* cannot happen: keys are valid UTF-8 */
-			w = 1;
-		if (i >= 64) {
-			memcpy(out + o, "...", 3);
-			o += 3;
-			break;
-		}
-		if (s[i] < 0x20 || s[i] == 0x7F) {
-			o += (size_t)snprintf(out + o, cap - o, "\\u%04X",
-					      s[i]);
-		} else {
-			memcpy(out + o, s + i, w);
-			o += w;
-		}
-		i += w;
-	}
-	out[o] = '\0';
 }
 
 /* Reports key k when the innermost object already has it. */
@@ -1046,7 +987,6 @@ check_duplicate(struct parser *p, const struct smp_node *k)
 	size_t nkeys = (p->nstack - f->base) / 2, j;
 	const struct smp_node *first = NULL;
 	struct smp_diag *fd;
-	char name[160];
 	int rc = 0;
 
 	if (!f->hashed && nkeys < DUP_LINEAR) {
@@ -1067,12 +1007,7 @@ check_duplicate(struct parser *p, const struct smp_node *k)
 	}
 	if (!first)
 		return 0;
-	quote_key(name, sizeof(name), k);
-	fd = smp__docs_diag(p->docs, SMP_DIAG_DUPLICATE_KEY, &k->start, &k->end,
-			    "duplicate key '%s' (first at line %u column "
-			    "%u); parsers keep the last value silently",
-			    name, (unsigned)first->start.line,
-			    (unsigned)first->start.column);
+	fd = smp__docs_duplicate_key(p->docs, k, &k->end, first);
 	if (fd)
 		set_pointer(p, fd, k);
 	else

@@ -19,7 +19,6 @@
 #define DUP_PAIRWISE_MAX 16
 
 /* The longest key text quoted in a duplicate-key message. */
-#define KEY_QUOTE_MAX 64
 
 /* An anchor of the current document; the entry lives in the arena. */
 struct anchor {
@@ -453,27 +452,6 @@ key_equal(const struct smp_node *a, const struct smp_node *b)
 		       0;
 }
 
-/* Appends "/" and seg (RFC 6901 escaped) to ptr; sets *len past cap on
- * overflow. */
-static void
-pointer_seg(char *ptr, size_t cap, size_t *len, const char *seg, size_t n)
-{
-	size_t i;
-
-	if (*len < cap)
-		ptr[(*len)++] = '/';
-	for (i = 0; i < n && *len + 2 < cap; i++) {
-		if (seg[i] == '~' || seg[i] == '/') {
-			ptr[(*len)++] = '~';
-			ptr[(*len)++] = seg[i] == '~' ? '0' : '1';
-		} else {
-			ptr[(*len)++] = seg[i];
-		}
-	}
-	if (i < n)
-		*len = cap;
-}
-
 /*
  * The JSON Pointer of a duplicate key, from the open frames: each parent
  * holds its children on items up to the next frame's base (end for the
@@ -501,16 +479,17 @@ set_dup_pointer(struct loader *ld, struct smp_diag *f, size_t end,
 			k = ld->items[stop - 1];
 			if (k->kind != SMP_NODE_SCALAR)
 				return;
-			pointer_seg(ptr, sizeof(ptr), &len, k->u.scalar.value,
-				    k->u.scalar.len);
+			smp__pointer_seg(ptr, sizeof(ptr), &len,
+					 k->u.scalar.value, k->u.scalar.len);
 		} else {
 			int w = snprintf(num, sizeof(num), "%zu", r);
 
-			pointer_seg(ptr, sizeof(ptr), &len, num, (size_t)w);
+			smp__pointer_seg(ptr, sizeof(ptr), &len, num,
+					 (size_t)w);
 		}
 	}
-	pointer_seg(ptr, sizeof(ptr), &len, key->u.scalar.value,
-		    key->u.scalar.len);
+	smp__pointer_seg(ptr, sizeof(ptr), &len, key->u.scalar.value,
+			 key->u.scalar.len);
 	if (len >= sizeof(ptr) || memchr(ptr, '\0', len))
 		return;
 	f->pointer = smp__arena_strndup(ld->arena, ptr, len);
@@ -518,50 +497,16 @@ set_dup_pointer(struct loader *ld, struct smp_diag *f, size_t end,
 		ld->failed = 1;
 }
 
-/*
- * A key for a message, worded as in the JSON loader: at most
- * KEY_QUOTE_MAX bytes, whole characters, control characters escaped.
- */
-static void
-quote_key(char *out, size_t cap, const struct smp_node *k)
-{
-	const unsigned char *s = (const unsigned char *)k->u.scalar.value;
-	size_t n = k->u.scalar.len, i = 0, o = 0, w;
-
-	while (i < n && o + 8 < cap) {
-		if (i >= KEY_QUOTE_MAX) {
-			memcpy(out + o, "...", 3);
-			o += 3;
-			break;
-		}
-		w = utf8_width(s[i]);
-		if (w > n - i)
-			w = n - i;
-		if (s[i] < 0x20 || s[i] == 0x7F) {
-			o += (size_t)snprintf(out + o, cap - o, "\\u%04X",
-					      s[i]);
-		} else {
-			memcpy(out + o, s + i, w);
-			o += w;
-		}
-		i += w;
-	}
-	out[o] = '\0';
-}
-
 static void
 report_duplicate(struct loader *ld, size_t end, const struct smp_node *key,
 		 const struct smp_node *first)
 {
-	char q[KEY_QUOTE_MAX * 6 + 16];
-	struct smp_diag *f;
+	struct smp_diag *f = smp__docs_duplicate_key(ld->docs, key,
+						     same_line_end(key), first);
 
-	quote_key(q, sizeof(q), key);
-	f = diag(ld, SMP_DIAG_DUPLICATE_KEY, &key->start, same_line_end(key),
-		 "duplicate key '%s' (first at line %u column %u); "
-		 "parsers keep the last value silently",
-		 q, (unsigned)first->start.line, (unsigned)first->start.column);
-	if (f)
+	if (!f)
+		ld->failed = 1;
+	else
 		set_dup_pointer(ld, f, end, key);
 }
 

@@ -6,15 +6,16 @@
  *         |                    ^~~
  *         = fix: set GPU_NUM_DEVICES to "4"
  *
- * Output goes through a small stack buffer to the caller's sink; nothing
- * is allocated. Text that came from the spec (file names, messages, the
- * excerpt) is made safe for a terminal: control characters, invalid UTF-8
- * and bidirectional overrides never reach it as such.
+ * Output goes through the shared buffered writer (out.h) on the stack to
+ * the caller's sink; nothing is allocated. Text that came from the spec (file
+ * names, messages, the excerpt) is made safe for a terminal: control
+ * characters, invalid UTF-8 and bidirectional overrides never reach it as such.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "emit/emitter.h"
+#include "emit/out.h"
 #include "report/report.h"
 #include "util/text.h"
 
@@ -33,52 +34,8 @@
 #define ANSI_CYAN "\033[1;36m"
 #define ANSI_GREEN "\033[1;32m"
 
-struct out {
-	smp_write_fn write;
-	void *ud;
-	int failed;
-	size_t len;
-	char buf[1024];
-};
-
 static void
-out_flush(struct out *o)
-{
-	if (o->len && !o->failed && o->write(o->ud, o->buf, o->len))
-		o->failed = 1;
-	o->len = 0;
-}
-
-static void
-out_mem(struct out *o, const char *s, size_t n)
-{
-	/* the common case: a short piece that fits */
-	if (n < sizeof(o->buf) - o->len) {
-		memcpy(o->buf + o->len, s, n);
-		o->len += n;
-		return;
-	}
-	while (n && !o->failed) {
-		size_t room = sizeof(o->buf) - o->len;
-		size_t k = n < room ? n : room;
-
-		memcpy(o->buf + o->len, s, k);
-		o->len += k;
-		s += k;
-		n -= k;
-		if (o->len == sizeof(o->buf))
-			out_flush(o);
-	}
-}
-
-static void
-out_str(struct out *o, const char *s)
-{
-	out_mem(o, s, strlen(s));
-}
-
-static void
-out_repeat(struct out *o, char c, size_t times)
+out_repeat(struct smp__out *o, char c, size_t times)
 {
 	char run[32];
 
@@ -86,30 +43,17 @@ out_repeat(struct out *o, char c, size_t times)
 	while (times) {
 		size_t k = times < sizeof(run) ? times : sizeof(run);
 
-		out_mem(o, run, k);
+		smp__out_mem(o, run, k);
 		times -= k;
 	}
 }
 
-static void
-out_uint(struct out *o, uint32_t v)
-{
-	char tmp[16];
-	size_t i = sizeof(tmp);
-
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	out_mem(o, tmp + i, sizeof(tmp) - i);
-}
-
 /* Writes a colour escape only when colour is on. */
 static void
-out_color(struct out *o, int color, const char *code)
+out_color(struct smp__out *o, int color, const char *code)
 {
 	if (color)
-		out_str(o, code);
+		smp__out_str(o, code);
 }
 
 /*
@@ -158,7 +102,7 @@ char_cells(long cp)
  * invalid bytes (cp < 0) as U+FFFD.
  */
 static void
-out_char(struct out *o, const char *s, size_t len, long cp)
+out_char(struct smp__out *o, const char *s, size_t len, long cp)
 {
 	static const char replacement[] = "\xEF\xBF\xBD";
 	char pic[3];
@@ -169,11 +113,11 @@ out_char(struct out *o, const char *s, size_t len, long cp)
 		pic[0] = (char)(0xE0 | (v >> 12));
 		pic[1] = (char)(0x80 | ((v >> 6) & 0x3F));
 		pic[2] = (char)(0x80 | (v & 0x3F));
-		out_mem(o, pic, 3);
+		smp__out_mem(o, pic, 3);
 	} else if (is_replaced(cp)) {
-		out_mem(o, replacement, 3);
+		smp__out_mem(o, replacement, 3);
 	} else {
-		out_mem(o, s, len);
+		smp__out_mem(o, s, len);
 	}
 }
 
@@ -203,7 +147,7 @@ ascii_run(const unsigned char *u, size_t n)
 
 /* Text from a finding on the message line: tabs become spaces. */
 static void
-out_safe(struct out *o, const char *s)
+out_safe(struct smp__out *o, const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t n = strlen(s), i = 0;
@@ -214,11 +158,11 @@ out_safe(struct out *o, const char *s)
 
 		/* runs of plain printable ASCII go out in one piece */
 		i += ascii_run(u + i, n - i);
-		out_mem(o, s + start, i - start);
+		smp__out_mem(o, s + start, i - start);
 		if (i == n)
 			break;
 		if (u[i] == '\t') {
-			out_mem(o, " ", 1);
+			smp__out_mem(o, " ", 1);
 			i++;
 			continue;
 		}
@@ -248,8 +192,8 @@ struct window {
 
 /* One character of the excerpt, written when inside the window. */
 static size_t
-excerpt_char(struct out *o, struct window *win, size_t cells, const char *s,
-	     size_t len, long cp)
+excerpt_char(struct smp__out *o, struct window *win, size_t cells,
+	     const char *s, size_t len, long cp)
 {
 	int tab = len == 1 && s[0] == '\t';
 	size_t w = tab ? TAB_STOP - cells % TAB_STOP : char_cells(cp);
@@ -271,8 +215,8 @@ excerpt_char(struct out *o, struct window *win, size_t cells, const char *s,
  * excerpt_char() would do character by character).
  */
 static void
-excerpt_ascii(struct out *o, struct window *win, size_t cells, const char *s,
-	      size_t n)
+excerpt_ascii(struct smp__out *o, struct window *win, size_t cells,
+	      const char *s, size_t n)
 {
 	size_t a = win->from > cells ? win->from - cells : 0;
 	size_t b = win->to > cells ? win->to - cells : 0;
@@ -283,7 +227,7 @@ excerpt_ascii(struct out *o, struct window *win, size_t cells, const char *s,
 		return;
 	if (win->first == (size_t)-1)
 		win->first = cells + a;
-	out_mem(o, s + a, b - a);
+	smp__out_mem(o, s + a, b - a);
 }
 
 /*
@@ -294,7 +238,7 @@ excerpt_ascii(struct out *o, struct window *win, size_t cells, const char *s,
  * starts a character.
  */
 static struct span
-excerpt(struct out *o, const struct smp_finding *f, struct window *win)
+excerpt(struct smp__out *o, const struct smp_finding *f, struct window *win)
 {
 	const char *s = f->source_line;
 	const unsigned char *u = (const unsigned char *)s;
@@ -414,7 +358,7 @@ severity_color(enum smp_severity sev)
 }
 
 static void
-emit_finding(struct out *o, const struct smp_finding *f, int color)
+emit_finding(struct smp__out *o, const struct smp_finding *f, int color)
 {
 	/* a notebook's cell line, as ruff shows it: nb.ipynb:cell 7:3:18 */
 	uint32_t line = f->cell ? f->cell_line : f->line;
@@ -424,37 +368,37 @@ emit_finding(struct out *o, const struct smp_finding *f, int color)
 	out_color(o, color, ANSI_BOLD);
 	out_safe(o, f->file ? f->file : "<input>");
 	if (f->cell) {
-		out_mem(o, ":cell ", 6);
-		out_uint(o, f->cell);
-		out_mem(o, ":", 1);
-		out_uint(o, f->cell_line);
+		smp__out_mem(o, ":cell ", 6);
+		smp__out_uint(o, f->cell);
+		smp__out_mem(o, ":", 1);
+		smp__out_uint(o, f->cell_line);
 		if (f->cell_column) {
-			out_mem(o, ":", 1);
-			out_uint(o, f->cell_column);
+			smp__out_mem(o, ":", 1);
+			smp__out_uint(o, f->cell_column);
 		}
 	} else if (f->line) {
-		out_mem(o, ":", 1);
-		out_uint(o, f->line);
+		smp__out_mem(o, ":", 1);
+		smp__out_uint(o, f->line);
 		if (f->column) {
-			out_mem(o, ":", 1);
-			out_uint(o, f->column);
+			smp__out_mem(o, ":", 1);
+			smp__out_uint(o, f->column);
 		}
 	}
-	out_mem(o, ":", 1);
+	smp__out_mem(o, ":", 1);
 	out_color(o, color, ANSI_RESET);
-	out_mem(o, " ", 1);
+	smp__out_mem(o, " ", 1);
 	out_color(o, color, severity_color(f->severity));
-	out_str(o, smp_severity_name(f->severity));
+	smp__out_str(o, smp_severity_name(f->severity));
 	out_color(o, color, ANSI_RESET);
-	out_mem(o, ": ", 2);
+	smp__out_mem(o, ": ", 2);
 	out_safe(o, f->message ? f->message : "");
-	out_mem(o, " ", 1);
+	smp__out_mem(o, " ", 1);
 	out_color(o, color, ANSI_DIM);
-	out_mem(o, "[", 1);
+	smp__out_mem(o, "[", 1);
 	out_safe(o, f->rule ? f->rule : "?");
-	out_mem(o, "]", 1);
+	smp__out_mem(o, "]", 1);
 	out_color(o, color, ANSI_RESET);
-	out_mem(o, "\n", 1);
+	smp__out_mem(o, "\n", 1);
 
 	if (f->line && f->source_line) {
 		struct window win = {0, (size_t)-1, 0, 0};
@@ -468,37 +412,37 @@ emit_finding(struct out *o, const struct smp_finding *f, int color)
 			win.to = win.from + EXCERPT_MAX;
 		}
 		out_repeat(o, ' ', 3);
-		out_uint(o, line);
-		out_mem(o, " |", 2);
+		smp__out_uint(o, line);
+		smp__out_mem(o, " |", 2);
 		if (f->source_line[0])
-			out_mem(o, " ", 1);
+			smp__out_mem(o, " ", 1);
 		if (win.from > 0) {
-			out_mem(o, "...", 3);
+			smp__out_mem(o, "...", 3);
 			lead = 3;
 		}
 		sp = excerpt(o, f, &win);
 		if (win.to < win.total)
-			out_mem(o, "...", 3);
-		out_mem(o, "\n", 1);
+			smp__out_mem(o, "...", 3);
+		smp__out_mem(o, "\n", 1);
 		if (f->column) {
 			size_t end = sp.end < win.to ? sp.end : win.to;
 
 			out_repeat(o, ' ', 3 + width);
-			out_mem(o, " | ", 3);
+			smp__out_mem(o, " | ", 3);
 			out_repeat(o, ' ', lead + (sp.start - win.first));
 			out_color(o, color, ANSI_GREEN);
-			out_mem(o, "^", 1);
+			smp__out_mem(o, "^", 1);
 			if (end > sp.start + 1)
 				out_repeat(o, '~', end - sp.start - 1);
 			out_color(o, color, ANSI_RESET);
-			out_mem(o, "\n", 1);
+			smp__out_mem(o, "\n", 1);
 		}
 	}
 	if (f->fix) {
 		out_repeat(o, ' ', 3 + width);
-		out_mem(o, " = fix: ", 8);
+		smp__out_mem(o, " = fix: ", 8);
 		out_safe(o, f->fix);
-		out_mem(o, "\n", 1);
+		smp__out_mem(o, "\n", 1);
 	}
 }
 
@@ -507,15 +451,12 @@ int
 smp_emit_text(const struct smp_report *report, enum smp_severity min_severity,
 	      unsigned int flags, smp_write_fn write, void *ud)
 {
-	struct out o;
+	struct smp__out o;
 	size_t i;
 
 	if (!report || !write)
 		return SMP_EINVAL;
-	o.write = write;
-	o.ud = ud;
-	o.failed = 0;
-	o.len = 0;
+	smp__out_init(&o, write, ud);
 	for (i = 0; i < report->count && !o.failed; i++) {
 		const struct smp_finding *f = &report->items[i];
 
@@ -525,8 +466,7 @@ smp_emit_text(const struct smp_report *report, enum smp_severity min_severity,
 			continue;
 		emit_finding(&o, f, (flags & SMP_TEXT_COLOR) != 0);
 	}
-	out_flush(&o);
-	return o.failed ? SMP_EIO : 0;
+	return smp__out_flush(&o);
 }
 
 /*

@@ -83,8 +83,8 @@ emitter_free(struct smp_emitter *em)
 	smp__free(&em->alloc, em->hostname);
 	smp__free(&em->alloc, em->source_root);
 	smp__free(&em->alloc, em->base_dir);
-	smp__free(&em->alloc, em->body);
-	smp__free(&em->alloc, em->side);
+	smp__buf_free(&em->body);
+	smp__buf_free(&em->side);
 	smp__free(&em->alloc, em);
 }
 
@@ -135,6 +135,8 @@ smp_emitter_new(struct smp_emitter **out, const struct smp_context *ctx,
 	em->min_severity = opts->min_severity;
 	em->fail_on = opts->fail_on ? opts->fail_on : SMP_SEVERITY_ERROR;
 	em->text_flags = opts->text_flags;
+	smp__buf_init(&em->body, &em->alloc, SMP_BUF_NO_MAX);
+	smp__buf_init(&em->side, &em->alloc, SMP_BUF_NO_MAX);
 	uri = opts->rules_uri ? opts->rules_uri : "docs/rules.md";
 	em->rules_uri = smp__strndup(&em->alloc, uri, strlen(uri));
 	host = opts->hostname && opts->hostname[0] ? opts->hostname
@@ -254,13 +256,10 @@ smp_emitter_add_failure(struct smp_emitter *em, const char *file,
 int
 smp_emitter_finish(struct smp_emitter *em)
 {
-	if (!em)
-		return SMP_EINVAL;
-	if (em->status)
-		return em->status;
-	if (em->finished)
-		return SMP_EINVAL;
-	begin(em);
+	int rc = ready(em);
+
+	if (rc)
+		return rc;
 	em->finished = 1;
 	if (formats[em->format]->end)
 		formats[em->format]->end(em);

@@ -329,6 +329,17 @@ smp__dialect_keys(enum smp_dialect dialect, size_t *count)
 }
 
 /* fixes in the estimator's words are the reference; see check.h */
+/* The words of the two dialects that set the compiler's switches as
+ * hyperparameters (ModelTrainer, CreateTrainingJob). */
+static const char hp_xla_on[] =
+	"set hyperparameter 'sagemaker_pytorch_xla_multi_worker_enabled' to "
+	"\"true\"";
+static const char hp_xla_off[] =
+	"remove hyperparameter 'sagemaker_pytorch_xla_multi_worker_enabled'";
+static const char hp_debug_off[] =
+	"set hyperparameter 'sagemaker_training_compiler_debug_mode' to "
+	"\"false\" (or remove it)";
+
 static const struct smp_words words[] = {
 	[SMP_DIALECT_ESTIMATOR] =
 		{
@@ -364,15 +375,9 @@ static const struct smp_words words[] = {
 			.pytorchxla_without_compiler =
 				"remove hyperparameter "
 				"'sagemaker_pytorch_xla_multi_worker_enabled'",
-			.pytorchxla_on = "set hyperparameter "
-					 "'sagemaker_pytorch_xla_multi_worker_"
-					 "enabled' to \"true\"",
-			.pytorchxla_off = "remove hyperparameter "
-					  "'sagemaker_pytorch_xla_multi_worker_"
-					  "enabled'",
-			.debug_off = "set hyperparameter "
-				     "'sagemaker_training_compiler_debug_mode' "
-				     "to \"false\" (or remove it)",
+			.pytorchxla_on = hp_xla_on,
+			.pytorchxla_off = hp_xla_off,
+			.debug_off = hp_debug_off,
 			/* ModelTrainer has no Debugger or Profiler settings */
 			.hook_set = "a Debugger hook is configured",
 			.hook_off = "remove the Debugger hook",
@@ -398,15 +403,9 @@ static const struct smp_words words[] = {
 				"'sagemaker_training_compiler_enabled: "
 				"\"true\"', or remove "
 				"'sagemaker_pytorch_xla_multi_worker_enabled'",
-			.pytorchxla_on = "set hyperparameter "
-					 "'sagemaker_pytorch_xla_multi_worker_"
-					 "enabled' to \"true\"",
-			.pytorchxla_off = "remove hyperparameter "
-					  "'sagemaker_pytorch_xla_multi_worker_"
-					  "enabled'",
-			.debug_off = "set hyperparameter "
-				     "'sagemaker_training_compiler_debug_mode' "
-				     "to \"false\" (or remove it)",
+			.pytorchxla_on = hp_xla_on,
+			.pytorchxla_off = hp_xla_off,
+			.debug_off = hp_debug_off,
 			.hook_set = "'DebugHookConfig' is set",
 			.hook_off = "remove 'DebugHookConfig'",
 			.profiler_set = "'ProfilerConfig' does not set "

@@ -198,6 +198,15 @@ smp__finding_soften(struct smp_report *r, struct smp_finding *f,
 		f->severity = sev;
 }
 
+/* A finding's string member: a copy of s in the report's arena. */
+static void
+finding_str(struct smp_report *r, const char **member, const char *s)
+{
+	*member = smp__arena_strndup(&r->arena, s, strlen(s));
+	if (!*member)
+		r->failed = 1;
+}
+
 void
 smp__finding_fix(struct smp_report *r, struct smp_finding *f, const char *fmt,
 		 ...)
@@ -210,31 +219,23 @@ smp__finding_fix(struct smp_report *r, struct smp_finding *f, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	f->fix = smp__arena_strndup(&r->arena, buf, strlen(buf));
-	if (!f->fix)
-		r->failed = 1;
+	finding_str(r, &f->fix, buf);
 }
 
 void
 smp__finding_suggest(struct smp_report *r, struct smp_finding *f,
 		     const char *value)
 {
-	if (!f)
-		return;
-	f->suggestion = smp__arena_strndup(&r->arena, value, strlen(value));
-	if (!f->suggestion)
-		r->failed = 1;
+	if (f)
+		finding_str(r, &f->suggestion, value);
 }
 
 void
 smp__finding_pointer(struct smp_report *r, struct smp_finding *f,
 		     const char *pointer)
 {
-	if (!f)
-		return;
-	f->pointer = smp__arena_strndup(&r->arena, pointer, strlen(pointer));
-	if (!f->pointer)
-		r->failed = 1;
+	if (f)
+		finding_str(r, &f->pointer, pointer);
 }
 
 void

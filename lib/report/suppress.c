@@ -72,6 +72,13 @@ invalid(struct smp_suppress_comment *c, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* How much of a word a message quotes (%.*s): 30 bytes at most. */
+static int
+quoted_len(size_t n)
+{
+	return (int)(n > 30 ? 30 : n);
+}
+
 static int
 leap(int y)
 {
@@ -195,14 +202,10 @@ parse_tail(struct smp_suppress_comment *c, const char *t, size_t len, size_t i)
 		while (e < end && !is_blank(t[e]))
 			e++;
 		if (!valid_date(t + v, e - v)) {
-			char date[40];
-
-			snprintf(date, sizeof(date), "%.*s",
-				 (int)(e - v > 30 ? 30 : e - v), t + v);
 			invalid(c,
-				"invalid date 'until=%s'; write "
+				"invalid date 'until=%.*s'; write "
 				"until=YYYY-MM-DD",
-				date);
+				quoted_len(e - v), t + v);
 			return;
 		}
 		memcpy(c->until, t + v, 10);
@@ -242,14 +245,10 @@ smp__suppress_parse(struct smp_suppress_comment *out, const char *text,
 	while (i < len && text[i] != '[' && !is_blank(text[i]))
 		i++;
 	if (i - w != 6 || memcmp(text + w, "ignore", 6) != 0) {
-		char word[40];
-
-		snprintf(word, sizeof(word), "%.*s",
-			 (int)(i - w > 30 ? 30 : i - w), text + w);
 		invalid(out,
-			"unknown sm-preflight directive '%s'; write "
+			"unknown sm-preflight directive '%.*s'; write "
 			"'ignore[rule-id,...] reason'",
-			word);
+			quoted_len(i - w), text + w);
 		return;
 	}
 	while (i < len && is_blank(text[i]))

@@ -5,7 +5,7 @@
  * writes the catalog as constant C tables, smp__embedded_catalog. A
  * context using the built-in data then parses nothing: parsing the 225 KB
  * of JSON took longer than checking a spec. The JSON stays embedded too
- * (lib/embed.sh) for what compares it with a download.
+ * (lib/catalog/embed.sh) for what compares it with a download.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,15 +61,19 @@ put_list(FILE *f, const char *const *items, size_t count, size_t *n)
 	(*n)++;
 }
 
-/* The pointer member for a list put_list() wrote (numbered n). */
+/* The pointer member for the list put_list() wrote as number *n (a
+ * count of 0: none written, NULL), moving *n past it, then its count
+ * member when count_member is not NULL. */
 static void
-put_list_ref(FILE *f, const char *indent, const char *member, size_t count,
-	     size_t n)
+put_list_ref(FILE *f, const char *indent, const char *member,
+	     const char *count_member, size_t count, size_t *n)
 {
 	if (count)
-		fprintf(f, "%s.%s = list_%zu,\n", indent, member, n);
+		fprintf(f, "%s.%s = list_%zu,\n", indent, member, (*n)++);
 	else
 		fprintf(f, "%s.%s = NULL,\n", indent, member);
+	if (count_member)
+		fprintf(f, "%s.%s = %zu,\n", indent, count_member, count);
 }
 
 static void
@@ -171,22 +175,16 @@ put_images(FILE *f, const struct smp_catalog *cat, size_t *lists)
 		put_str(f, r->framework_version);
 		fputs(",\n", f);
 		put_list_ref(f, "\t ", "framework_aliases",
-			     r->framework_alias_count, n);
-		n += r->framework_alias_count ? 1 : 0;
-		fprintf(f, "\t .framework_alias_count = %zu,\n",
-			r->framework_alias_count);
+			     "framework_alias_count", r->framework_alias_count,
+			     &n);
 		fputs("\t .transformers_version = ", f);
 		put_str(f, r->transformers_version);
 		fputs(",\n", f);
 		put_list_ref(f, "\t ", "transformers_aliases",
-			     r->transformers_alias_count, n);
-		n += r->transformers_alias_count ? 1 : 0;
-		fprintf(f, "\t .transformers_alias_count = %zu,\n",
-			r->transformers_alias_count);
-		put_list_ref(f, "\t ", "py_versions", r->py_version_count, n);
-		n += r->py_version_count ? 1 : 0;
-		fprintf(f, "\t .py_version_count = %zu,\n",
-			r->py_version_count);
+			     "transformers_alias_count",
+			     r->transformers_alias_count, &n);
+		put_list_ref(f, "\t ", "py_versions", "py_version_count",
+			     r->py_version_count, &n);
 		fputs("\t .repository = ", f);
 		put_str(f, r->repository);
 		fputs("},\n", f);
@@ -217,21 +215,16 @@ put_image_configs(FILE *f, const struct smp_catalog *cat, size_t *lists)
 		fprintf(f, ", .compiler = %d, .version = ", r->compiler);
 		put_str(f, r->version);
 		fputs(",\n", f);
-		put_list_ref(f, "\t ", "version_aliases",
-			     r->version_alias_count, n);
-		n += r->version_alias_count ? 1 : 0;
-		fprintf(f, "\t .version_alias_count = %zu,\n",
-			r->version_alias_count);
+		put_list_ref(f, "\t ", "version_aliases", "version_alias_count",
+			     r->version_alias_count, &n);
 		fputs("\t .base_framework = ", f);
 		put_str(f, r->base_framework);
 		fputs(",\n", f);
 		put_list_ref(f, "\t ", "base_framework_aliases",
-			     r->base_framework_alias_count, n);
-		n += r->base_framework_alias_count ? 1 : 0;
-		fprintf(f, "\t .base_framework_alias_count = %zu,\n",
-			r->base_framework_alias_count);
-		put_list_ref(f, "\t ", "py_versions", r->py_version_count, n);
-		n += r->py_version_count ? 1 : 0;
+			     "base_framework_alias_count",
+			     r->base_framework_alias_count, &n);
+		put_list_ref(f, "\t ", "py_versions", NULL, r->py_version_count,
+			     &n);
 		fprintf(f, "\t .py_version_count = %zu, .py_keyed = %d,\n",
 			r->py_version_count, r->py_keyed);
 		fputs("\t .repository = ", f);
@@ -239,9 +232,8 @@ put_image_configs(FILE *f, const struct smp_catalog *cat, size_t *lists)
 		fputs(", .registries = ", f);
 		put_str(f, r->registries);
 		fputs(",\n", f);
-		put_list_ref(f, "\t ", "processors", r->processor_count, n);
-		n += r->processor_count ? 1 : 0;
-		fprintf(f, "\t .processor_count = %zu,\n", r->processor_count);
+		put_list_ref(f, "\t ", "processors", "processor_count",
+			     r->processor_count, &n);
 		fputs("\t .container_version_cpu = ", f);
 		put_str(f, r->container_version_cpu);
 		fputs(", .container_version_gpu = ", f);
@@ -342,12 +334,10 @@ write_catalog(FILE *f, const struct smp_catalog *cat)
 		"\t.images = images,\n"
 		"\t.image_count = %zu,\n",
 		cat->instance_count, cat->tested_count, cat->image_count);
-	put_list_ref(f, "\t", "supported_classes", cat->supported_class_count,
-		     classes);
-	fprintf(f, "\t.supported_class_count = %zu,\n",
-		cat->supported_class_count);
-	put_list_ref(f, "\t", "sdk_efa_types", cat->sdk_efa_type_count, efa);
-	fprintf(f, "\t.sdk_efa_type_count = %zu,\n", cat->sdk_efa_type_count);
+	put_list_ref(f, "\t", "supported_classes", "supported_class_count",
+		     cat->supported_class_count, &classes);
+	put_list_ref(f, "\t", "sdk_efa_types", "sdk_efa_type_count",
+		     cat->sdk_efa_type_count, &efa);
 	fputs("\t.pytorchxla_min_huggingface = ", f);
 	put_str(f, cat->pytorchxla_min_huggingface);
 	fputs(",\n\t.pytorchxla_min_pytorch = ", f);
@@ -362,10 +352,8 @@ write_catalog(FILE *f, const struct smp_catalog *cat)
 		      cat->ecr_hostname_count);
 	put_pairs_ref(f, "image_tag_suffixes", "image_tag_suffix_count",
 		      cat->image_tag_suffix_count);
-	put_list_ref(f, "\t", "graviton_families", cat->graviton_family_count,
-		     graviton);
-	fprintf(f, "\t.graviton_family_count = %zu,\n",
-		cat->graviton_family_count);
+	put_list_ref(f, "\t", "graviton_families", "graviton_family_count",
+		     cat->graviton_family_count, &graviton);
 	fputs("};\n", f);
 	return ferror(f) ? -1 : 0;
 }

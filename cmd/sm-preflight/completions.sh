@@ -1,6 +1,6 @@
 #!/bin/sh
 # completions.sh - shell completions from the CLI's own option tables:
-#   sh tools/completions.sh CLI bash|zsh|fish > FILE
+#   sh cmd/sm-preflight/completions.sh CLI bash|zsh|fish > FILE
 #
 # The commands come from `CLI --help` ("Commands:"), each command's options
 # from `CLI COMMAND --help`: both are printed from the option tables in
@@ -11,7 +11,7 @@
 cli=$1
 shell=$2
 if [ ! -x "$cli" ] || [ -z "$shell" ]; then
-	echo "usage: sh tools/completions.sh CLI bash|zsh|fish" >&2
+	echo "usage: sh cmd/sm-preflight/completions.sh CLI bash|zsh|fish" >&2
 	exit 2
 fi
 

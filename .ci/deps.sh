@@ -1,6 +1,6 @@
 #!/bin/sh
 # deps.sh - the Debian packages `make run` and `make test` need:
-#   sh tools/deps.sh build|test [LOG]
+#   sh .ci/deps.sh build|test [LOG]
 #
 # build: the C libraries' headers and pkg-config (make run, make all).
 # test:  those, plus what the tests run: Criterion (unit tests), python3
@@ -27,7 +27,7 @@ case $what in
 build) want=$build_pkgs ;;
 test) want="$build_pkgs $test_pkgs" ;;
 *)
-	echo "usage: sh tools/deps.sh build|test [LOG]" >&2
+	echo "usage: sh .ci/deps.sh build|test [LOG]" >&2
 	exit 2
 	;;
 esac

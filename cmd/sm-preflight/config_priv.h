@@ -1,0 +1,157 @@
+/*
+ * config_priv.h - what the files of the configuration share (config.h is
+ * what the rest of the program sees): the parsed files, the per-folder
+ * chains and their memo, the merged profiles, and the run that owns them.
+ *
+ *   config_discover.c  the upward search, the memo, the run's lifetime
+ *   config_load.c      reading and parsing one file (errors with positions)
+ *   config_profile.c   merging a chain's files into a profile
+ *   config_context.c   one context per distinct profile
+ *   config_filter.c    the walk filter (`ignore:` globs in glob.c)
+ *   config_print.c     `sm-preflight config`
+ */
+#ifndef CLI_CONFIG_PRIV_H
+#define CLI_CONFIG_PRIV_H
+
+#include <stddef.h>
+
+#include "args.h"
+#include "config.h"
+
+/* One parsed file. */
+struct cfg_file {
+	struct smp_config *cfg;
+	char *path;    /* absolute */
+	char *dir;     /* its folder, absolute */
+	char *display; /* relative to the working folder when below it */
+	struct cfg_file *next;
+};
+
+/* A folder's files, nearest first; shared by every folder below it
+ * without a file of its own. */
+struct chain {
+	struct cfg_file *file;
+	struct chain *parent;
+	struct cli_profile *profile; /* made on first use */
+	struct chain *next;          /* all chains, for freeing */
+};
+
+/* Where a value came from: a file's key, or NULL for the command line
+ * or the default (told apart by the caller). */
+struct origin {
+	const struct cfg_file *file;
+	struct smp_config_pos pos;
+};
+
+struct ignore {
+	const char *pattern; /* borrowed from the file's config */
+	const char *base;    /* the file's folder */
+};
+
+struct rule_setting {
+	const char *rule;
+	enum smp_severity severity;
+	struct origin from;
+};
+
+struct cli_profile {
+	enum smp_severity fail_on;
+	struct origin fail_on_from;
+	int fail_on_cli;
+	enum smp_lr_scaling lr_scaling;
+	struct origin lr_from;
+	int lr_cli;
+	/* rule severities of the files, farthest file first */
+	struct rule_setting *rules;
+	size_t rule_count;
+	const struct smp_config_list *names[4];
+	struct origin names_from[4];
+	char *overlay; /* absolute path, or NULL */
+	struct origin overlay_from;
+	const char *data_url; /* the nearest file's data-url, or NULL */
+	struct origin data_url_from;
+	const struct smp_config_list *extensions; /* NULL: default */
+	struct origin extensions_from;
+	struct ignore *ignores;
+	size_t ignore_count;
+	char *key; /* what its context depends on */
+	const struct smp_context *ctx;
+	struct cli_profile *next;
+};
+
+struct ctx_entry {
+	char *key;
+	struct smp_context *ctx;
+	struct ctx_entry *next;
+};
+
+/* folder -> chain, open addressing */
+struct memo {
+	char *dir;
+	struct chain *chain;
+	int used;
+	/* the search stopped above dir: its parent belongs to another
+	 * user (`stop_uid`), so files there and above are not read */
+	int stopped;
+	unsigned long stop_uid;
+};
+
+struct cli_configs {
+	const struct cli_config_args *args;
+	char *cwd;
+	struct cfg_file *files;
+	struct chain *chains;
+	struct chain *forced;     /* --config FILE */
+	struct cli_profile *base; /* no file */
+	struct cli_profile *profiles;
+	struct ctx_entry *contexts;
+	size_t context_count;
+	struct memo *memo;
+	size_t memo_count, memo_cap;
+};
+
+/* The configuration keys of the four name lists, in the order of
+ * cli_profile.names. */
+extern const char *const cfg_name_keys[4];
+
+/* Prints the out-of-memory error; returns CLI_EXIT_INTERNAL. */
+int cfg_oom(void);
+
+/* Lexically normalized absolute path of p (relative to cwd); NULL on
+ * ENOMEM. */
+char *cfg_abs_path(const char *cwd, const char *p);
+
+/* The folder of an absolute path ("/" for "/x" and "/"); NULL on ENOMEM. */
+char *cfg_parent_of(const char *p);
+
+/* dir + "/" + name ("/" + name for the root); NULL on ENOMEM. */
+char *cfg_join(const char *dir, const char *name);
+
+/* How a path is shown: relative to the working folder when below it. */
+char *cfg_display_of(const char *cwd, const char *p);
+
+/* Reads and parses the file at abs (absolute) into a new cfg_file of c.
+ * Returns an exit status; errors are printed as FILE:LINE:COL. */
+int cfg_load_file(struct cli_configs *c, const char *abs,
+		  struct cfg_file **out);
+
+/* A new chain of f in front of parent (none when f says root: true). */
+int cfg_new_chain(struct cli_configs *c, struct cfg_file *f,
+		  struct chain *parent, struct chain **out);
+
+/* The memo entry of an absolute folder, or NULL when not searched yet. */
+struct memo *cfg_memo_find(struct cli_configs *c, const char *dir);
+
+/* The chain of an absolute folder (NULL: no file applies); an exit
+ * status. */
+int cfg_chain_of_dir(struct cli_configs *c, const char *dir,
+		     struct chain **out);
+
+/* The merged profile of a chain (NULL: the command line alone), made on
+ * first use and owned by c; an exit status. */
+int cfg_profile_of(struct cli_configs *c, struct chain *ch,
+		   struct cli_profile **out);
+
+void cfg_profile_free(struct cli_profile *p);
+
+#endif

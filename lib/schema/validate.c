@@ -1,0 +1,495 @@
+/*
+ * validate.c - checks a document's nodes against a compiled schema
+ * (internal.h): which keyword a value violates. The wording of the
+ * findings is messages.c's. Checking allocates nothing of its own except
+ * a scratch buffer to put findings in document order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema/schema.h"
+#include "schema/internal.h"
+#include "util/alloc.h"
+#include "doc/load.h"
+
+/* deepest recursion of the check (document descent plus applicators) */
+#define CHECK_DEPTH_MAX 1000
+
+static unsigned
+node_type(const struct smp_node *n)
+{
+	long long x;
+	double d;
+
+	switch (n->kind) {
+	case SMP_NODE_MAPPING:
+		return T_OBJECT;
+	case SMP_NODE_SEQUENCE:
+		return T_ARRAY;
+	case SMP_NODE_SCALAR:
+		break;
+	}
+	/* hot path: untagged text that is quoted, or that starts like no
+	 * null, boolean or number of the core schema, is a string */
+	if (!n->tag && (n->u.scalar.style != SMP_STYLE_PLAIN ||
+			(n->u.scalar.len && !strchr("~nNtTfF.+-0123456789",
+						    n->u.scalar.value[0]))))
+		return T_STRING;
+	switch (smp__scalar_type(n)) {
+	case SMP_SCALAR_INT:
+		/* an integer that overflows, or text tagged !!int that is no
+		 * integer ("!!int banana"), matches no type: it must not
+		 * pass as the default the job would then use */
+		return smp__scalar_int(n, &x) == 0 ? T_INTEGER | T_NUMBER : 0;
+	case SMP_SCALAR_FLOAT:
+		return smp__scalar_number(n, &d) == 0 ? T_NUMBER : 0;
+	case SMP_SCALAR_BOOL:
+		return smp__scalar_bool(n) >= 0 ? T_BOOLEAN : 0;
+	case SMP_SCALAR_NULL:
+		return T_NULL;
+	case SMP_SCALAR_STRING:
+		break;
+	}
+	return T_STRING;
+}
+
+/* Equality of a schema's JSON value and a document node. */
+static int
+json_equal(const struct smp_node *a, const struct smp_node *b, unsigned depth)
+{
+	size_t i;
+
+	if (a->kind != b->kind || depth > 64)
+		return 0;
+	if (a->kind == SMP_NODE_SEQUENCE) {
+		if (a->u.sequence.count != b->u.sequence.count)
+			return 0;
+		for (i = 0; i < a->u.sequence.count; i++)
+			if (!json_equal(a->u.sequence.items[i],
+					b->u.sequence.items[i], depth + 1))
+				return 0;
+		return 1;
+	}
+	if (a->kind == SMP_NODE_MAPPING) {
+		if (a->u.mapping.count != b->u.mapping.count)
+			return 0;
+		for (i = 0; i < a->u.mapping.count; i++) {
+			const struct smp_pair *p = &a->u.mapping.items[i];
+			const struct smp_node *v =
+				smp__map_get(b, p->key->u.scalar.value);
+
+			if (!v || !json_equal(p->value, v, depth + 1))
+				return 0;
+		}
+		return 1;
+	}
+	{
+		unsigned ta = node_type(a), tb = node_type(b);
+		double x, y;
+
+		if ((ta & T_NUMBER) && (tb & T_NUMBER))
+			return smp__scalar_number(a, &x) == 0 &&
+			       smp__scalar_number(b, &y) == 0 && x == y;
+		if (ta != tb)
+			return 0;
+		if (ta == T_BOOLEAN)
+			return smp__scalar_bool(a) == smp__scalar_bool(b);
+		if (ta == T_NULL)
+			return 1;
+		return a->u.scalar.len == b->u.scalar.len &&
+		       memcmp(a->u.scalar.value, b->u.scalar.value,
+			      a->u.scalar.len) == 0;
+	}
+}
+
+static size_t
+utf8_chars(const char *s, size_t n)
+{
+	size_t i, count = 0;
+
+	for (i = 0; i < n; i++)
+		count += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return count;
+}
+
+static int validate(struct walk *w, const struct snode *sn,
+		    const struct smp_node *n, const struct seg *path,
+		    int report);
+
+/*
+ * The "quote it" hint: a number or boolean where a string is wanted, and
+ * the same text as a string would pass.
+ */
+static int
+quote_would_pass(struct walk *w, const struct snode *sn,
+		 const struct smp_node *n)
+{
+	struct smp_node fake;
+	unsigned t = node_type(n);
+
+	if (n->kind != SMP_NODE_SCALAR || !(sn->types & T_STRING) ||
+	    !(t & (T_NUMBER | T_BOOLEAN)) || n->u.scalar.len == 0)
+		return 0;
+	fake = *n;
+	fake.tag = NULL;
+	fake.u.scalar.style = SMP_STYLE_DOUBLE_QUOTED;
+	return validate(w, sn, &fake, NULL, 0) == 0;
+}
+
+/* check_value() result for a type mismatch */
+#define BAD_TYPE 2
+
+/*
+ * Checks the value keywords: 0, BAD_TYPE, or 1 at the first other
+ * violation (reported when report is set).
+ */
+static int
+check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
+	    const struct seg *path, int report)
+{
+	const struct smp_node *missing = NULL;
+	enum violation bad;
+	double v = 0;
+	unsigned t;
+
+	if (!(sn->has & ~(unsigned)H_RULE))
+		return 0;
+	t = node_type(n);
+
+	if ((sn->has & H_TYPE) && !(sn->types & t)) {
+		if (report)
+			smp__schema_report(w, sn, n, t, path, V_TYPE, NULL,
+					   quote_would_pass(w, sn, n));
+		return BAD_TYPE;
+	}
+	if ((sn->has & H_CONST) && !json_equal(sn->const_value, n, 0)) {
+		bad = V_CONST;
+		goto bad;
+	}
+	if (sn->has & H_ENUM) {
+		size_t i, count = sn->enum_values->u.sequence.count;
+
+		for (i = 0; i < count; i++)
+			if (json_equal(sn->enum_values->u.sequence.items[i], n,
+				       0))
+				break;
+		if (i == count) {
+			bad = V_ENUM;
+			goto bad;
+		}
+	}
+	if ((t & T_NUMBER) && (sn->has & (H_MINIMUM | H_MAXIMUM)) &&
+	    smp__scalar_number(n, &v) == 0) {
+		if ((sn->has & H_MINIMUM) && !(v >= sn->minimum)) {
+			bad = V_MINIMUM;
+			goto bad;
+		}
+		if ((sn->has & H_MAXIMUM) && !(v <= sn->maximum)) {
+			bad = V_MAXIMUM;
+			goto bad;
+		}
+	}
+	if (t == T_STRING) {
+		/* a string no longer in bytes than the maximum is short
+		 * enough in characters: count only when it may matter */
+		size_t chars = n->u.scalar.len;
+
+		if ((sn->has & H_MIN_LENGTH) ||
+		    ((sn->has & H_MAX_LENGTH) && chars > sn->max_length))
+			chars = utf8_chars(n->u.scalar.value, chars);
+
+		if ((sn->has & H_MIN_LENGTH) && chars < sn->min_length) {
+			bad = V_MIN_LENGTH;
+			goto bad;
+		}
+		if ((sn->has & H_MAX_LENGTH) && chars > sn->max_length) {
+			bad = V_MAX_LENGTH;
+			goto bad;
+		}
+		/* a string with a NUL byte cannot match a C regex fully */
+		if ((sn->has & H_PATTERN) &&
+		    (strlen(n->u.scalar.value) != n->u.scalar.len ||
+		     regexec(sn->pattern, n->u.scalar.value, 0, NULL, 0))) {
+			bad = V_PATTERN;
+			goto bad;
+		}
+	}
+	if (t == T_ARRAY || t == T_OBJECT) {
+		size_t count =
+			t == T_ARRAY ? n->u.sequence.count : n->u.mapping.count;
+		unsigned lo = t == T_ARRAY ? H_MIN_ITEMS : H_MIN_PROPS;
+		unsigned hi = t == T_ARRAY ? H_MAX_ITEMS : H_MAX_PROPS;
+		size_t min = t == T_ARRAY ? sn->min_items : sn->min_props;
+		size_t max = t == T_ARRAY ? sn->max_items : sn->max_props;
+
+		if ((sn->has & lo) && count < min) {
+			bad = V_MIN_COUNT;
+			goto bad;
+		}
+		if ((sn->has & hi) && count > max) {
+			bad = V_MAX_COUNT;
+			goto bad;
+		}
+	}
+	if (t == T_OBJECT && (sn->has & H_REQUIRED)) {
+		size_t i;
+
+		for (i = 0; i < sn->required->u.sequence.count; i++) {
+			const struct smp_node *k =
+				sn->required->u.sequence.items[i];
+
+			if (smp__map_pair(n, k->u.scalar.value))
+				continue;
+			missing = k;
+			bad = V_REQUIRED;
+			goto bad;
+		}
+	}
+	return 0;
+bad:
+	if (report)
+		smp__schema_report(w, sn, n, t, path, bad, missing, 0);
+	return 1;
+}
+
+static int
+check_object(struct walk *w, const struct snode *sn, const struct smp_node *n,
+	     const struct seg *path, int report)
+{
+	int bad = 0;
+	size_t i;
+
+	for (i = 0; i < n->u.mapping.count; i++) {
+		const struct smp_pair *p = &n->u.mapping.items[i];
+		const struct sprop *prop = NULL;
+		const struct snode *sub;
+		struct seg seg;
+
+		seg.up = path;
+		seg.key = p->key;
+		seg.index = 0;
+		if (sn->property_names &&
+		    validate(w, sn->property_names, p->key, &seg, report)) {
+			bad = 1;
+			if (!report)
+				return 1;
+		}
+		if (p->key->kind == SMP_NODE_SCALAR)
+			prop = smp__schema_find_prop(sn, p->key->u.scalar.value,
+						     p->key->u.scalar.len);
+		sub = prop ? prop->schema : sn->additional;
+		if (!sub)
+			continue;
+		if (sub->is_false || p->key->kind != SMP_NODE_SCALAR) {
+			/* an unknown key: its value is not looked at */
+			if (!report)
+				return 1;
+			smp__schema_report_key(w, sn, p, path, prop != NULL);
+			bad = 1;
+			continue;
+		}
+		if (validate(w, sub, p->value, &seg, report)) {
+			bad = 1;
+			if (!report)
+				return 1;
+		}
+	}
+	return bad;
+}
+
+/* Whether branch b of an anyOf names a type that n has. */
+static int
+branch_typed_for(const struct snode *b, const struct smp_node *n)
+{
+	while (!(b->has & H_TYPE) && b->ref)
+		b = b->ref;
+	return (b->has & H_TYPE) && (b->types & node_type(n));
+}
+
+static int
+check_any_of(struct walk *w, const struct snode *sn, const struct smp_node *n,
+	     const struct seg *path, int report)
+{
+	const struct snode *only = NULL;
+	size_t i, typed = 0;
+
+	for (i = 0; i < sn->nany_of; i++)
+		if (validate(w, sn->any_of[i], n, path, 0) == 0)
+			return 0;
+	if (!report)
+		return 1;
+	/* one branch is meant for this kind of value: its findings say most */
+	for (i = 0; i < sn->nany_of; i++) {
+		if (branch_typed_for(sn->any_of[i], n)) {
+			typed++;
+			only = sn->any_of[i];
+		}
+	}
+	if (typed == 1) {
+		validate(w, only, n, path, 1);
+		return 1;
+	}
+	smp__schema_report(w, sn, n, 0, path, V_ANY_OF, NULL, 0);
+	return 1;
+}
+
+/*
+ * Checks n against sn: 0 valid, 1 not. With report, every violation
+ * becomes a finding; without, it stops at the first (for if and anyOf).
+ */
+static int
+validate(struct walk *w, const struct snode *sn, const struct smp_node *n,
+	 const struct seg *path, int report)
+{
+	int bad = 0;
+	size_t i;
+
+	if (w->depth >= CHECK_DEPTH_MAX)
+		return 0; /* a pathological schema: stop, do not crash */
+	if (smp__node_unknown(n))
+		return 0; /* a value a Python source computes: not known */
+	w->depth++;
+	if (sn->is_false) {
+		if (report)
+			smp__schema_report(w, sn, n, 0, path, V_FALSE, NULL, 0);
+		bad = 1;
+		goto out;
+	}
+	/* one value finding per node and schema; after a type mismatch
+	 * nothing else applies */
+	switch (check_value(w, sn, n, path, report)) {
+	case 0:
+		break;
+	case BAD_TYPE:
+		bad = 1;
+		goto out;
+	default:
+		bad = 1;
+		if (!report)
+			goto out;
+	}
+	if (n->kind == SMP_NODE_MAPPING &&
+	    (sn->nprops || sn->additional || sn->property_names)) {
+		bad |= check_object(w, sn, n, path, report);
+		if (bad && !report)
+			goto out;
+	}
+	if (n->kind == SMP_NODE_SEQUENCE && sn->items) {
+		for (i = 0; i < n->u.sequence.count; i++) {
+			struct seg seg;
+
+			seg.up = path;
+			seg.key = NULL;
+			seg.index = i;
+			if (validate(w, sn->items, n->u.sequence.items[i], &seg,
+				     report)) {
+				bad = 1;
+				if (!report)
+					goto out;
+			}
+		}
+	}
+	if (sn->ref && validate(w, sn->ref, n, path, report)) {
+		bad = 1;
+		if (!report)
+			goto out;
+	}
+	for (i = 0; i < sn->nall_of; i++) {
+		if (validate(w, sn->all_of[i], n, path, report)) {
+			bad = 1;
+			if (!report)
+				goto out;
+		}
+	}
+	if (sn->nany_of && check_any_of(w, sn, n, path, report)) {
+		bad = 1;
+		if (!report)
+			goto out;
+	}
+	if (sn->if_s) {
+		const struct snode *branch =
+			validate(w, sn->if_s, n, path, 0) == 0 ? sn->then_s
+							       : sn->else_s;
+
+		if (branch && validate(w, branch, n, path, report))
+			bad = 1;
+	}
+out:
+	w->depth--;
+	return bad;
+}
+
+static int
+cmp_pos(const struct smp_finding *a, const struct smp_finding *b)
+{
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->column != b->column)
+		return a->column < b->column ? -1 : 1;
+	return 0;
+}
+
+/* Stable merge sort of findings [from, count) into document order. */
+static int
+sort_findings(struct smp_report *r, size_t from)
+{
+	struct smp_finding *a, *tmp;
+	size_t n = r->count - from, width, i;
+
+	if (n < 2)
+		return 0; /* also keeps NULL items out of the arithmetic */
+	a = r->items + from;
+	for (i = 1; i < n; i++)
+		if (cmp_pos(&a[i - 1], &a[i]) > 0)
+			break;
+	if (i >= n)
+		return 0;
+	tmp = smp__malloc(r->alloc, n * sizeof(*tmp));
+	if (!tmp)
+		return SMP_ENOMEM;
+	for (width = 1; width < n; width *= 2) {
+		for (i = 0; i < n; i += 2 * width) {
+			size_t lo = i, mid = i + width < n ? i + width : n;
+			size_t hi = i + 2 * width < n ? i + 2 * width : n;
+			size_t x = lo, y = mid, k = lo;
+
+			while (x < mid && y < hi)
+				tmp[k++] = cmp_pos(&a[y], &a[x]) < 0 ? a[y++]
+								     : a[x++];
+			while (x < mid)
+				tmp[k++] = a[x++];
+			while (y < hi)
+				tmp[k++] = a[y++];
+		}
+		memcpy(a, tmp, n * sizeof(*tmp));
+	}
+	smp__free(r->alloc, tmp);
+	return 0;
+}
+
+/*
+ * Checks the document under root against the schema (see schema.h);
+ * findings are added in document order.
+ */
+int
+smp__schema_check(const struct smp_schema *s, const struct smp_node *root,
+		  struct smp_report *rep)
+{
+	struct walk w;
+	size_t from = rep->count;
+
+	if (!s || !root)
+		return rep->failed ? SMP_ENOMEM : 0;
+	w.rep = rep;
+	/* the loader's decision: a flow mapping in a .yaml file is YAML */
+	w.json = rep->buf && smp__load_is_json(rep->file, rep->buf, rep->len);
+	w.depth = 0;
+	validate(&w, s->root, root, NULL, 1);
+	if (rep->failed)
+		return SMP_ENOMEM;
+	if (sort_findings(rep, from)) {
+		rep->failed = 1;
+		return SMP_ENOMEM;
+	}
+	return 0;
+}
