@@ -24,119 +24,87 @@
 
 #include "catalog/data_cache.h"
 #include "util/alloc.h"
+#include "util/buf.h"
 
 /* a folder without .busy this old was left by a writer that died */
 #define ORPHAN_AGE 600
 
 /* ------------------------------------------------------ JSON writing */
 
-struct buf {
-	const struct smp_allocator *a;
-	char *p;
-	size_t len, cap;
-	int failed;
-};
-
-static void
-put(struct buf *b, const char *s, size_t n)
-{
-	void *p = b->p;
-
-	if (b->failed)
-		return;
-	if (smp__grow(b->a, &p, &b->cap, b->len + n + 1, 1)) {
-		b->failed = 1;
-		return;
-	}
-	b->p = p;
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-static void
-puts_(struct buf *b, const char *s)
-{
-	put(b, s, strlen(s));
-}
-
 /* A JSON string; control characters escaped as \u00XX. */
 static void
-put_json(struct buf *b, const char *s)
+put_json(struct smp_buf *b, const char *s)
 {
 	char esc[8];
 
-	put(b, "\"", 1);
+	smp__buf_add(b, "\"", 1);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '"' || c == '\\') {
 			esc[0] = '\\';
 			esc[1] = (char)c;
-			put(b, esc, 2);
+			smp__buf_add(b, esc, 2);
 		} else if (c < 0x20) {
 			snprintf(esc, sizeof(esc), "\\u%04x", c);
-			put(b, esc, 6);
+			smp__buf_add(b, esc, 6);
 		} else {
-			put(b, s, 1);
+			smp__buf_add(b, s, 1);
 		}
 	}
-	put(b, "\"", 1);
+	smp__buf_add(b, "\"", 1);
 }
 
 static void
-put_field(struct buf *b, const char *indent, const char *key, const char *v,
+put_field(struct smp_buf *b, const char *indent, const char *key, const char *v,
 	  int comma)
 {
-	puts_(b, indent);
+	smp__buf_adds(b, indent);
 	put_json(b, key);
-	puts_(b, ": ");
+	smp__buf_adds(b, ": ");
 	if (v)
 		put_json(b, v);
 	else
-		puts_(b, "null");
-	puts_(b, comma ? ",\n" : "\n");
+		smp__buf_adds(b, "null");
+	smp__buf_adds(b, comma ? ",\n" : "\n");
 }
 
 static char *
 meta_json(const struct smp_cache_meta *m, const struct smp_allocator *a,
 	  size_t *len)
 {
-	struct buf b = {a, NULL, 0, 0, 0};
+	struct smp_buf b;
 	char num[32];
 	int i;
 
-	puts_(&b, "{\n  \"meta_version\": 1,\n");
+	smp__buf_init(&b, a, SMP_BUF_NO_MAX);
+	smp__buf_adds(&b, "{\n  \"meta_version\": 1,\n");
 	put_field(&b, "  ", "url", m->url, 1);
 	snprintf(num, sizeof(num), "%lld", (long long)m->fetched);
-	puts_(&b, "  \"fetched\": ");
-	puts_(&b, num);
-	puts_(&b, ",\n");
+	smp__buf_adds(&b, "  \"fetched\": ");
+	smp__buf_adds(&b, num);
+	smp__buf_adds(&b, ",\n");
 	put_field(&b, "  ", "data_version", m->data_version, 1);
 	put_field(&b, "  ", "generated", m->generated, 1);
 	if (m->max_age_days > 0) {
 		snprintf(num, sizeof(num), "%lld", (long long)m->max_age_days);
-		puts_(&b, "  \"max_age_days\": ");
-		puts_(&b, num);
-		puts_(&b, ",\n");
+		smp__buf_adds(&b, "  \"max_age_days\": ");
+		smp__buf_adds(&b, num);
+		smp__buf_adds(&b, ",\n");
 	}
-	puts_(&b, "  \"files\": {\n");
+	smp__buf_adds(&b, "  \"files\": {\n");
 	for (i = 0; i < SMP_DOC_COUNT; i++) {
-		puts_(&b, "    ");
+		smp__buf_adds(&b, "    ");
 		put_json(&b, smp__doc_names[i]);
-		puts_(&b, ": {\n");
+		smp__buf_adds(&b, ": {\n");
 		put_field(&b, "      ", "etag", m->etag[i], 1);
 		put_field(&b, "      ", "last_modified", m->last_modified[i],
 			  0);
-		puts_(&b, i + 1 < SMP_DOC_COUNT ? "    },\n" : "    }\n");
+		smp__buf_adds(&b,
+			      i + 1 < SMP_DOC_COUNT ? "    },\n" : "    }\n");
 	}
-	puts_(&b, "  }\n}\n");
-	if (b.failed) {
-		smp__free(a, b.p);
-		return NULL;
-	}
-	*len = b.len;
-	return b.p;
+	smp__buf_adds(&b, "  }\n}\n");
+	return smp__buf_take(&b, len); /* NULL when out of memory */
 }
 
 /* --------------------------------------------------------- committing */
