@@ -96,7 +96,7 @@ struct smp_allocator {
 	void *ud;
 };
 
-/* Per-document input limits (DESIGN.md section 8); 0 selects the default. */
+/* Per-document input limits (README "Bad input"); 0 selects the default. */
 struct smp_limits {
 	size_t max_file_size;  /* bytes, default 4 MiB */
 	size_t max_depth;      /* nesting, default 64 */
@@ -105,7 +105,7 @@ struct smp_limits {
 	size_t max_documents;  /* per YAML stream, default 1000 */
 };
 
-/* How a spec is written (DESIGN.md section 3). */
+/* How a spec is written (README "Usage"). */
 enum smp_dialect {
 	SMP_DIALECT_AUTO = 0,
 	SMP_DIALECT_ESTIMATOR,
@@ -195,15 +195,16 @@ struct smp_options {
 	struct smp_names model_names;
 	/* Batch names whose value is the global batch across all GPUs rather
 	 * than per GPU. Default: none, except that a TensorFlow job's plain
-	 * "batch_size" is read as the global Keras batch (DESIGN.md 7). */
+	 * "batch_size" is read as the global Keras batch (README
+	 * "Suggestions"). */
 	struct smp_names global_batch_names;
 	/* Learning-rate scaling used in suggestions. */
 	enum smp_lr_scaling lr_scaling;
 	/* short-run fires below this many max_steps; 0 means 100. */
 	long short_run_steps;
-	/* Entry-script checks (DESIGN.md section 6): non-zero skips them.
-	 * smp_check_file() looks for the script the spec names relative to
-	 * the spec's own folder; smp_check_buffer() relative to
+	/* Entry-script checks (README "Entry-script checks"): non-zero skips
+	 * them. smp_check_file() looks for the script the spec names relative
+	 * to the spec's own folder; smp_check_buffer() relative to
 	 * script_base_dir, and not at all when it is NULL (copied into the
 	 * context). */
 	int no_script;
@@ -502,9 +503,10 @@ int smp_format_parse(enum smp_format *out, const char *name);
 
 /*
  * The emitter options' layout version (docs/API.md, "ABI"): version 1
- * ends at rules_uri; version 2 adds timestamp and hostname.
+ * ends at rules_uri; version 2 adds timestamp and hostname; version 3
+ * source_root and base_dir.
  */
-#define SMP_EMITTER_OPTIONS_VERSION 2
+#define SMP_EMITTER_OPTIONS_VERSION 3
 
 /* Start from SMP_EMITTER_OPTIONS_INIT; NULL options mean the defaults. */
 struct smp_emitter_options {
@@ -519,8 +521,9 @@ struct smp_emitter_options {
 	/* SARIF: where docs/rules.md is published. Each rule's helpUri is
 	 * rules_uri + "#" + rule id, and the driver's informationUri is
 	 * rules_uri, both only when rules_uri is absolute (SARIF wants
-	 * absolute URIs there); the default, "docs/rules.md", gives
-	 * neither. Copied. */
+	 * absolute URIs there); the default, "docs/rules.md", gives no
+	 * helpUri and SMP_SARIF_INFORMATION_URI as informationUri.
+	 * Copied. */
 	const char *rules_uri;
 	/* Version 2. JUNIT: the <testsuite>'s timestamp, seconds since the
 	 * epoch, written in UTC as YYYY-MM-DDTHH:MM:SS. The library never
@@ -530,7 +533,26 @@ struct smp_emitter_options {
 	/* Version 2. JUNIT: the <testsuite>'s hostname; NULL or "" writes
 	 * "localhost". Copied. */
 	const char *hostname;
+	/* Version 3. SARIF: the source root, an absolute folder ("/src/repo";
+	 * the CLI's --sarif-root, GITHUB_WORKSPACE or the git top level: the
+	 * library reads no environment). A file below it gets an
+	 * artifactLocation relative to it with uriBaseId "%SRCROOT%", and
+	 * the run's originalUriBaseIds gives %SRCROOT% as a file:// URI; a
+	 * file outside it an absolute file:// URI. NULL: the names as given,
+	 * no uriBaseId. A relative root is SMP_EINVAL. Copied. */
+	const char *source_root;
+	/* Version 3. SARIF: the absolute folder that relative file names are
+	 * relative to (the caller's working directory); NULL: source_root.
+	 * A relative base_dir is SMP_EINVAL. Copied. */
+	const char *base_dir;
 };
+
+/* The SARIF driver's informationUri when rules_uri is not absolute: the
+ * AWS documentation of SageMaker Training Compiler, which every rule
+ * checks against (the tool has no public home page). */
+#define SMP_SARIF_INFORMATION_URI                                              \
+	"https://docs.aws.amazon.com/sagemaker/latest/dg/"                     \
+	"training-compiler.html"
 
 #define SMP_EMITTER_OPTIONS_INIT                                               \
 	{                                                                      \
@@ -624,7 +646,7 @@ int smp_baseline_new(struct smp_baseline **out, const struct smp_context *ctx,
 void smp_baseline_free(struct smp_baseline *baseline);
 
 /*
- * Batch-size and learning-rate suggestions (DESIGN.md section 7, `sm-
+ * Batch-size and learning-rate suggestions (README "Suggestions", `sm-
  * preflight suggest`). global batch = per-GPU batch x GPUs per instance x
  * instances; the new per-GPU batch comes from the tested-models row for
  * the job (never invented), k = new global / old global, and the learning
@@ -764,7 +786,8 @@ int smp_suggestion_emit_text(const struct smp_suggestion *suggestion,
 
 /*
  * Instance data: where the data in use comes from, and refreshing it
- * (`sm-preflight data`, `sm-preflight update-data`; DESIGN.md section 4).
+ * (`sm-preflight data`, `sm-preflight update-data`; README "Refreshing
+ * instance data").
  *
  * A context without instance_data_dir uses the refreshed copy in
  * opts->cache_dir when it loads and validates and is not older than the
