@@ -516,9 +516,10 @@ int smp_format_parse(enum smp_format *out, const char *name);
 
 /*
  * The emitter options' layout version (docs/API.md, "ABI"): version 1
- * ends at rules_uri; version 2 adds timestamp and hostname.
+ * ends at rules_uri; version 2 adds timestamp and hostname; version 3
+ * source_root and base_dir.
  */
-#define SMP_EMITTER_OPTIONS_VERSION 2
+#define SMP_EMITTER_OPTIONS_VERSION 3
 
 /* Start from SMP_EMITTER_OPTIONS_INIT; NULL options mean the defaults. */
 struct smp_emitter_options {
@@ -533,8 +534,9 @@ struct smp_emitter_options {
 	/* SARIF: where docs/rules.md is published. Each rule's helpUri is
 	 * rules_uri + "#" + rule id, and the driver's informationUri is
 	 * rules_uri, both only when rules_uri is absolute (SARIF wants
-	 * absolute URIs there); the default, "docs/rules.md", gives
-	 * neither. Copied. */
+	 * absolute URIs there); the default, "docs/rules.md", gives no
+	 * helpUri and SMP_SARIF_INFORMATION_URI as informationUri.
+	 * Copied. */
 	const char *rules_uri;
 	/* Version 2. JUNIT: the <testsuite>'s timestamp, seconds since the
 	 * epoch, written in UTC as YYYY-MM-DDTHH:MM:SS. The library never
@@ -544,7 +546,26 @@ struct smp_emitter_options {
 	/* Version 2. JUNIT: the <testsuite>'s hostname; NULL or "" writes
 	 * "localhost". Copied. */
 	const char *hostname;
+	/* Version 3. SARIF: the source root, an absolute folder ("/src/repo";
+	 * the CLI's --sarif-root, GITHUB_WORKSPACE or the git top level: the
+	 * library reads no environment). A file below it gets an
+	 * artifactLocation relative to it with uriBaseId "%SRCROOT%", and
+	 * the run's originalUriBaseIds gives %SRCROOT% as a file:// URI; a
+	 * file outside it an absolute file:// URI. NULL: the names as given,
+	 * no uriBaseId. A relative root is SMP_EINVAL. Copied. */
+	const char *source_root;
+	/* Version 3. SARIF: the absolute folder that relative file names are
+	 * relative to (the caller's working directory); NULL: source_root.
+	 * A relative base_dir is SMP_EINVAL. Copied. */
+	const char *base_dir;
 };
+
+/* The SARIF driver's informationUri when rules_uri is not absolute: the
+ * AWS documentation of SageMaker Training Compiler, which every rule
+ * checks against (the tool has no public home page). */
+#define SMP_SARIF_INFORMATION_URI                                              \
+	"https://docs.aws.amazon.com/sagemaker/latest/dg/"                     \
+	"training-compiler.html"
 
 #define SMP_EMITTER_OPTIONS_INIT                                               \
 	{                                                                      \

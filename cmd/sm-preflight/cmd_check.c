@@ -40,6 +40,7 @@ enum {
 	OPT_FORMAT,
 	OPT_OUTPUT,
 	OPT_RULES_URI,
+	OPT_SARIF_ROOT,
 	OPT_CONFIG,
 	OPT_NO_CONFIG,
 	OPT_NO_INLINE_IGNORES,
@@ -104,6 +105,10 @@ static const struct cli_option options[] = {
 	{"--rules-uri", 0, OPT_RULES_URI, "URI",
 	 "where docs/rules.md is published, for SARIF help links (default "
 	 "docs/rules.md, or SM_PREFLIGHT_RULES_URI)"},
+	{"--sarif-root", 0, OPT_SARIF_ROOT, "DIR",
+	 "make SARIF artifact URIs relative to DIR (%SRCROOT%; default: "
+	 "GITHUB_WORKSPACE, else the files' git top level, else the working "
+	 "directory)"},
 	{"--config", 0, OPT_CONFIG, "FILE",
 	 "read only FILE instead of the " CLI_CONFIG_NAME " files found from "
 	 "each spec's folder up to the repository root"},
@@ -773,6 +778,9 @@ run_check(int argc, char **argv)
 		case OPT_STATISTICS:
 			statistics = 1;
 			break;
+		case OPT_SARIF_ROOT:
+			cli_outputs_sarif_root(&outs, value);
+			break;
 		case OPT_QUIET:
 			quiet = 1;
 			break;
@@ -851,6 +859,7 @@ run_check(int argc, char **argv)
 		}
 	}
 
+	cli_outputs_sources(&outs, files.paths, files.count);
 	status = cli_outputs_open(&outs, ctx, cli_fail_level(fail_on), color);
 	if (status != CLI_EXIT_OK)
 		goto out;

@@ -135,7 +135,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"create_training_job. None was found through the imports, so "
 	"nothing was checked. A job built by a function the file imports "
 	"from elsewhere cannot be seen: check that function's file.",
-	"SageMaker Python SDK (sagemaker.huggingface.HuggingFace, "
+	"SageMaker Python SDK v2.257.6 (sagemaker.huggingface.HuggingFace, "
 	"sagemaker.modules.train.ModelTrainer); boto3 "
 	"SageMaker.Client.create_training_job",
 	[SMP_RULE_ENTRY_POINT_MISSING].summary =
@@ -145,7 +145,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"required argument (TypeError without it), and the PyTorch "
 	"estimator raises ValueError when neither entry_point nor "
 	"training_recipe is given.",
-	"SageMaker Python SDK: sagemaker.estimator.Framework, "
+	"SageMaker Python SDK v2.257.6 sagemaker.estimator.Framework, "
 	"sagemaker.pytorch.estimator.PyTorch",
 	[SMP_RULE_INSTANCE_UNKNOWN].summary =
 		"the instance type is malformed or not in the instance data",
@@ -260,7 +260,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"tensorflow_version when the compiler is on, and a TensorFlow "
 	"container ignores it. TensorFlow jobs spread over GPUs with "
 	"their own strategies.",
-	"SageMaker Python SDK: sagemaker.huggingface.training_compiler."
+	"SageMaker Python SDK v2.257.6 sagemaker.huggingface.training_compiler."
 	"config.TrainingCompilerConfig.validate",
 	[SMP_RULE_COMPILER_NOT_ENABLED].summary =
 		"the spec does not enable Training Compiler",
@@ -302,7 +302,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"instance class, distribution) run: the job can fail or idle "
 	"after it started. sm-preflight still applies its own compiler "
 	"checks.",
-	"SageMaker Python SDK: sagemaker.image_uris."
+	"SageMaker Python SDK v2.257.6 sagemaker.image_uris."
 	"get_training_image_uri, sagemaker.training_compiler.config",
 	[SMP_RULE_COMPILER_DISABLED].summary =
 		"compiler_config with enabled: false still changes the job",

@@ -55,7 +55,7 @@ unset SM_PREFLIGHT_DATA_URL
 SOURCE_DATE_EPOCH=1767225600
 export SOURCE_DATE_EPOCH
 # machine output is chosen by these (format.h): cases say what they want
-unset GITHUB_ACTIONS SM_PREFLIGHT_RULES_URI
+unset GITHUB_ACTIONS GITHUB_WORKSPACE SM_PREFLIGHT_RULES_URI
 if command -v timeout >/dev/null 2>&1; then
 	limit="timeout 20"
 else

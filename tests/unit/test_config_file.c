@@ -240,7 +240,8 @@ Test(config_file, bad_overlay_is_an_error_with_position)
 	cr_assert_null(ctx);
 	cr_assert_str_eq(err.source, "site.json");
 	cr_assert_eq(err.line, 2);
-	cr_assert_not_null(strstr(err.message, "missing required key"));
+	cr_assert_str_eq(err.message,
+			 "missing required key 'family' in 'instances[0]'");
 
 	o.instance_overlay.buf = twice;
 	o.instance_overlay.len = strlen(twice);
