@@ -429,9 +429,9 @@ test_concurrent_updates() {
 test_downloaded_text_printed_escaped() {
 	fresh
 	run 1 update-data --url "$H/escape/" &&
-		has "found '.x1b\]0;pwned.x07.x0a::error::pwned'"
-	if LC_ALL=C grep -q "$(printf '\033')" "$T/out"; then
-		fail "a raw escape character was printed"
+		has "found .*pwned.*::error::pwned"
+	if LC_ALL=C grep -q "$(printf '[\033\007]')" "$T/out"; then
+		fail "a raw escape or bell character was printed"
 	fi
 	hasnt "^::error::"
 	same_in_use "$(awk -F'"' '/"data_version"/ {print $4; exit}' \
