@@ -20,16 +20,25 @@ struct smp_baseline {
 	int have_job;
 };
 
+int
+smp__keep_first_job(struct smp_job *job, const struct smp_instance **instance,
+		    int *have, const struct smp_check *c)
+{
+	if (*have)
+		return 0;
+	*job = *c->job;
+	job->script = NULL; /* released when the check ends */
+	*instance = c->instance;
+	*have = 1;
+	return 1;
+}
+
 static void
 capture(void *ud, const struct smp_check *c)
 {
 	struct smp_baseline *b = ud;
 
-	if (b->have_job)
-		return;
-	b->job = *c->job;
-	b->instance = c->instance;
-	b->have_job = 1;
+	smp__keep_first_job(&b->job, &b->instance, &b->have_job, c);
 }
 
 void

@@ -29,10 +29,7 @@ capture(void *ud, const struct smp_check *c)
 		return;
 	if (b->baseline)
 		smp__baseline_compare(b->baseline, c);
-	b->job = *c->job;
-	b->job.script = NULL; /* released when the check ends */
-	b->instance = c->instance;
-	b->have_job = 1;
+	smp__keep_first_job(&b->job, &b->instance, &b->have_job, c);
 	if (s && s->status == SMP_SCRIPT_SCANNED)
 		b->script_scanned = 1;
 	else if (s && s->status == SMP_SCRIPT_MISSING && s->path)
