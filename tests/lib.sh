@@ -1,8 +1,9 @@
-# lib.sh - what the end-to-end shell suites share (tests/hostile/run.sh,
-# tests/net/run.sh): sourced after `here` is set, it reads the suite's
-# arguments, runs the CLI into $T/out and checks that output, and drives
-# the test_* functions of the suite. The suite sets T (a scratch folder)
-# and limit (a timeout command, or empty) before it runs tests.
+# lib.sh - what the shell suites share, sourced by tests/cases/run.sh
+# (cli_args only), tests/hostile/run.sh and tests/net/run.sh: reading a
+# suite's arguments, running the CLI into $T/out and checking that
+# output, and driving the test_* functions of the suite. A suite sets T (a
+# scratch folder) and limit (a timeout command, or empty) before it runs
+# tests.
 
 # cli_args USAGE CLI [PATTERN]: sets cli (absolute) and pattern, or
 # exits 2 with USAGE when CLI is missing or not an executable.
