@@ -60,7 +60,9 @@ LIB_SRC = $(sort $(wildcard lib/*/*.c))
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/embedded_data.o \
 	$(BUILD)/gen/embedded_catalog.o
 CLI_SRC = $(sort $(wildcard cmd/sm-preflight/*.c))
-CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/%.o)
+# the rule examples (docs/examples/<rule>/), embedded for explain and docs
+CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/rule_examples.o
+EXAMPLES = $(sort $(wildcard docs/examples/*)) $(sort $(wildcard docs/examples/*/*))
 UNIT_SRC = $(sort $(wildcard tests/unit/*.c))
 UNIT_OBJ = $(UNIT_SRC:%.c=$(BUILD)/%.o)
 FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz_*.c))
@@ -143,6 +145,8 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 	else $(call skip,the unit tests,libcriterion-dev); fi
 	@echo "== golden CLI cases"
 	sh tests/cases/run.sh $(CLI)
+	@echo "== rule examples and citations (docs/examples, docs/rules.md)"
+	sh tests/docs/run.sh $(CLI)
 	@if [ -n "$(HAVE_PYTHON)" ]; then \
 		echo "sh tests/schemas/validate.sh --if-available --cli $(CLI)"; \
 		sh tests/schemas/validate.sh --if-available --cli $(CLI) && \
@@ -225,6 +229,13 @@ $(BUILD)/$(SONAME): $(SOLIB)
 
 $(BUILD)/libsmpreflight.so: $(BUILD)/$(SONAME)
 	$(Q)ln -sf $(SONAME) $@
+
+# the folders too: a file removed from one changes its time
+$(BUILD)/gen/rule_examples.c: cmd/sm-preflight/embed_examples.sh docs/examples $(EXAMPLES)
+	$(call say,GEN,$@)mkdir -p $(@D) && sh cmd/sm-preflight/embed_examples.sh $@ docs/examples
+
+$(BUILD)/gen/rule_examples.o: $(BUILD)/gen/rule_examples.c cmd/sm-preflight/examples.h
+	$(call compile,-Icmd/sm-preflight -Wno-overlength-strings)
 
 $(CLI): $(CLI_OBJ) $(LIBA)
 	$(call say,LD,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(DEP_LIBS) -lm -lpthread

@@ -96,7 +96,7 @@ struct smp_allocator {
 	void *ud;
 };
 
-/* Per-document input limits (DESIGN.md section 8); 0 selects the default. */
+/* Per-document input limits (README "Bad input"); 0 selects the default. */
 struct smp_limits {
 	size_t max_file_size;  /* bytes, default 4 MiB */
 	size_t max_depth;      /* nesting, default 64 */
@@ -105,7 +105,7 @@ struct smp_limits {
 	size_t max_documents;  /* per YAML stream, default 1000 */
 };
 
-/* How a spec is written (DESIGN.md section 3). */
+/* How a spec is written (README "Usage"). */
 enum smp_dialect {
 	SMP_DIALECT_AUTO = 0,
 	SMP_DIALECT_ESTIMATOR,
@@ -195,15 +195,16 @@ struct smp_options {
 	struct smp_names model_names;
 	/* Batch names whose value is the global batch across all GPUs rather
 	 * than per GPU. Default: none, except that a TensorFlow job's plain
-	 * "batch_size" is read as the global Keras batch (DESIGN.md 7). */
+	 * "batch_size" is read as the global Keras batch (README
+	 * "Suggestions"). */
 	struct smp_names global_batch_names;
 	/* Learning-rate scaling used in suggestions. */
 	enum smp_lr_scaling lr_scaling;
 	/* short-run fires below this many max_steps; 0 means 100. */
 	long short_run_steps;
-	/* Entry-script checks (DESIGN.md section 6): non-zero skips them.
-	 * smp_check_file() looks for the script the spec names relative to
-	 * the spec's own folder; smp_check_buffer() relative to
+	/* Entry-script checks (README "Entry-script checks"): non-zero skips
+	 * them. smp_check_file() looks for the script the spec names relative
+	 * to the spec's own folder; smp_check_buffer() relative to
 	 * script_base_dir, and not at all when it is NULL (copied into the
 	 * context). */
 	int no_script;
@@ -624,7 +625,7 @@ int smp_baseline_new(struct smp_baseline **out, const struct smp_context *ctx,
 void smp_baseline_free(struct smp_baseline *baseline);
 
 /*
- * Batch-size and learning-rate suggestions (DESIGN.md section 7, `sm-
+ * Batch-size and learning-rate suggestions (README "Suggestions", `sm-
  * preflight suggest`). global batch = per-GPU batch x GPUs per instance x
  * instances; the new per-GPU batch comes from the tested-models row for
  * the job (never invented), k = new global / old global, and the learning
@@ -764,7 +765,8 @@ int smp_suggestion_emit_text(const struct smp_suggestion *suggestion,
 
 /*
  * Instance data: where the data in use comes from, and refreshing it
- * (`sm-preflight data`, `sm-preflight update-data`; DESIGN.md section 4).
+ * (`sm-preflight data`, `sm-preflight update-data`; README "Refreshing
+ * instance data").
  *
  * A context without instance_data_dir uses the refreshed copy in
  * opts->cache_dir when it loads and validates and is not older than the

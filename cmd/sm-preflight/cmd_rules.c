@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "examples.h"
 #include "output.h"
 #include "smpreflight.h"
 
@@ -47,6 +48,99 @@ print_table(void)
 		       smp_severity_name(r->default_severity),
 		       text(r->summary));
 	}
+}
+
+static const struct cli_rule_example *
+find_example(const char *rule)
+{
+	const struct cli_rule_example *ex;
+
+	for (ex = cli_rule_examples; ex->rule; ex++)
+		if (strcmp(ex->rule, rule) == 0)
+			return ex;
+	return NULL;
+}
+
+/* What the failing example is: a script-* rule's is the entry script. */
+static const char *
+bad_label(const struct cli_rule_example *ex)
+{
+	return strcmp(ex->bad_lang, "python") == 0 &&
+			       strncmp(ex->rule, "script-", 7) == 0
+		       ? "Example (train.py)"
+		       : "Example";
+}
+
+/* text indented by four spaces, empty lines left empty */
+static void
+print_indented(const char *text)
+{
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+
+		if (n)
+			printf("    %.*s", (int)n, text);
+		fputc('\n', stdout);
+		text += n;
+		if (*text == '\n')
+			text++;
+	}
+}
+
+/* text in a fenced code block of language lang */
+static void
+print_fenced(const char *lang, const char *text)
+{
+	size_t n = strlen(text);
+
+	printf("```%s\n%s%s```\n", lang, text,
+	       n && text[n - 1] == '\n' ? "" : "\n");
+}
+
+/* explain's examples: the note, the context, the failing and fixed forms */
+static void
+explain_examples(const struct cli_rule_example *ex)
+{
+	if (!ex->bad || !ex->good) {
+		if (ex->note) {
+			fputs("\nExample: ", stdout);
+			cli_wrap(stdout, ex->note, 0, 9);
+		}
+		return;
+	}
+	if (ex->note) {
+		fputc('\n', stdout);
+		cli_wrap(stdout, ex->note, 0, 0);
+	}
+	if (ex->context) {
+		printf("\n%s:\n\n", ex->context_title);
+		print_indented(ex->context);
+	}
+	printf("\n%s, reported as %s:\n\n", bad_label(ex), ex->rule);
+	print_indented(ex->bad);
+	fputs("\nFixed:\n\n", stdout);
+	print_indented(ex->good);
+}
+
+/* the same for docs/rules.md */
+static void
+markdown_examples(const struct cli_rule_example *ex)
+{
+	if (!ex->bad || !ex->good) {
+		if (ex->note)
+			printf("\n**Example**: %s\n", ex->note);
+		return;
+	}
+	if (ex->note)
+		printf("\n%s\n", ex->note);
+	if (ex->context) {
+		printf("\n%s:\n\n", ex->context_title);
+		print_fenced(ex->context_lang, ex->context);
+	}
+	printf("\n**%s**, reported as `%s`:\n\n", bad_label(ex), ex->rule);
+	print_fenced(ex->bad_lang, ex->bad);
+	fputs("\n**Fixed**:\n\n", stdout);
+	print_fenced(ex->good_lang, ex->good);
 }
 
 /* A table cell: '|' would end the cell early. */
@@ -106,6 +200,8 @@ print_markdown(void)
 			printf("\n%s\n", r->explanation);
 		if (r->source && r->source[0])
 			printf("\nSource: %s\n", r->source);
+		if (find_example(r->id))
+			markdown_examples(find_example(r->id));
 	}
 }
 
@@ -169,6 +265,8 @@ explain(const struct smp_rule_info *r)
 		fputs("\nSource: ", stdout);
 		cli_wrap(stdout, r->source, 2, 8);
 	}
+	if (find_example(r->id))
+		explain_examples(find_example(r->id));
 	printf("\nChange it with '--severity %s=LEVEL' or '--disable %s'.\n",
 	       r->id, r->id);
 }

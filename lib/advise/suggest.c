@@ -17,9 +17,11 @@
 #include "doc/load.h"
 #include "util/read_file.h"
 #include "util/error.h"
+#include "util/buf.h"
 #include "util/text.h"
 #include "util/options_version.h"
 #include "tune/tune.h"
+#include "emit/out.h"
 
 struct suggestion {
 	struct smp_suggestion pub; /* first: the caller's pointer */
@@ -51,32 +53,8 @@ dup(struct suggestion *s, const char *text)
 	return p;
 }
 
-/* Appends to a fixed buffer; sets *over when it does not fit. */
-struct buf {
-	char data[8192];
-	size_t len;
-	int over;
-};
-
-static void buf_add(struct buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void
-buf_add(struct buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->over)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(b->data + b->len, sizeof(b->data) - b->len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(b->data) - b->len)
-		b->over = 1;
-	else
-		b->len += (size_t)n;
-}
+/* a fragment, a value or the notes: longer ones are dropped */
+#define TEXT_MAX 8192
 
 /* ---- the spec fragment ---- */
 
@@ -151,20 +129,20 @@ frag_put(struct frag *f, const char *const *segs, int n, const char *value)
 
 /* A JSON string literal (also used for YAML keys that need quoting). */
 static void
-quoted(struct buf *b, const char *s)
+quoted(struct smp_buf *b, const char *s)
 {
-	buf_add(b, "\"");
+	smp__buf_addc(b, '"');
 	for (; *s; s++) {
 		unsigned char ch = (unsigned char)*s;
 
 		if (ch == '"' || ch == '\\')
-			buf_add(b, "\\%c", ch);
+			smp__buf_addf(b, "\\%c", ch);
 		else if (ch < 0x20)
-			buf_add(b, "\\u%04x", ch);
+			smp__buf_addf(b, "\\u%04x", ch);
 		else
-			buf_add(b, "%c", ch);
+			smp__buf_addc(b, (char)ch);
 	}
-	buf_add(b, "\"");
+	smp__buf_addc(b, '"');
 }
 
 static int
@@ -179,42 +157,42 @@ plain_key(const char *s)
 }
 
 static void
-frag_yaml(struct buf *b, const struct frag *f, int at, int depth)
+frag_yaml(struct smp_buf *b, const struct frag *f, int at, int depth)
 {
 	int c;
 
 	for (c = f->n[at].child; c >= 0; c = f->n[c].next) {
-		buf_add(b, "%*s", 2 * depth, "");
+		smp__buf_addf(b, "%*s", 2 * depth, "");
 		if (plain_key(f->n[c].key))
-			buf_add(b, "%s", f->n[c].key);
+			smp__buf_adds(b, f->n[c].key);
 		else
 			quoted(b, f->n[c].key);
 		if (f->n[c].value) {
-			buf_add(b, ": %s\n", f->n[c].value);
+			smp__buf_addf(b, ": %s\n", f->n[c].value);
 		} else {
-			buf_add(b, ":\n");
+			smp__buf_adds(b, ":\n");
 			frag_yaml(b, f, c, depth + 1);
 		}
 	}
 }
 
 static void
-frag_json(struct buf *b, const struct frag *f, int at, int depth)
+frag_json(struct smp_buf *b, const struct frag *f, int at, int depth)
 {
 	int c;
 
-	buf_add(b, "{\n");
+	smp__buf_adds(b, "{\n");
 	for (c = f->n[at].child; c >= 0; c = f->n[c].next) {
-		buf_add(b, "%*s", 2 * (depth + 1), "");
+		smp__buf_addf(b, "%*s", 2 * (depth + 1), "");
 		quoted(b, f->n[c].key);
-		buf_add(b, ": ");
+		smp__buf_adds(b, ": ");
 		if (f->n[c].value)
-			buf_add(b, "%s", f->n[c].value);
+			smp__buf_adds(b, f->n[c].value);
 		else
 			frag_json(b, f, c, depth + 1);
-		buf_add(b, "%s\n", f->n[c].next >= 0 ? "," : "");
+		smp__buf_addf(b, "%s\n", f->n[c].next >= 0 ? "," : "");
 	}
-	buf_add(b, "%*s}", 2 * depth, "");
+	smp__buf_addf(b, "%*s}", 2 * depth, "");
 }
 
 /* The changed keys of the job in its own names and format. */
@@ -226,15 +204,14 @@ make_fragment(struct run *r, const struct smp_check *c,
 	const char *segs[FRAG_DEPTH + 1];
 	char vb[48], vl[48];
 	struct frag f;
-	struct buf out, iv;
+	char omem[TEXT_MAX], ivmem[TEXT_MAX];
+	struct smp_buf out, iv;
 	int n;
 
 	memset(&f, 0, sizeof(f));
 	f.count = 1;
 	f.n[0].child = f.n[0].next = -1;
-	out.len = iv.len = 0;
-	out.over = iv.over = 0;
-	iv.data[0] = '\0';
+	smp__buf_init_fixed(&iv, ivmem, sizeof(ivmem));
 	if (r->to && c->job->instance_type && c->instance &&
 	    strcmp(r->to->type, c->instance->type) != 0) {
 		n = path_of(c->job->root, c->job->instance_type, segs, 0);
@@ -242,8 +219,8 @@ make_fragment(struct run *r, const struct smp_check *c,
 			if (r->json)
 				quoted(&iv, r->to->type);
 			else
-				buf_add(&iv, "%s", r->to->type);
-			if (!iv.over)
+				smp__buf_adds(&iv, r->to->type);
+			if (!smp__buf_error(&iv))
 				frag_put(&f, segs, n, iv.data);
 		}
 	}
@@ -269,15 +246,14 @@ make_fragment(struct run *r, const struct smp_check *c,
 	}
 	if (f.n[0].child < 0)
 		return;
-	out.len = 0;
-	out.data[0] = '\0';
+	smp__buf_init_fixed(&out, omem, sizeof(omem));
 	if (r->json) {
 		frag_json(&out, &f, 0, 0);
-		buf_add(&out, "\n");
+		smp__buf_addc(&out, '\n');
 	} else {
 		frag_yaml(&out, &f, 0, 0);
 	}
-	if (!out.over)
+	if (!smp__buf_error(&out))
 		s->pub.fragment = dup(s, out.data);
 }
 
@@ -402,29 +378,21 @@ set_message(struct suggestion *s, const char *fmt, ...)
 		s->failed = 1;
 }
 
-static void add_note(struct suggestion *s, struct buf *notes, const char *fmt,
-		     ...) __attribute__((format(printf, 3, 4)));
+static void add_note(struct suggestion *s, struct smp_buf *notes,
+		     const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
+/* A line of the notes; notes that do not fit are dropped whole. */
 static void
-add_note(struct suggestion *s, struct buf *notes, const char *fmt, ...)
+add_note(struct suggestion *s, struct smp_buf *notes, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	(void)s;
-	if (notes->over)
-		return;
 	va_start(ap, fmt);
-	n = vsnprintf(notes->data + notes->len,
-		      sizeof(notes->data) - notes->len, fmt, ap);
+	smp__buf_vaddf(notes, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n + 1 >= sizeof(notes->data) - notes->len) {
-		notes->over = 1;
-		return;
-	}
-	notes->len += (size_t)n;
-	notes->data[notes->len++] = '\n';
-	notes->data[notes->len] = '\0';
+	smp__buf_addc(notes, '\n');
 }
 
 /* "PyTorch 1.11.0, transformers 4.21.1" for messages. */
@@ -452,16 +420,15 @@ compute(struct run *r, const struct smp_check *c)
 	struct smp_tune_query q;
 	struct smp_row_pick pick;
 	struct smp_tune_target tg;
-	struct buf notes;
+	char nmem[TEXT_MAX];
+	struct smp_buf notes;
 	char key[256], text[512], fw[128], kt[32], bt[32], nt[32], lt[32];
 	char nl[32], tb[128] = "";
 	const char *mname;
 	double lrv = 0, nb;
 	int moving, have_batch;
 
-	notes.len = 0;
-	notes.over = 0;
-	notes.data[0] = '\0';
+	smp__buf_init_fixed(&notes, nmem, sizeof(nmem));
 	p->lr_scaling = c->settings->lr_scaling;
 	model = smp__tune_model_hparam(c->settings, job);
 	if (model) {
@@ -715,7 +682,7 @@ compute(struct run *r, const struct smp_check *c)
 			    mname, fw, to->type, bt, kt, text);
 	make_fragment(r, c, &b, lr);
 notes:
-	if (notes.len && !notes.over)
+	if (notes.len && !smp__buf_error(&notes))
 		p->notes = dup(s, notes.data);
 }
 
@@ -907,35 +874,6 @@ smp_suggest(struct smp_suggestion **out, const struct smp_context *ctx,
 
 /* ---- text ---- */
 
-struct out {
-	smp_write_fn write;
-	void *ud;
-	int failed;
-};
-
-static void out_line(struct out *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void
-out_line(struct out *o, const char *fmt, ...)
-{
-	char line[2048];
-	va_list ap;
-	int n;
-
-	if (o->failed)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n >= sizeof(line))
-		n = (int)sizeof(line) - 1;
-	if (o->write(o->ud, line, (size_t)n) != 0)
-		o->failed = 1;
-}
-
 /* "1 GPU (V100, 16 GiB) x 1 instance" */
 static void
 side_text(char *out, size_t size, const struct smp_suggest_side *side)
@@ -980,22 +918,23 @@ row_text(char *out, size_t size, const struct smp_tested_row *row)
 }
 
 static void
-batch_line(struct out *o, const char *label,
+batch_line(struct smp__out *o, const char *label,
 	   const struct smp_suggest_side *side)
 {
 	char b[32], g[32];
 
 	smp__tune_number(b, sizeof(b), side->batch_per_gpu);
 	smp__tune_number(g, sizeof(g), side->global_batch);
-	out_line(o,
-		 "  %-12s%s per GPU x %d GPU%s x %lld instance%s = %s "
-		 "global\n",
-		 label, b, side->gpus, side->gpus == 1 ? "" : "s",
-		 side->instance_count, side->instance_count == 1 ? "" : "s", g);
+	smp__out_printf(o,
+			"  %-12s%s per GPU x %d GPU%s x %lld instance%s = %s "
+			"global\n",
+			label, b, side->gpus, side->gpus == 1 ? "" : "s",
+			side->instance_count,
+			side->instance_count == 1 ? "" : "s", g);
 }
 
 static void
-emit_arithmetic(struct out *o, const struct smp_suggestion *s)
+emit_arithmetic(struct smp__out *o, const struct smp_suggestion *s)
 {
 	char b0[32], b1[32], k[32], l0[32], l1[32], alt[32], sk[32];
 	enum smp_lr_scaling other = s->lr_scaling == SMP_LR_SCALING_SQRT
@@ -1007,9 +946,9 @@ emit_arithmetic(struct out *o, const struct smp_suggestion *s)
 	smp__tune_number(b0, sizeof(b0), s->now->batch_per_gpu);
 	smp__tune_number(b1, sizeof(b1), s->next->batch_per_gpu);
 	smp__tune_number(k, sizeof(k), s->k);
-	out_line(o, "  %-12s%s x %d x %lld / (%s x %d x %lld) = %s\n", "k:", b1,
-		 s->next->gpus, s->next->instance_count, b0, s->now->gpus,
-		 s->now->instance_count, k);
+	smp__out_printf(o, "  %-12s%s x %d x %lld / (%s x %d x %lld) = %s\n",
+			"k:", b1, s->next->gpus, s->next->instance_count, b0,
+			s->now->gpus, s->now->instance_count, k);
 	if (s->now->learning_rate > 0) {
 		smp__tune_number(l0, sizeof(l0), s->now->learning_rate);
 		smp__tune_number(l1, sizeof(l1), s->next->learning_rate);
@@ -1018,15 +957,17 @@ emit_arithmetic(struct out *o, const struct smp_suggestion *s)
 			smp__tune_lr(s->now->learning_rate, s->k, other));
 		smp__tune_number(sk, sizeof(sk), sqrt(s->k));
 		if (s->lr_scaling == SMP_LR_SCALING_SQRT)
-			out_line(o,
-				 "  %-12s%s x sqrt(%s) = %s x %s = %s (sqrt; "
-				 "linear gives %s)\n",
-				 "lr:", l0, k, l0, sk, l1, alt);
+			smp__out_printf(
+				o,
+				"  %-12s%s x sqrt(%s) = %s x %s = %s (sqrt; "
+				"linear gives %s)\n",
+				"lr:", l0, k, l0, sk, l1, alt);
 		else
-			out_line(o,
-				 "  %-12s%s x %s = %s (linear; --lr-scaling "
-				 "sqrt gives %s x %s = %s)\n",
-				 "lr:", l0, k, l1, l0, sk, alt);
+			smp__out_printf(
+				o,
+				"  %-12s%s x %s = %s (linear; --lr-scaling "
+				"sqrt gives %s x %s = %s)\n",
+				"lr:", l0, k, l1, l0, sk, alt);
 	}
 }
 
@@ -1034,63 +975,67 @@ int
 smp_suggestion_emit_text(const struct smp_suggestion *s, smp_write_fn write,
 			 void *ud)
 {
-	struct out o = {write, ud, 0};
+	struct smp__out o;
 	char text[512], other[512];
 	const char *p, *nl;
 
 	if (!s || !write)
 		return SMP_EINVAL;
+	smp__out_init(&o, write, ud);
 	switch (s->outcome) {
 	case SMP_SUGGEST_OK:
-		out_line(&o, "%s: suggestion: %s\n", s->file, s->message);
+		smp__out_printf(&o, "%s: suggestion: %s\n", s->file,
+				s->message);
 		break;
 	case SMP_SUGGEST_NO_ROW:
-		out_line(&o, "%s: %s\n", s->file, s->message);
+		smp__out_printf(&o, "%s: %s\n", s->file, s->message);
 		break;
 	default:
-		out_line(&o, "%s: no suggestion: %s\n", s->file, s->message);
+		smp__out_printf(&o, "%s: no suggestion: %s\n", s->file,
+				s->message);
 		break;
 	}
 	if (s->outcome == SMP_SUGGEST_ERRORS)
-		return o.failed ? SMP_EIO : 0;
+		return smp__out_flush(&o);
 	if (s->now->instance_type) {
 		side_text(text, sizeof(text), s->now);
 		if (s->next->instance_type &&
 		    strcmp(s->next->instance_type, s->now->instance_type) !=
 			    0) {
 			side_text(other, sizeof(other), s->next);
-			out_line(&o, "  %-12s%s\n", "instance:", text);
-			out_line(&o, "  %-12s-> %s\n", "", other);
+			smp__out_printf(&o, "  %-12s%s\n", "instance:", text);
+			smp__out_printf(&o, "  %-12s-> %s\n", "", other);
 		} else {
-			out_line(&o, "  %-12s%s\n", "instance:", text);
+			smp__out_printf(&o, "  %-12s%s\n", "instance:", text);
 		}
 	}
 	if (s->row) {
 		row_text(text, sizeof(text), s->row);
-		out_line(&o, "  %-12s%s\n", "tested row:", text);
+		smp__out_printf(&o, "  %-12s%s\n", "tested row:", text);
 		if (s->row_choice)
-			out_line(&o, "  %-12s%s\n", "", s->row_choice);
+			smp__out_printf(&o, "  %-12s%s\n", "", s->row_choice);
 	}
 	if (s->batch_reading)
-		out_line(&o, "  %-12s%s\n", "batch:", s->batch_reading);
+		smp__out_printf(&o, "  %-12s%s\n", "batch:", s->batch_reading);
 	if (s->k > 0)
 		emit_arithmetic(&o, s);
 	for (p = s->notes; p && *p; p = nl + 1) {
 		nl = strchr(p, '\n');
 		if (!nl)
 			break;
-		out_line(&o, "  %-12s%.*s\n", "note:", (int)(nl - p), p);
+		smp__out_printf(&o, "  %-12s%.*s\n", "note:", (int)(nl - p), p);
 	}
 	if (s->fragment) {
-		out_line(&o, "\n  the changed spec, ready to paste:\n\n");
+		smp__out_printf(&o,
+				"\n  the changed spec, ready to paste:\n\n");
 		for (p = s->fragment; *p; p = nl + 1) {
 			nl = strchr(p, '\n');
 			if (!nl) {
-				out_line(&o, "    %s\n", p);
+				smp__out_printf(&o, "    %s\n", p);
 				break;
 			}
-			out_line(&o, "    %.*s\n", (int)(nl - p), p);
+			smp__out_printf(&o, "    %.*s\n", (int)(nl - p), p);
 		}
 	}
-	return o.failed ? SMP_EIO : 0;
+	return smp__out_flush(&o);
 }

@@ -2,7 +2,8 @@
  * data_cache.h - the folder that holds refreshed instance data:
  *
  *   CACHE/lock             flock: shared while reading, exclusive while
- *                          switching folders and cleaning up
+ *                          starting a folder, switching folders, cleaning
+ *                          up and writing checked.json
  *   CACHE/current          symlink to the data folder in use
  *   CACHE/data-XXXXXX/     instances.json, tested-models.json,
  *                          frameworks.json, [index.json], meta.json
@@ -12,7 +13,10 @@
  *
  * A new copy is written into a fresh folder, each file fsync'd, then the
  * `current` symlink is replaced by rename(2): readers see the old or the
- * new folder, never a mix.
+ * new folder, never a mix. A .tmp- folder is created and its .busy
+ * locked under the exclusive lock, so that a cleanup (which holds it too)
+ * never finds a live writer's .busy unlocked and takes its folder for a
+ * dead writer's.
  */
 #ifndef SMP_DATA_CACHE_H
 #define SMP_DATA_CACHE_H
@@ -95,11 +99,15 @@ void smp__cache_meta_release(struct smp_cache_meta *m,
 /*
  * File operations of a commit, replaceable so that tests can fail a
  * write or an fsync midway. NULL members use write(2) and fsync(2).
+ * `at`, when set, is called at named points of a commit so that a test
+ * can pause a writer there ("busy": the new folder's .busy file exists
+ * and is about to be locked).
  */
 struct smp_cache_io {
 	ssize_t (*write)(void *ud, int fd, const void *buf, size_t len);
 	int (*fsync)(void *ud, int fd);
 	void *ud;
+	void (*at)(void *ud, const char *point);
 };
 
 /*

@@ -24,119 +24,87 @@
 
 #include "catalog/data_cache.h"
 #include "util/alloc.h"
+#include "util/buf.h"
 
 /* a folder without .busy this old was left by a writer that died */
 #define ORPHAN_AGE 600
 
 /* ------------------------------------------------------ JSON writing */
 
-struct buf {
-	const struct smp_allocator *a;
-	char *p;
-	size_t len, cap;
-	int failed;
-};
-
-static void
-put(struct buf *b, const char *s, size_t n)
-{
-	void *p = b->p;
-
-	if (b->failed)
-		return;
-	if (smp__grow(b->a, &p, &b->cap, b->len + n + 1, 1)) {
-		b->failed = 1;
-		return;
-	}
-	b->p = p;
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-static void
-puts_(struct buf *b, const char *s)
-{
-	put(b, s, strlen(s));
-}
-
 /* A JSON string; control characters escaped as \u00XX. */
 static void
-put_json(struct buf *b, const char *s)
+put_json(struct smp_buf *b, const char *s)
 {
 	char esc[8];
 
-	put(b, "\"", 1);
+	smp__buf_add(b, "\"", 1);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '"' || c == '\\') {
 			esc[0] = '\\';
 			esc[1] = (char)c;
-			put(b, esc, 2);
+			smp__buf_add(b, esc, 2);
 		} else if (c < 0x20) {
 			snprintf(esc, sizeof(esc), "\\u%04x", c);
-			put(b, esc, 6);
+			smp__buf_add(b, esc, 6);
 		} else {
-			put(b, s, 1);
+			smp__buf_add(b, s, 1);
 		}
 	}
-	put(b, "\"", 1);
+	smp__buf_add(b, "\"", 1);
 }
 
 static void
-put_field(struct buf *b, const char *indent, const char *key, const char *v,
+put_field(struct smp_buf *b, const char *indent, const char *key, const char *v,
 	  int comma)
 {
-	puts_(b, indent);
+	smp__buf_adds(b, indent);
 	put_json(b, key);
-	puts_(b, ": ");
+	smp__buf_adds(b, ": ");
 	if (v)
 		put_json(b, v);
 	else
-		puts_(b, "null");
-	puts_(b, comma ? ",\n" : "\n");
+		smp__buf_adds(b, "null");
+	smp__buf_adds(b, comma ? ",\n" : "\n");
 }
 
 static char *
 meta_json(const struct smp_cache_meta *m, const struct smp_allocator *a,
 	  size_t *len)
 {
-	struct buf b = {a, NULL, 0, 0, 0};
+	struct smp_buf b;
 	char num[32];
 	int i;
 
-	puts_(&b, "{\n  \"meta_version\": 1,\n");
+	smp__buf_init(&b, a, SMP_BUF_NO_MAX);
+	smp__buf_adds(&b, "{\n  \"meta_version\": 1,\n");
 	put_field(&b, "  ", "url", m->url, 1);
 	snprintf(num, sizeof(num), "%lld", (long long)m->fetched);
-	puts_(&b, "  \"fetched\": ");
-	puts_(&b, num);
-	puts_(&b, ",\n");
+	smp__buf_adds(&b, "  \"fetched\": ");
+	smp__buf_adds(&b, num);
+	smp__buf_adds(&b, ",\n");
 	put_field(&b, "  ", "data_version", m->data_version, 1);
 	put_field(&b, "  ", "generated", m->generated, 1);
 	if (m->max_age_days > 0) {
 		snprintf(num, sizeof(num), "%lld", (long long)m->max_age_days);
-		puts_(&b, "  \"max_age_days\": ");
-		puts_(&b, num);
-		puts_(&b, ",\n");
+		smp__buf_adds(&b, "  \"max_age_days\": ");
+		smp__buf_adds(&b, num);
+		smp__buf_adds(&b, ",\n");
 	}
-	puts_(&b, "  \"files\": {\n");
+	smp__buf_adds(&b, "  \"files\": {\n");
 	for (i = 0; i < SMP_DOC_COUNT; i++) {
-		puts_(&b, "    ");
+		smp__buf_adds(&b, "    ");
 		put_json(&b, smp__doc_names[i]);
-		puts_(&b, ": {\n");
+		smp__buf_adds(&b, ": {\n");
 		put_field(&b, "      ", "etag", m->etag[i], 1);
 		put_field(&b, "      ", "last_modified", m->last_modified[i],
 			  0);
-		puts_(&b, i + 1 < SMP_DOC_COUNT ? "    },\n" : "    }\n");
+		smp__buf_adds(&b,
+			      i + 1 < SMP_DOC_COUNT ? "    },\n" : "    }\n");
 	}
-	puts_(&b, "  }\n}\n");
-	if (b.failed) {
-		smp__free(a, b.p);
-		return NULL;
-	}
-	*len = b.len;
-	return b.p;
+	smp__buf_adds(&b, "  }\n}\n");
+	return smp__buf_take(&b, len); /* NULL when out of memory */
 }
 
 /* --------------------------------------------------------- committing */
@@ -153,6 +121,17 @@ sys_fsync(void *ud, int fd)
 {
 	(void)ud;
 	return fsync(fd);
+}
+
+/* io with its NULL members (or io NULL) replaced by the system calls. */
+static const struct smp_cache_io *
+resolve_io(struct smp_cache_io *sys, const struct smp_cache_io *io)
+{
+	sys->write = io && io->write ? io->write : sys_write;
+	sys->fsync = io && io->fsync ? io->fsync : sys_fsync;
+	sys->ud = io ? io->ud : NULL;
+	sys->at = io ? io->at : NULL;
+	return sys;
 }
 
 static int
@@ -409,38 +388,67 @@ out:
 	return rc;
 }
 
+/*
+ * Creates the .tmp- folder (its path into tmp) and its .busy file,
+ * locked (*busy), under the exclusive cache lock: a concurrent cleanup
+ * holds that lock, so it sees a new folder either without .busy (young:
+ * alive) or with .busy locked, never in between.
+ */
+static int
+start_copy(const char *cache_dir, char *tmp, size_t size, int *busy,
+	   const struct smp_cache_io *io, struct smp_error *err)
+{
+	char path[1100];
+	int lock, rc, e;
+
+	if (snprintf(tmp, size, "%s/.tmp-XXXXXX", cache_dir) >= (int)size)
+		return smp__cache_fail(err, SMP_EINVAL, cache_dir,
+				       "path too long");
+	if ((rc = smp__cache_lock(&lock, cache_dir, 1, err)))
+		return rc;
+	if (!mkdtemp(tmp)) {
+		rc = smp__cache_fail(err, SMP_EIO, cache_dir,
+				     "cannot write: %s", strerror(errno));
+		smp__cache_unlock(lock);
+		return rc;
+	}
+	chmod(tmp, 0755); /* mkdtemp's 0700: the data is not secret */
+	/* held until this process is done: tells others we are alive */
+	smp__cache_say(path, sizeof(path), "%s/.busy", tmp);
+	*busy = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		     0600);
+	if (*busy >= 0 && io->at)
+		io->at(io->ud, "busy");
+	if (*busy < 0 || flock(*busy, LOCK_EX) != 0) {
+		e = errno;
+		if (*busy >= 0)
+			close(*busy);
+		*busy = -1;
+		remove_copy(tmp);
+		smp__cache_unlock(lock);
+		return smp__cache_fail(err, SMP_EIO, path, "cannot write: %s",
+				       strerror(e));
+	}
+	smp__cache_unlock(lock);
+	return 0;
+}
+
 int
 smp__cache_commit(const char *cache_dir, const char *const *buf,
 		  const size_t *len, const struct smp_cache_meta *meta,
 		  const struct smp_cache_io *io, const struct smp_allocator *a,
 		  struct smp_error *err)
 {
-	struct smp_cache_io sys = {sys_write, sys_fsync, NULL};
+	struct smp_cache_io sys;
 	char tmp[1100], path[1100], *mj;
 	size_t mlen = 0;
 	int busy = -1, rc, i;
 
-	if (!io)
-		io = &sys;
+	io = resolve_io(&sys, io);
 	if ((rc = make_dirs(cache_dir, err)))
 		return rc;
-	if (snprintf(tmp, sizeof(tmp), "%s/.tmp-XXXXXX", cache_dir) >=
-	    (int)sizeof(tmp))
-		return smp__cache_fail(err, SMP_EINVAL, cache_dir,
-				       "path too long");
-	if (!mkdtemp(tmp))
-		return smp__cache_fail(err, SMP_EIO, cache_dir,
-				       "cannot write: %s", strerror(errno));
-	chmod(tmp, 0755); /* mkdtemp's 0700: the data is not secret */
-	/* held until this process is done: tells others we are alive */
-	smp__cache_say(path, sizeof(path), "%s/.busy", tmp);
-	busy = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		    0600);
-	if (busy < 0 || flock(busy, LOCK_EX) != 0) {
-		rc = smp__cache_fail(err, SMP_EIO, path, "cannot write: %s",
-				     strerror(errno));
-		goto fail;
-	}
+	if ((rc = start_copy(cache_dir, tmp, sizeof(tmp), &busy, io, err)))
+		return rc;
 	for (i = 0; i < SMP_DOC_COUNT; i++) {
 		if (!buf[i])
 			continue;
@@ -472,21 +480,21 @@ smp__cache_commit(const char *cache_dir, const char *const *buf,
 	return 0;
 fail:
 	remove_copy(tmp);
-	if (busy >= 0)
-		close(busy);
+	close(busy);
 	return rc;
 }
 
+/* Under the exclusive lock, so that a cleanup never removes the
+ * .checked- file of a live writer before it is renamed. */
 int
 smp__cache_mark_checked(const char *cache_dir, int64_t now,
 			const struct smp_cache_io *io, struct smp_error *err)
 {
-	struct smp_cache_io sys = {sys_write, sys_fsync, NULL};
+	struct smp_cache_io sys;
 	char tmp[1100], path[1100], text[64];
-	int fd, rc = 0, n;
+	int fd, lock, rc = 0, n;
 
-	if (!io)
-		io = &sys;
+	io = resolve_io(&sys, io);
 	if ((rc = smp__cache_join(path, sizeof(path), cache_dir,
 				  SMP_CACHE_CHECKED_NAME, err)))
 		return rc;
@@ -494,10 +502,15 @@ smp__cache_mark_checked(const char *cache_dir, int64_t now,
 	    (int)sizeof(tmp))
 		return smp__cache_fail(err, SMP_EINVAL, cache_dir,
 				       "path too long");
+	if ((rc = smp__cache_lock(&lock, cache_dir, 1, err)))
+		return rc;
 	fd = mkstemp(tmp);
-	if (fd < 0)
-		return smp__cache_fail(err, SMP_EIO, cache_dir,
-				       "cannot write: %s", strerror(errno));
+	if (fd < 0) {
+		rc = smp__cache_fail(err, SMP_EIO, cache_dir,
+				     "cannot write: %s", strerror(errno));
+		smp__cache_unlock(lock);
+		return rc;
+	}
 	n = snprintf(text, sizeof(text), "{\"checked\": %lld}\n",
 		     (long long)now);
 	if (write_all(io, fd, text, (size_t)n) || io->fsync(io->ud, fd) ||
@@ -505,7 +518,7 @@ smp__cache_mark_checked(const char *cache_dir, int64_t now,
 		rc = smp__cache_fail(err, SMP_EIO, path, "cannot write: %s",
 				     strerror(errno));
 		unlink(tmp);
-		return rc;
 	}
-	return 0;
+	smp__cache_unlock(lock);
+	return rc;
 }

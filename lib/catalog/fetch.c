@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "util/alloc.h"
+#include "util/buf.h"
 #include "util/options.h"
 #include "util/options_version.h"
 #include "util/arena.h"
@@ -179,33 +180,12 @@ diff_catalogs(struct result *r, const struct smp_catalog *o,
 
 /* ---------------------------------------------------------- download */
 
-/* The body of one attempt, kept through the caller's allocator. */
-struct sink {
-	const struct smp_allocator *a;
-	char *buf;
-	size_t len, cap, max;
-	int over, nomem;
-};
-
+/* The write callback of a download: the body of one attempt, kept in a
+ * struct smp_buf through the caller's allocator up to the size limit. */
 static int
 sink_write(void *ud, const char *data, size_t len)
 {
-	struct sink *s = ud;
-	void *p = s->buf;
-
-	if (len > s->max - s->len) {
-		s->over = 1;
-		return 1;
-	}
-	if (smp__grow(s->a, &p, &s->cap, s->len + len + 1, 1)) {
-		s->nomem = 1;
-		return 1;
-	}
-	s->buf = p;
-	memcpy(s->buf + s->len, data, len);
-	s->len += len;
-	s->buf[s->len] = '\0';
-	return 0;
+	return smp__buf_add(ud, data, len) ? 1 : 0;
 }
 
 static void
@@ -264,12 +244,13 @@ download(struct updater *U, int which, struct doc *d)
 		ims = h->meta.last_modified[which];
 	}
 	for (attempt = 1;; attempt++) {
-		struct sink s = {U->a, NULL, 0, 0, U->o.max_size, 0, 0};
+		struct smp_buf s;
 		struct smp_fetch_request req;
 		struct smp_fetch_response resp;
 		char why[300];
 		int rc, retry = 0;
 
+		smp__buf_init(&s, U->a, U->o.max_size);
 		memset(&req, 0, sizeof(req));
 		memset(&resp, 0, sizeof(resp));
 		req.url = d->url;
@@ -288,13 +269,13 @@ download(struct updater *U, int which, struct doc *d)
 		resp.error[sizeof(resp.error) - 1] = '\0';
 		resp.etag[sizeof(resp.etag) - 1] = '\0';
 		resp.last_modified[sizeof(resp.last_modified) - 1] = '\0';
-		if (s.nomem || rc == SMP_ENOMEM) {
-			smp__free(U->a, s.buf);
+		if (s.oom || rc == SMP_ENOMEM) {
+			smp__buf_free(&s);
 			return smp__error_set(U->err, SMP_ENOMEM, d->url, NULL,
 					      "out of memory");
 		}
-		if (s.over || resp.too_large) {
-			smp__free(U->a, s.buf);
+		if (s.cut || resp.too_large) {
+			smp__buf_free(&s);
 			return smp__error_set(
 				U->err, SMP_EFETCH, d->url, NULL,
 				"the document is larger than the limit of "
@@ -307,8 +288,9 @@ download(struct updater *U, int which, struct doc *d)
 					       : "the download failed");
 			retry = resp.transient;
 		} else if (resp.status == 200) {
-			d->owned = s.buf;
-			d->buf = s.buf ? s.buf : "";
+			/* the body's memory moves to d */
+			d->owned = s.data;
+			d->buf = smp__buf_str(&s);
 			d->len = s.len;
 			d->got = GOT_BODY;
 			snprintf(d->etag, sizeof(d->etag), "%s", resp.etag);
@@ -316,7 +298,7 @@ download(struct updater *U, int which, struct doc *d)
 				 "%s", resp.last_modified);
 			return 0;
 		} else if (resp.status == 304 && (inm || ims)) {
-			smp__free(U->a, s.buf);
+			smp__buf_free(&s);
 			d->buf = h->buf[which];
 			d->len = h->len[which];
 			d->got = GOT_NOT_MODIFIED;
@@ -329,7 +311,7 @@ download(struct updater *U, int which, struct doc *d)
 			return 0;
 		} else if ((resp.status == 404 || resp.status == 410) &&
 			   which == SMP_DOC_INDEX) {
-			smp__free(U->a, s.buf);
+			smp__buf_free(&s);
 			d->got = GOT_NOT_FOUND;
 			return 0;
 		} else {
@@ -338,7 +320,7 @@ download(struct updater *U, int which, struct doc *d)
 			retry = resp.status >= 500 || resp.status == 408 ||
 				resp.status == 429;
 		}
-		smp__free(U->a, s.buf);
+		smp__buf_free(&s);
 		if (!retry || attempt >= U->o.max_attempts) {
 			if (attempt > 1)
 				return smp__error_set(

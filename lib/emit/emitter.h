@@ -33,13 +33,9 @@ struct smp_emitter {
 	size_t suppressed;
 	size_t items; /* elements written to the current JSON array */
 	/* JUnit: testcases are kept in body until the counts are known */
-	char *body;
-	size_t body_len;
-	size_t body_cap;
+	struct smp_buf body;
 	/* JUnit: the suite's <system-out>, written after the testcases */
-	char *side;
-	size_t side_len;
-	size_t side_cap;
+	struct smp_buf side;
 	size_t failed_cases;
 	size_t failures; /* smp_emitter_add_failure() calls */
 	int oom;         /* the body could not grow */

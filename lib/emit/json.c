@@ -137,7 +137,7 @@ json_end(struct smp_emitter *em)
 	if (em->failures) {
 		/* the files that could not be checked */
 		smp__out_str(o, "  \"errors\": [");
-		smp__out_mem(o, em->body, em->body_len);
+		smp__out_mem(o, smp__buf_str(&em->body), em->body.len);
 		smp__out_str(o, "\n  ],\n");
 	}
 	smp__out_str(o, "  \"summary\": {\"files\": ");

@@ -272,11 +272,11 @@ junit_end(struct smp_emitter *em)
 	smp__out_str(o, "\" hostname=\"");
 	smp__out_xml(o, em->hostname, 1);
 	smp__out_str(o, "\">\n  <properties/>\n");
-	if (em->body_len)
-		smp__out_mem(o, em->body, em->body_len);
-	if (em->side_len) {
+	if (em->body.len)
+		smp__out_mem(o, smp__buf_str(&em->body), em->body.len);
+	if (em->side.len) {
 		smp__out_str(o, "  <system-out>");
-		smp__out_mem(o, em->side, em->side_len);
+		smp__out_mem(o, smp__buf_str(&em->side), em->side.len);
 		smp__out_str(o, "</system-out>\n");
 	} else {
 		smp__out_str(o, "  <system-out/>\n");

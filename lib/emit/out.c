@@ -6,6 +6,7 @@
  * bytes, which is remembered (sticky, like the report's out-of-memory flag) and
  * returned once by smp__out_flush().
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "emit/emitter.h"
@@ -22,47 +23,51 @@ smp__out_init(struct smp__out *o, smp_write_fn write, void *ud)
 	o->write = write;
 	o->ud = ud;
 	o->failed = 0;
-	o->len = 0;
+	smp__buf_init_fixed(&o->buf, o->mem, sizeof(o->mem));
 }
 
 /* See out.h. */
 int
 smp__out_flush(struct smp__out *o)
 {
-	if (o->len && !o->failed && o->write(o->ud, o->buf, o->len))
+	if (o->buf.len && !o->failed &&
+	    o->write(o->ud, o->buf.data, o->buf.len))
 		o->failed = 1;
-	o->len = 0;
+	smp__buf_reset(&o->buf);
 	return o->failed ? SMP_EIO : 0;
 }
 
 /* See out.h. */
 void
-smp__out_mem(struct smp__out *o, const char *s, size_t n)
+smp__out_mem_slow(struct smp__out *o, const char *s, size_t n)
 {
-	/* the common case: a short piece that fits */
-	if (n < sizeof(o->buf) - o->len) {
-		memcpy(o->buf + o->len, s, n);
-		o->len += n;
-		return;
-	}
 	while (n && !o->failed) {
-		size_t room = sizeof(o->buf) - o->len;
+		size_t room = o->buf.max - o->buf.len;
 		size_t k = n < room ? n : room;
 
-		memcpy(o->buf + o->len, s, k);
-		o->len += k;
+		smp__buf_add(&o->buf, s, k);
 		s += k;
 		n -= k;
-		if (o->len == sizeof(o->buf))
+		if (o->buf.len == o->buf.max)
 			smp__out_flush(o);
 	}
 }
 
 /* See out.h. */
 void
-smp__out_str(struct smp__out *o, const char *s)
+smp__out_printf(struct smp__out *o, const char *fmt, ...)
 {
-	smp__out_mem(o, s, strlen(s));
+	char line[SMP__OUT_CHUNK + 1];
+	struct smp_buf b;
+	va_list ap;
+
+	if (o->failed)
+		return;
+	smp__buf_init_fixed(&b, line, o->buf.max + 1);
+	va_start(ap, fmt);
+	smp__buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	smp__out_mem(o, b.data, b.len);
 }
 
 /* See out.h. */
@@ -355,18 +360,13 @@ smp__emit_report_file(const struct smp_report *report)
 
 /* Appends to one of the emitter's buffers; fails only on ENOMEM. */
 static int
-buf_append(struct smp_emitter *em, char **buf, size_t *len, size_t *cap,
-	   const char *data, size_t n)
+buf_append(struct smp_emitter *em, struct smp_buf *b, const char *data,
+	   size_t n)
 {
-	void *p = *buf;
-
-	if (*len + n < *len || smp__grow(&em->alloc, &p, cap, *len + n, 1)) {
+	if (smp__buf_add(b, data, n)) {
 		em->oom = 1;
 		return -1;
 	}
-	*buf = p;
-	memcpy(*buf + *len, data, n);
-	*len += n;
 	return 0;
 }
 
@@ -376,8 +376,7 @@ body_write(void *ud, const char *data, size_t len)
 {
 	struct smp_emitter *em = ud;
 
-	return buf_append(em, &em->body, &em->body_len, &em->body_cap, data,
-			  len);
+	return buf_append(em, &em->body, data, len);
 }
 
 /* The smp_write_fn that appends to em->side. */
@@ -386,8 +385,7 @@ side_write(void *ud, const char *data, size_t len)
 {
 	struct smp_emitter *em = ud;
 
-	return buf_append(em, &em->side, &em->side_len, &em->side_cap, data,
-			  len);
+	return buf_append(em, &em->side, data, len);
 }
 
 static int

@@ -1,6 +1,7 @@
 /*
  * out.h - what the back-ends share for their output: a small buffered
- * writer over the caller's smp_write_fn with a sticky failure, and the
+ * writer over the caller's smp_write_fn with a sticky failure (a fixed
+ * struct smp_buf, flushed to the sink whenever it fills), and the
  * escapers of each format (JSON strings, XML text and attributes, GitHub
  * workflow-command data and properties, URI references).
  *
@@ -13,25 +14,55 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "smpreflight.h"
+#include "util/buf.h"
+
+/* bytes a writer keeps before it hands them to the sink */
+#define SMP__OUT_CHUNK 4096
 
 struct smp__out {
 	smp_write_fn write;
 	void *ud;
 	int failed; /* the sink refused a write: nothing more is written */
-	size_t len;
-	char buf[4096];
+	struct smp_buf buf; /* fixed, over mem: flushed when full */
+	char mem[SMP__OUT_CHUNK + 1];
 };
 
+/* A writer to write(ud, ...) in pieces of SMP__OUT_CHUNK bytes. */
 void smp__out_init(struct smp__out *o, smp_write_fn write, void *ud);
 
 /* Hands the buffered bytes to the sink; 0, or SMP_EIO once it failed. */
 int smp__out_flush(struct smp__out *o);
 
-void smp__out_mem(struct smp__out *o, const char *s, size_t n);
-void smp__out_str(struct smp__out *o, const char *s);
+/* Appends what does not fit now, flushing as the buffer fills. */
+void smp__out_mem_slow(struct smp__out *o, const char *s, size_t n);
+
+static inline void
+smp__out_mem(struct smp__out *o, const char *s, size_t n)
+{
+	/* the common case: a short piece that fits without a flush */
+	if (n < smp__buf_room(&o->buf))
+		smp__buf_add(&o->buf, s, n);
+	else
+		smp__out_mem_slow(o, s, n);
+}
+
+static inline void
+smp__out_str(struct smp__out *o, const char *s)
+{
+	smp__out_mem(o, s, strlen(s));
+}
+
 void smp__out_uint(struct smp__out *o, uint64_t v);
+
+/*
+ * printf output; a piece longer than the writer's chunk is cut to it
+ * (for lines of bounded length: messages and the like).
+ */
+void smp__out_printf(struct smp__out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /*
  * s as a JSON string with its quotes (RFC 8259): '"', '\\' and every

@@ -318,7 +318,7 @@ sarif_end(struct smp_emitter *em)
 		smp__out_str(o, ",\n      \"invocations\": [{"
 				"\"executionSuccessful\": false, "
 				"\"toolExecutionNotifications\": [");
-		smp__out_mem(o, em->body, em->body_len);
+		smp__out_mem(o, smp__buf_str(&em->body), em->body.len);
 		smp__out_str(o, "\n      ]}]");
 	}
 	smp__out_str(o, "\n    }\n  ]\n}\n");

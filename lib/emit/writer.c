@@ -117,6 +117,8 @@ smp_emitter_new(struct smp_emitter **out, const struct smp_context *ctx,
 	}
 	em->timestamp = opts->timestamp;
 	smp__out_init(&em->out, write, ud);
+	smp__buf_init(&em->body, &em->alloc, SMP_BUF_NO_MAX);
+	smp__buf_init(&em->side, &em->alloc, SMP_BUF_NO_MAX);
 	*out = em;
 	return 0;
 }
@@ -239,8 +241,8 @@ smp_emitter_free(struct smp_emitter *em)
 {
 	if (!em)
 		return;
-	smp__free(&em->alloc, em->body);
-	smp__free(&em->alloc, em->side);
+	smp__buf_free(&em->body);
+	smp__buf_free(&em->side);
 	smp__free(&em->alloc, em->rules_uri);
 	smp__free(&em->alloc, em->hostname);
 	smp__free(&em->alloc, em);

@@ -11,39 +11,16 @@
 #include "job/notebook.h"
 #include "doc/load.h"
 #include "util/alloc.h"
+#include "util/buf.h"
 #include "util/text.h"
 
 struct build {
 	struct smp_arena *arena;
-	char *code;
-	size_t len, cap;
+	struct smp_buf code; /* copied into the arena when complete */
 	struct smp_nb_line *lines;
 	size_t nlines, capl;
-	int oom;
+	int oom; /* the lines could not grow */
 };
-
-static void
-add_bytes(struct build *b, const char *s, size_t n)
-{
-	if (b->oom || !n)
-		return;
-	if (!b->code || b->len + n + 1 > b->cap) {
-		size_t cap = (b->len + n + 1) * 2;
-		char *p = smp__arena_alloc(b->arena, cap);
-
-		if (!p) {
-			b->oom = 1;
-			return;
-		}
-		if (b->len && b->code)
-			memcpy(p, b->code, b->len);
-		b->code = p;
-		b->cap = cap;
-	}
-	memcpy(b->code + b->len, s, n);
-	b->len += n;
-	b->code[b->len] = '\0';
-}
 
 static void
 add_line(struct build *b, uint32_t cell, uint32_t line, size_t raw,
@@ -139,7 +116,7 @@ add_piece(struct build *b, const char *json, size_t jlen,
 			add_line(b, cell, ++*line, raw < jlen ? raw : 0, at);
 			*at_line_start = 0;
 		}
-		add_bytes(b, s + i, k);
+		smp__buf_add(&b->code, s + i, k);
 		if (s[i] == '\n')
 			*at_line_start = 1;
 		if (raw < jlen)
@@ -322,12 +299,13 @@ smp__notebook_load(struct smp_notebook *nb, struct smp_docs *docs,
 	}
 	memset(&b, 0, sizeof(b));
 	b.arena = &docs->arena;
+	smp__buf_init(&b.code, docs->arena.alloc, SMP_BUF_NO_MAX);
 	for (k = 0; k < cells->u.sequence.count; k++) {
 		const struct smp_node *cell = cells->u.sequence.items[k];
 		const struct smp_node *src = smp__map_get(cell, "source");
 		uint32_t line = 0;
 		int at_start = 1;
-		size_t from = b.len, j;
+		size_t from = b.code.len, j;
 
 		if (!is_code_cell(cell) || !src)
 			continue;
@@ -348,26 +326,32 @@ smp__notebook_load(struct smp_notebook *nb, struct smp_docs *docs,
 			}
 		}
 		if (!at_start)
-			add_bytes(&b, "\n", 1); /* cells are separate lines */
-		if (!b.oom)
-			blank_magics(b.code, from, b.len);
-		if (b.len > lim.max_file_size) {
+			/* cells are separate lines */
+			smp__buf_addc(&b.code, '\n');
+		if (!smp__buf_error(&b.code) && b.code.len > from)
+			blank_magics(b.code.data, from, b.code.len);
+		if (b.code.len > lim.max_file_size) {
 			struct smp_pos at = src->start;
 
 			smp__report_add(rep, SMP_RULE_INPUT_LIMIT, &at, NULL,
 					"the code cells hold more than %zu "
 					"bytes, the limit for a source",
 					lim.max_file_size);
+			smp__buf_free(&b.code);
 			return rep->failed ? SMP_ENOMEM : 0;
 		}
 	}
-	if (b.oom)
+	if (b.oom || smp__buf_error(&b.code)) {
+		smp__buf_free(&b.code);
 		return SMP_ENOMEM;
-	nb->ok = 1;
-	nb->code = b.code ? b.code : smp__arena_strndup(&docs->arena, "", 0);
+	}
+	nb->code = smp__arena_strndup(&docs->arena, smp__buf_str(&b.code),
+				      b.code.len);
+	nb->len = nb->code ? b.code.len : 0;
+	smp__buf_free(&b.code);
 	if (!nb->code)
 		return SMP_ENOMEM;
-	nb->len = b.len;
+	nb->ok = 1;
 	nb->lines = b.lines;
 	nb->nlines = b.nlines;
 	nb->json = buf;

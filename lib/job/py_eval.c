@@ -15,6 +15,7 @@
 
 #include "job/py_eval.h"
 #include "util/alloc.h"
+#include "util/buf.h"
 #include "util/text.h"
 
 #define MAX_DEPTH 100 /* expression nesting evaluated; deeper is skipped */
@@ -656,37 +657,42 @@ unescape(char *out, const char *b, size_t blen)
 	return o;
 }
 
-struct sbuf {
-	char *s;
-	size_t len, cap;
-	int bad; /* an unknown part, or too long */
+/* A string value being built: its bytes (at most max_str), and whether a
+ * part of it is unknown or it grew too long. */
+struct pystr {
+	struct smp_buf text;
+	int bad;
 };
 
 static void
-sb_add(struct smp_pyeval *ev, struct sbuf *b, const char *s, size_t n)
+ps_init(struct smp_pyeval *ev, struct pystr *b)
+{
+	smp__buf_init(&b->text, ev->alloc, ev->max_str);
+	b->bad = 0;
+}
+
+static void
+ps_add(struct smp_pyeval *ev, struct pystr *b, const char *s, size_t n)
 {
 	if (b->bad || !n)
 		return;
-	if (b->len + n > ev->max_str) {
+	if (smp__buf_add(&b->text, s, n)) {
 		b->bad = 1;
-		return;
+		if (b->text.oom)
+			ev->oom = 1;
 	}
-	if (!b->s || b->len + n + 1 > b->cap) {
-		size_t cap = (b->len + n + 1) * 2;
-		char *p = valloc(ev, cap);
+}
 
-		if (!p) {
-			b->bad = 1;
-			return;
-		}
-		if (b->len && b->s)
-			memcpy(p, b->s, b->len);
-		b->s = p;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
+/* The value built, or unknown; frees the bytes. */
+static struct smp_pyval *
+ps_value(struct smp_pyeval *ev, struct pystr *b, size_t from, size_t to)
+{
+	struct smp_pyval *v = b->bad ? smp__pyval_unknown(ev, from, to)
+				     : mk_str(ev, smp__buf_str(&b->text),
+					      b->text.len, from, to);
+
+	smp__buf_free(&b->text);
+	return v;
 }
 
 struct smp_pyval *
@@ -730,7 +736,7 @@ static struct smp_pyval *eval_expr(struct smp_pyeval *ev, size_t *i);
  * conversion (!r) or format spec (:.2f) makes it unknown, except !s.
  */
 static void
-fstring_field(struct smp_pyeval *ev, struct sbuf *b, const char *s, size_t n)
+fstring_field(struct smp_pyeval *ev, struct pystr *b, const char *s, size_t n)
 {
 	struct smp_pytoken toks[64];
 	struct smp_pytok_state st;
@@ -806,7 +812,7 @@ fstring_field(struct smp_pyeval *ev, struct sbuf *b, const char *s, size_t n)
 		return;
 	switch (v->kind) {
 	case SMP_PV_STR:
-		sb_add(ev, b, v->text, v->len);
+		ps_add(ev, b, v->text, v->len);
 		return;
 	case SMP_PV_INT:
 	case SMP_PV_FLOAT:
@@ -815,7 +821,7 @@ fstring_field(struct smp_pyeval *ev, struct sbuf *b, const char *s, size_t n)
 		struct smp_pyval *sv = smp__pyeval_str_of(ev, v, 0, 1);
 
 		if (sv->kind == SMP_PV_STR)
-			sb_add(ev, b, sv->text, sv->len);
+			ps_add(ev, b, sv->text, sv->len);
 		else
 			b->bad = 1;
 		return;
@@ -827,7 +833,8 @@ fstring_field(struct smp_pyeval *ev, struct sbuf *b, const char *s, size_t n)
 
 /* The value of an f-string body into b (escapes, {{, }}, fields). */
 static void
-fstring(struct smp_pyeval *ev, struct sbuf *b, const char *s, size_t n, int raw)
+fstring(struct smp_pyeval *ev, struct pystr *b, const char *s, size_t n,
+	int raw)
 {
 	size_t i = 0;
 
@@ -838,7 +845,7 @@ fstring(struct smp_pyeval *ev, struct sbuf *b, const char *s, size_t n, int raw)
 			j++;
 		if (j > i) {
 			if (raw) {
-				sb_add(ev, b, s + i, j - i);
+				ps_add(ev, b, s + i, j - i);
 			} else {
 				char *tmp = valloc(ev, j - i + 1);
 				size_t m = tmp ? unescape(tmp, s + i, j - i)
@@ -847,13 +854,13 @@ fstring(struct smp_pyeval *ev, struct sbuf *b, const char *s, size_t n, int raw)
 				if (m == (size_t)-1)
 					b->bad = 1;
 				else
-					sb_add(ev, b, tmp, m);
+					ps_add(ev, b, tmp, m);
 			}
 		}
 		if (j >= n)
 			break;
 		if (j + 1 < n && s[j + 1] == s[j]) {
-			sb_add(ev, b, s + j, 1); /* {{ or }} */
+			ps_add(ev, b, s + j, 1); /* {{ or }} */
 			i = j + 2;
 			continue;
 		}
@@ -911,9 +918,9 @@ static struct smp_pyval *
 eval_strings(struct smp_pyeval *ev, size_t *i)
 {
 	size_t from = *i;
-	struct sbuf b;
+	struct pystr b;
 
-	memset(&b, 0, sizeof(b));
+	ps_init(ev, &b);
 	while (tk(ev, *i)->kind == SMP_PYTOK_STRING) {
 		struct smp_pytok t;
 		const struct smp_pytoken *x = tk(ev, *i);
@@ -936,7 +943,7 @@ eval_strings(struct smp_pyeval *ev, size_t *i)
 			fstring(ev, &b, body, blen,
 				(x->flags & SMP_PYSTR_RAW) != 0);
 		} else if (exact || (x->flags & SMP_PYSTR_RAW)) {
-			sb_add(ev, &b, body, blen);
+			ps_add(ev, &b, body, blen);
 		} else {
 			char *tmp = valloc(ev, blen + 1);
 			size_t m = tmp ? unescape(tmp, body, blen) : (size_t)-1;
@@ -944,12 +951,10 @@ eval_strings(struct smp_pyeval *ev, size_t *i)
 			if (m == (size_t)-1)
 				b.bad = 1;
 			else
-				sb_add(ev, &b, tmp, m);
+				ps_add(ev, &b, tmp, m);
 		}
 	}
-	if (b.bad)
-		return smp__pyval_unknown(ev, from, *i);
-	return mk_str(ev, b.s ? b.s : "", b.len, from, *i);
+	return ps_value(ev, &b, from, *i);
 }
 
 /* ----------------------------------------------------- class lookup */
@@ -1899,14 +1904,12 @@ arith(struct smp_pyeval *ev, const char *op, struct smp_pyval *a,
 	long long r = 0;
 
 	if (op[0] == '+' && a->kind == SMP_PV_STR && b->kind == SMP_PV_STR) {
-		struct sbuf s;
+		struct pystr s;
 
-		memset(&s, 0, sizeof(s));
-		sb_add(ev, &s, a->text, a->len);
-		sb_add(ev, &s, b->text, b->len);
-		if (s.bad)
-			return smp__pyval_unknown(ev, from, to);
-		return mk_str(ev, s.s ? s.s : "", s.len, from, to);
+		ps_init(ev, &s);
+		ps_add(ev, &s, a->text, a->len);
+		ps_add(ev, &s, b->text, b->len);
+		return ps_value(ev, &s, from, to);
 	}
 	if (op[0] == '+' && a->kind == b->kind &&
 	    (a->kind == SMP_PV_LIST || a->kind == SMP_PV_TUPLE)) {
@@ -1932,14 +1935,12 @@ arith(struct smp_pyeval *ev, const char *op, struct smp_pyval *a,
 	     (a->kind == SMP_PV_INT && b->kind == SMP_PV_STR))) {
 		const struct smp_pyval *s = a->kind == SMP_PV_STR ? a : b;
 		long long n = a->kind == SMP_PV_INT ? a->i : b->i, k;
-		struct sbuf sb;
+		struct pystr sb;
 
-		memset(&sb, 0, sizeof(sb));
+		ps_init(ev, &sb);
 		for (k = 0; k < n && !sb.bad; k++)
-			sb_add(ev, &sb, s->text, s->len);
-		if (sb.bad)
-			return smp__pyval_unknown(ev, from, to);
-		return mk_str(ev, sb.s ? sb.s : "", sb.len, from, to);
+			ps_add(ev, &sb, s->text, s->len);
+		return ps_value(ev, &sb, from, to);
 	}
 	if (!is_num(a) || !is_num(b))
 		return smp__pyval_unknown(ev, from, to);

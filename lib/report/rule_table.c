@@ -79,7 +79,8 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"'billion laughs' document stops early), a scalar over 64 KiB, "
 	"more than 1,000 documents or invalid UTF-8 is refused at "
 	"the offending position instead of exhausting memory.",
-	"sm-preflight limits (README, \"Bad input\"), configurable per run",
+	"sm-preflight README, \"Bad input\" (the library takes other limits "
+	"per call: struct smp_limits)",
 	[SMP_RULE_UNKNOWN_KEY].summary = "a key the dialect does not have",
 	"The SageMaker Python SDK estimators take **kwargs and silently "
 	"ignore unknown keyword arguments, so a typo such as "
@@ -124,7 +125,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"kwargs or a CreateTrainingJob request; the dialect is detected "
 	"from the keys. When no key points to any of them nothing else "
 	"can be checked: use --dialect to force one.",
-	"sm-preflight README, \"Input formats\"; " SRC_CREATE_TJ,
+	"sm-preflight README, \"Usage\"; " SRC_CREATE_TJ,
 	[SMP_RULE_NO_TRAINING_JOB].summary =
 		"a Python source or notebook creates no training job",
 	"A launcher or notebook is read for the SageMaker jobs it creates: "

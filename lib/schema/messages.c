@@ -5,13 +5,13 @@
  * keyword a value violates; this file says so.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "schema/schema.h"
 #include "schema/internal.h"
+#include "util/buf.h"
 #include "util/text.h"
 
 /* an object with at most this many properties lists them when a key is
@@ -20,50 +20,12 @@
 /* bytes of a document's text quoted in a message */
 #define QUOTE_MAX 48
 
-/* a message being built, silently truncated */
-struct sbuf {
-	char s[900];
-	size_t len;
-};
-
-static void
-sb_add(struct sbuf *b, const char *s, size_t n)
-{
-	size_t room = sizeof(b->s) - 1 - b->len;
-
-	if (n > room)
-		n = room;
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void
-sb_str(struct sbuf *b, const char *s)
-{
-	sb_add(b, s, strlen(s));
-}
-
-static void sb_fmt(struct sbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void
-sb_fmt(struct sbuf *b, const char *fmt, ...)
-{
-	size_t room = sizeof(b->s) - b->len;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(b->s + b->len, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		b->len += (size_t)n < room ? (size_t)n : room - 1;
-}
+/* a message's bytes, the rest cut (a prefix, as snprintf would keep) */
+#define MSG_MAX 900
 
 /* Document text for a message: control bytes escaped, long text cut. */
 static void
-sb_text(struct sbuf *b, const char *s, size_t n, size_t max)
+sb_text(struct smp_buf *b, const char *s, size_t n, size_t max)
 {
 	size_t i, cut = n;
 
@@ -76,22 +38,22 @@ sb_text(struct sbuf *b, const char *s, size_t n, size_t max)
 		unsigned char ch = (unsigned char)s[i];
 
 		if (ch == '\n')
-			sb_str(b, "\\n");
+			smp__buf_adds(b, "\\n");
 		else if (ch == '\t')
-			sb_str(b, "\\t");
+			smp__buf_adds(b, "\\t");
 		else if (ch == '"' || ch == '\\')
-			sb_fmt(b, "\\%c", ch);
+			smp__buf_addf(b, "\\%c", ch);
 		else if (ch < 0x20 || ch == 0x7F)
-			sb_fmt(b, "\\x%02X", ch);
+			smp__buf_addf(b, "\\x%02X", ch);
 		else
-			sb_add(b, s + i, 1);
+			smp__buf_add(b, s + i, 1);
 	}
 	if (cut < n)
-		sb_str(b, "...");
+		smp__buf_adds(b, "...");
 }
 
 static void
-sb_path(struct sbuf *b, const struct seg *p)
+sb_path(struct smp_buf *b, const struct seg *p)
 {
 	const struct seg *chain[32] = {NULL};
 	size_t n = 0;
@@ -100,37 +62,37 @@ sb_path(struct sbuf *b, const struct seg *p)
 	for (; p && n < sizeof(chain) / sizeof(chain[0]); p = p->up)
 		chain[n++] = p;
 	if (p)
-		sb_str(b, "...");
+		smp__buf_adds(b, "...");
 	while (n-- > 0) {
 		const struct seg *s = chain[n];
 
 		if (!s->key) {
-			sb_fmt(b, "[%zu]", s->index);
+			smp__buf_addf(b, "[%zu]", s->index);
 			first = 0;
 			continue;
 		}
 		if (!first)
-			sb_str(b, ".");
+			smp__buf_adds(b, ".");
 		first = 0;
 		if (s->key->kind == SMP_NODE_SCALAR)
 			sb_text(b, s->key->u.scalar.value, s->key->u.scalar.len,
 				QUOTE_MAX);
 		else
-			sb_str(b, "?");
+			smp__buf_adds(b, "?");
 	}
 }
 
 /* "'distribution.pytorchxla'" or "the document" */
 static void
-sb_subject(struct sbuf *b, const struct seg *p)
+sb_subject(struct smp_buf *b, const struct seg *p)
 {
 	if (!p) {
-		sb_str(b, "the document");
+		smp__buf_adds(b, "the document");
 		return;
 	}
-	sb_str(b, "'");
+	smp__buf_adds(b, "'");
 	sb_path(b, p);
-	sb_str(b, "'");
+	smp__buf_adds(b, "'");
 }
 
 /* Shortest %g text that reads back as v ("1.1" for 1.10). */
@@ -152,28 +114,28 @@ fmt_number(char *out, size_t size, double v)
 
 /* How the document's value reads: a string ("two"), a number (1.1) */
 static void
-sb_found(struct sbuf *b, const struct smp_node *n)
+sb_found(struct smp_buf *b, const struct smp_node *n)
 {
 	char num[40];
 	double v;
 
 	if (n->kind != SMP_NODE_SCALAR) {
-		sb_str(b, smp__node_type_name(n));
+		smp__buf_adds(b, smp__node_type_name(n));
 		return;
 	}
 	switch (smp__scalar_type(n)) {
 	case SMP_SCALAR_STRING:
-		sb_str(b, "a string (\"");
+		smp__buf_adds(b, "a string (\"");
 		sb_text(b, n->u.scalar.value, n->u.scalar.len, QUOTE_MAX);
-		sb_str(b, "\")");
+		smp__buf_adds(b, "\")");
 		return;
 	case SMP_SCALAR_NULL:
-		sb_str(b, n->u.scalar.len ? "null" : "an empty value");
+		smp__buf_adds(b, n->u.scalar.len ? "null" : "an empty value");
 		return;
 	case SMP_SCALAR_FLOAT:
 		if (smp__scalar_number(n, &v) == 0 && isfinite(v)) {
 			fmt_number(num, sizeof(num), v);
-			sb_fmt(b, "a number (%s)", num);
+			smp__buf_addf(b, "a number (%s)", num);
 			return;
 		}
 		break;
@@ -181,30 +143,32 @@ sb_found(struct sbuf *b, const struct smp_node *n)
 		if (smp__scalar_number(n, &v) != 0) {
 			double big = strtod(n->u.scalar.value, NULL);
 
-			sb_str(b, isfinite(big) && big != 0
-					  ? "an integer out of range ("
-					  : "text tagged !!int that is no "
-					    "integer (");
+			smp__buf_adds(b,
+				      isfinite(big) && big != 0
+					      ? "an integer out of range ("
+					      : "text tagged !!int that is no "
+						"integer (");
 			sb_text(b, n->u.scalar.value, n->u.scalar.len,
 				QUOTE_MAX);
-			sb_str(b, ")");
+			smp__buf_adds(b, ")");
 			return;
 		}
 		break;
 	case SMP_SCALAR_BOOL:
 		if (smp__scalar_bool(n) < 0) {
-			sb_str(b, "text tagged !!bool that is no boolean (");
+			smp__buf_adds(
+				b, "text tagged !!bool that is no boolean (");
 			sb_text(b, n->u.scalar.value, n->u.scalar.len,
 				QUOTE_MAX);
-			sb_str(b, ")");
+			smp__buf_adds(b, ")");
 			return;
 		}
 		break;
 	}
-	sb_str(b, smp__node_type_name(n));
-	sb_str(b, " (");
+	smp__buf_adds(b, smp__node_type_name(n));
+	smp__buf_adds(b, " (");
 	sb_text(b, n->u.scalar.value, n->u.scalar.len, QUOTE_MAX);
-	sb_str(b, ")");
+	smp__buf_adds(b, ")");
 }
 
 static const char *
@@ -231,7 +195,7 @@ type_word(unsigned bit)
 /* "a string, a number or a boolean"; null (an optional argument's
  * default) is not named beside a real type */
 static void
-sb_types(struct sbuf *b, unsigned types)
+sb_types(struct smp_buf *b, unsigned types)
 {
 	size_t i, n = 0, total = 0;
 
@@ -244,26 +208,26 @@ sb_types(struct sbuf *b, unsigned types)
 		if (!(types & (1u << i)))
 			continue;
 		if (n)
-			sb_str(b, n + 1 == total ? " or " : ", ");
-		sb_str(b, type_word(1u << i));
+			smp__buf_adds(b, n + 1 == total ? " or " : ", ");
+		smp__buf_adds(b, type_word(1u << i));
 		n++;
 	}
 }
 
 /* A schema JSON value for a message: 'File', false, 3 */
 static void
-sb_json_value(struct sbuf *b, const struct smp_node *v)
+sb_json_value(struct smp_buf *b, const struct smp_node *v)
 {
 	if (v->kind != SMP_NODE_SCALAR)
-		sb_str(b, smp__node_type_name(v));
+		smp__buf_adds(b, smp__node_type_name(v));
 	else if (smp__schema_is_string(v))
-		sb_fmt(b, "'%s'", v->u.scalar.value);
+		smp__buf_addf(b, "'%s'", v->u.scalar.value);
 	else
-		sb_str(b, v->u.scalar.value);
+		smp__buf_adds(b, v->u.scalar.value);
 }
 
 static void
-sb_enum(struct sbuf *b, const struct smp_node *values)
+sb_enum(struct smp_buf *b, const struct smp_node *values)
 {
 	size_t i, n = values->u.sequence.count;
 
@@ -271,12 +235,12 @@ sb_enum(struct sbuf *b, const struct smp_node *values)
 		sb_json_value(b, values->u.sequence.items[0]);
 		return;
 	}
-	sb_str(b, "one of ");
+	smp__buf_adds(b, "one of ");
 	for (i = 0; i < n; i++) {
 		if (i)
-			sb_str(b, ", ");
+			smp__buf_adds(b, ", ");
 		if (i == 12) {
-			sb_str(b, "...");
+			smp__buf_adds(b, "...");
 			break;
 		}
 		sb_json_value(b, values->u.sequence.items[i]);
@@ -321,7 +285,7 @@ find_dym(const struct snode *sn, const struct smp_node *key)
 }
 
 static void
-sb_branch(struct sbuf *b, const struct snode *sn)
+sb_branch(struct smp_buf *b, const struct snode *sn)
 {
 	while (!(sn->has & (H_TYPE | H_CONST | H_ENUM)) && sn->ref)
 		sn = sn->ref;
@@ -332,12 +296,12 @@ sb_branch(struct sbuf *b, const struct snode *sn)
 	else if (sn->has & H_TYPE)
 		sb_types(b, sn->types);
 	else
-		sb_str(b, "valid");
+		smp__buf_adds(b, "valid");
 }
 
 /* "must be <what>": the keyword v of sn that a value of type t violates */
 static void
-sb_what(struct sbuf *b, const struct snode *sn, unsigned t, enum violation v,
+sb_what(struct smp_buf *b, const struct snode *sn, unsigned t, enum violation v,
 	const struct smp_node *missing)
 {
 	const char *unit = t == T_ARRAY ? "item" : "entr";
@@ -360,38 +324,38 @@ sb_what(struct sbuf *b, const struct snode *sn, unsigned t, enum violation v,
 		break;
 	case V_MINIMUM:
 		fmt_number(num, sizeof(num), sn->minimum);
-		sb_fmt(b, "at least %s", num);
+		smp__buf_addf(b, "at least %s", num);
 		break;
 	case V_MAXIMUM:
 		fmt_number(num, sizeof(num), sn->maximum);
-		sb_fmt(b, "at most %s", num);
+		smp__buf_addf(b, "at most %s", num);
 		break;
 	case V_MIN_LENGTH:
-		sb_fmt(b, "at least %zu character%s long", sn->min_length,
-		       sn->min_length == 1 ? "" : "s");
+		smp__buf_addf(b, "at least %zu character%s long",
+			      sn->min_length, sn->min_length == 1 ? "" : "s");
 		break;
 	case V_MAX_LENGTH:
-		sb_fmt(b, "at most %zu character%s long", sn->max_length,
-		       sn->max_length == 1 ? "" : "s");
+		smp__buf_addf(b, "at most %zu character%s long", sn->max_length,
+			      sn->max_length == 1 ? "" : "s");
 		break;
 	case V_PATTERN:
-		sb_str(b, "a string matching the pattern '");
-		sb_str(b, sn->pattern_src);
-		sb_str(b, "'");
+		smp__buf_adds(b, "a string matching the pattern '");
+		smp__buf_adds(b, sn->pattern_src);
+		smp__buf_adds(b, "'");
 		break;
 	case V_MIN_COUNT:
 		count = t == T_ARRAY ? sn->min_items : sn->min_props;
-		sb_fmt(b, "%s with at least %zu %s%s", type_word(t), count,
-		       unit, count == 1 ? one : many);
+		smp__buf_addf(b, "%s with at least %zu %s%s", type_word(t),
+			      count, unit, count == 1 ? one : many);
 		break;
 	case V_MAX_COUNT:
 		count = t == T_ARRAY ? sn->max_items : sn->max_props;
-		sb_fmt(b, "%s with at most %zu %s%s", type_word(t), count, unit,
-		       count == 1 ? one : many);
+		smp__buf_addf(b, "%s with at most %zu %s%s", type_word(t),
+			      count, unit, count == 1 ? one : many);
 		break;
 	case V_REQUIRED:
-		sb_fmt(b, "a mapping with the key '%s'",
-		       missing->u.scalar.value);
+		smp__buf_addf(b, "a mapping with the key '%s'",
+			      missing->u.scalar.value);
 		break;
 	case V_ANY_OF:
 		/* a null branch (an optional argument's default) goes
@@ -403,9 +367,10 @@ sb_what(struct sbuf *b, const struct snode *sn, unsigned t, enum violation v,
 			if (k && sn->any_of[i]->types == T_NULL)
 				continue;
 			if (shown)
-				sb_str(b, shown + 1 == (k ? k : sn->nany_of)
-						  ? " or "
-						  : ", ");
+				smp__buf_adds(b,
+					      shown + 1 == (k ? k : sn->nany_of)
+						      ? " or "
+						      : ", ");
 			sb_branch(b, sn->any_of[i]);
 			shown++;
 		}
@@ -426,57 +391,57 @@ smp__schema_report(const struct walk *w, const struct snode *sn,
 {
 	const char *dym = NULL;
 	struct smp_finding *f;
-	struct sbuf b, what;
+	char bmem[MSG_MAX], wmem[MSG_MAX];
+	struct smp_buf b, what;
 	char num[40];
 	double x;
 
-	b.len = 0;
-	b.s[0] = '\0';
+	smp__buf_init_fixed(&b, bmem, sizeof(bmem));
 	sb_subject(&b, path);
 	if (v == V_FALSE) {
-		sb_str(&b, " is not allowed here");
+		smp__buf_adds(&b, " is not allowed here");
 		smp__report_node(w->rep, rule_of(sn, SMP_RULE_WRONG_TYPE), n,
-				 "%s", b.s);
+				 "%s", smp__buf_str(&b));
 		return;
 	}
-	what.len = 0;
-	what.s[0] = '\0';
+	smp__buf_init_fixed(&what, wmem, sizeof(wmem));
 	sb_what(&what, sn, t, v, missing);
 	if (v == V_ENUM && t == T_STRING)
 		dym = smp__did_you_mean(n->u.scalar.value, sn->enum_words,
 					sn->nenum_words);
 	if (sn->message) {
-		sb_fmt(&b, " %s; found ", sn->message);
+		smp__buf_addf(&b, " %s; found ", sn->message);
 	} else {
-		sb_fmt(&b, " must be %s, found ", what.s);
+		smp__buf_addf(&b, " must be %s, found ", smp__buf_str(&what));
 	}
 	sb_found(&b, n);
 	if (dym) {
-		sb_fmt(&b, "; did you mean '%s'?", dym);
+		smp__buf_addf(&b, "; did you mean '%s'?", dym);
 		f = smp__report_node(w->rep, rule_of(sn, SMP_RULE_WRONG_TYPE),
-				     n, "%s", b.s);
+				     n, "%s", smp__buf_str(&b));
 		smp__finding_fix(w->rep, f, "replace '%s' with '%s'",
 				 n->u.scalar.value, dym);
 		smp__finding_suggest(w->rep, f, dym);
 		return;
 	}
 	if (quote) {
-		sb_str(&b, "; quote it: \"");
+		smp__buf_adds(&b, "; quote it: \"");
 		sb_text(&b, n->u.scalar.value, n->u.scalar.len, QUOTE_MAX);
-		sb_str(&b, "\"");
+		smp__buf_adds(&b, "\"");
 		if (smp__scalar_type(n) == SMP_SCALAR_FLOAT &&
 		    smp__scalar_number(n, &x) == 0 && isfinite(x)) {
 			fmt_number(num, sizeof(num), x);
 			if (strcmp(num, n->u.scalar.value) != 0)
-				sb_fmt(&b,
-				       " \xE2\x80\x94 %s reads %s as the "
-				       "number %s",
-				       w->json ? "JSON" : "YAML",
-				       n->u.scalar.value, num);
+				smp__buf_addf(
+					&b,
+					" \xE2\x80\x94 %s reads %s as the "
+					"number %s",
+					w->json ? "JSON" : "YAML",
+					n->u.scalar.value, num);
 		}
 	}
 	f = smp__report_node(w->rep, rule_of(sn, SMP_RULE_WRONG_TYPE), n, "%s",
-			     b.s);
+			     smp__buf_str(&b));
 	if (quote && f) {
 		smp__finding_fix(w->rep, f, "quote the value: \"%s\"",
 				 n->u.scalar.value);
@@ -493,17 +458,17 @@ smp__schema_report_key(const struct walk *w, const struct snode *sn,
 	const struct smp_node *k = p->key;
 	const char *best = NULL;
 	struct smp_finding *f;
-	struct sbuf b;
+	char bmem[MSG_MAX];
+	struct smp_buf b;
 	size_t i;
 	int ignored;
 
-	b.len = 0;
-	b.s[0] = '\0';
+	smp__buf_init_fixed(&b, bmem, sizeof(bmem));
 	if (k->kind != SMP_NODE_SCALAR) {
-		sb_fmt(&b, "keys must be strings, found %s",
-		       smp__node_type_name(k));
+		smp__buf_addf(&b, "keys must be strings, found %s",
+			      smp__node_type_name(k));
 		smp__report_node(w->rep, rule_of(sn, SMP_RULE_WRONG_TYPE), k,
-				 "%s", b.s);
+				 "%s", smp__buf_str(&b));
 		return;
 	}
 	if (smp__report_full(w->rep)) {
@@ -512,16 +477,16 @@ smp__schema_report_key(const struct walk *w, const struct snode *sn,
 				 "%s", "");
 		return;
 	}
-	sb_str(&b, known ? "key '" : "unknown key '");
+	smp__buf_adds(&b, known ? "key '" : "unknown key '");
 	sb_text(&b, k->u.scalar.value, k->u.scalar.len, QUOTE_MAX);
-	sb_str(&b, known ? "' is not allowed " : "' ");
+	smp__buf_adds(&b, known ? "' is not allowed " : "' ");
 	if (sn->title) {
-		sb_fmt(&b, "for %s", sn->title);
+		smp__buf_addf(&b, "for %s", sn->title);
 	} else if (path) {
-		sb_str(&b, "in ");
+		smp__buf_adds(&b, "in ");
 		sb_subject(&b, path);
 	} else {
-		sb_str(&b, "at the top level");
+		smp__buf_adds(&b, "at the top level");
 	}
 	ignored = is_ignored_key(sn, k);
 	if (!known) {
@@ -531,21 +496,21 @@ smp__schema_report_key(const struct walk *w, const struct snode *sn,
 						 sn->prop_names, sn->nprops);
 	}
 	if (best) {
-		sb_fmt(&b, "; did you mean '%s'?", best);
+		smp__buf_addf(&b, "; did you mean '%s'?", best);
 	} else if (sn->message) {
-		sb_fmt(&b, "; %s", sn->message);
+		smp__buf_addf(&b, "; %s", sn->message);
 	} else if (!known && sn->nprops && sn->nprops <= LIST_KEYS_MAX) {
-		sb_str(&b, sn->nprops == 1 ? "; the only key is "
-					   : "; the keys are ");
+		smp__buf_adds(&b, sn->nprops == 1 ? "; the only key is "
+						  : "; the keys are ");
 		for (i = 0; i < sn->nprops; i++) {
 			if (i)
-				sb_str(&b,
-				       i + 1 == sn->nprops ? " and " : ", ");
-			sb_fmt(&b, "'%s'", sn->prop_names[i]);
+				smp__buf_adds(&b, i + 1 == sn->nprops ? " and "
+								      : ", ");
+			smp__buf_addf(&b, "'%s'", sn->prop_names[i]);
 		}
 	}
 	f = smp__report_node(w->rep, rule_of(sn, SMP_RULE_UNKNOWN_KEY), k, "%s",
-			     b.s);
+			     smp__buf_str(&b));
 	/* a misspelling loses the intended setting: an error; a key the
 	 * consumer only ignores leaves a job that runs: a warning */
 	if (sn->unknown_warning && (ignored || !best))
@@ -553,12 +518,13 @@ smp__schema_report_key(const struct walk *w, const struct snode *sn,
 				    rule_of(sn, SMP_RULE_UNKNOWN_KEY),
 				    SMP_SEVERITY_WARNING);
 	if (best) {
-		struct sbuf key;
+		char kmem[MSG_MAX];
+		struct smp_buf key;
 
-		key.len = 0;
-		key.s[0] = '\0';
+		smp__buf_init_fixed(&key, kmem, sizeof(kmem));
 		sb_text(&key, k->u.scalar.value, k->u.scalar.len, QUOTE_MAX);
-		smp__finding_fix(w->rep, f, "rename '%s' to '%s'", key.s, best);
+		smp__finding_fix(w->rep, f, "rename '%s' to '%s'",
+				 smp__buf_str(&key), best);
 		smp__finding_suggest(w->rep, f, best);
 	}
 }

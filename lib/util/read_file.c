@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "util/alloc.h"
+#include "util/buf.h"
 #include "util/read_file.h"
 #include "util/error.h"
 
@@ -61,55 +62,39 @@ int
 smp__read_file(char **out, size_t *len, const struct smp_allocator *a,
 	       const char *path, size_t max, struct smp_error *err)
 {
+	char chunk[8192];
+	struct smp_buf b;
 	FILE *f;
-	char *buf = NULL, *p;
-	size_t cap = 0, n = 0, got;
+	size_t got;
+	int rc, bad = 0, e = 0;
 
 	*out = NULL;
 	*len = 0;
 	f = smp__open_regular(path, err);
 	if (!f)
 		return err ? err->code : SMP_EIO;
-	for (;;) {
-		if (n + 1 >= cap) {
-			size_t ncap = cap ? cap * 2 : 8192;
-
-			if (cap > max + 1)
-				break;
-			p = smp__realloc(a, buf, ncap);
-			if (!p) {
-				smp__free(a, buf);
-				fclose(f);
-				return io_error(err, path, SMP_ENOMEM,
-						"out of memory");
-			}
-			buf = p;
-			cap = ncap;
-		}
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (n > max)
+	smp__buf_init(&b, a, max);
+	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		if (smp__buf_add(&b, chunk, got))
 			break;
-		if (got == 0) {
-			if (ferror(f)) {
-				int e = errno;
-
-				smp__free(a, buf);
-				fclose(f);
-				return io_error(err, path, SMP_EIO,
-						e ? strerror(e) : "read error");
-			}
-			break;
-		}
+	if (!got && ferror(f)) {
+		bad = 1;
+		e = errno;
 	}
 	fclose(f);
-	if (n > max) {
-		smp__free(a, buf);
-		return io_error(err, path, SMP_ELIMIT,
-				"file is larger than the size limit");
+	rc = smp__buf_error(&b);
+	if (rc || bad) {
+		smp__buf_free(&b);
+		if (rc == SMP_ELIMIT)
+			return io_error(err, path, SMP_ELIMIT,
+					"file is larger than the size limit");
+		if (rc)
+			return io_error(err, path, SMP_ENOMEM, "out of memory");
+		return io_error(err, path, SMP_EIO,
+				e ? strerror(e) : "read error");
 	}
-	buf[n] = '\0';
-	*out = buf;
-	*len = n;
+	*out = smp__buf_take(&b, len);
+	if (!*out)
+		return io_error(err, path, SMP_ENOMEM, "out of memory");
 	return 0;
 }

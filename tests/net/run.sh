@@ -325,16 +325,48 @@ test_write_failure_keeps_old_data() {
 		fail "instances.json is empty"
 }
 
+# wait_each OUT MESSAGE PID...: each PID (whose output is $T/OUT.N, N
+# its place in the list) must succeed
+wait_each() {
+	out=$1
+	msg=$2
+	shift 2
+	k=0
+	for p in "$@"; do
+		k=$((k + 1))
+		wait "$p" || {
+			cp "$T/$out.$k" "$T/out"
+			fail "$msg"
+		}
+	done
+}
+
+# Six writers switch the copy back and forth while two readers look at
+# it: every writer succeeds, every reader sees a whole refreshed copy,
+# and one copy is left without litter.
 test_concurrent_updates() {
 	fresh
+	run 0 update-data -q --url "$H/good/" || return
 	pids=
-	for u in good v2 good v2; do
-		"$cli" update-data -q --url "$H/$u/" >"$T/out.$u.$$" 2>&1 &
+	i=0
+	for u in good v2 good v2 good v2; do
+		i=$((i + 1))
+		$limit "$cli" update-data -q --url "$H/$u/" >"$T/up.$i" 2>&1 &
 		pids="$pids $!"
 	done
-	for p in $pids; do
-		wait "$p" || fail "a concurrent update-data failed"
+	rpids=
+	for r in 1 2; do
+		(
+			for k in 1 2 3 4 5; do
+				$limit "$cli" data >"$T/rd.$r" 2>&1 &&
+					grep -q '^data in use:  refreshed copy' \
+						"$T/rd.$r" || exit 1
+			done
+		) &
+		rpids="$rpids $!"
 	done
+	wait_each up "a concurrent update-data failed" $pids
+	wait_each rd "a reader did not see a whole refreshed copy" $rpids
 	: >"$T/out"
 	run 0 data && has "^data in use:  refreshed copy"
 	n=$(find "$CACHE" -mindepth 1 -maxdepth 1 -name 'data-*' | wc -l)

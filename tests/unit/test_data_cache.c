@@ -87,13 +87,15 @@ docs_free(struct docs *d)
 		free(d->buf[i]);
 }
 
-static void
-commit(const char *cache, const struct docs *d, const char *url,
-       const struct smp_cache_io *io)
+/* A commit's result, for forked writers: a child must never reach a
+ * Criterion assertion (its report would reach the runner as the test's,
+ * and the runner can wait for it forever). */
+static int
+commit_rc(const char *cache, const struct docs *d, const char *url,
+	  const struct smp_cache_io *io, struct smp_error *err)
 {
 	struct smp_allocator a = {NULL, NULL, NULL, NULL};
 	struct smp_cache_meta m;
-	struct smp_error err;
 	const char *b[SMP_DOC_COUNT];
 	int i;
 
@@ -104,8 +106,38 @@ commit(const char *cache, const struct docs *d, const char *url,
 	m.etag[0] = (char *)(uintptr_t) "\"e0\"";
 	for (i = 0; i < SMP_DOC_COUNT; i++)
 		b[i] = d->buf[i];
-	cr_assert_eq(smp__cache_commit(cache, b, d->len, &m, io, &a, &err), 0,
-		     "%s: %s", err.source, err.message);
+	return smp__cache_commit(cache, b, d->len, &m, io, &a, err);
+}
+
+static void
+commit(const char *cache, const struct docs *d, const char *url,
+       const struct smp_cache_io *io)
+{
+	struct smp_error err;
+
+	cr_assert_eq(commit_rc(cache, d, url, io, &err), 0, "%s: %s",
+		     err.source, err.message);
+}
+
+/* In a forked child: commit, and exit 0 when it worked. */
+static void
+child_commit(const char *cache, const struct docs *d, const char *url,
+	     const struct smp_cache_io *io)
+{
+	struct smp_error err;
+
+	_exit(commit_rc(cache, d, url, io, &err) == 0 ? 0 : 1);
+}
+
+/* waitpid() for a child that must have exited 0. */
+static void
+reap_ok(pid_t pid, const char *who)
+{
+	int status;
+
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		  "%s failed (status %d)", who, status);
 }
 
 static struct smp_context *
@@ -223,7 +255,7 @@ real_fsync(void *ud, int fd)
 	return fsync(fd);
 }
 
-Test(data_cache, crash_mid_write_keeps_old_copy)
+Test(data_cache, crash_mid_write_keeps_old_copy, .timeout = 60)
 {
 	char cache[128];
 	struct smp_context *ctx;
@@ -239,10 +271,9 @@ Test(data_cache, crash_mid_write_keeps_old_copy)
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {
 		size_t left = next.len[0] + next.len[1] / 2;
-		struct smp_cache_io io = {die_midway, real_fsync, &left};
+		struct smp_cache_io io = {die_midway, real_fsync, &left, NULL};
 
-		commit(cache, &next, "https://example.com/b/", &io);
-		_exit(0); /* not reached */
+		child_commit(cache, &next, "https://example.com/b/", &io);
 	}
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 3);
@@ -362,30 +393,13 @@ Test(data_cache, lock_symlink_is_not_followed)
 	th_rm_tree(root);
 }
 
-Test(data_cache, concurrent_commits_leave_one_valid_copy)
+/* After racing writers: one copy, in use, and no litter; frees d[0..1]
+ * and the test's folder. */
+static void
+one_copy_left(const char *cache, struct docs *d)
 {
-	char cache[128];
 	struct smp_context *ctx;
-	struct docs d[2];
-	pid_t pids[6];
-	int i, status;
 
-	snprintf(cache, sizeof(cache), "%s/c", make_root());
-	docs_make(&d[0], "2100.01.01", "2100-01-01");
-	docs_make(&d[1], "2100.02.02", "2100-02-02");
-	for (i = 0; i < 6; i++) {
-		pids[i] = fork();
-		cr_assert_geq(pids[i], 0);
-		if (pids[i] == 0) {
-			commit(cache, &d[i % 2], "https://example.com/", NULL);
-			_exit(0);
-		}
-	}
-	for (i = 0; i < 6; i++) {
-		cr_assert_eq(waitpid(pids[i], &status, 0), pids[i]);
-		cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-			  "writer %d failed", i);
-	}
 	cr_assert_eq(th_count_prefixed(cache, "data-"), 1);
 	cr_assert_eq(th_count_prefixed(cache, ".tmp-"), 0);
 	cr_assert_eq(th_count_prefixed(cache, ".current-"), 0);
@@ -395,6 +409,130 @@ Test(data_cache, concurrent_commits_leave_one_valid_copy)
 	docs_free(&d[0]);
 	docs_free(&d[1]);
 	th_rm_tree(root);
+}
+
+/* In a forked child: n contexts in a row must each use the cache (a
+ * commit in between must never show a reader a half-made copy). */
+static void
+child_read(const char *cache, int n)
+{
+	struct smp_options o = SMP_OPTIONS_INIT;
+	struct smp_context *ctx;
+	struct smp_error err;
+	int i, bad = 0;
+
+	o.cache_dir = cache;
+	for (i = 0; i < n && !bad; i++) {
+		ctx = NULL;
+		bad = smp_context_new(&ctx, &o, &err) != 0 ||
+		      smp_context_data_origin(ctx) != SMP_DATA_CACHE;
+		smp_context_free(ctx);
+	}
+	_exit(bad);
+}
+
+Test(data_cache, concurrent_commits_leave_one_valid_copy, .timeout = 60)
+{
+	char cache[128];
+	struct docs d[2];
+	pid_t pids[8];
+	int i;
+
+	snprintf(cache, sizeof(cache), "%s/c", make_root());
+	docs_make(&d[0], "2100.01.01", "2100-01-01");
+	docs_make(&d[1], "2100.02.02", "2100-02-02");
+	commit(cache, &d[0], "https://example.com/", NULL);
+	for (i = 0; i < 8; i++) {
+		pids[i] = fork();
+		cr_assert_geq(pids[i], 0);
+		if (pids[i] == 0 && i < 6)
+			child_commit(cache, &d[i % 2], "https://example.com/",
+				     NULL);
+		if (pids[i] == 0)
+			child_read(cache, 20);
+	}
+	for (i = 0; i < 8; i++)
+		reap_ok(pids[i], i < 6 ? "a writer" : "a reader");
+	one_copy_left(cache, d);
+}
+
+/* A writer paused (io.at) right after creating its folder's .busy. */
+struct pause {
+	int ready; /* written once the writer is at the point */
+	int go;    /* read until the parent lets it go on */
+};
+
+static void
+pause_at(void *ud, const char *point)
+{
+	struct pause *p = ud;
+	char c = 'x';
+
+	if (strcmp(point, "busy") != 0)
+		return;
+	if (write(p->ready, &c, 1) != 1 || read(p->go, &c, 1) < 0)
+		_exit(5);
+}
+
+/*
+ * The window between a writer creating .busy and locking it: a second
+ * writer's cleanup that ran then took the first writer's folder for a
+ * dead writer's and removed it (the first commit failed, or published a
+ * copy missing files). The first writer is paused in that window while
+ * the second one commits; the second may wait for the first (it does:
+ * the window is under the cache lock), but neither may fail.
+ */
+Test(data_cache, cleanup_spares_a_writer_starting_its_folder, .timeout = 60)
+{
+	struct smp_cache_io io = {NULL, NULL, NULL, pause_at};
+	int ready[2], go[2], i, status;
+	struct pause p;
+	struct docs d[2];
+	struct timespec tick = {0, 10000000};
+	char cache[128], c;
+	pid_t first, second, w = 0;
+
+	snprintf(cache, sizeof(cache), "%s/c", make_root());
+	docs_make(&d[0], "2100.01.01", "2100-01-01");
+	docs_make(&d[1], "2100.02.02", "2100-02-02");
+	commit(cache, &d[0], "https://example.com/", NULL);
+	cr_assert_eq(pipe(ready), 0);
+	cr_assert_eq(pipe(go), 0);
+	first = fork();
+	cr_assert_geq(first, 0);
+	if (first == 0) {
+		close(ready[0]);
+		close(go[1]);
+		p.ready = ready[1];
+		p.go = go[0];
+		io.ud = &p;
+		child_commit(cache, &d[1], "https://example.com/", &io);
+	}
+	close(ready[1]);
+	close(go[0]);
+	cr_assert_eq(read(ready[0], &c, 1), 1,
+		     "the first writer never "
+		     "reached its .busy");
+	second = fork();
+	cr_assert_geq(second, 0);
+	if (second == 0)
+		child_commit(cache, &d[0], "https://example.com/", NULL);
+	/* long enough for the second commit to finish if nothing holds it
+	 * back; the outcome must not depend on it */
+	for (i = 0; i < 100 && (w = waitpid(second, &status, WNOHANG)) == 0;
+	     i++)
+		nanosleep(&tick, NULL);
+	c = 'g';
+	cr_assert_eq(write(go[1], &c, 1), 1);
+	close(go[1]);
+	close(ready[0]);
+	reap_ok(first, "the paused writer");
+	if (w == second)
+		cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+			  "the second writer failed (status %d)", status);
+	else
+		reap_ok(second, "the second writer");
+	one_copy_left(cache, d);
 }
 
 /* Validators from the cache become request headers: a line break in

@@ -612,7 +612,7 @@ Test(fetch, write_failure_keeps_old_data)
 {
 	struct smp_update_result *r = NULL;
 	struct io_fault fault = {0, 0};
-	struct smp_cache_io io = {short_write, maybe_fsync, &fault};
+	struct smp_cache_io io = {short_write, maybe_fsync, &fault, NULL};
 	long budgets[5];
 	char *doc[3];
 	size_t len[3], i;

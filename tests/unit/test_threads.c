@@ -47,7 +47,7 @@ sa_check(int ok, const char *what, int line)
 #define cr_assert_str_eq(...)                                                  \
 	SA_ASSERT(strcmp(SA_2(__VA_ARGS__, ~)) == 0, __VA_ARGS__)
 #define cr_log_info(...) (fprintf(stderr, __VA_ARGS__), fputc('\n', stderr))
-#define Test(suite, name) static void suite##_##name(void)
+#define Test(suite, name, ...) static void suite##_##name(void)
 #else
 #include <criterion/criterion.h>
 #endif
@@ -268,7 +268,7 @@ work(void *arg)
 	return NULL;
 }
 
-Test(threads, one_context_eight_threads_match_serial_runs)
+Test(threads, one_context_eight_threads_match_serial_runs, .timeout = 120)
 {
 	static struct specs specs;
 	struct smp_context *ctx = NULL;
@@ -372,7 +372,7 @@ first_use_work(void *arg)
  * the schemas it builds at first use, and must all get the serial run's
  * results (from another context).
  */
-Test(threads, first_use_of_a_fresh_context)
+Test(threads, first_use_of_a_fresh_context, .timeout = 120)
 {
 	struct smp_context *ref = NULL, *ctx = NULL;
 	struct first_use_run r[THREADS];
@@ -436,7 +436,7 @@ own_context(void *arg)
 	return NULL;
 }
 
-Test(threads, contexts_created_and_freed_concurrently)
+Test(threads, contexts_created_and_freed_concurrently, .timeout = 120)
 {
 	pthread_t tid[THREADS];
 	size_t failures[THREADS] = {0};

@@ -1,0 +1,13 @@
+from transformers import Trainer, TrainingArguments
+
+
+def main():
+    Trainer(model=None, args=TrainingArguments("/opt/ml/model")).train()
+
+
+def _mp_fn(index):
+    main()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,7 @@
+import torch
+import torch_xla.core.xla_model as xm
+
+
+def save(model, path):
+    xm.mark_step()
+    torch.save(model.state_dict(), path)
