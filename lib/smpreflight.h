@@ -163,9 +163,10 @@ struct smp_memory_doc {
  * compiled with (SMP_OPTIONS_INIT does) and the library reads no field
  * that version lacks, using the default instead. Version 1 ends at
  * override_count; version 2 adds the fields up to instance_data; version
- * 3 adds no_inline_ignores, instance_overlay and now.
+ * 3 adds no_inline_ignores, instance_overlay and now; version 4 adds
+ * select and ignore.
  */
-#define SMP_OPTIONS_VERSION 3
+#define SMP_OPTIONS_VERSION 4
 
 /*
  * Context options. Always start from smp_options_init() or
@@ -240,6 +241,18 @@ struct smp_options {
 	/* The time (seconds since the epoch) that the until= dates of
 	 * suppression comments are compared with; 0: the current time. */
 	int64_t now;
+	/* Version 4. Which rules run, as ruff's --select and --ignore: each
+	 * entry a rule id, a group name (struct smp_rule_info's group:
+	 * "instance", "script", ...) or "ALL", matched exactly. A rule runs
+	 * when the most specific entry of select naming it (its id over its
+	 * group over ALL; count 0 selects ALL) is more specific than every
+	 * entry of ignore naming it (ignore wins a tie): ignore "script" with
+	 * select "script-cuda-device" keeps that one script rule. overrides
+	 * then set the severity of the rules that run; a rule that does not
+	 * run stays off whatever its override. An unknown entry is
+	 * SMP_EINVAL, err's message naming it (with a did-you-mean). */
+	struct smp_names select;
+	struct smp_names ignore;
 };
 
 #define SMP_OPTIONS_INIT                                                       \
@@ -503,9 +516,10 @@ int smp_format_parse(enum smp_format *out, const char *name);
 
 /*
  * The emitter options' layout version (docs/API.md, "ABI"): version 1
- * ends at rules_uri; version 2 adds timestamp and hostname.
+ * ends at rules_uri; version 2 adds timestamp and hostname; version 3
+ * source_root and base_dir.
  */
-#define SMP_EMITTER_OPTIONS_VERSION 2
+#define SMP_EMITTER_OPTIONS_VERSION 3
 
 /* Start from SMP_EMITTER_OPTIONS_INIT; NULL options mean the defaults. */
 struct smp_emitter_options {
@@ -520,8 +534,9 @@ struct smp_emitter_options {
 	/* SARIF: where docs/rules.md is published. Each rule's helpUri is
 	 * rules_uri + "#" + rule id, and the driver's informationUri is
 	 * rules_uri, both only when rules_uri is absolute (SARIF wants
-	 * absolute URIs there); the default, "docs/rules.md", gives
-	 * neither. Copied. */
+	 * absolute URIs there); the default, "docs/rules.md", gives no
+	 * helpUri and SMP_SARIF_INFORMATION_URI as informationUri.
+	 * Copied. */
 	const char *rules_uri;
 	/* Version 2. JUNIT: the <testsuite>'s timestamp, seconds since the
 	 * epoch, written in UTC as YYYY-MM-DDTHH:MM:SS. The library never
@@ -531,7 +546,26 @@ struct smp_emitter_options {
 	/* Version 2. JUNIT: the <testsuite>'s hostname; NULL or "" writes
 	 * "localhost". Copied. */
 	const char *hostname;
+	/* Version 3. SARIF: the source root, an absolute folder ("/src/repo";
+	 * the CLI's --sarif-root, GITHUB_WORKSPACE or the git top level: the
+	 * library reads no environment). A file below it gets an
+	 * artifactLocation relative to it with uriBaseId "%SRCROOT%", and
+	 * the run's originalUriBaseIds gives %SRCROOT% as a file:// URI; a
+	 * file outside it an absolute file:// URI. NULL: the names as given,
+	 * no uriBaseId. A relative root is SMP_EINVAL. Copied. */
+	const char *source_root;
+	/* Version 3. SARIF: the absolute folder that relative file names are
+	 * relative to (the caller's working directory); NULL: source_root.
+	 * A relative base_dir is SMP_EINVAL. Copied. */
+	const char *base_dir;
 };
+
+/* The SARIF driver's informationUri when rules_uri is not absolute: the
+ * AWS documentation of SageMaker Training Compiler, which every rule
+ * checks against (the tool has no public home page). */
+#define SMP_SARIF_INFORMATION_URI                                              \
+	"https://docs.aws.amazon.com/sagemaker/latest/dg/"                     \
+	"training-compiler.html"
 
 #define SMP_EMITTER_OPTIONS_INIT                                               \
 	{                                                                      \
@@ -1068,6 +1102,11 @@ struct smp_config {
 	struct smp_config_list extensions;
 	/* where `update-data` downloads from when no URL is given */
 	struct smp_config_string data_url;
+	/* `select:` and `ignore-rules:`, smp_options' select and ignore:
+	 * rule ids, group names or "ALL", each checked (an unknown one is
+	 * SMP_EPARSE at its position, with a did-you-mean) */
+	struct smp_config_list select;
+	struct smp_config_list ignore_rules;
 };
 
 /*

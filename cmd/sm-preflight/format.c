@@ -18,6 +18,7 @@
 
 #include "args.h"
 #include "cleanup.h"
+#include "srcroot.h"
 #include "commands.h"
 #include "format.h"
 
@@ -78,6 +79,41 @@ void
 cli_outputs_rules_uri(struct cli_outputs *o, const char *value)
 {
 	o->rules_uri = value;
+}
+
+/* See format.h. */
+void
+cli_outputs_sarif_root(struct cli_outputs *o, const char *value)
+{
+	o->sarif_root = value;
+}
+
+/* See format.h. */
+void
+cli_outputs_sources(struct cli_outputs *o, char *const *files, size_t n)
+{
+	o->files = files;
+	o->nfiles = n;
+}
+
+/* SARIF's source root and the working directory, when a SARIF output is
+ * there: 0 or an exit status (printed). */
+static int
+sarif_root(struct cli_outputs *o, struct smp_emitter_options *opts)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < o->count; i++)
+		if (o->items[i].format == SMP_FORMAT_SARIF)
+			break;
+	if (i == o->count)
+		return 0;
+	rc = cli_sarif_root(&o->root, &o->cwd, o->sarif_root, o->files,
+			    o->nfiles);
+	opts->source_root = o->root;
+	opts->base_dir = o->cwd;
+	return rc;
 }
 
 /*
@@ -321,6 +357,9 @@ cli_outputs_open(struct cli_outputs *o, const struct smp_context *ctx,
 
 		o->rules_uri = env && env[0] ? env : CLI_RULES_URI_DEFAULT;
 	}
+	rc = sarif_root(o, &opts);
+	if (rc)
+		return rc;
 	opts.fail_on = fail_on;
 	opts.rules_uri = o->rules_uri;
 	run_stamp(&opts, host, sizeof(host));
@@ -491,4 +530,7 @@ cli_outputs_release(struct cli_outputs *o)
 		free(out->tmp);
 		out->tmp = NULL;
 	}
+	free(o->root);
+	free(o->cwd);
+	o->root = o->cwd = NULL;
 }

@@ -44,6 +44,13 @@ struct cli_outputs {
 	size_t count;
 	int bound; /* the last --format already has its --output */
 	const char *rules_uri;
+	/* SARIF's source root (srcroot.h): --sarif-root, the files it is
+	 * found from, and what cli_outputs_open() resolved (owned) */
+	const char *sarif_root;
+	char *const *files;
+	size_t nfiles;
+	char *root;
+	char *cwd;
 };
 
 void cli_outputs_init(struct cli_outputs *o);
@@ -57,9 +64,17 @@ int cli_outputs_output(struct cli_outputs *o, const char *value);
 /* --rules-uri URI: the base of SARIF help links. */
 void cli_outputs_rules_uri(struct cli_outputs *o, const char *value);
 
+/* --sarif-root DIR: the folder SARIF's artifact URIs are relative to. */
+void cli_outputs_sarif_root(struct cli_outputs *o, const char *value);
+
+/* The files to be checked (borrowed until cli_outputs_open()): SARIF's
+ * source root may be their git top level. */
+void cli_outputs_sources(struct cli_outputs *o, char *const *files, size_t n);
+
 /*
  * Checks the pairs (at most one to stdout, no file twice), picks the
- * default format, creates the temporary files and the emitters. text
+ * default format, resolves SARIF's source root when a SARIF output is
+ * there, creates the temporary files and the emitters. text
  * output is coloured as `color` says (to stdout) or only with --color
  * always (to a file); junit failures are findings at or above fail_on.
  * Returns 0, CLI_EXIT_USAGE (printed) or CLI_EXIT_INTERNAL.

@@ -1,257 +1,197 @@
 /*
  * catalog.c - reading instances.json, tested-models.json and
- * frameworks.json into the catalog. The documents go through the JSON
- * loader used for specs, are checked against the same structure as their
- * schemas in schemas/ (required keys, types, enums, schema_version), and
- * everything kept is copied into the catalog's arena so the parsed
- * documents can be released at once.
+ * frameworks.json into the catalog. The documents go through the strict
+ * JSON loader, are validated against their published JSON Schemas
+ * (the embedded copies of schemas/instances.schema.json and its two
+ * siblings) by schema/, and what is
+ * kept is copied into the catalog's arena so that the parsed documents
+ * can be released at once. The checks here are only those a schema
+ * cannot state: the format version first, the three files from one
+ * release, one row per instance type, and the registry sets the image
+ * configurations name.
  */
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "catalog/catalog.h"
+#include "catalog/embedded.h"
 #include "doc/load.h"
+#include "schema/schema.h"
 #include "util/error.h"
 #include "util/text.h"
 
 #define SCHEMA_VERSION 1
-#define NOT_KEPT SIZE_MAX
 
-/* How a field is checked and where its value goes. */
+/* Where a value goes; a null leaves the zeroed destination as it is. */
 enum kind {
-	K_SKIP,     /* known and required, checked by the caller */
-	K_STR,      /* string, copied into the arena */
-	K_OPT_STR,  /* string or null (NULL) */
-	K_INT,      /* non-negative integer into an int */
-	K_OPT_INT,  /* the same or null (0) */
-	K_NUM,      /* non-negative number into a double */
-	K_OPT_NUM,  /* the same or null (0) */
-	K_BOOL,     /* boolean into an int */
-	K_STR_LIST, /* list of strings: array + size_t count */
-	K_NODE_STR, /* string, its node kept (not copied) */
-	K_NODE_SEQ, /* list, its node kept */
-	K_NODE_MAP  /* mapping, its node kept */
+	K_STR,  /* string, copied into the arena */
+	K_INT,  /* integer into an int */
+	K_NUM,  /* number into a double */
+	K_BOOL, /* boolean into an int */
+	K_LIST  /* list of strings: array + size_t count */
 };
 
 struct field {
 	const char *key;
 	enum kind kind;
-	size_t off;                 /* destination, or NOT_KEPT */
-	size_t count_off;           /* K_STR_LIST: where the count goes */
-	const char *const *allowed; /* K_STR: NULL-terminated enum */
-};
-
-/* The top level of any of the three files. */
-struct top {
-	const struct smp_node *data_version;
-	const struct smp_node *generated;
-	const struct smp_node *sources;
-	const struct smp_node *rows;
-	const struct smp_node *configs;
-	const struct smp_node *registries;
-	const struct smp_node *hostnames;
-	const struct smp_node *suffixes;
-	const struct smp_node *pytorchxla;
-	const char *const *classes;
-	size_t class_count;
-	const char *const *efa;
-	size_t efa_count;
-	const char *const *graviton;
-	size_t graviton_count;
+	size_t off;       /* destination */
+	size_t count_off; /* K_LIST: where the count goes */
 };
 
 /* State of one load: the catalog being built and where errors go. */
 struct loader {
 	struct smp_catalog *cat;
 	struct smp_error *err;
+	const struct smp_allocator *a;
 	const struct smp_data_buffer *in; /* the buffer being read */
 };
 
-static const char *const frameworks_enum[] = {"pytorch", "tensorflow", NULL};
-static const char *const estimators_enum[] = {"huggingface", "pytorch",
-					      "tensorflow", NULL};
-
-#define TOP(k, kind, m)                                                        \
+#define F(type, k, kind, m)                                                    \
 	{                                                                      \
-		k, kind, offsetof(struct top, m), 0, NULL                      \
+		k, kind, offsetof(struct type, m), 0                           \
 	}
-#define TOP_COMMON                                                             \
-	{"schema_version", K_SKIP, NOT_KEPT, 0, NULL},                         \
-		TOP("data_version", K_NODE_STR, data_version),                 \
-		TOP("generated", K_NODE_STR, generated),                       \
-		TOP("sources", K_NODE_SEQ, sources)
-
-static const struct field instances_top[] = {
-	TOP_COMMON,
-	TOP("instances", K_NODE_SEQ, rows),
-};
-
-static const struct field tested_top[] = {
-	TOP_COMMON,
-	TOP("models", K_NODE_SEQ, rows),
-};
-
-static const struct field frameworks_top[] = {
-	TOP_COMMON,
-	{"supported_instance_classes", K_STR_LIST,
-	 offsetof(struct top, classes), offsetof(struct top, class_count),
-	 NULL},
-	{"sdk_efa_instance_types", K_STR_LIST, offsetof(struct top, efa),
-	 offsetof(struct top, efa_count), NULL},
-	TOP("pytorchxla_min_version", K_NODE_MAP, pytorchxla),
-	TOP("images", K_NODE_SEQ, rows),
-	TOP("image_configs", K_NODE_SEQ, configs),
-	TOP("image_registries", K_NODE_SEQ, registries),
-	TOP("ecr_hostnames", K_NODE_SEQ, hostnames),
-	TOP("image_tag_suffixes", K_NODE_SEQ, suffixes),
-	{"sdk_graviton_families", K_STR_LIST, offsetof(struct top, graviton),
-	 offsetof(struct top, graviton_count), NULL},
-};
-
-static const struct field source_fields[] = {
-	{"key", K_NODE_STR, NOT_KEPT, 0, NULL},
-	{"description", K_NODE_STR, NOT_KEPT, 0, NULL},
-};
-
-#define INST(k, kind, m)                                                       \
+#define F_LIST(type, k, m, c)                                                  \
 	{                                                                      \
-		k, kind, offsetof(struct smp_instance, m), 0, NULL             \
+		k, K_LIST, offsetof(struct type, m), offsetof(struct type, c)  \
 	}
+
+/* the schemas' keys that the catalog keeps, in the files' order */
 static const struct field instance_fields[] = {
-	INST("type", K_STR, type),
-	INST("family", K_STR, family),
-	INST("vcpus", K_INT, vcpus),
-	INST("memory_gib", K_NUM, memory_gib),
-	INST("gpus", K_INT, gpus),
-	INST("gpu_model", K_OPT_STR, gpu_model),
-	INST("gpu_memory_gib", K_OPT_NUM, gpu_memory_gib),
-	INST("efa", K_BOOL, efa),
-	INST("network_gbps", K_OPT_NUM, network_gbps),
-	INST("compiler_supported", K_BOOL, compiler_supported),
-	{"source", K_NODE_STR, NOT_KEPT, 0, NULL},
+	F(smp_instance, "type", K_STR, type),
+	F(smp_instance, "family", K_STR, family),
+	F(smp_instance, "vcpus", K_INT, vcpus),
+	F(smp_instance, "memory_gib", K_NUM, memory_gib),
+	F(smp_instance, "gpus", K_INT, gpus),
+	F(smp_instance, "gpu_model", K_STR, gpu_model),
+	F(smp_instance, "gpu_memory_gib", K_NUM, gpu_memory_gib),
+	F(smp_instance, "efa", K_BOOL, efa),
+	F(smp_instance, "network_gbps", K_NUM, network_gbps),
+	F(smp_instance, "compiler_supported", K_BOOL, compiler_supported),
 };
 
-#define TM(k, kind, m)                                                         \
-	{                                                                      \
-		k, kind, offsetof(struct smp_tested_model, m), 0, NULL         \
-	}
 static const struct field tested_fields[] = {
-	{"framework", K_STR, offsetof(struct smp_tested_model, framework), 0,
-	 frameworks_enum},
-	TM("framework_version", K_STR, framework_version),
-	TM("transformers_version", K_OPT_STR, transformers_version),
-	TM("model", K_STR, model),
-	TM("dataset", K_OPT_STR, dataset),
-	TM("instance_type", K_STR, instance_type),
-	TM("precision", K_OPT_STR, precision),
-	TM("sequence_length", K_OPT_INT, sequence_length),
-	TM("scope", K_OPT_STR, scope),
-	TM("native_batch_size", K_OPT_INT, native_batch_size),
-	TM("compiler_batch_size", K_INT, compiler_batch_size),
-	TM("batch_size_is_lower_bound", K_BOOL, batch_size_is_lower_bound),
-	TM("instance_count", K_OPT_INT, instance_count),
-	{"source", K_NODE_STR, NOT_KEPT, 0, NULL},
+	F(smp_tested_model, "framework", K_STR, framework),
+	F(smp_tested_model, "framework_version", K_STR, framework_version),
+	F(smp_tested_model, "transformers_version", K_STR,
+	  transformers_version),
+	F(smp_tested_model, "model", K_STR, model),
+	F(smp_tested_model, "dataset", K_STR, dataset),
+	F(smp_tested_model, "instance_type", K_STR, instance_type),
+	F(smp_tested_model, "precision", K_STR, precision),
+	F(smp_tested_model, "sequence_length", K_INT, sequence_length),
+	F(smp_tested_model, "scope", K_STR, scope),
+	F(smp_tested_model, "native_batch_size", K_INT, native_batch_size),
+	F(smp_tested_model, "compiler_batch_size", K_INT, compiler_batch_size),
+	F(smp_tested_model, "batch_size_is_lower_bound", K_BOOL,
+	  batch_size_is_lower_bound),
+	F(smp_tested_model, "instance_count", K_INT, instance_count),
 };
 
-#define IMG(k, kind, m)                                                        \
-	{                                                                      \
-		k, kind, offsetof(struct smp_image, m), 0, NULL                \
-	}
-#define IMG_LIST(k, m, c)                                                      \
-	{                                                                      \
-		k, K_STR_LIST, offsetof(struct smp_image, m),                  \
-			offsetof(struct smp_image, c), NULL                    \
-	}
 static const struct field image_fields[] = {
-	{"estimator", K_STR, offsetof(struct smp_image, estimator), 0,
-	 estimators_enum},
-	{"framework", K_STR, offsetof(struct smp_image, framework), 0,
-	 frameworks_enum},
-	IMG("framework_version", K_STR, framework_version),
-	IMG_LIST("framework_aliases", framework_aliases, framework_alias_count),
-	IMG("transformers_version", K_OPT_STR, transformers_version),
-	IMG_LIST("transformers_aliases", transformers_aliases,
-		 transformers_alias_count),
-	IMG_LIST("py_versions", py_versions, py_version_count),
-	IMG("repository", K_STR, repository),
-	{"source", K_NODE_STR, NOT_KEPT, 0, NULL},
+	F(smp_image, "estimator", K_STR, estimator),
+	F(smp_image, "framework", K_STR, framework),
+	F(smp_image, "framework_version", K_STR, framework_version),
+	F_LIST(smp_image, "framework_aliases", framework_aliases,
+	       framework_alias_count),
+	F(smp_image, "transformers_version", K_STR, transformers_version),
+	F_LIST(smp_image, "transformers_aliases", transformers_aliases,
+	       transformers_alias_count),
+	F_LIST(smp_image, "py_versions", py_versions, py_version_count),
+	F(smp_image, "repository", K_STR, repository),
 };
 
-#define CFG(k, kind, m)                                                        \
-	{                                                                      \
-		k, kind, offsetof(struct smp_image_config, m), 0, NULL         \
-	}
-#define CFG_LIST(k, m, c)                                                      \
-	{                                                                      \
-		k, K_STR_LIST, offsetof(struct smp_image_config, m),           \
-			offsetof(struct smp_image_config, c), NULL             \
-	}
 static const struct field image_config_fields[] = {
-	{"framework", K_STR, offsetof(struct smp_image_config, framework), 0,
-	 estimators_enum},
-	CFG("compiler", K_BOOL, compiler),
-	CFG("version", K_STR, version),
-	CFG_LIST("version_aliases", version_aliases, version_alias_count),
-	CFG("base_framework", K_OPT_STR, base_framework),
-	CFG_LIST("base_framework_aliases", base_framework_aliases,
-		 base_framework_alias_count),
-	CFG_LIST("py_versions", py_versions, py_version_count),
-	CFG("py_keyed", K_BOOL, py_keyed),
-	CFG("repository", K_STR, repository),
-	CFG("registries", K_STR, registries),
-	CFG_LIST("processors", processors, processor_count),
-	CFG("container_version_cpu", K_OPT_STR, container_version_cpu),
-	CFG("container_version_gpu", K_OPT_STR, container_version_gpu),
+	F(smp_image_config, "framework", K_STR, framework),
+	F(smp_image_config, "compiler", K_BOOL, compiler),
+	F(smp_image_config, "version", K_STR, version),
+	F_LIST(smp_image_config, "version_aliases", version_aliases,
+	       version_alias_count),
+	F(smp_image_config, "base_framework", K_STR, base_framework),
+	F_LIST(smp_image_config, "base_framework_aliases",
+	       base_framework_aliases, base_framework_alias_count),
+	F_LIST(smp_image_config, "py_versions", py_versions, py_version_count),
+	F(smp_image_config, "py_keyed", K_BOOL, py_keyed),
+	F(smp_image_config, "repository", K_STR, repository),
+	F(smp_image_config, "registries", K_STR, registries),
+	F_LIST(smp_image_config, "processors", processors, processor_count),
+	F(smp_image_config, "container_version_cpu", K_STR,
+	  container_version_cpu),
+	F(smp_image_config, "container_version_gpu", K_STR,
+	  container_version_gpu),
 };
 
 static const struct field registry_fields[] = {
-	{"set", K_STR, offsetof(struct smp_image_registry, set), 0, NULL},
-	{"region", K_STR, offsetof(struct smp_image_registry, region), 0, NULL},
-	{"account", K_STR, offsetof(struct smp_image_registry, account), 0,
-	 NULL},
+	F(smp_image_registry, "set", K_STR, set),
+	F(smp_image_registry, "region", K_STR, region),
+	F(smp_image_registry, "account", K_STR, account),
 };
 
 static const struct field hostname_fields[] = {
-	{"region", K_STR, offsetof(struct smp_ecr_hostname, region), 0, NULL},
-	{"hostname", K_STR, offsetof(struct smp_ecr_hostname, hostname), 0,
-	 NULL},
+	F(smp_ecr_hostname, "region", K_STR, region),
+	F(smp_ecr_hostname, "hostname", K_STR, hostname),
 };
 
 static const struct field suffix_fields[] = {
-	{"tag", K_STR, offsetof(struct smp_image_tag_suffix, tag), 0, NULL},
-	{"suffix", K_STR, offsetof(struct smp_image_tag_suffix, suffix), 0,
-	 NULL},
+	F(smp_image_tag_suffix, "tag", K_STR, tag),
+	F(smp_image_tag_suffix, "suffix", K_STR, suffix),
+};
+
+/* the top-level keys of frameworks.json kept in the catalog itself */
+static const struct field frameworks_fields[] = {
+	F_LIST(smp_catalog, "supported_instance_classes", supported_classes,
+	       supported_class_count),
+	F_LIST(smp_catalog, "sdk_efa_instance_types", sdk_efa_types,
+	       sdk_efa_type_count),
+	F_LIST(smp_catalog, "sdk_graviton_families", graviton_families,
+	       graviton_family_count),
 };
 
 static const struct field pytorchxla_fields[] = {
-	{"huggingface", K_STR,
-	 offsetof(struct smp_catalog, pytorchxla_min_huggingface), 0, NULL},
-	{"pytorch", K_STR, offsetof(struct smp_catalog, pytorchxla_min_pytorch),
-	 0, NULL},
+	F(smp_catalog, "huggingface", K_STR, pytorchxla_min_huggingface),
+	F(smp_catalog, "pytorch", K_STR, pytorchxla_min_pytorch),
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-#define MAX_FIELDS 16 /* read_object's bound on a field table */
-_Static_assert(COUNT(tested_fields) <= MAX_FIELDS &&
-		       COUNT(instance_fields) <= MAX_FIELDS &&
-		       COUNT(image_fields) <= MAX_FIELDS &&
-		       COUNT(image_config_fields) <= MAX_FIELDS &&
-		       COUNT(frameworks_top) <= MAX_FIELDS,
-	       "a field table is longer than MAX_FIELDS");
 
-/* Fills err (when given) and returns code. */
-static int
-failv(struct loader *L, int code, const struct smp_pos *at, const char *fmt,
-      va_list ap)
+/* A list of rows under key, copied into the catalog's rows/count. */
+struct table {
+	const char *key;
+	const struct field *fields;
+	size_t nfields;
+	size_t elem_size;
+	size_t rows_off, count_off; /* in struct smp_catalog */
+};
+
+#define TABLE(k, f, type, rows, count)                                         \
+	{                                                                      \
+		k, f, COUNT(f), sizeof(struct type),                           \
+			offsetof(struct smp_catalog, rows),                    \
+			offsetof(struct smp_catalog, count)                    \
+	}
+
+static const struct table instances_table = TABLE(
+	"instances", instance_fields, smp_instance, instances, instance_count);
+static const struct table tested_table =
+	TABLE("models", tested_fields, smp_tested_model, tested, tested_count);
+/* frameworks.json's; image_configs last, for the registry check */
+static const struct table frameworks_tables[] = {
+	TABLE("images", image_fields, smp_image, images, image_count),
+	TABLE("image_registries", registry_fields, smp_image_registry,
+	      image_registries, image_registry_count),
+	TABLE("ecr_hostnames", hostname_fields, smp_ecr_hostname, ecr_hostnames,
+	      ecr_hostname_count),
+	TABLE("image_tag_suffixes", suffix_fields, smp_image_tag_suffix,
+	      image_tag_suffixes, image_tag_suffix_count),
+	TABLE("image_configs", image_config_fields, smp_image_config,
+	      image_configs, image_config_count),
+};
+
+static const char *
+source_name(const struct loader *L)
 {
-	return smp__error_setv(L->err, code,
-			       L->in && L->in->name ? L->in->name
-						    : "instance data",
-			       at, fmt, ap);
+	return L->in && L->in->name ? L->in->name : "instance data";
 }
 
 static int fail_at(struct loader *L, const struct smp_node *n, const char *fmt,
@@ -265,23 +205,8 @@ fail_at(struct loader *L, const struct smp_node *n, const char *fmt, ...)
 	int rc;
 
 	va_start(ap, fmt);
-	rc = failv(L, SMP_EPARSE, n ? &n->start : NULL, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-static int fail_code(struct loader *L, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* An error without a position (out of memory, no buffer). */
-static int
-fail_code(struct loader *L, int code, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = failv(L, code, NULL, fmt, ap);
+	rc = smp__error_setv(L->err, SMP_EPARSE, source_name(L),
+			     n ? &n->start : NULL, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -289,25 +214,15 @@ fail_code(struct loader *L, int code, const char *fmt, ...)
 static int
 fail_nomem(struct loader *L)
 {
-	return fail_code(L, SMP_ENOMEM,
-			 "out of memory while loading instance data");
+	return smp__error_set(L->err, SMP_ENOMEM, source_name(L), NULL,
+			      "out of memory while loading instance data");
 }
 
-static int
-is_string(const struct smp_node *n)
-{
-	return n->kind == SMP_NODE_SCALAR &&
-	       smp__scalar_type(n) == SMP_SCALAR_STRING;
-}
-
-static int
-is_null(const struct smp_node *n)
-{
-	return n->kind == SMP_NODE_SCALAR &&
-	       smp__scalar_type(n) == SMP_SCALAR_NULL;
-}
-
-/* A string node's text copied into the catalog's arena. */
+/*
+ * A string node's text copied into the catalog's arena. A C string ends
+ * at a NUL: a value holding one would be read cut short, so it is
+ * refused (a representation limit, not the schema's).
+ */
 static int
 copy_string(struct loader *L, const char *key, const struct smp_node *n,
 	    const char **out)
@@ -315,222 +230,91 @@ copy_string(struct loader *L, const char *key, const struct smp_node *n,
 	if (strlen(n->u.scalar.value) != n->u.scalar.len)
 		return fail_at(L, n, "'%s' must not contain a NUL character",
 			       key);
-	if (!out)
-		return 0; /* checked, not kept */
 	*out = smp__arena_strndup(&L->cat->arena, n->u.scalar.value,
 				  n->u.scalar.len);
 	return *out ? 0 : fail_nomem(L);
 }
 
 static int
-check_enum(struct loader *L, const struct field *f, const struct smp_node *n)
+copy_list(struct loader *L, const char *key, const struct smp_node *n,
+	  const char *const **out, size_t *count)
 {
-	char list[256];
-	size_t i, used = 0;
-
-	for (i = 0; f->allowed[i]; i++)
-		if (smp__scalar_is(n, f->allowed[i]))
-			return 0;
-	list[0] = '\0';
-	for (i = 0; f->allowed[i]; i++) {
-		int w = snprintf(list + used, sizeof(list) - used, "%s'%s'",
-				 i ? ", " : "", f->allowed[i]);
-
-		if (w < 0 || (size_t)w >= sizeof(list) - used)
-			break;
-		used += (size_t)w;
-	}
-	return fail_at(L, n, "'%s' must be one of %s, found '%s'", f->key, list,
-		       n->u.scalar.value);
-}
-
-static int
-read_int(struct loader *L, const char *key, const struct smp_node *n, int *out)
-{
-	long long v;
-
-	if (n->kind != SMP_NODE_SCALAR || smp__scalar_type(n) != SMP_SCALAR_INT)
-		return fail_at(L, n, "'%s' must be an integer, found %s", key,
-			       smp__node_type_name(n));
-	if (smp__scalar_int(n, &v) || v > INT_MAX)
-		return fail_at(L, n, "'%s' is out of range", key);
-	if (v < 0)
-		return fail_at(L, n, "'%s' must not be negative", key);
-	*out = (int)v;
-	return 0;
-}
-
-static int
-read_num(struct loader *L, const char *key, const struct smp_node *n,
-	 double *out)
-{
-	double v;
-
-	if (smp__scalar_number(n, &v))
-		return fail_at(L, n, "'%s' must be a number, found %s", key,
-			       smp__node_type_name(n));
-	if (!isfinite(v))
-		return fail_at(L, n, "'%s' is out of range", key);
-	if (v < 0)
-		return fail_at(L, n, "'%s' must not be negative", key);
-	*out = v;
-	return 0;
-}
-
-static int
-read_str_list(struct loader *L, const char *key, const struct smp_node *n,
-	      const char *const **out, size_t *count)
-{
-	const char **items;
-	size_t i, len;
+	size_t i, len = n->u.sequence.count;
+	const char **items = smp__arena_zalloc(
+		&L->cat->arena, (len ? len : 1) * sizeof(*items));
 	int rc;
 
-	if (n->kind != SMP_NODE_SEQUENCE)
-		return fail_at(L, n, "'%s' must be a list of strings, found %s",
-			       key, smp__node_type_name(n));
-	len = n->u.sequence.count;
-	items = smp__arena_zalloc(&L->cat->arena,
-				  (len ? len : 1) * sizeof(*items));
 	if (!items)
 		return fail_nomem(L);
-	for (i = 0; i < len; i++) {
-		const struct smp_node *e = n->u.sequence.items[i];
-
-		if (!is_string(e))
-			return fail_at(L, e,
-				       "each entry of '%s' must be a string, "
-				       "found %s",
-				       key, smp__node_type_name(e));
-		rc = copy_string(L, key, e, &items[i]);
-		if (rc)
+	for (i = 0; i < len; i++)
+		if ((rc = copy_string(L, key, n->u.sequence.items[i],
+				      &items[i])))
 			return rc;
-	}
 	*out = items;
 	*count = len;
 	return 0;
 }
 
 /*
- * Checks one value against its field and stores it into dst (unless the
- * field is NOT_KEPT). Values go through locals so that a field without a
- * destination is still checked.
+ * Copies one value, which the schema validated, into dst. The schemas
+ * bound every integer well inside an int; the range is checked again
+ * because the conversion depends on it.
  */
 static int
-read_field(struct loader *L, const struct field *f, const struct smp_node *v,
-	   void *dst)
+copy_field(struct loader *L, const struct field *f, const struct smp_node *v,
+	   char *dst)
 {
-	char *p = f->off == NOT_KEPT || !dst ? NULL : (char *)dst + f->off;
-	const char *name = f->key, *str = NULL;
+	const char *str = NULL;
 	const char *const *list = NULL;
 	size_t count = 0;
+	long long x = 0;
 	double num = 0;
-	int rc = 0, i = 0;
+	int i, rc = 0;
 
+	if (v->kind == SMP_NODE_SCALAR &&
+	    smp__scalar_type(v) == SMP_SCALAR_NULL)
+		return 0; /* NULL or 0: the row is zeroed */
 	switch (f->kind) {
-	case K_SKIP:
-		return 0;
-	case K_OPT_STR:
 	case K_STR:
-		if (f->kind == K_OPT_STR && is_null(v))
-			break;
-		if (!is_string(v))
-			return fail_at(
-				L, v, "'%s' must be a string%s, found %s", name,
-				f->kind == K_OPT_STR ? " or null" : "",
-				smp__node_type_name(v));
-		rc = f->allowed ? check_enum(L, f, v) : 0;
-		if (!rc)
-			rc = copy_string(L, name, v, p ? &str : NULL);
+		rc = copy_string(L, f->key, v, &str);
+		memcpy(dst + f->off, &str, sizeof(str));
 		break;
-	case K_OPT_INT:
 	case K_INT:
-		if (f->kind == K_INT || !is_null(v))
-			rc = read_int(L, name, v, &i);
+		if (smp__scalar_int(v, &x) || x < INT_MIN || x > INT_MAX)
+			return fail_at(L, v, "'%s' is out of range", f->key);
+		i = (int)x;
+		memcpy(dst + f->off, &i, sizeof(i));
 		break;
-	case K_OPT_NUM:
 	case K_NUM:
-		if (f->kind == K_NUM || !is_null(v))
-			rc = read_num(L, name, v, &num);
+		if (smp__scalar_number(v, &num))
+			return fail_at(L, v, "'%s' is out of range", f->key);
+		memcpy(dst + f->off, &num, sizeof(num));
 		break;
 	case K_BOOL:
-		i = smp__scalar_bool(v);
-		if (i < 0)
-			return fail_at(L, v, "'%s' must be a boolean, found %s",
-				       name, smp__node_type_name(v));
+		i = smp__scalar_bool(v) == 1;
+		memcpy(dst + f->off, &i, sizeof(i));
 		break;
-	case K_STR_LIST:
-		rc = read_str_list(L, name, v, &list, &count);
-		break;
-	case K_NODE_STR:
-		if (!is_string(v))
-			return fail_at(L, v, "'%s' must be a string, found %s",
-				       name, smp__node_type_name(v));
-		break;
-	case K_NODE_SEQ:
-		if (v->kind != SMP_NODE_SEQUENCE)
-			return fail_at(L, v, "'%s' must be a list, found %s",
-				       name, smp__node_type_name(v));
-		break;
-	case K_NODE_MAP:
-		if (v->kind != SMP_NODE_MAPPING)
-			return fail_at(L, v, "'%s' must be a mapping, found %s",
-				       name, smp__node_type_name(v));
+	case K_LIST:
+		rc = copy_list(L, f->key, v, &list, &count);
+		memcpy(dst + f->off, &list, sizeof(list));
+		memcpy(dst + f->count_off, &count, sizeof(count));
 		break;
 	}
-	if (rc || !p)
-		return rc;
-	switch (f->kind) {
-	case K_SKIP:
-		break;
-	case K_OPT_STR:
-	case K_STR:
-		memcpy(p, &str, sizeof(str));
-		break;
-	case K_OPT_INT:
-	case K_INT:
-	case K_BOOL:
-		memcpy(p, &i, sizeof(i));
-		break;
-	case K_OPT_NUM:
-	case K_NUM:
-		memcpy(p, &num, sizeof(num));
-		break;
-	case K_STR_LIST:
-		memcpy(p, &list, sizeof(list));
-		memcpy((char *)dst + f->count_off, &count, sizeof(count));
-		break;
-	case K_NODE_STR:
-	case K_NODE_SEQ:
-	case K_NODE_MAP:
-		memcpy(p, &v, sizeof(v)); /* NOLINT(bugprone-sizeof-expression):
-					     copies the pointer itself */
-		break;
-	}
-	return 0;
+	return rc;
 }
 
 /*
- * Checks a mapping against its fields: no unknown keys (the schemas say
- * additionalProperties: false), every field present and well typed.
- * what names the mapping in the message when it is not one.
+ * Copies the kept members of a validated mapping into dst. One pass over
+ * the members; the files list the keys in the tables' order, so the
+ * member's own index is tried first. Other keys ('source') are skipped.
  */
 static int
-read_object(struct loader *L, const struct smp_node *n,
-	    const struct field *fields, size_t nfields, void *dst,
-	    const char *what)
+copy_object(struct loader *L, const struct smp_node *n,
+	    const struct field *fields, size_t nfields, void *dst)
 {
-	const struct smp_node *vals[MAX_FIELDS];
 	size_t i, j;
 	int rc;
 
-	if (!n) /* callers pass checked nodes; for the static analyzer */
-		return fail_code(L, SMP_EINTERNAL, "no node for %s", what);
-	if (n->kind != SMP_NODE_MAPPING)
-		return fail_at(L, n, "%s must be a mapping, found %s", what,
-			       smp__node_type_name(n));
-	/* one pass over the members; the loader rejected duplicate keys.
-	 * The files list the keys in the tables' order: try that first. */
-	memset(vals, 0, sizeof(vals));
 	for (i = 0; i < n->u.mapping.count; i++) {
 		const struct smp_pair *pr = &n->u.mapping.items[i];
 
@@ -540,302 +324,142 @@ read_object(struct loader *L, const struct smp_node *n,
 			for (j = 0; j < nfields; j++)
 				if (smp__scalar_is(pr->key, fields[j].key))
 					break;
-		if (j == nfields)
-			return fail_at(L, pr->key, "unknown key '%s' in %s",
-				       pr->key->kind == SMP_NODE_SCALAR
-					       ? pr->key->u.scalar.value
-					       : "?",
-				       what);
-		vals[j] = pr->value;
-	}
-	for (j = 0; j < nfields; j++) {
-		if (!vals[j])
-			return fail_at(L, n, "missing required key '%s' in %s",
-				       fields[j].key, what);
-		rc = read_field(L, &fields[j], vals[j], dst);
-		if (rc)
+		if (j < nfields &&
+		    (rc = copy_field(L, &fields[j], pr->value, dst)))
 			return rc;
 	}
 	return 0;
 }
 
-/* "2026.11.30" (sep '.') or "2026-11-30" (sep '-'). */
-static int
-is_date(const struct smp_node *n, char sep)
-{
-	const char *s = n->u.scalar.value;
-	size_t i;
-
-	if (n->u.scalar.len != 10)
-		return 0;
-	for (i = 0; i < 10; i++) {
-		if (i == 4 || i == 7) {
-			if (s[i] != sep)
-				return 0;
-		} else if (s[i] < '0' || s[i] > '9') {
-			return 0;
-		}
-	}
-	return 1;
-}
-
 /*
- * The parts shared by the three files: schema_version first (a file of
- * another version is reported as such, not as unknown keys), then the
- * fields, the version strings and the sources list. The first file read
- * sets data_version and generated; the others must agree with it.
+ * Copies the rows of the validated list t->key of root into a zeroed
+ * arena array; an absent key gives no rows. Into the catalog (t's
+ * offsets), or into *rows and *count when rows is given (an overlay).
  */
 static int
-read_top(struct loader *L, const struct smp_node *root,
-	 const struct field *fields, size_t nfields, struct top *t)
+copy_rows(struct loader *L, const struct smp_node *root, const struct table *t,
+	  void *rows, size_t *count)
 {
-	const struct smp_node *sv;
-	struct smp_catalog *cat = L->cat;
-	long long v;
-	size_t i;
-	int rc;
-
-	memset(t, 0, sizeof(*t));
-	if (root->kind != SMP_NODE_MAPPING)
-		return fail_at(L, root,
-			       "the document must be a mapping, found %s",
-			       smp__node_type_name(root));
-	sv = smp__map_get(root, "schema_version");
-	if (!sv)
-		return fail_at(L, root,
-			       "missing required key 'schema_version'");
-	if (sv->kind != SMP_NODE_SCALAR ||
-	    smp__scalar_type(sv) != SMP_SCALAR_INT)
-		return fail_at(L, sv,
-			       "'schema_version' must be an integer, found %s",
-			       smp__node_type_name(sv));
-	if (smp__scalar_int(sv, &v) || v != SCHEMA_VERSION)
-		return fail_at(L, sv,
-			       "unsupported schema_version %s: this build "
-			       "reads version %d",
-			       sv->u.scalar.value, SCHEMA_VERSION);
-	rc = read_object(L, root, fields, nfields, t, "the document");
-	if (rc)
-		return rc;
-	/* read_object stored them all; stated for the static analyzer */
-	if (!t->data_version || !t->generated || !t->sources || !t->rows)
-		return fail_at(L, root, "the document is incomplete");
-	if (!is_date(t->data_version, '.'))
-		return fail_at(L, t->data_version,
-			       "'data_version' must look like YYYY.MM.DD, "
-			       "found '%s'",
-			       t->data_version->u.scalar.value);
-	if (!is_date(t->generated, '-'))
-		return fail_at(L, t->generated,
-			       "'generated' must look like YYYY-MM-DD, found "
-			       "'%s'",
-			       t->generated->u.scalar.value);
-	if (!cat->data_version) {
-		rc = copy_string(L, "data_version", t->data_version,
-				 &cat->data_version);
-		if (!rc)
-			rc = copy_string(L, "generated", t->generated,
-					 &cat->generated);
-		if (rc)
-			return rc;
-	} else if (strcmp(cat->data_version, t->data_version->u.scalar.value) !=
-		   0) {
-		return fail_at(L, t->data_version,
-			       "'data_version' is '%s' but the instance types "
-			       "have '%s': the files must come from one "
-			       "release",
-			       t->data_version->u.scalar.value,
-			       cat->data_version);
-	} else if (strcmp(cat->generated, t->generated->u.scalar.value) != 0) {
-		return fail_at(L, t->generated,
-			       "'generated' is '%s' but the instance types "
-			       "have '%s': the files must come from one "
-			       "release",
-			       t->generated->u.scalar.value, cat->generated);
-	}
-	for (i = 0; i < t->sources->u.sequence.count; i++) {
-		rc = read_object(L, t->sources->u.sequence.items[i],
-				 source_fields, COUNT(source_fields), NULL,
-				 "each entry of 'sources'");
-		if (rc)
-			return rc;
-	}
-	for (i = 0; !t->rows->u.sequence.count && i < nfields; i++)
-		if (fields[i].off == offsetof(struct top, rows))
-			return fail_at(L, t->rows, "'%s' must not be empty",
-				       fields[i].key);
-	return 0;
-}
-
-/*
- * Reads rows of elem_size bytes each into a zeroed arena array; what
- * names an entry in messages.
- */
-static int
-read_rows(struct loader *L, const struct smp_node *seq,
-	  const struct field *fields, size_t nfields, size_t elem_size,
-	  void **out, size_t *count, const char *what)
-{
-	size_t i, n;
+	const struct smp_node *seq = smp__map_get(root, t->key);
+	size_t i, n = seq ? seq->u.sequence.count : 0;
 	char *items;
 	int rc;
 
-	if (!seq) /* read_top checked it; for the static analyzer */
-		return fail_code(L, SMP_EINTERNAL, "no rows");
-	n = seq->u.sequence.count;
-
-	if (n > SIZE_MAX / elem_size)
+	if (n > SIZE_MAX / t->elem_size)
 		return fail_nomem(L);
-	items = smp__arena_zalloc(&L->cat->arena, n * elem_size);
+	items = smp__arena_zalloc(&L->cat->arena, (n ? n : 1) * t->elem_size);
 	if (!items)
 		return fail_nomem(L);
-	for (i = 0; i < n; i++) {
-		rc = read_object(L, seq->u.sequence.items[i], fields, nfields,
-				 items + i * elem_size, what);
-		if (rc)
+	for (i = 0; i < n; i++)
+		if ((rc = copy_object(L, seq->u.sequence.items[i], t->fields,
+				      t->nfields, items + i * t->elem_size)))
 			return rc;
+	if (!rows) {
+		rows = (char *)L->cat + t->rows_off;
+		count = (size_t *)(void *)((char *)L->cat + t->count_off);
 	}
-	*out = items;
+	memcpy(rows, &items, sizeof(items));
 	*count = n;
 	return 0;
 }
 
 /*
- * ^ml\.[a-z0-9-]+\.[a-z0-9]+$ (the schemas' pattern): a type name is
- * printed by update-data and matched against specs, so a downloaded one
- * carrying control characters, escapes or workflow commands is refused.
+ * The format version first: a file of another version is reported as
+ * such, not as whatever this version's schema finds wrong in it. A
+ * missing or mistyped schema_version is left to the schema.
  */
 static int
-valid_type_name(const char *s)
+check_version(struct loader *L, const struct smp_node *root)
 {
-	size_t i = 3, dots = 0, run = 0;
+	const struct smp_node *sv = smp__map_get(root, "schema_version");
+	long long v;
 
-	if (strncmp(s, "ml.", 3) != 0)
-		return 0;
-	for (; s[i]; i++) {
-		char c = s[i];
-
-		if (c == '.') {
-			if (!run || ++dots > 1)
-				return 0;
-			run = 0;
-		} else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-			   (c == '-' && dots == 0)) {
-			run++;
-		} else {
-			return 0;
-		}
-	}
-	return dots == 1 && run > 0;
-}
-
-/* The value node of key in the i-th row of seq, for a position. */
-static const struct smp_node *
-row_key(const struct smp_node *seq, size_t i, const char *key)
-{
-	return seq ? smp__map_get(seq->u.sequence.items[i], key) : NULL;
-}
-
-/* Sane ranges the schemas give too (instances.schema.json,
- * tested-models.schema.json): absurd data is refused with a position
- * instead of silencing a rule (gpus 0 on a GPU type) or being pasted into
- * a fix (a batch size of 0). */
-#define MAX_VCPUS 4096
-#define MAX_MEMORY_GIB 65536.0
-#define MAX_GPUS 64
-#define MAX_GPU_MEMORY_GIB 1024.0
-#define MAX_NETWORK_GBPS 100000.0
-#define MAX_BATCH 1048576
-#define MAX_SEQUENCE 1048576
-#define MAX_INSTANCE_COUNT 4096
-
-static int
-check_instances(struct loader *L, const struct smp_node *seq,
-		const struct smp_instance *rows, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const struct smp_instance *r = &rows[i];
-
-		if (!valid_type_name(r->type))
-			return fail_at(L, row_key(seq, i, "type"),
-				       "'type' must be an instance type name "
-				       "such as ml.p3.8xlarge (lower-case "
-				       "letters, digits, '-' and two dots)");
-		if (r->vcpus < 1 || r->vcpus > MAX_VCPUS)
-			return fail_at(L, row_key(seq, i, "vcpus"),
-				       "'vcpus' must be from 1 to %d",
-				       MAX_VCPUS);
-		if (!(r->memory_gib > 0) || r->memory_gib > MAX_MEMORY_GIB)
-			return fail_at(L, row_key(seq, i, "memory_gib"),
-				       "'memory_gib' must be above 0 and at "
-				       "most %.0f",
-				       MAX_MEMORY_GIB);
-		if (r->gpus > MAX_GPUS)
-			return fail_at(L, row_key(seq, i, "gpus"),
-				       "'gpus' must be at most %d", MAX_GPUS);
-		if (r->gpu_model && r->gpus < 1)
-			return fail_at(L, row_key(seq, i, "gpus"),
-				       "'gpus' must be at least 1 for a type "
-				       "with a 'gpu_model'");
-		if (!r->gpu_model && r->gpus > 0)
-			return fail_at(L, row_key(seq, i, "gpu_model"),
-				       "'gpu_model' must name the GPU of a "
-				       "type with 'gpus' above 0");
-		if (r->gpu_memory_gib > MAX_GPU_MEMORY_GIB)
-			return fail_at(L, row_key(seq, i, "gpu_memory_gib"),
-				       "'gpu_memory_gib' must be at most %.0f",
-				       MAX_GPU_MEMORY_GIB);
-		if (r->network_gbps > MAX_NETWORK_GBPS)
-			return fail_at(L, row_key(seq, i, "network_gbps"),
-				       "'network_gbps' must be at most %.0f",
-				       MAX_NETWORK_GBPS);
-	}
+	if (sv && sv->kind == SMP_NODE_SCALAR &&
+	    smp__scalar_type(sv) == SMP_SCALAR_INT &&
+	    (smp__scalar_int(sv, &v) || v != SCHEMA_VERSION))
+		return fail_at(L, sv,
+			       "unsupported schema_version %s: this build "
+			       "reads version %d",
+			       sv->u.scalar.value, SCHEMA_VERSION);
 	return 0;
 }
 
-/* A count within 1..max; an optional one may be null. */
+/* Validates root against the embedded schema file (its part at pointer,
+ * or the whole). */
 static int
-check_count(struct loader *L, const struct smp_node *seq, size_t i,
-	    const char *key, int v, int required, int max)
+validate(struct loader *L, const char *schema_file, const char *pointer,
+	 const struct smp_node *root)
 {
-	const struct smp_node *n = row_key(seq, i, key);
-
-	/* a null reads as 0: the node tells a null from a 0 */
-	if ((!required && n && is_null(n)) || (v >= 1 && v <= max))
-		return 0;
-	return fail_at(L, n, "'%s' must be from 1 to %d%s", key, max,
-		       required ? "" : " (or null)");
-}
-
-static int
-check_tested(struct loader *L, const struct smp_node *seq,
-	     const struct smp_tested_model *rows, size_t n)
-{
-	size_t i;
+	const struct smp_embedded_file *f = smp__embedded_find(schema_file);
+	struct smp_schema *s = NULL;
 	int rc;
 
-	if (!rows)
-		return 0; /* no table, nothing to check */
-	for (i = 0; i < n; i++) {
-		const struct smp_tested_model *r = &rows[i];
+	if (!f)
+		return smp__error_set(L->err, SMP_EINTERNAL, schema_file, NULL,
+				      "the schema is not built in");
+	if (root->kind == SMP_NODE_MAPPING && (rc = check_version(L, root)))
+		return rc;
+	rc = smp__schema_load(&s, L->a, f->name, (const char *)f->data, f->len,
+			      L->err);
+	if (rc == SMP_ENOMEM)
+		return fail_nomem(L);
+	if (!rc)
+		rc = smp__schema_validate(s, pointer, root, source_name(L),
+					  L->err);
+	smp__schema_free(s);
+	return rc;
+}
 
-		if (!valid_type_name(r->instance_type))
-			return fail_at(L, row_key(seq, i, "instance_type"),
-				       "'instance_type' must be an instance "
-				       "type name such as ml.p3.8xlarge");
-		if ((rc = check_count(L, seq, i, "compiler_batch_size",
-				      r->compiler_batch_size, 1, MAX_BATCH)) ||
-		    (rc = check_count(L, seq, i, "native_batch_size",
-				      r->native_batch_size, 0, MAX_BATCH)) ||
-		    (rc = check_count(L, seq, i, "sequence_length",
-				      r->sequence_length, 0, MAX_SEQUENCE)) ||
-		    (rc = check_count(L, seq, i, "instance_count",
-				      r->instance_count, 0,
-				      MAX_INSTANCE_COUNT)))
-			return rc;
+/*
+ * The first file read sets data_version and generated; the others must
+ * agree with it (the files come from one release).
+ */
+static int
+check_release(struct loader *L, const struct smp_node *root)
+{
+	struct smp_catalog *cat = L->cat;
+	const struct smp_node *dv = smp__map_get(root, "data_version");
+	const struct smp_node *gen = smp__map_get(root, "generated");
+	int rc;
+
+	if (!dv || !gen) /* the schema requires both */
+		return fail_at(L, root, "the document is incomplete");
+	if (!cat->data_version) {
+		rc = copy_string(L, "data_version", dv, &cat->data_version);
+		return rc ? rc
+			  : copy_string(L, "generated", gen, &cat->generated);
 	}
+	if (strcmp(cat->data_version, dv->u.scalar.value) != 0)
+		return fail_at(L, dv,
+			       "'data_version' is '%s' but the instance types "
+			       "have '%s': the files must come from one "
+			       "release",
+			       dv->u.scalar.value, cat->data_version);
+	if (strcmp(cat->generated, gen->u.scalar.value) != 0)
+		return fail_at(L, gen,
+			       "'generated' is '%s' but the instance types "
+			       "have '%s': the files must come from one "
+			       "release",
+			       gen->u.scalar.value, cat->generated);
+	return 0;
+}
+
+/* Lookups go by type: two rows of seq for one type would be ambiguous. */
+static int
+check_unique_types(struct loader *L, const struct smp_node *seq,
+		   const struct smp_instance *rows, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (strcmp(rows[i].type, rows[j].type) == 0)
+				return fail_at(
+					L,
+					smp__map_get(seq->u.sequence.items[i],
+						     "type"),
+					"instance type '%s' is listed twice",
+					rows[i].type);
 	return 0;
 }
 
@@ -843,73 +467,37 @@ static int
 read_instances(struct loader *L, const struct smp_node *root)
 {
 	struct smp_catalog *cat = L->cat;
-	const struct smp_node *seq;
-	struct top t;
-	void *rows = NULL;
-	size_t i, j;
 	int rc;
 
-	rc = read_top(L, root, instances_top, COUNT(instances_top), &t);
-	if (rc)
+	if ((rc = validate(L, "instances.schema.json", NULL, root)) ||
+	    (rc = check_release(L, root)) ||
+	    (rc = copy_rows(L, root, &instances_table, NULL, NULL)))
 		return rc;
-	seq = t.rows;
-	rc = read_rows(L, seq, instance_fields, COUNT(instance_fields),
-		       sizeof(struct smp_instance), &rows, &cat->instance_count,
-		       "each entry of 'instances'");
-	if (rc)
-		return rc;
-	cat->instances = rows;
-	rc = check_instances(L, seq, cat->instances, cat->instance_count);
-	if (rc)
-		return rc;
-	/* lookups go by type: two rows for one type would be ambiguous */
-	for (i = 1; rows && seq && i < cat->instance_count; i++) {
-		const char *type = cat->instances[i].type;
-
-		for (j = 0; type && j < i; j++)
-			if (cat->instances[j].type &&
-			    strcmp(type, cat->instances[j].type) == 0)
-				return fail_at(
-					L,
-					smp__map_get(seq->u.sequence.items[i],
-						     "type"),
-					"instance type '%s' is listed twice",
-					type);
-	}
-	return 0;
+	return check_unique_types(L, smp__map_get(root, "instances"),
+				  cat->instances, cat->instance_count);
 }
 
 static int
 read_tested(struct loader *L, const struct smp_node *root)
 {
 	struct smp_catalog *cat = L->cat;
-	struct top t;
-	void *rows = NULL;
+	struct smp_tested_model *rows = NULL;
 	size_t i;
 	int rc;
 
-	rc = read_top(L, root, tested_top, COUNT(tested_top), &t);
-	if (rc)
-		return rc;
-	rc = read_rows(L, t.rows, tested_fields, COUNT(tested_fields),
-		       sizeof(struct smp_tested_model), &rows,
-		       &cat->tested_count, "each entry of 'models'");
-	if (rc)
+	if ((rc = validate(L, "tested-models.schema.json", NULL, root)) ||
+	    (rc = check_release(L, root)) ||
+	    (rc = copy_rows(L, root, &tested_table, &rows, &cat->tested_count)))
 		return rc;
 	cat->tested = rows;
-	rc = check_tested(L, t.rows, cat->tested, cat->tested_count);
-	if (rc)
-		return rc;
-	for (i = 0; rows && i < cat->tested_count; i++) {
-		struct smp_tested_model *m =
-			(struct smp_tested_model *)rows + i;
-		size_t n = m->model ? strlen(m->model) + 1 : 1;
+	for (i = 0; i < cat->tested_count; i++) {
+		size_t n = rows[i].model ? strlen(rows[i].model) + 1 : 1;
 		char *key = smp__arena_alloc(&cat->arena, n);
 
 		if (!key)
 			return fail_nomem(L);
-		smp__model_key(key, n, m->model);
-		m->model_key = key;
+		smp__model_key(key, n, rows[i].model);
+		rows[i].model_key = key;
 	}
 	return 0;
 }
@@ -926,153 +514,79 @@ registry_set_known(const struct smp_catalog *cat, const char *set)
 	return 0;
 }
 
-/* The SDK's training image tables of frameworks.json. */
-static int
-read_image_tables(struct loader *L, const struct top *t)
-{
-	struct smp_catalog *cat = L->cat;
-	void *rows = NULL;
-	size_t i;
-	int rc;
-
-	rc = read_rows(
-		L, t->registries, registry_fields, COUNT(registry_fields),
-		sizeof(struct smp_image_registry), &rows,
-		&cat->image_registry_count, "each entry of 'image_registries'");
-	if (rc)
-		return rc;
-	cat->image_registries = rows;
-	rc = read_rows(L, t->hostnames, hostname_fields, COUNT(hostname_fields),
-		       sizeof(struct smp_ecr_hostname), &rows,
-		       &cat->ecr_hostname_count,
-		       "each entry of 'ecr_hostnames'");
-	if (rc)
-		return rc;
-	cat->ecr_hostnames = rows;
-	rc = read_rows(L, t->suffixes, suffix_fields, COUNT(suffix_fields),
-		       sizeof(struct smp_image_tag_suffix), &rows,
-		       &cat->image_tag_suffix_count,
-		       "each entry of 'image_tag_suffixes'");
-	if (rc)
-		return rc;
-	cat->image_tag_suffixes = rows;
-	cat->graviton_families = t->graviton;
-	cat->graviton_family_count = t->graviton_count;
-	rc = read_rows(
-		L, t->configs, image_config_fields, COUNT(image_config_fields),
-		sizeof(struct smp_image_config), &rows,
-		&cat->image_config_count, "each entry of 'image_configs'");
-	if (rc)
-		return rc;
-	cat->image_configs = rows;
-	for (i = 0; t->configs && i < cat->image_config_count; i++) {
-		const struct smp_image_config *c = &cat->image_configs[i];
-		const struct smp_node *row = t->configs->u.sequence.items[i];
-
-		if (!registry_set_known(cat, c->registries))
-			return fail_at(L, smp__map_get(row, "registries"),
-				       "registry set '%s' is not in "
-				       "'image_registries'",
-				       c->registries ? c->registries : "");
-		if (!c->processor_count)
-			return fail_at(L, smp__map_get(row, "processors"),
-				       "'processors' must not be empty");
-	}
-	return 0;
-}
-
 static int
 read_frameworks(struct loader *L, const struct smp_node *root)
 {
 	struct smp_catalog *cat = L->cat;
-	struct top t;
-	void *rows = NULL;
+	const struct smp_node *configs = smp__map_get(root, "image_configs");
 	size_t i;
 	int rc;
 
-	rc = read_top(L, root, frameworks_top, COUNT(frameworks_top), &t);
-	if (rc)
+	if ((rc = validate(L, "frameworks.schema.json", NULL, root)) ||
+	    (rc = check_release(L, root)) ||
+	    (rc = copy_object(L, root, frameworks_fields,
+			      COUNT(frameworks_fields), cat)) ||
+	    (rc = copy_object(L, smp__map_get(root, "pytorchxla_min_version"),
+			      pytorchxla_fields, COUNT(pytorchxla_fields),
+			      cat)))
 		return rc;
-	cat->supported_classes = t.classes;
-	cat->supported_class_count = t.class_count;
-	cat->sdk_efa_types = t.efa;
-	cat->sdk_efa_type_count = t.efa_count;
-	rc = read_object(L, t.pytorchxla, pytorchxla_fields,
-			 COUNT(pytorchxla_fields), cat,
-			 "'pytorchxla_min_version'");
-	if (rc)
-		return rc;
-	rc = read_rows(L, t.rows, image_fields, COUNT(image_fields),
-		       sizeof(struct smp_image), &rows, &cat->image_count,
-		       "each entry of 'images'");
-	if (rc)
-		return rc;
-	cat->images = rows;
-	/* only the Hugging Face images are keyed by a Transformers version
-	 * (t.rows is set when read_rows succeeded: for the static analyzer) */
-	for (i = 0; rows && t.rows && i < cat->image_count; i++) {
-		const struct smp_image *im = &cat->images[i];
-		int hf = im->estimator &&
-			 strcmp(im->estimator, "huggingface") == 0;
+	for (i = 0; i < COUNT(frameworks_tables); i++)
+		if ((rc = copy_rows(L, root, &frameworks_tables[i], NULL,
+				    NULL)))
+			return rc;
+	/* a cross-reference between two tables */
+	for (i = 0; configs && i < cat->image_config_count; i++) {
+		const char *set = cat->image_configs[i].registries;
 
-		if (hf != (im->transformers_version != NULL))
+		if (!registry_set_known(cat, set))
 			return fail_at(
 				L,
-				smp__map_get(t.rows->u.sequence.items[i],
-					     "transformers_version"),
-				hf ? "'transformers_version' must be set for "
-				     "a huggingface image"
-				   : "'transformers_version' must be null "
-				     "unless the estimator is huggingface");
-		if (!im->py_version_count)
-			return fail_at(L,
-				       smp__map_get(t.rows->u.sequence.items[i],
-						    "py_versions"),
-				       "'py_versions' must not be empty");
+				smp__map_get(configs->u.sequence.items[i],
+					     "registries"),
+				"registry set '%s' is not in "
+				"'image_registries'",
+				set ? set : "");
 	}
-	return read_image_tables(L, &t);
+	return 0;
 }
 
 /*
- * Parses one buffer as strict JSON into docs. A loader finding (syntax,
- * duplicate key, limit) becomes SMP_EPARSE at its position.
+ * Parses one buffer as strict JSON into docs. A loader diagnostic
+ * (syntax, duplicate key, limit) becomes SMP_EPARSE at its position.
  */
 static int
 parse(struct loader *L, struct smp_docs *docs, const struct smp_data_buffer *in)
 {
+	struct smp_pos start = smp__pos_make(1, 1);
 	int rc;
 
 	L->in = in;
 	if (!in || (!in->buf && in->len))
-		return fail_code(L, SMP_EINVAL, "no instance data buffer");
-	rc = smp__load_strict(docs, in->name ? in->name : "instance data",
-			      in->buf ? in->buf : "", in->len, 1, L->err);
+		return smp__error_set(L->err, SMP_EINVAL, "instance data", NULL,
+				      "no instance data buffer");
+	rc = smp__load_strict(docs, source_name(L), in->buf ? in->buf : "",
+			      in->len, 1, L->err);
 	if (rc == SMP_ENOMEM)
 		return fail_nomem(L);
 	if (rc)
 		return rc;
-	if (docs->count != 1 || !docs->items[0].root) {
-		struct smp_node at;
-
-		memset(&at, 0, sizeof(at));
-		at.start.line = 1;
-		at.start.column = 1;
-		return fail_at(L, &at, "expected one JSON document");
-	}
+	if (docs->count != 1 || !docs->items[0].root)
+		return smp__error_set(L->err, SMP_EPARSE, source_name(L),
+				      &start, "expected one JSON document");
 	return 0;
 }
 
 typedef int (*reader_fn)(struct loader *, const struct smp_node *);
 
-/* Parses, checks and copies one file; its documents are released here. */
+/* Parses, validates and copies one file; its documents are released
+ * here. */
 static int
-load_one(struct loader *L, const struct smp_allocator *a,
-	 const struct smp_data_buffer *in, reader_fn read)
+load_one(struct loader *L, const struct smp_data_buffer *in, reader_fn read)
 {
 	struct smp_docs docs;
 	int rc;
 
-	smp__docs_init(&docs, a);
+	smp__docs_init(&docs, L->a);
 	rc = parse(L, &docs, in);
 	if (!rc)
 		rc = read(L, docs.items[0].root);
@@ -1100,12 +614,13 @@ smp__catalog_load(struct smp_catalog *cat, const struct smp_allocator *a,
 	smp__arena_init(&tmp.arena, a);
 	L.cat = &tmp;
 	L.err = err;
+	L.a = a;
 	L.in = NULL;
-	rc = load_one(&L, a, instances, read_instances);
+	rc = load_one(&L, instances, read_instances);
 	if (!rc)
-		rc = load_one(&L, a, tested, read_tested);
+		rc = load_one(&L, tested, read_tested);
 	if (!rc)
-		rc = load_one(&L, a, frameworks, read_frameworks);
+		rc = load_one(&L, frameworks, read_frameworks);
 	if (rc) {
 		smp__arena_release(&tmp.arena);
 		return rc;
@@ -1208,28 +723,19 @@ smp__image_transformers_is(const struct smp_image *im, const char *version)
 /* The overlay's rows merged over the catalog's: replaced by type, or
  * appended in the overlay's order. */
 static int
-merge_overlay(struct loader *L, const struct smp_node *seq,
-	      const struct smp_instance *rows, size_t n)
+merge_overlay(struct loader *L, const struct smp_instance *rows, size_t n)
 {
 	struct smp_catalog *cat = L->cat;
 	struct smp_instance *merged;
 	size_t i, j, total = cat->instance_count;
 
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < i; j++)
-			if (strcmp(rows[i].type, rows[j].type) == 0)
-				return fail_at(
-					L,
-					smp__map_get(seq->u.sequence.items[i],
-						     "type"),
-					"instance type '%s' is listed twice",
-					rows[i].type);
+	for (i = 0; i < n; i++)
 		if (!smp__catalog_instance(cat, rows[i].type))
 			total++;
-	}
 	if (total > SIZE_MAX / sizeof(*merged))
 		return fail_nomem(L);
-	merged = smp__arena_zalloc(&cat->arena, total * sizeof(*merged));
+	merged = smp__arena_zalloc(&cat->arena,
+				   (total ? total : 1) * sizeof(*merged));
 	if (!merged)
 		return fail_nomem(L);
 	if (cat->instance_count)
@@ -1250,78 +756,39 @@ merge_overlay(struct loader *L, const struct smp_node *seq,
 }
 
 /*
- * The overlay is read like instances.json (same row fields, strict JSON,
- * schema_version 1) but holds only the rows to add or replace; its rows
- * live in the catalog's arena, which a failed context creation releases.
+ * The overlay (instances.schema.json's "#/$defs/overlay": schema_version
+ * and instance rows, strict JSON) holds only the rows to add or replace;
+ * its rows live in the catalog's arena, which a failed context creation
+ * releases.
  */
 int
 smp__catalog_overlay(struct smp_catalog *cat, const struct smp_allocator *a,
 		     const struct smp_data_buffer *overlay,
 		     struct smp_error *err)
 {
-	const struct smp_node *root, *sv, *seq;
+	const struct smp_node *root;
+	struct smp_instance *rows = NULL;
 	struct smp_docs docs;
 	struct loader L;
-	void *rows = NULL;
-	size_t n = 0, i;
-	long long v;
+	size_t n = 0;
 	int rc;
 
 	L.cat = cat;
 	L.err = err;
+	L.a = a;
 	L.in = NULL;
 	smp__docs_init(&docs, a);
 	rc = parse(&L, &docs, overlay);
 	if (rc)
 		goto out;
 	root = docs.items[0].root;
-	if (root->kind != SMP_NODE_MAPPING) {
-		rc = fail_at(&L, root,
-			     "the document must be a mapping, found %s",
-			     smp__node_type_name(root));
+	if ((rc = validate(&L, "instances.schema.json", "#/$defs/overlay",
+			   root)) ||
+	    (rc = copy_rows(&L, root, &instances_table, &rows, &n)) ||
+	    (rc = check_unique_types(&L, smp__map_get(root, "instances"), rows,
+				     n)))
 		goto out;
-	}
-	sv = smp__map_get(root, "schema_version");
-	if (sv && (sv->kind != SMP_NODE_SCALAR || smp__scalar_int(sv, &v) ||
-		   v != SCHEMA_VERSION)) {
-		rc = fail_at(&L, sv,
-			     "unsupported schema_version: this build reads "
-			     "version %d",
-			     SCHEMA_VERSION);
-		goto out;
-	}
-	/* exactly the two keys */
-	for (i = 0; i < root->u.mapping.count; i++) {
-		const struct smp_node *k = root->u.mapping.items[i].key;
-
-		if (!smp__scalar_is(k, "schema_version") &&
-		    !smp__scalar_is(k, "instances")) {
-			rc = fail_at(&L, k, "unknown key '%s' in the overlay",
-				     k->kind == SMP_NODE_SCALAR
-					     ? k->u.scalar.value
-					     : "?");
-			goto out;
-		}
-	}
-	seq = smp__map_get(root, "instances");
-	if (!sv || !seq) {
-		rc = fail_at(&L, root,
-			     "missing required key '%s' in the overlay",
-			     sv ? "instances" : "schema_version");
-		goto out;
-	}
-	if (seq->kind != SMP_NODE_SEQUENCE) {
-		rc = fail_at(&L, seq, "'instances' must be a list, found %s",
-			     smp__node_type_name(seq));
-		goto out;
-	}
-	rc = read_rows(&L, seq, instance_fields, COUNT(instance_fields),
-		       sizeof(struct smp_instance), &rows, &n,
-		       "each entry of 'instances'");
-	if (!rc)
-		rc = check_instances(&L, seq, rows, n);
-	if (!rc)
-		rc = merge_overlay(&L, seq, rows, n);
+	rc = merge_overlay(&L, rows, n);
 out:
 	smp__docs_release(&docs);
 	return rc;

@@ -20,8 +20,10 @@ struct smp_emitter {
 	enum smp_severity min_severity;
 	enum smp_severity fail_on;
 	unsigned int text_flags;
-	char *rules_uri; /* owned */
-	char *hostname;  /* owned: JUnit's, never NULL */
+	char *rules_uri;   /* owned */
+	char *hostname;    /* owned: JUnit's, never NULL */
+	char *source_root; /* owned: SARIF's, normalized; NULL for none */
+	char *base_dir;    /* owned: normalized; NULL for source_root */
 	int64_t timestamp;
 	int started; /* the format's begin() ran */
 	int finished;
@@ -50,6 +52,21 @@ int smp__emit_visible(const struct smp_emitter *em,
 const char *smp__emit_report_file(const struct smp_report *report);
 
 /*
+ * The elements of a JSON array of findings (JSON's "findings", SARIF's
+ * "results"): item() writes each visible finding of report (file is
+ * where it is: its own file or the report's; i its index in report), one
+ * per line after indent, comma-separated across reports through
+ * em->items. smp__emit_array_close() ends the array: "]" when empty,
+ * else a newline, indent and "]".
+ */
+typedef void (*smp__emit_item_fn)(struct smp_emitter *em,
+				  const struct smp_finding *f, const char *file,
+				  size_t i, void *ud);
+void smp__emit_items(struct smp_emitter *em, const struct smp_report *report,
+		     const char *indent, smp__emit_item_fn item, void *ud);
+void smp__emit_array_close(struct smp_emitter *em, const char *indent);
+
+/*
  * Sends what the format writes to em->body instead of the sink, until
  * smp__emit_body_close() (JUnit's testcases, the failures JSON and SARIF
  * write after the findings). A failure to grow the body is SMP_ENOMEM at
@@ -65,6 +82,15 @@ int smp__emit_body_open(struct smp_emitter *em, struct smp__sink *saved);
 int smp__emit_side_open(struct smp_emitter *em, struct smp__sink *saved);
 void smp__emit_body_close(struct smp_emitter *em,
 			  const struct smp__sink *saved);
+
+/*
+ * A failure as an element of an array kept in the body (JSON's "errors",
+ * SARIF's toolExecutionNotifications): opens the body and writes the
+ * separator, a comma after the first failure, a newline and indent.
+ * Returns as smp__emit_body_open(); write the element, then close.
+ */
+int smp__emit_failure_open(struct smp_emitter *em, struct smp__sink *saved,
+			   const char *indent);
 
 /*
  * A format's back-end, as curl's struct Curl_ssl: begin runs before the

@@ -95,19 +95,18 @@ json_begin(struct smp_emitter *em)
 }
 
 static void
+json_item(struct smp_emitter *em, const struct smp_finding *f, const char *file,
+	  size_t i, void *ud)
+{
+	(void)i;
+	(void)ud;
+	out_finding(&em->out, f, file);
+}
+
+static void
 json_file(struct smp_emitter *em, const struct smp_report *report)
 {
-	const char *file = smp__emit_report_file(report);
-	size_t i;
-
-	for (i = 0; i < report->count; i++) {
-		const struct smp_finding *f = &report->items[i];
-
-		if (!smp__emit_visible(em, f))
-			continue;
-		smp__out_str(&em->out, em->items++ ? ",\n    " : "\n    ");
-		out_finding(&em->out, f, file);
-	}
+	smp__emit_items(em, report, "    ", json_item, NULL);
 }
 
 /* kept in the body until the findings are closed. */
@@ -117,10 +116,9 @@ json_failure(struct smp_emitter *em, const char *file, const char *message)
 	struct smp__out *o = &em->out;
 	struct smp__sink saved;
 
-	if (smp__emit_body_open(em, &saved))
+	if (smp__emit_failure_open(em, &saved, "    "))
 		return;
-	smp__out_str(o, em->failures > 1 ? ",\n    {\"file\": "
-					 : "\n    {\"file\": ");
+	smp__out_str(o, "{\"file\": ");
 	smp__out_json_string(o, file);
 	smp__out_str(o, ", \"message\": ");
 	smp__out_json_string(o, message);
@@ -133,7 +131,8 @@ json_end(struct smp_emitter *em)
 {
 	struct smp__out *o = &em->out;
 
-	smp__out_str(o, em->items ? "\n  ],\n" : "],\n");
+	smp__emit_array_close(em, "  ");
+	smp__out_str(o, ",\n");
 	if (em->failures) {
 		/* the files that could not be checked */
 		smp__out_str(o, "  \"errors\": [");

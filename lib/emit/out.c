@@ -358,6 +358,36 @@ smp__emit_report_file(const struct smp_report *report)
 	return "<input>";
 }
 
+/* See emitter.h. */
+void
+smp__emit_items(struct smp_emitter *em, const struct smp_report *report,
+		const char *indent, smp__emit_item_fn item, void *ud)
+{
+	const char *file = smp__emit_report_file(report);
+	size_t i;
+
+	for (i = 0; i < report->count; i++) {
+		const struct smp_finding *f = &report->items[i];
+
+		if (!smp__emit_visible(em, f))
+			continue;
+		smp__out_str(&em->out, em->items++ ? ",\n" : "\n");
+		smp__out_str(&em->out, indent);
+		item(em, f, f->file ? f->file : file, i, ud);
+	}
+}
+
+/* See emitter.h. */
+void
+smp__emit_array_close(struct smp_emitter *em, const char *indent)
+{
+	if (em->items) {
+		smp__out_str(&em->out, "\n");
+		smp__out_str(&em->out, indent);
+	}
+	smp__out_str(&em->out, "]");
+}
+
 /* Appends to one of the emitter's buffers; fails only on ENOMEM. */
 static int
 buf_append(struct smp_emitter *em, struct smp_buf *b, const char *data,
@@ -414,6 +444,18 @@ int
 smp__emit_side_open(struct smp_emitter *em, struct smp__sink *saved)
 {
 	return redirect(em, saved, side_write);
+}
+
+/* See emitter.h. */
+int
+smp__emit_failure_open(struct smp_emitter *em, struct smp__sink *saved,
+		       const char *indent)
+{
+	if (redirect(em, saved, body_write))
+		return -1;
+	smp__out_str(&em->out, em->failures > 1 ? ",\n" : "\n");
+	smp__out_str(&em->out, indent);
+	return 0;
 }
 
 /* See emitter.h. */

@@ -6,13 +6,17 @@
  * per finding, each with a physical location, because code scanning
  * drops results without one. A finding without a position points at line
  * 1 of its file. Suppressed findings stay, with an inSource suppression
- * and its reason, so that code scanning shows them as dismissed.
+ * and its reason, so that code scanning shows them as dismissed. With a
+ * source root, files below it are relative to "%SRCROOT%" (artifact.h);
+ * every result has a partialFingerprint (fingerprint.h).
  *
  * The driver comes first and the results stream after it: nothing is
  * kept per finding. Written by hand for the reasons given in json.c.
  */
 #include "context/context.h"
+#include "emit/artifact.h"
 #include "emit/emitter.h"
+#include "emit/fingerprint.h"
 #include "report/report.h"
 #include "util/alloc.h"
 
@@ -21,6 +25,9 @@
 /* GitHub code scanning's limit on a rule's fullDescription, in
  * characters; bytes here, which is never more. */
 #define FULL_DESCRIPTION_MAX 1024
+
+/* The uriBaseId of files below the source root, as GitHub names it. */
+#define SRCROOT "%SRCROOT%"
 
 static const char *
 level(enum smp_severity sev)
@@ -175,17 +182,27 @@ sarif_begin(struct smp_emitter *em)
 	smp__out_json_string(o, smp_version());
 	smp__out_str(o, ",\n          \"semanticVersion\": ");
 	smp__out_json_string(o, smp_version());
-	if (absolute_uri(em->rules_uri)) {
-		/* optional, and SARIF wants it absolute: no relative one */
-		smp__out_str(o, ",\n          \"informationUri\": ");
-		smp__out_json_string(o, em->rules_uri);
-	}
+	/* absolute, as SARIF wants it: the published rules, else AWS's
+	 * documentation of the compiler the rules check */
+	smp__out_str(o, ",\n          \"informationUri\": ");
+	smp__out_json_string(o, absolute_uri(em->rules_uri)
+					? em->rules_uri
+					: SMP_SARIF_INFORMATION_URI);
 	smp__out_str(o, ",\n          \"rules\": [");
 	for (i = 0; i < n; i++) {
 		smp__out_str(o, i ? ",\n            " : "\n            ");
 		out_rule(em, smp_rule_at(i));
 	}
 	smp__out_str(o, "\n          ]\n        }\n      },\n");
+	if (em->source_root) {
+		/* what %SRCROOT% stands for: a folder, so a final slash */
+		smp__out_str(o, "      \"originalUriBaseIds\": {\"" SRCROOT
+				"\": {\"uri\": \"");
+		smp__out_uri_path(o, em->source_root);
+		if (strcmp(em->source_root, "/") != 0)
+			smp__out_str(o, "/");
+		smp__out_str(o, "\"}},\n");
+	}
 	smp__out_str(o, "      \"columnKind\": \"unicodeCodePoints\",\n");
 	smp__out_str(o, "      \"properties\": {\"instanceData\": "
 			"{\"version\": ");
@@ -227,13 +244,66 @@ out_region(struct smp__out *o, const struct smp_finding *f)
 	smp__out_str(o, "}");
 }
 
+/* The files of one report resolved for SARIF (artifact.h), the last one
+ * kept: a report's findings are mostly in one or two files. */
+struct files {
+	struct smp_emitter *em;
+	const char *name; /* what art was resolved for; NULL: nothing yet */
+	struct smp__artifact art;
+	unsigned char (*keys)[32]; /* per finding: its fingerprint key */
+};
+
+/* The artifact of name, or NULL when it could not be allocated. */
+static const struct smp__artifact *
+resolve(struct files *fs, const char *name)
+{
+	if (fs->name && strcmp(fs->name, name) == 0)
+		return &fs->art;
+	smp__artifact_release(&fs->art, &fs->em->alloc);
+	fs->name = NULL;
+	if (smp__artifact_resolve(&fs->art, &fs->em->alloc, fs->em->source_root,
+				  fs->em->base_dir, name))
+		return NULL;
+	fs->name = name;
+	return &fs->art;
+}
+
+/* An artifactLocation: relative to %SRCROOT% when the file is below it. */
+static void
+out_artifact(struct smp__out *o, const struct smp__artifact *art)
+{
+	smp__out_str(o, "{\"uri\": \"");
+	smp__out_uri_path(o, art->path);
+	smp__out_str(o, art->in_root ? "\", \"uriBaseId\": \"" SRCROOT "\"}"
+				     : "\"}");
+}
+
+/* How many findings before the i-th have its key. */
+static size_t
+occurrence(const struct files *fs, size_t i)
+{
+	size_t j, n = 0;
+
+	for (j = 0; j < i; j++)
+		if (memcmp(fs->keys[j], fs->keys[i], 32) == 0)
+			n++;
+	return n;
+}
+
 static void
 out_result(struct smp_emitter *em, const struct smp_finding *f,
-	   const char *file)
+	   const char *file, size_t i, void *ud)
 {
+	struct files *fs = ud;
 	struct smp__out *o = &em->out;
+	const struct smp__artifact *art = resolve(fs, file);
+	char fp[65];
 	enum smp_rule_id id;
 
+	if (!art) {
+		em->oom = 1;
+		return;
+	}
 	smp__out_str(o, "{\"ruleId\": ");
 	smp__out_json_string(o, f->rule ? f->rule : "?");
 	if (f->rule && smp__rule_lookup(&id, f->rule) == 0) {
@@ -249,11 +319,15 @@ out_result(struct smp_emitter *em, const struct smp_finding *f,
 		smp__out_json_string_body(o, f->fix);
 	}
 	smp__out_str(o, "\"}, \"locations\": [{\"physicalLocation\": "
-			"{\"artifactLocation\": {\"uri\": \"");
-	smp__out_uri_path(o, f->file ? f->file : file);
-	smp__out_str(o, "\"}, ");
+			"{\"artifactLocation\": ");
+	out_artifact(o, art);
+	smp__out_str(o, ", ");
 	out_region(o, f);
-	smp__out_str(o, "}}]");
+	smp__out_str(o, "}}], \"partialFingerprints\": {\"" SMP_FINGERPRINT_KEY
+			"\": \"");
+	smp__fingerprint_hex(fp, fs->keys[i], occurrence(fs, i));
+	smp__out_str(o, fp);
+	smp__out_str(o, "\"}");
 	if (f->suppressed) {
 		smp__out_str(o, ", \"suppressions\": [{\"kind\": \"inSource\"");
 		if (f->suppression_reason) {
@@ -270,21 +344,42 @@ out_result(struct smp_emitter *em, const struct smp_finding *f,
 	smp__out_str(o, "}");
 }
 
+/*
+ * Every finding's fingerprint key first (hidden ones too, so that
+ * --severity and min_severity change no fingerprint), then the visible
+ * results.
+ */
 static void
 sarif_file(struct smp_emitter *em, const struct smp_report *report)
 {
 	const char *file = smp__emit_report_file(report);
+	struct files fs;
 	size_t i;
 
+	memset(&fs, 0, sizeof(fs));
+	fs.em = em;
+	fs.keys = smp__calloc(&em->alloc, report->count ? report->count : 1,
+			      sizeof(*fs.keys));
+	if (!fs.keys) {
+		em->oom = 1;
+		return;
+	}
 	for (i = 0; i < report->count; i++) {
 		const struct smp_finding *f = &report->items[i];
+		const struct smp__artifact *art;
 
-		if (!smp__emit_visible(em, f))
-			continue;
-		smp__out_str(&em->out,
-			     em->items++ ? ",\n        " : "\n        ");
-		out_result(em, f, file);
+		art = resolve(&fs, f->file ? f->file : file);
+		if (!art) {
+			em->oom = 1;
+			break;
+		}
+		smp__fingerprint_key(fs.keys[i], f->rule ? f->rule : "?",
+				     art->path, f->source_line);
 	}
+	if (!em->oom)
+		smp__emit_items(em, report, "        ", out_result, &fs);
+	smp__artifact_release(&fs.art, &em->alloc);
+	smp__free(&em->alloc, fs.keys);
 }
 
 /* a notification of the run's one invocation, kept in the
@@ -293,19 +388,25 @@ static void
 sarif_failure(struct smp_emitter *em, const char *file, const char *message)
 {
 	struct smp__out *o = &em->out;
+	struct smp__artifact art;
 	struct smp__sink saved;
 
-	if (smp__emit_body_open(em, &saved))
+	if (smp__artifact_resolve(&art, &em->alloc, em->source_root,
+				  em->base_dir, file)) {
+		em->oom = 1;
 		return;
-	smp__out_str(o, em->failures > 1 ? ",\n          " : "\n          ");
-	smp__out_str(o, "{\"level\": \"error\", \"message\": {\"text\": \"");
-	smp__out_str(o, "could not be checked: ");
-	smp__out_json_string_body(o, message);
-	smp__out_str(o, "\"}, \"locations\": [{\"physicalLocation\": "
-			"{\"artifactLocation\": {\"uri\": \"");
-	smp__out_uri_path(o, file);
-	smp__out_str(o, "\"}}}]}");
-	smp__emit_body_close(em, &saved);
+	}
+	if (smp__emit_failure_open(em, &saved, "          ") == 0) {
+		smp__out_str(o, "{\"level\": \"error\", \"message\": "
+				"{\"text\": \"could not be checked: ");
+		smp__out_json_string_body(o, message);
+		smp__out_str(o, "\"}, \"locations\": [{\"physicalLocation\": "
+				"{\"artifactLocation\": ");
+		out_artifact(o, &art);
+		smp__out_str(o, "}}]}");
+		smp__emit_body_close(em, &saved);
+	}
+	smp__artifact_release(&art, &em->alloc);
 }
 
 static void
@@ -313,7 +414,7 @@ sarif_end(struct smp_emitter *em)
 {
 	struct smp__out *o = &em->out;
 
-	smp__out_str(o, em->items ? "\n      ]" : "]");
+	smp__emit_array_close(em, "      ");
 	if (em->failures) {
 		smp__out_str(o, ",\n      \"invocations\": [{"
 				"\"executionSuccessful\": false, "

@@ -8,6 +8,7 @@
 
 #include "util/options_version.h"
 #include "context/context.h"
+#include "emit/artifact.h"
 #include "emit/emitter.h"
 #include "report/report.h"
 #include "util/alloc.h"
@@ -56,8 +57,36 @@ smp_format_parse(enum smp_format *out, const char *name)
 static const size_t options_size[SMP_EMITTER_OPTIONS_VERSION + 1] = {
 	0,
 	offsetof(struct smp_emitter_options, rules_uri) + sizeof(const char *),
+	offsetof(struct smp_emitter_options, source_root),
 	sizeof(struct smp_emitter_options),
 };
+
+/* A copy of an absolute folder, normalized; NULL stays NULL. Returns
+ * 0, or -1 when it could not be allocated. */
+static int
+copy_dir(struct smp_emitter *em, char **out, const char *dir)
+{
+	*out = NULL;
+	if (!dir)
+		return 0;
+	*out = smp__strndup(&em->alloc, dir, strlen(dir));
+	if (!*out)
+		return -1;
+	smp__path_normalize(*out);
+	return 0;
+}
+
+static void
+emitter_free(struct smp_emitter *em)
+{
+	smp__free(&em->alloc, em->rules_uri);
+	smp__free(&em->alloc, em->hostname);
+	smp__free(&em->alloc, em->source_root);
+	smp__free(&em->alloc, em->base_dir);
+	smp__buf_free(&em->body);
+	smp__buf_free(&em->side);
+	smp__free(&em->alloc, em);
+}
 
 static int
 valid_severity(enum smp_severity sev)
@@ -93,7 +122,9 @@ smp_emitter_new(struct smp_emitter **out, const struct smp_context *ctx,
 	opts = &o;
 	if (!out || !ctx || !write || (unsigned)format >= NFORMATS ||
 	    !valid_severity(opts->min_severity) ||
-	    !valid_severity(opts->fail_on))
+	    !valid_severity(opts->fail_on) ||
+	    (opts->source_root && opts->source_root[0] != '/') ||
+	    (opts->base_dir && opts->base_dir[0] != '/'))
 		return SMP_EINVAL;
 	em = smp__calloc(&ctx->alloc, 1, sizeof(*em));
 	if (!em)
@@ -104,21 +135,21 @@ smp_emitter_new(struct smp_emitter **out, const struct smp_context *ctx,
 	em->min_severity = opts->min_severity;
 	em->fail_on = opts->fail_on ? opts->fail_on : SMP_SEVERITY_ERROR;
 	em->text_flags = opts->text_flags;
+	smp__buf_init(&em->body, &em->alloc, SMP_BUF_NO_MAX);
+	smp__buf_init(&em->side, &em->alloc, SMP_BUF_NO_MAX);
 	uri = opts->rules_uri ? opts->rules_uri : "docs/rules.md";
 	em->rules_uri = smp__strndup(&em->alloc, uri, strlen(uri));
 	host = opts->hostname && opts->hostname[0] ? opts->hostname
 						   : "localhost";
 	em->hostname = smp__strndup(&em->alloc, host, strlen(host));
-	if (!em->rules_uri || !em->hostname) {
-		smp__free(&em->alloc, em->rules_uri);
-		smp__free(&em->alloc, em->hostname);
-		smp__free(&em->alloc, em);
+	if (!em->rules_uri || !em->hostname ||
+	    copy_dir(em, &em->source_root, opts->source_root) ||
+	    copy_dir(em, &em->base_dir, opts->base_dir)) {
+		emitter_free(em);
 		return SMP_ENOMEM;
 	}
 	em->timestamp = opts->timestamp;
 	smp__out_init(&em->out, write, ud);
-	smp__buf_init(&em->body, &em->alloc, SMP_BUF_NO_MAX);
-	smp__buf_init(&em->side, &em->alloc, SMP_BUF_NO_MAX);
 	*out = em;
 	return 0;
 }
@@ -239,11 +270,6 @@ smp_emitter_finish(struct smp_emitter *em)
 void
 smp_emitter_free(struct smp_emitter *em)
 {
-	if (!em)
-		return;
-	smp__buf_free(&em->body);
-	smp__buf_free(&em->side);
-	smp__free(&em->alloc, em->rules_uri);
-	smp__free(&em->alloc, em->hostname);
-	smp__free(&em->alloc, em);
+	if (em)
+		emitter_free(em);
 }

@@ -12,7 +12,8 @@
  * Supported: type, properties, additionalProperties, items, enum, const,
  * $ref (local "#..." JSON Pointers, resolved at load, cycles allowed when
  * they pass through properties/items), if/then/else, allOf, anyOf,
- * required, minimum, maximum, minLength, maxLength, minItems, maxItems,
+ * required, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
+ * minLength, maxLength, minItems, maxItems,
  * minProperties, maxProperties, propertyNames, pattern (POSIX ERE, so
  * write [0-9] rather than \d), the annotations, and ours: x-smp-rule (rule
  * of every violation located at that schema), x-smp-message (the wording
@@ -40,11 +41,6 @@
 
 /* longest chain of in-place applicators ($ref, allOf, ...) at load */
 #define INPLACE_DEPTH_MAX 200
-
-struct memo {
-	const struct smp_node *json;
-	struct snode *sn;
-};
 
 struct compiler {
 	struct smp_schema *s;
@@ -483,6 +479,8 @@ enum kw {
 	KW_PATTERN,
 	KW_MINIMUM,
 	KW_MAXIMUM,
+	KW_EXCL_MIN,
+	KW_EXCL_MAX,
 	KW_MIN_LENGTH,
 	KW_MAX_LENGTH,
 	KW_MIN_ITEMS,
@@ -516,6 +514,8 @@ static const struct keyword {
 	{"else", KW_ELSE},
 	{"enum", KW_ENUM},
 	{"examples", KW_ANNOTATION},
+	{"exclusiveMaximum", KW_EXCL_MAX},
+	{"exclusiveMinimum", KW_EXCL_MIN},
 	{"if", KW_IF},
 	{"items", KW_ITEMS},
 	{"markdownDescription", KW_ANNOTATION},
@@ -661,6 +661,12 @@ compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
 	case KW_MAXIMUM:
 		sn->has |= H_MAXIMUM;
 		return get_number(c, k, v, &sn->maximum);
+	case KW_EXCL_MIN:
+		sn->has |= H_EXCL_MIN;
+		return get_number(c, k, v, &sn->excl_minimum);
+	case KW_EXCL_MAX:
+		sn->has |= H_EXCL_MAX;
+		return get_number(c, k, v, &sn->excl_maximum);
 	case KW_MIN_LENGTH:
 		sn->has |= H_MIN_LENGTH;
 		return get_count(c, k, v, &sn->min_length);
@@ -935,7 +941,31 @@ finish(struct compiler *c)
 		memcpy(c->s->top_keys, keys, n * sizeof(*keys));
 	c->s->ntop_keys = n;
 	smp__free(&c->s->alloc, keys);
+	/* the registered schemas, for smp__schema_part() */
+	c->s->subs = smp__arena_alloc(c->arena, c->nmemo * sizeof(*c->memo));
+	if (!c->s->subs) {
+		fail_nomem(c);
+		return -1;
+	}
+	memcpy(c->s->subs, c->memo, c->nmemo * sizeof(*c->memo));
+	c->s->nsubs = c->nmemo;
 	return 0;
+}
+
+/* The registered schema at pointer (see internal.h). */
+const struct snode *
+smp__schema_part(const struct smp_schema *s, const char *pointer)
+{
+	const struct smp_node *json;
+	size_t i;
+
+	if (!pointer || pointer[0] != '#')
+		return NULL;
+	json = resolve_pointer(s->docs.items[0].root, pointer);
+	for (i = 0; json && i < s->nsubs; i++)
+		if (s->subs[i].json == json)
+			return s->subs[i].sn;
+	return NULL;
 }
 
 /* Parses the schema text with the project's JSON loader. */

@@ -40,7 +40,9 @@ enum {
 	H_MIN_PROPS = 1u << 10,
 	H_MAX_PROPS = 1u << 11,
 	H_REQUIRED = 1u << 12,
-	H_RULE = 1u << 13
+	H_RULE = 1u << 13,
+	H_EXCL_MIN = 1u << 14,
+	H_EXCL_MAX = 1u << 15
 };
 
 struct snode;
@@ -85,7 +87,7 @@ struct snode {
 	const char **enum_words;            /* its strings, for did-you-mean */
 	size_t nenum_words;
 	const struct smp_node *required; /* a JSON array of strings */
-	double minimum, maximum;
+	double minimum, maximum, excl_minimum, excl_maximum;
 	size_t min_length, max_length, min_items, max_items;
 	size_t min_props, max_props;
 	regex_t *pattern;
@@ -108,11 +110,19 @@ struct rx {
 	regex_t re;
 };
 
+/* a registered schema: the root, a $defs member or a $ref target */
+struct memo {
+	const struct smp_node *json;
+	struct snode *sn;
+};
+
 struct smp_schema {
 	struct smp_allocator alloc;
 	struct smp_docs docs; /* the JSON; its arena holds everything */
 	struct rx *regexes;
 	struct snode *root;
+	struct memo *subs; /* the registered schemas, for a pointer */
+	size_t nsubs;
 	const char **top_keys;
 	size_t ntop_keys;
 };
@@ -127,6 +137,10 @@ smp__schema_is_string(const struct smp_node *n)
 		smp__scalar_type(n) == SMP_SCALAR_STRING);
 }
 
+/* The registered schema at pointer ("#/$defs/x"), or NULL. */
+const struct snode *smp__schema_part(const struct smp_schema *s,
+				     const char *pointer);
+
 /* The property of object schema sn named name[0, len), or NULL. */
 const struct sprop *smp__schema_find_prop(const struct snode *sn,
 					  const char *name, size_t len);
@@ -138,8 +152,16 @@ struct seg {
 	size_t index;
 };
 
+/* smp__schema_validate(): where the earliest violation goes */
+struct verr {
+	struct smp_error *err;
+	const char *name; /* the document's */
+	int found;        /* err holds a violation */
+};
+
 struct walk {
-	struct smp_report *rep;
+	struct smp_report *rep; /* NULL: validating into verr */
+	struct verr *verr;
 	int json; /* the spec was JSON: wording of the quoting hint */
 	unsigned depth;
 };
@@ -152,6 +174,8 @@ enum violation {
 	V_ENUM,       /* enum */
 	V_MINIMUM,    /* minimum */
 	V_MAXIMUM,    /* maximum */
+	V_EXCL_MIN,   /* exclusiveMinimum */
+	V_EXCL_MAX,   /* exclusiveMaximum */
 	V_MIN_LENGTH, /* minLength */
 	V_MAX_LENGTH, /* maxLength */
 	V_PATTERN,    /* pattern */

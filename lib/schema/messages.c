@@ -12,6 +12,7 @@
 #include "schema/schema.h"
 #include "schema/internal.h"
 #include "util/buf.h"
+#include "util/error.h"
 #include "util/text.h"
 
 /* an object with at most this many properties lists them when a key is
@@ -330,6 +331,14 @@ sb_what(struct smp_buf *b, const struct snode *sn, unsigned t, enum violation v,
 		fmt_number(num, sizeof(num), sn->maximum);
 		smp__buf_addf(b, "at most %s", num);
 		break;
+	case V_EXCL_MIN:
+		fmt_number(num, sizeof(num), sn->excl_minimum);
+		smp__buf_addf(b, "greater than %s", num);
+		break;
+	case V_EXCL_MAX:
+		fmt_number(num, sizeof(num), sn->excl_maximum);
+		smp__buf_addf(b, "less than %s", num);
+		break;
 	case V_MIN_LENGTH:
 		smp__buf_addf(b, "at least %zu character%s long",
 			      sn->min_length, sn->min_length == 1 ? "" : "s");
@@ -379,6 +388,29 @@ sb_what(struct smp_buf *b, const struct snode *sn, unsigned t, enum violation v,
 }
 
 /*
+ * One violation at n: a finding in the report, or, when validating a data
+ * file, the earliest violation in document order kept in the error (the
+ * walk is not in document order: if/then/else runs after the
+ * properties). The finding, or NULL.
+ */
+static struct smp_finding *
+violation(const struct walk *w, enum smp_rule_id rule, const struct smp_node *n,
+	  const struct smp_buf *msg)
+{
+	struct verr *v = w->verr;
+
+	if (w->rep)
+		return smp__report_node(w->rep, rule, n, "%s",
+					smp__buf_str(msg));
+	if (!v->found || n->start.line < v->err->line ||
+	    (n->start.line == v->err->line && n->start.column < v->err->column))
+		smp__error_set(v->err, SMP_EPARSE, v->name, &n->start, "%s",
+			       smp__buf_str(msg));
+	v->found = 1;
+	return NULL;
+}
+
+/*
  * Reports that value n violates keyword v of sn (see internal.h): "'path'
  * must be <what>, found <n>", or with the schema's x-smp-message "'path'
  * <message>; found <n>"; then a did-you-mean for an enum, or the "quote
@@ -400,8 +432,15 @@ smp__schema_report(const struct walk *w, const struct snode *sn,
 	sb_subject(&b, path);
 	if (v == V_FALSE) {
 		smp__buf_adds(&b, " is not allowed here");
-		smp__report_node(w->rep, rule_of(sn, SMP_RULE_WRONG_TYPE), n,
-				 "%s", smp__buf_str(&b));
+		violation(w, rule_of(sn, SMP_RULE_WRONG_TYPE), n, &b);
+		return;
+	}
+	if (v == V_REQUIRED) {
+		smp__buf_init_fixed(&b, bmem, sizeof(bmem));
+		smp__buf_addf(&b, "missing required key '%s' in ",
+			      missing->u.scalar.value);
+		sb_subject(&b, path);
+		violation(w, rule_of(sn, SMP_RULE_WRONG_TYPE), n, &b);
 		return;
 	}
 	smp__buf_init_fixed(&what, wmem, sizeof(wmem));
@@ -417,8 +456,7 @@ smp__schema_report(const struct walk *w, const struct snode *sn,
 	sb_found(&b, n);
 	if (dym) {
 		smp__buf_addf(&b, "; did you mean '%s'?", dym);
-		f = smp__report_node(w->rep, rule_of(sn, SMP_RULE_WRONG_TYPE),
-				     n, "%s", smp__buf_str(&b));
+		f = violation(w, rule_of(sn, SMP_RULE_WRONG_TYPE), n, &b);
 		smp__finding_fix(w->rep, f, "replace '%s' with '%s'",
 				 n->u.scalar.value, dym);
 		smp__finding_suggest(w->rep, f, dym);
@@ -440,8 +478,7 @@ smp__schema_report(const struct walk *w, const struct snode *sn,
 					n->u.scalar.value, num);
 		}
 	}
-	f = smp__report_node(w->rep, rule_of(sn, SMP_RULE_WRONG_TYPE), n, "%s",
-			     smp__buf_str(&b));
+	f = violation(w, rule_of(sn, SMP_RULE_WRONG_TYPE), n, &b);
 	if (quote && f) {
 		smp__finding_fix(w->rep, f, "quote the value: \"%s\"",
 				 n->u.scalar.value);
@@ -467,11 +504,10 @@ smp__schema_report_key(const struct walk *w, const struct snode *sn,
 	if (k->kind != SMP_NODE_SCALAR) {
 		smp__buf_addf(&b, "keys must be strings, found %s",
 			      smp__node_type_name(k));
-		smp__report_node(w->rep, rule_of(sn, SMP_RULE_WRONG_TYPE), k,
-				 "%s", smp__buf_str(&b));
+		violation(w, rule_of(sn, SMP_RULE_WRONG_TYPE), k, &b);
 		return;
 	}
-	if (smp__report_full(w->rep)) {
+	if (w->rep && smp__report_full(w->rep)) {
 		/* only counted: spare the did-you-mean search */
 		smp__report_node(w->rep, rule_of(sn, SMP_RULE_UNKNOWN_KEY), k,
 				 "%s", "");
@@ -509,8 +545,7 @@ smp__schema_report_key(const struct walk *w, const struct snode *sn,
 			smp__buf_addf(&b, "'%s'", sn->prop_names[i]);
 		}
 	}
-	f = smp__report_node(w->rep, rule_of(sn, SMP_RULE_UNKNOWN_KEY), k, "%s",
-			     smp__buf_str(&b));
+	f = violation(w, rule_of(sn, SMP_RULE_UNKNOWN_KEY), k, &b);
 	/* a misspelling loses the intended setting: an error; a key the
 	 * consumer only ignores leaves a job that runs: a warning */
 	if (sn->unknown_warning && (ignored || !best))

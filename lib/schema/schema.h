@@ -36,6 +36,19 @@ int smp__schema_check(const struct smp_schema *schema,
 		      const struct smp_node *root, struct smp_report *rep);
 
 /*
+ * Validates a data file's document (instance data, an overlay) against
+ * the schema, or against its part at pointer ("#/$defs/overlay": the root,
+ * a $defs member or a $ref target; NULL: the whole schema). The earliest
+ * violation in document order becomes SMP_EPARSE in err: name, the line
+ * and column of the offending value (or key), and the message a finding
+ * would carry. 0 when the document is valid; SMP_EINVAL for a NULL schema
+ * or root, or a pointer to no such part. Allocates nothing.
+ */
+int smp__schema_validate(const struct smp_schema *schema, const char *pointer,
+			 const struct smp_node *root, const char *name,
+			 struct smp_error *err);
+
+/*
  * The property names allowed at the top level of the schema (for
  * dialect detection); borrowed, NULL-free array of *count entries.
  */

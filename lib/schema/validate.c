@@ -11,6 +11,7 @@
 #include "schema/internal.h"
 #include "util/alloc.h"
 #include "doc/load.h"
+#include "util/error.h"
 
 /* deepest recursion of the check (document descent plus applicators) */
 #define CHECK_DEPTH_MAX 1000
@@ -158,8 +159,10 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 
 	if ((sn->has & H_TYPE) && !(sn->types & t)) {
 		if (report)
+			/* the quote hint is for specs, not data files */
 			smp__schema_report(w, sn, n, t, path, V_TYPE, NULL,
-					   quote_would_pass(w, sn, n));
+					   w->rep &&
+						   quote_would_pass(w, sn, n));
 		return BAD_TYPE;
 	}
 	if ((sn->has & H_CONST) && !json_equal(sn->const_value, n, 0)) {
@@ -178,7 +181,8 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 			goto bad;
 		}
 	}
-	if ((t & T_NUMBER) && (sn->has & (H_MINIMUM | H_MAXIMUM)) &&
+	if ((t & T_NUMBER) &&
+	    (sn->has & (H_MINIMUM | H_MAXIMUM | H_EXCL_MIN | H_EXCL_MAX)) &&
 	    smp__scalar_number(n, &v) == 0) {
 		if ((sn->has & H_MINIMUM) && !(v >= sn->minimum)) {
 			bad = V_MINIMUM;
@@ -186,6 +190,14 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 		}
 		if ((sn->has & H_MAXIMUM) && !(v <= sn->maximum)) {
 			bad = V_MAXIMUM;
+			goto bad;
+		}
+		if ((sn->has & H_EXCL_MIN) && !(v > sn->excl_minimum)) {
+			bad = V_EXCL_MIN;
+			goto bad;
+		}
+		if ((sn->has & H_EXCL_MAX) && !(v < sn->excl_maximum)) {
+			bad = V_EXCL_MAX;
 			goto bad;
 		}
 	}
@@ -481,6 +493,7 @@ smp__schema_check(const struct smp_schema *s, const struct smp_node *root,
 	if (!s || !root)
 		return rep->failed ? SMP_ENOMEM : 0;
 	w.rep = rep;
+	w.verr = NULL;
 	/* the loader's decision: a flow mapping in a .yaml file is YAML */
 	w.json = rep->buf && smp__load_is_json(rep->file, rep->buf, rep->len);
 	w.depth = 0;
@@ -492,4 +505,37 @@ smp__schema_check(const struct smp_schema *s, const struct smp_node *root,
 		return SMP_ENOMEM;
 	}
 	return 0;
+}
+
+/*
+ * Validates a data file's document (see schema.h): the walk of
+ * smp__schema_check() without a report, keeping the earliest violation.
+ */
+int
+smp__schema_validate(const struct smp_schema *s, const char *pointer,
+		     const struct smp_node *root, const char *name,
+		     struct smp_error *err)
+{
+	const struct snode *sn;
+	struct smp_error local;
+	struct verr verr;
+	struct walk w;
+
+	if (!s || !root)
+		return smp__error_set(err, SMP_EINVAL, name, NULL,
+				      "no schema or no document to validate");
+	sn = pointer ? smp__schema_part(s, pointer) : s->root;
+	if (!sn)
+		return smp__error_set(err, SMP_EINVAL, name, NULL,
+				      "the schema has no '%.200s'", pointer);
+	memset(&local, 0, sizeof(local));
+	verr.err = err ? err : &local;
+	verr.name = name;
+	verr.found = 0;
+	w.rep = NULL;
+	w.verr = &verr;
+	w.json = 1;
+	w.depth = 0;
+	validate(&w, sn, root, NULL, 1);
+	return verr.found ? SMP_EPARSE : 0;
 }

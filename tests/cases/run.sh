@@ -15,7 +15,8 @@
 # Every case runs from tests/cases with stdin from /dev/null (unless its
 # .cmd redirects it) and NO_COLOR/TERM cleared.
 #
-# It also checks that docs/rules.md is what `CLI rules --markdown` prints.
+# It also checks that docs/rules.md is what `CLI rules --markdown` prints,
+# and runs tests/docs/run.sh (every rule's examples, the citations).
 #
 # PATTERN (a shell pattern on "<dir>/<case>") selects cases.
 # UPDATE=1 rewrites the expected files and docs/rules.md instead of
@@ -42,7 +43,7 @@ unset SM_PREFLIGHT_DATA_URL
 SOURCE_DATE_EPOCH=1767225600
 export SOURCE_DATE_EPOCH
 # machine output is chosen by these (format.h): cases say what they want
-unset GITHUB_ACTIONS SM_PREFLIGHT_RULES_URI
+unset GITHUB_ACTIONS GITHUB_WORKSPACE SM_PREFLIGHT_RULES_URI
 if command -v timeout >/dev/null 2>&1; then
 	limit="timeout 20"
 else
@@ -134,6 +135,17 @@ if [ "$pattern" = "*" ]; then
 	else
 		echo "FAIL '$cli rules --markdown' failed:"
 		cat "$tmp"
+		failed=$((failed + 1))
+	fi
+fi
+
+# the rule examples and citations (tests/docs/run.sh) with the docs
+if [ "$pattern" = "*" ] && [ -z "$UPDATE" ]; then
+	if sh ../docs/run.sh "$cli" >"$tmp" 2>&1; then
+		passed=$((passed + 1))
+	else
+		echo "FAIL tests/docs/run.sh:"
+		grep -v '^skipped ' "$tmp"
 		failed=$((failed + 1))
 	fi
 fi

@@ -96,28 +96,48 @@ test_output_symlink_to_device_written_through() {
 # One file under two spellings is refused before anything is written.
 test_output_same_file_two_spellings() {
 	mkdir "$T/sub"
-	(cd "$T" && $limit "$cli" check --format json --output r.out \
-		--format sarif --output ./sub/../r.out "$good") >"$T/out" 2>&1
-	rc=$?
-	[ $rc -eq 2 ] || fail "exited $rc, expected 2"
-	has "are the same file"
+	for other in ./r.out ./sub/../r.out "$T/r.out"; do
+		(cd "$T" && $limit "$cli" check --format json --output r.out \
+			--format sarif --output "$other" "$good") >"$T/out" 2>&1
+		rc=$?
+		[ $rc -eq 2 ] || fail "r.out and $other: exited $rc, expected 2"
+		has "are the same file"
+		[ -e "$T/r.out" ] && fail "r.out was written"
+	done
 	echo x >"$T/exists"
 	ln "$T/exists" "$T/hardlink"
 	run 2 check --format json --output "$T/exists" --format sarif \
 		--output "$T/hardlink" "$good" && has "are the same file"
 }
 
-# SIGTERM while a check runs: the temporaries beside the targets go.
-test_signal_removes_temporaries() {
+# interrupt SIG [PREFIX...]: SIG while a check writing two --output
+# files waits for its input; the temporaries beside the targets must go
+interrupt() {
+	sig=$1
+	shift
+	rm -rf "$T/o"
 	mkdir "$T/o"
-	(sleep 2; cat "$good") | "$cli" check --format json --output "$T/o/r.json" \
-		--format sarif --output "$T/o/r.sarif" - >"$T/out" 2>&1 &
+	(sleep 2; cat "$good") | "$@" "$cli" check --format json \
+		--output "$T/o/r.json" --format sarif --output "$T/o/r.sarif" - \
+		>"$T/out" 2>&1 &
 	pid=$!
 	sleep 1
-	kill -TERM $pid
+	kill -"$sig" $pid
 	wait $pid 2>/dev/null
+	rc=$?
 	left=$(ls "$T/o")
-	[ -z "$left" ] || fail "left beside the targets: $left"
+	[ -z "$left" ] || fail "SIG$sig: left beside the targets: $left"
+	[ $rc -gt 128 ] || fail "SIG$sig: exited $rc, not by the signal"
+}
+
+# SIGTERM or SIGINT while a check runs: the temporaries beside the
+# targets go. A background job of sh ignores SIGINT, and so does the CLI
+# then (as a shell expects): env gives it back its default.
+test_signal_removes_temporaries() {
+	interrupt TERM
+	if env --default-signal=INT true 2>/dev/null; then
+		interrupt INT env --default-signal=INT
+	fi
 }
 
 # --- FIFOs as inputs -------------------------------------------------------
@@ -359,8 +379,16 @@ YAML
 # --- configuration -------------------------------------------------------
 
 # files_checked DIR: how many files `check` checked in DIR (JSON summary)
+# (a folder whose every spec is ignored has no job files: said on stderr,
+# exit 2, and no report: 0 files)
 files_checked() {
-	$limit "$cli" check --format json "$1" 2>/dev/null |
+	out=$($limit "$cli" check --format json "$1" 2>"$T/files_checked.err")
+	if [ $? = 2 ] && [ -z "$out" ] &&
+		grep -q ': no job files (' "$T/files_checked.err"; then
+		echo 0
+		return
+	fi
+	printf '%s\n' "$out" |
 		sed -n 's/.*"summary": {"files": \([0-9]*\).*/\1/p'
 }
 
@@ -431,6 +459,36 @@ test_config_in_foreign_parent_not_trusted() {
 	# the same folder owned by the project's owner is trusted
 	chown root "$T/shared"
 	run 0 check --no-script "$T/shared/project/a.yaml"
+}
+
+# --- absurd instance data ---------------------------------------------------
+
+# Instance data that parses but is absurd or hostile (a type name carrying
+# a terminal escape and a workflow command, a GPU type with no GPUs, a
+# batch size of 0) is refused by its JSON Schemas with file:line:column,
+# and nothing of the offending text reaches the terminal raw.
+test_absurd_instance_data_refused_with_position() {
+	data=$here/../../instance-data
+	esc=$(printf '\033')
+	for c in type gpus batch; do
+		mkdir "$T/$c"
+		cp "$data/instances.json" "$data/tested-models.json" \
+			"$data/frameworks.json" "$T/$c/"
+	done
+	sed 's/"type": "ml.p3.8xlarge"/"type": "ml.p3.8xlarge\\u001b[2J\\n::error::x"/' \
+		"$data/instances.json" >"$T/type/instances.json"
+	sed '390s/"gpus": 4/"gpus": 0/' "$data/instances.json" \
+		>"$T/gpus/instances.json"
+	sed '75s/"compiler_batch_size": 32/"compiler_batch_size": 0/' \
+		"$data/tested-models.json" >"$T/batch/tested-models.json"
+	run 2 check --no-script --instance-data "$T/type" "$good" &&
+		has "instances.json:386:15: 'instances\[[0-9]+\]\.type' must be an instance type name" &&
+		has '\\x1B\[2J\\n::error::x' &&
+		hasnt "$esc" && hasnt '^::error::'
+	run 2 check --no-script --instance-data "$T/gpus" "$good" &&
+		has "instances.json:390:15: 'instances\[[0-9]+\]\.gpus' must be at least 1 for a type with a 'gpu_model'"
+	run 2 check --no-script --instance-data "$T/batch" "$good" &&
+		has "tested-models.json:75:30: 'models\[[0-9]+\]\.compiler_batch_size' must be at least 1"
 }
 
 # --- driver ---------------------------------------------------------------

@@ -374,6 +374,20 @@ test_concurrent_updates() {
 	no_litter
 }
 
+# What a data server sends is printed escaped: no terminal escape and
+# no GitHub workflow command at the start of a line reaches the output.
+test_downloaded_text_printed_escaped() {
+	fresh
+	run 1 update-data --url "$H/escape/" &&
+		has "found '.x1b\]0;pwned.x07.x0a::error::pwned'"
+	if LC_ALL=C grep -q "$(printf '\033')" "$T/out"; then
+		fail "a raw escape character was printed"
+	fi
+	hasnt "^::error::"
+	same_in_use "$(awk -F'"' '/"data_version"/ {print $4; exit}' \
+		"$data/instances.json") built-in"
+}
+
 test_bad_cache_falls_back_to_builtin() {
 	fresh
 	run 0 update-data -q --url "$H/v2/"

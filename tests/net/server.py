@@ -87,6 +87,12 @@ def build_sets(src):
     mixed["data_version"] = "2001.01.01"
     sets["mixed"] = dict(raw, **{"tested-models.json":
                                  json.dumps(mixed).encode()})
+    # a value with a terminal escape and a workflow command on a line of
+    # its own, which the loader quotes in its error message
+    hostile = json.loads(raw["tested-models.json"])
+    hostile["models"][0]["framework"] = "\x1b]0;pwned\x07\n::error::pwned"
+    sets["escape"] = dict(raw, **{"tested-models.json":
+                                  json.dumps(hostile).encode()})
     index = {"schema_version": 1, "files": {
         n: {"sha256": hashlib.sha256(raw[n]).hexdigest()} for n in NAMES}}
     sets["index"] = dict(raw, **{"index.json": json.dumps(index).encode()})
@@ -170,6 +176,7 @@ class Handler(BaseHTTPRequestHandler):
         st.count("requests", prefix)
         good = st.sets["good"]
         if prefix in ("good", "v2", "old", "badjson", "schema", "mixed",
+                      "escape",
                       "index", "index-bad", "index-age", "index-age-bad"):
             return self.serve_file(st.sets[prefix], name)
         if prefix == "lm":

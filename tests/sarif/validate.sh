@@ -14,7 +14,17 @@
 #     absolute URL as a CI would;
 #   - the JSON output is validated against schemas/report.schema.json.
 # Once more over all of them together, with the default (relative)
-# --rules-uri, the SARIF is checked for structure only.
+# --rules-uri, the SARIF is checked for structure only, and every result
+# must have a fingerprint.
+#
+# Then, in a scratch folder: artifact URIs relative to the source root
+# ("%SRCROOT%" and the run's originalUriBaseIds) for --sarif-root,
+# GITHUB_WORKSPACE, a git top level (a .git file as in a worktree, and a
+# .git folder) and the working directory; a file outside the root keeps
+# an absolute file:// URI; a space in a path is percent-encoded; and the
+# partialFingerprints are the same over two runs and after a blank line
+# is inserted at the top, and differ for two occurrences of one rule on
+# one line.
 #
 # Uses Debian's python3-jsonschema (and python3-rfc3987 for the URI
 # formats, when installed). Prints one line per failure and "N passed, N
@@ -29,8 +39,11 @@ exec "$python" - "$root" "$@" <<'PYEOF'
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+import urllib.parse
 
 root, args = sys.argv[1], sys.argv[2:]
 if_available = False
@@ -82,7 +95,8 @@ report_validator = jsonschema.Draft202012Validator(
 passed = failed = 0
 cases = os.path.join(root, "tests", "cases")
 env = dict(os.environ)
-for k in ("GITHUB_ACTIONS", "SM_PREFLIGHT_RULES_URI", "SM_PREFLIGHT_DATA_URL"):
+for k in ("GITHUB_ACTIONS", "GITHUB_WORKSPACE", "SM_PREFLIGHT_RULES_URI",
+          "SM_PREFLIGHT_DATA_URL"):
     env.pop(k, None)
 env["SM_PREFLIGHT_STALE_DAYS"] = "0"
 env["XDG_CACHE_HOME"] = os.path.join(root, "build", ".no-cache")
@@ -188,8 +202,148 @@ rule_checks("rules (absolute --rules-uri)",
 rule_checks("rules (default --rules-uri)",
             run("sarif", ["format/good.yaml"]), False)
 # the default base is relative: structure only (formats would warn)
+everything_doc = run("sarif", everything)
 validate("all cases (sarif, default --rules-uri)", sarif_loose,
-         run("sarif", everything))
+         everything_doc)
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL %s%s" % (name, (": " + detail) if detail else ""))
+
+
+def results_of(doc):
+    return doc["runs"][0]["results"] if doc else []
+
+
+def fingerprints(doc):
+    return [r.get("partialFingerprints", {}).get("smPreflight/v1")
+            for r in results_of(doc)]
+
+
+def location(r):
+    return r["locations"][0]["physicalLocation"]["artifactLocation"]
+
+
+def file_uri(path):
+    """path (absolute) as the tool writes a folder's file:// URI."""
+    return "file://" + urllib.parse.quote(path, safe="/!$&'()*+,;=@~") + "/"
+
+
+def run_in(cwd, args, extra_env=None):
+    """check --format sarif ARGS from cwd, parsed; None on failure."""
+    global failed
+    e = dict(env)
+    e.update(extra_env or {})
+    cmd = [cli, "check", "--quiet", "--no-config", "--format", "sarif"] + args
+    p = subprocess.run(cmd, cwd=cwd, env=e, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        doc = json.loads(p.stdout.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as err:
+        print("FAIL %s (in %s): not JSON: %s %s" % (" ".join(args), cwd, err,
+                                                   p.stderr.decode()))
+        failed += 1
+        return None
+    validate("%s (in %s)" % (" ".join(args), os.path.basename(cwd)),
+             sarif_loose, doc)
+    return doc
+
+
+def root_checks(name, doc, root, inside, outside=()):
+    """%SRCROOT% is root; inside (uris) relative to it, outside absolute."""
+    if doc is None:
+        return
+    base = doc["runs"][0].get("originalUriBaseIds", {}).get("%SRCROOT%", {})
+    check("%s: originalUriBaseIds" % name, base.get("uri") == file_uri(root),
+          "%r, want %r" % (base.get("uri"), file_uri(root)))
+    locs = [location(r) for r in results_of(doc)]
+    got = {(l["uri"], l.get("uriBaseId")) for l in locs}
+    want = {(u, "%SRCROOT%") for u in inside} | {(u, None) for u in outside}
+    check("%s: artifact locations" % name, got == want,
+          "%r, want %r" % (sorted(got, key=str), sorted(want, key=str)))
+
+
+missing_fp = [r["ruleId"] for r in results_of(everything_doc)
+              if not r.get("partialFingerprints", {}).get("smPreflight/v1")]
+check("every result has a fingerprint", everything_doc is not None and
+      results_of(everything_doc) and not missing_fp, repr(missing_fp[:5]))
+
+scratch = tempfile.mkdtemp(prefix="smp-sarif-")
+try:
+    scratch = os.path.realpath(scratch)
+    repo = os.path.join(scratch, "my repo")
+    os.makedirs(os.path.join(repo, "jobs"))
+    with open(os.path.join(repo, ".git"), "w") as f:
+        f.write("gitdir: /nowhere/.git/worktrees/x\n")  # as a worktree
+    spec = os.path.join(repo, "jobs", "a b.yaml")
+    shutil.copy(os.path.join(cases, "format", "bad.yaml"), spec)
+    other = os.path.join(scratch, "other")
+    os.makedirs(os.path.join(other, ".git"))  # a repository's .git folder
+    shutil.copy(os.path.join(cases, "format", "bad.yaml"),
+                os.path.join(other, "x.yaml"))
+    outside = os.path.join(scratch, "x.yaml")
+    shutil.copy(os.path.join(cases, "format", "bad.yaml"), outside)
+    inside = ["jobs/a%20b.yaml"]
+    out_uri = ["file://" + urllib.parse.quote(outside)]
+
+    root_checks("--sarif-root",
+                run_in(scratch, ["--sarif-root", "my repo", spec, "x.yaml"]),
+                repo, inside, out_uri)
+    root_checks("GITHUB_WORKSPACE",
+                run_in(os.path.join(repo, "jobs"), ["a b.yaml", outside],
+                       {"GITHUB_WORKSPACE": repo}), repo, inside, out_uri)
+    root_checks("git top level (.git file)",
+                run_in(scratch, ["my repo/jobs/a b.yaml", "x.yaml"]),
+                repo, inside, out_uri)
+    root_checks("git top level (.git folder)",
+                run_in(scratch, ["other/x.yaml"]), other, ["x.yaml"])
+    root_checks("working directory",
+                run_in(scratch, ["x.yaml"]), scratch, ["x.yaml"])
+    # --sarif-root wins over GITHUB_WORKSPACE
+    root_checks("--sarif-root over GITHUB_WORKSPACE",
+                run_in(scratch, ["--sarif-root", ".", "x.yaml"],
+                       {"GITHUB_WORKSPACE": repo}), scratch, ["x.yaml"])
+
+    # fingerprints: two runs, then a blank line inserted at the top
+    first = fingerprints(run_in(repo, ["jobs/a b.yaml"]))
+    again = fingerprints(run_in(repo, ["jobs/a b.yaml"]))
+    check("fingerprints present", first and all(first), repr(first))
+    check("fingerprints stable across runs", first == again)
+    with open(spec, encoding="utf-8") as f:
+        text = f.read()
+    with open(spec, "w", encoding="utf-8") as f:
+        f.write("\n" + text)
+    moved_doc = run_in(repo, ["jobs/a b.yaml"])
+    moved = fingerprints(moved_doc)
+    lines = [r["locations"][0]["physicalLocation"]["region"]["startLine"]
+             for r in results_of(moved_doc)]
+    check("results moved down a line", lines and min(lines) > 1, repr(lines))
+    check("fingerprints stable across a blank line", first == moved,
+          "%r != %r" % (first, moved))
+    check("fingerprints distinct in a file", len(set(first)) == len(first))
+finally:
+    shutil.rmtree(scratch, ignore_errors=True)
+
+# two occurrences of one rule on one line: different fingerprints
+doc = run("sarif", ["api-limits/fires-api.json"])
+seen = {}
+pairs = 0
+for r in results_of(doc):
+    key = (r["ruleId"], location(r)["uri"],
+           r["locations"][0]["physicalLocation"]["region"]["startLine"])
+    fp = r["partialFingerprints"]["smPreflight/v1"]
+    if key in seen:
+        pairs += 1
+        check("two occurrences of %s on one line" % r["ruleId"],
+              fp not in seen[key], fp)
+    seen.setdefault(key, set()).add(fp)
+check("a rule twice on one line (api-limits/fires-api.json)", pairs > 0)
+
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -9,7 +9,8 @@
 
 #define SMALL_HEAD(v, d)                                                       \
 	"{\"schema_version\": 1, \"data_version\": \"" v "\", "                \
-	"\"generated\": \"" d "\", \"sources\": [], "
+	"\"generated\": \"" d "\", "                                           \
+	"\"sources\": [{\"key\": \"K\", \"description\": \"d\"}], "
 #define SMALL_INSTANCES(v, d, vcpus)                                           \
 	SMALL_HEAD(v, d)                                                       \
 	"\"instances\": [{\"type\": \"ml.p3.8xlarge\", \"family\": \"p3\", "   \
@@ -31,8 +32,17 @@
 	"\"supported_instance_classes\": [\"p3\"], "                           \
 	"\"sdk_efa_instance_types\": [], \"pytorchxla_min_version\": "         \
 	"{\"huggingface\": \"1.11\", \"pytorch\": \"1.12\"}, "                 \
-	"\"image_configs\": [], \"image_registries\": [], "                    \
-	"\"ecr_hostnames\": [], \"image_tag_suffixes\": [], "                  \
+	"\"image_configs\": [{\"framework\": \"pytorch\", \"compiler\": "      \
+	"false, \"version\": \"1.12.0\", \"version_aliases\": [], "            \
+	"\"base_framework\": null, \"base_framework_aliases\": [], "           \
+	"\"py_versions\": [\"py38\"], \"py_keyed\": false, \"repository\": "   \
+	"\"pytorch-training\", \"registries\": \"r1\", \"processors\": "       \
+	"[\"gpu\"], \"container_version_cpu\": null, "                         \
+	"\"container_version_gpu\": null}], "                                  \
+	"\"image_registries\": [{\"set\": \"r1\", \"region\": \"us-east-1\", " \
+	"\"account\": \"763104351884\"}], "                                    \
+	"\"ecr_hostnames\": [{\"region\": \"us-east-1\", \"hostname\": "       \
+	"\"ecr.us-east-1.amazonaws.com\"}], \"image_tag_suffixes\": [], "      \
 	"\"sdk_graviton_families\": [], \"images\": "                          \
 	"[{\"estimator\": \"huggingface\", \"framework\": \"pytorch\", "       \
 	"\"framework_version\": \"1.11.0\", \"framework_aliases\": [], "       \

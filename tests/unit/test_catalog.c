@@ -365,7 +365,7 @@ static const char small_tested[] =
 	"  \"schema_version\": 1,\n"
 	"  \"data_version\": \"2026.11.30\",\n"
 	"  \"generated\": \"2026-11-30\",\n"
-	"  \"sources\": [],\n"
+	"  \"sources\": [{\"key\": \"K\", \"description\": \"d\"}],\n"
 	"  \"models\": [\n"
 	"    {\n"
 	"      \"framework\": \"pytorch\",\n"
@@ -391,13 +391,23 @@ static const char small_frameworks[] =
 	"  \"schema_version\": 1,\n"
 	"  \"data_version\": \"2026.11.30\",\n"
 	"  \"generated\": \"2026-11-30\",\n"
-	"  \"sources\": [],\n"
+	"  \"sources\": [{\"key\": \"K\", \"description\": \"d\"}],\n"
 	"  \"supported_instance_classes\": [\"p3\", \"g5\"],\n"
 	"  \"sdk_efa_instance_types\": [],\n"
 	"  \"pytorchxla_min_version\": {\"huggingface\": \"1.11\", "
 	"\"pytorch\": \"1.12\"},\n"
-	"  \"image_configs\": [], \"image_registries\": [],\n"
-	"  \"ecr_hostnames\": [], \"image_tag_suffixes\": [],\n"
+	"  \"image_configs\": [{\"framework\": \"pytorch\", \"compiler\": "
+	"false, \"version\": \"1.12.0\", \"version_aliases\": [], "
+	"\"base_framework\": null, \"base_framework_aliases\": [], "
+	"\"py_versions\": [\"py39\"], \"py_keyed\": false, \"repository\": "
+	"\"pytorch-training\", \"registries\": \"r1\", \"processors\": "
+	"[\"gpu\"], \"container_version_cpu\": null, "
+	"\"container_version_gpu\": null}], "
+	"\"image_registries\": [{\"set\": \"r1\", \"region\": \"us-east-1\", "
+	"\"account\": \"763104351884\"}],\n"
+	"  \"ecr_hostnames\": [{\"region\": \"us-east-1\", \"hostname\": "
+	"\"ecr.us-east-1.amazonaws.com\"}], "
+	"\"image_tag_suffixes\": [],\n"
 	"  \"sdk_graviton_families\": [],\n"
 	"  \"images\": [\n"
 	"    {\n"
@@ -523,7 +533,8 @@ Test(catalog, wrong_type_has_position)
 	char *t = replace(small_instances, "\"gpus\": 4", "\"gpus\": \"4\"");
 
 	expect_error(0, t, "instance-data/instances.json", 12, 15,
-		     "'gpus' must be an integer, found a string");
+		     "'instances[0].gpus' must be an integer, found a string "
+		     "(\"4\")");
 	free(t);
 }
 
@@ -534,45 +545,50 @@ Test(catalog, wrong_types_of_each_kind)
 	t = replace(small_instances, "\"memory_gib\": 244",
 		    "\"memory_gib\": true");
 	expect_error(0, t, "instance-data/instances.json", 11, 21,
-		     "'memory_gib' must be a number, found a boolean");
+		     "'instances[0].memory_gib' must be a number, found a "
+		     "boolean (true)");
 	free(t);
 	t = replace(small_instances, "\"efa\": false", "\"efa\": 0");
 	expect_error(0, t, "instance-data/instances.json", 15, 14,
-		     "'efa' must be a boolean, found an integer");
+		     "'instances[0].efa' must be a boolean, found an "
+		     "integer (0)");
 	free(t);
 	t = replace(small_instances, "\"gpu_model\": \"V100\"",
 		    "\"gpu_model\": 100");
 	expect_error(0, t, "instance-data/instances.json", 13, 20,
-		     "'gpu_model' must be a string or null, found an integer");
+		     "'instances[0].gpu_model' must be a string, found an "
+		     "integer (100)");
 	free(t);
 	t = replace(small_instances, "\"vcpus\": 32", "\"vcpus\": -32");
 	expect_error(0, t, "instance-data/instances.json", 10, 16,
-		     "'vcpus' must not be negative");
+		     "'instances[0].vcpus' must be at least 1, found an "
+		     "integer (-32)");
 	free(t);
 	t = replace(small_instances, "\"vcpus\": 32", "\"vcpus\": 32.5");
 	expect_error(0, t, "instance-data/instances.json", 10, 16,
-		     "'vcpus' must be an integer, found a number");
+		     "'instances[0].vcpus' must be an integer, found a "
+		     "number (32.5)");
 	free(t);
 	t = replace(small_instances, "\"vcpus\": 32", "\"vcpus\": 99999999999");
 	expect_error(0, t, "instance-data/instances.json", 10, 16,
-		     "'vcpus' is out of range");
+		     "'instances[0].vcpus' must be at most 4096, found an "
+		     "integer (99999999999)");
 	free(t);
 	t = with_tail(small_instances, "\"instances\": ", "[[1]]\n}\n");
 	expect_error(0, t, "instance-data/instances.json", 6, 17,
-		     "each entry of 'instances' must be a mapping, found a "
-		     "list");
+		     "'instances[0]' must be a mapping, found a list");
 	free(t);
 	t = replace(small_frameworks, "\"py_versions\": [\"py38\"]",
 		    "\"py_versions\": [38]");
 	expect_error(2, t, "instance-data/frameworks.json", 20, 23,
-		     "each entry of 'py_versions' must be a string, found an "
-		     "integer");
+		     "'images[0].py_versions[0]' must be a string, found an "
+		     "integer (38)");
 	free(t);
 	t = replace(small_frameworks, "\"sdk_efa_instance_types\": []",
 		    "\"sdk_efa_instance_types\": {}");
 	expect_error(2, t, "instance-data/frameworks.json", 7, 29,
-		     "'sdk_efa_instance_types' must be a list of strings, "
-		     "found a mapping");
+		     "'sdk_efa_instance_types' must be a list, found a "
+		     "mapping");
 	free(t);
 }
 
@@ -581,12 +597,14 @@ Test(catalog, missing_key_points_at_its_mapping)
 	char *t = replace(small_instances, "      \"efa\": false,\n", "");
 
 	expect_error(0, t, "instance-data/instances.json", 7, 5,
-		     "missing required key 'efa' in each entry of 'instances'");
+		     "missing required key 'efa' in 'instances[0]'");
 	free(t);
 	t = replace(small_tested, "  \"models\": [\n    {\n",
 		    "  \"rows\": [\n    {\n");
-	expect_error(1, t, "instance-data/tested-models.json", 6, 3,
-		     "unknown key 'rows' in the document");
+	/* the missing key is reported at the document, before the unknown
+	 * one */
+	expect_error(1, t, "instance-data/tested-models.json", 1, 1,
+		     "missing required key 'models' in the document");
 	free(t);
 }
 
@@ -596,7 +614,8 @@ Test(catalog, unknown_key)
 			  "\"gpus\": 4, \"tpus\": 0,");
 
 	expect_error(0, t, "instance-data/instances.json", 12, 18,
-		     "unknown key 'tpus' in each entry of 'instances'");
+		     "unknown key 'tpus' in 'instances[0]'; did you mean "
+		     "'gpus'?");
 	free(t);
 }
 
@@ -612,11 +631,12 @@ Test(catalog, schema_version)
 	t = replace(small_frameworks, "\"schema_version\": 1",
 		    "\"schema_version\": \"1\"");
 	expect_error(2, t, "instance-data/frameworks.json", 2, 21,
-		     "'schema_version' must be an integer, found a string");
+		     "'schema_version' must be 1, found a string (\"1\")");
 	free(t);
 	t = replace(small_tested, "  \"schema_version\": 1,\n", "");
 	expect_error(1, t, "instance-data/tested-models.json", 1, 1,
-		     "missing required key 'schema_version'");
+		     "missing required key 'schema_version' in the "
+		     "document");
 	free(t);
 }
 
@@ -651,19 +671,20 @@ Test(catalog, enums_and_semantics)
 			  "\"framework\": \"mxnet\"");
 
 	expect_error(1, t, "instance-data/tested-models.json", 8, 20,
-		     "'framework' must be one of 'pytorch', 'tensorflow', "
-		     "found 'mxnet'");
+		     "'models[0].framework' must be one of 'pytorch', "
+		     "'tensorflow', found a string (\"mxnet\")");
 	free(t);
 	t = replace(small_frameworks, "\"transformers_version\": \"4.21.1\"",
 		    "\"transformers_version\": null");
 	expect_error(2, t, "instance-data/frameworks.json", 18, 31,
-		     "'transformers_version' must be set for a huggingface "
-		     "image");
+		     "'images[0].transformers_version' must be set for a "
+		     "huggingface image; found null");
 	free(t);
 	t = replace(small_frameworks, "\"py_versions\": [\"py38\"]",
 		    "\"py_versions\": []");
 	expect_error(2, t, "instance-data/frameworks.json", 20, 22,
-		     "'py_versions' must not be empty");
+		     "'images[0].py_versions' must be a list with at least 1 "
+		     "item, found a list");
 	free(t);
 	t = replace(small_tested, "\"data_version\": \"2026.11.30\"",
 		    "\"data_version\": \"2026.12.01\"");
@@ -674,18 +695,23 @@ Test(catalog, enums_and_semantics)
 	t = replace(small_instances, "\"generated\": \"2026-11-30\"",
 		    "\"generated\": \"30/11/2026\"");
 	expect_error(0, t, "instance-data/instances.json", 4, 16,
-		     "'generated' must look like YYYY-MM-DD, found "
-		     "'30/11/2026'");
+		     "'generated' must look like YYYY-MM-DD; found a string "
+		     "(\"30/11/2026\")");
 	free(t);
 	t = with_tail(small_frameworks, "\"images\": ", "[]\n}\n");
 	expect_error(2, t, "instance-data/frameworks.json", 12, 13,
-		     "'images' must not be empty");
+		     "'images' must be a list with at least 1 item, found a "
+		     "list");
 	free(t);
 }
 
 /* Downloaded data that passes the types but is absurd or hostile is
- * refused with a position: a type name with a terminal escape or a
- * workflow command, a GPU type with no GPUs, a batch size of 0. */
+ * refused by the schemas with a position: a type name with a terminal
+ * escape or a workflow command, a GPU type with no GPUs, a batch size of
+ * 0, a negative memory size. */
+#define TYPE_NAME                                                              \
+	"must be an instance type name such as ml.p3.8xlarge (lower-case "     \
+	"letters, digits, '-' and two dots); found a string "
 Test(catalog, absurd_and_hostile_values)
 {
 	static const struct {
@@ -696,40 +722,89 @@ Test(catalog, absurd_and_hostile_values)
 	} cases[] = {
 		{0, "\"type\": \"ml.p3.8xlarge\"",
 		 "\"type\": \"ml.p3.8xlarge\\u001b[2J\"", 8, 15,
-		 "'type' must be an instance type name such as ml.p3.8xlarge "
-		 "(lower-case letters, digits, '-' and two dots)"},
+		 "'instances[0].type' " TYPE_NAME
+		 "(\"ml.p3.8xlarge\\x1B[2J\")"},
 		{0, "\"type\": \"ml.p3.8xlarge\"",
-		 "\"type\": \"ml.p3.8xlarge\\n::error::pwned\"", 8, 15, NULL},
+		 "\"type\": \"ml.p3.8xlarge\\n::error::pwned\"", 8, 15,
+		 "'instances[0].type' " TYPE_NAME
+		 "(\"ml.p3.8xlarge\\n::error::pwned\")"},
 		{0, "\"type\": \"ml.p3.8xlarge\"", "\"type\": \"p3.8xlarge\"",
 		 8, 15, NULL},
+		{0, "\"type\": \"ml.p3.8xlarge\"",
+		 "\"type\": \"ml.P3.8xlarge\"", 8, 15, NULL},
+		{0, "\"type\": \"ml.p3.8xlarge\"",
+		 "\"type\": \"ml.p3.8x.large\"", 8, 15, NULL},
 		{0, "\"gpus\": 4", "\"gpus\": 0", 12, 15,
-		 "'gpus' must be at least 1 for a type with a 'gpu_model'"},
+		 "'instances[0].gpus' must be at least 1 for a type with a "
+		 "'gpu_model'; found an integer (0)"},
 		{0, "\"gpus\": 4", "\"gpus\": 4000", 12, 15,
-		 "'gpus' must be at most 64"},
+		 "'instances[0].gpus' must be at most 64, found an integer "
+		 "(4000)"},
+		{0, "\"gpus\": 4", "\"gpus\": -4", 12, 15,
+		 "'instances[0].gpus' must be at least 0, found an integer "
+		 "(-4)"},
+		{0, "\"gpu_model\": \"V100\"", "\"gpu_model\": null", 12, 15,
+		 "'instances[0].gpus' must be 0 for a type without a "
+		 "'gpu_model'; found an integer (4)"},
 		{0, "\"vcpus\": 32", "\"vcpus\": 0", 10, 16,
-		 "'vcpus' must be from 1 to 4096"},
+		 "'instances[0].vcpus' must be at least 1, found an integer "
+		 "(0)"},
 		{0, "\"memory_gib\": 244", "\"memory_gib\": 0", 11, 21,
-		 "'memory_gib' must be above 0 and at most 65536"},
+		 "'instances[0].memory_gib' must be at least 0.5, found an "
+		 "integer (0)"},
+		{0, "\"memory_gib\": 244", "\"memory_gib\": -244", 11, 21,
+		 NULL},
+		{0, "\"memory_gib\": 244", "\"memory_gib\": 1e999", 11, 21,
+		 NULL},
+		{0, "\"gpu_memory_gib\": 16", "\"gpu_memory_gib\": -16", 14, 25,
+		 "'instances[0].gpu_memory_gib' must be greater than 0, found "
+		 "an integer (-16)"},
+		{0, "\"gpu_memory_gib\": 16", "\"gpu_memory_gib\": 0", 14, 25,
+		 NULL},
+		{0, "\"network_gbps\": 10", "\"network_gbps\": 0", 16, 23,
+		 "'instances[0].network_gbps' must be greater than 0, found an "
+		 "integer (0)"},
 		{1, "\"compiler_batch_size\": 24", "\"compiler_batch_size\": 0",
-		 18, 30, "'compiler_batch_size' must be from 1 to 1048576"},
+		 18, 30,
+		 "'models[0].compiler_batch_size' must be at least 1, found an "
+		 "integer (0)"},
+		{1, "\"compiler_batch_size\": 24",
+		 "\"compiler_batch_size\": 99999999", 18, 30,
+		 "'models[0].compiler_batch_size' must be at most 1048576, "
+		 "found an integer (99999999)"},
 		{1, "\"native_batch_size\": null", "\"native_batch_size\": 0",
 		 17, 28,
-		 "'native_batch_size' must be from 1 to 1048576 (or null)"},
+		 "'models[0].native_batch_size' must be at least 1, found an "
+		 "integer (0)"},
+		{1, "\"sequence_length\": 512", "\"sequence_length\": -512", 15,
+		 26, NULL},
+		{1, "\"instance_count\": 2", "\"instance_count\": 0", 20, 25,
+		 NULL},
 		{1, "\"instance_type\": \"ml.p3.8xlarge\"",
 		 "\"instance_type\": \"ml.p3.\\u0007\"", 13, 24,
-		 "'instance_type' must be an instance type name such as "
-		 "ml.p3.8xlarge"},
+		 "'models[0].instance_type' " TYPE_NAME "(\"ml.p3.\\x07\")"},
+		{2, "\"sdk_efa_instance_types\": []",
+		 "\"sdk_efa_instance_types\": [\"ml.p4d.24xlarge\\u001b]0;x\"]",
+		 7, 30,
+		 "'sdk_efa_instance_types[0]' " TYPE_NAME
+		 "(\"ml.p4d.24xlarge\\x1B]0;x\")"},
+		{2, "\"supported_instance_classes\": [\"p3\", \"g5\"]",
+		 "\"supported_instance_classes\": [\"p3\", \"\"]", 6, 40, NULL},
+	};
+	static const char *const files[] = {
+		"instance-data/instances.json",
+		"instance-data/tested-models.json",
+		"instance-data/frameworks.json",
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const char *base =
-			cases[i].which ? small_tested : small_instances;
+		const char *base = cases[i].which == 0   ? small_instances
+				   : cases[i].which == 1 ? small_tested
+							 : small_frameworks;
 		char *t = replace(base, cases[i].from, cases[i].to);
 
-		expect_error(cases[i].which, t,
-			     cases[i].which ? "instance-data/tested-models.json"
-					    : "instance-data/instances.json",
+		expect_error(cases[i].which, t, files[cases[i].which],
 			     cases[i].line, cases[i].column, cases[i].message);
 		free(t);
 	}
@@ -766,10 +841,117 @@ Test(catalog, failed_load_keeps_last_good_data)
 	cr_assert_eq(load_embedded(&cat, plain_allocator(), &err), 0);
 	cr_assert_eq(load_with(0, t, &err, &cat), SMP_EPARSE);
 	free(t);
-	cr_assert_str_eq(err.message, "'gpus' must be an integer, found null");
+	cr_assert_str_eq(err.message,
+			 "'instances[0].gpus' must be an integer, found null");
 	cr_assert_eq(cat.instance_count, 33);
 	cr_assert_not_null(smp__catalog_instance(&cat, "ml.p3.8xlarge"));
 	smp__catalog_release(&cat);
+}
+
+/* ---------------------------------------------------------- overlays */
+
+#define OVERLAY_ROW(type, gpus)                                                \
+	"{\"type\": \"" type "\", \"family\": \"g5\", \"vcpus\": 384, "        \
+	"\"memory_gib\": 1536, \"gpus\": " gpus ", \"gpu_model\": \"A10G\", "  \
+	"\"gpu_memory_gib\": 24, \"efa\": true, \"network_gbps\": 200, "       \
+	"\"compiler_supported\": true, \"source\": \"t\"}"
+
+/* Applies overlay text to the small trio: its result, err filled. */
+static int
+overlay_with(const char *text, struct smp_catalog *cat, struct smp_error *err)
+{
+	struct smp_data_buffer b = {"site.json", text, strlen(text)};
+
+	memset(cat, 0, sizeof(*cat));
+	cr_assert_eq(load_with(0, NULL, err, cat), 0, "%s", err->message);
+	memset(err, 0, sizeof(*err));
+	return smp__catalog_overlay(cat, plain_allocator(), &b, err);
+}
+
+Test(catalog, overlay_adds_and_replaces_rows)
+{
+	struct smp_catalog cat;
+	struct smp_error err;
+	const struct smp_instance *in;
+
+	cr_assert_eq(overlay_with("{\"schema_version\": 1, \"instances\": "
+				  "[" OVERLAY_ROW("ml.g5.96xlarge",
+						  "16") ", "
+							"" OVERLAY_ROW(
+								"ml.p3.8xlarge",
+								"2") "]}",
+				  &cat, &err),
+		     0, "%s", err.message);
+	cr_expect_eq(cat.instance_count, 2);
+	in = smp__catalog_instance(&cat, "ml.g5.96xlarge");
+	cr_assert_not_null(in);
+	cr_expect_eq(in->gpus, 16);
+	cr_expect_float_eq(in->gpu_memory_gib, 24.0, 1e-9);
+	in = smp__catalog_instance(&cat, "ml.p3.8xlarge");
+	cr_assert_not_null(in);
+	cr_expect_eq(in->gpus, 2);
+	smp__catalog_release(&cat);
+	/* an empty overlay changes nothing */
+	cr_assert_eq(overlay_with("{\"schema_version\": 1, \"instances\": []}",
+				  &cat, &err),
+		     0, "%s", err.message);
+	cr_expect_eq(cat.instance_count, 1);
+	smp__catalog_release(&cat);
+}
+
+/* The overlay goes through instances.schema.json's "#/$defs/overlay":
+ * the rows are held to the same rules as the built-in data. */
+Test(catalog, overlay_is_validated_by_the_schema)
+{
+	static const struct {
+		const char *text;
+		unsigned line, column;
+		const char *message;
+	} cases[] = {
+		{"{\"schema_version\": 1, \"instances\": [\n" OVERLAY_ROW(
+			 "ml.g5.96xlarge", "0") "]}",
+		 2, 86,
+		 "'instances[0].gpus' must be at least 1 for a type with a "
+		 "'gpu_model'; found an integer (0)"},
+		{"{\"schema_version\": 1, \"instances\": [\n" OVERLAY_ROW(
+			 "ml.g5.96xlarge\\u001b[2J", "16") "]}",
+		 2, 10,
+		 "'instances[0].type' must be an instance type name such as "
+		 "ml.p3.8xlarge (lower-case letters, digits, '-' and two "
+		 "dots); found a string (\"ml.g5.96xlarge\\x1B[2J\")"},
+		{"{\"schema_version\": 2, \"instances\": []}", 1, 20,
+		 "unsupported schema_version 2: this build reads version 1"},
+		{"{\"schema_version\": 1, \"instances\": [], \"extra\": {}}", 1,
+		 40,
+		 "unknown key 'extra' at the top level; the keys are "
+		 "'schema_version' and 'instances'"},
+		{"{\"instances\": []}", 1, 1,
+		 "missing required key 'schema_version' in the document"},
+		{"{\"schema_version\": 1, \"instances\": {}}", 1, 36,
+		 "'instances' must be a list, found a mapping"},
+		{"{\"schema_version\": 1, \"instances\": [\n" OVERLAY_ROW(
+			 "ml.g5.96xlarge",
+			 "16") ",\n" OVERLAY_ROW("ml.g5.96xlarge", "16") "]}",
+		 3, 10, "instance type 'ml.g5.96xlarge' is listed twice"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct smp_catalog cat;
+		struct smp_error err;
+
+		cr_expect_eq(overlay_with(cases[i].text, &cat, &err),
+			     SMP_EPARSE, "%s", cases[i].text);
+		cr_expect_str_eq(err.source, "site.json");
+		cr_expect_eq(err.line, cases[i].line, "%u:%u %s", err.line,
+			     err.column, err.message);
+		cr_expect_eq(err.column, cases[i].column, "%u:%u %s", err.line,
+			     err.column, err.message);
+		cr_expect_str_eq(err.message, cases[i].message);
+		/* the catalog keeps its rows */
+		cr_expect_eq(cat.instance_count, 1);
+		smp__catalog_release(&cat);
+	}
 }
 
 /* ------------------------------------------------ allocation failure */

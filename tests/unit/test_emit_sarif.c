@@ -8,6 +8,7 @@
 #include <cJSON.h>
 #include <stdio.h>
 
+#include "emit/fingerprint.h"
 #include "test_emit_fixture.h"
 
 static cJSON *
@@ -155,8 +156,12 @@ Test(emit_sarif, default_rules_uri_is_the_doc_path)
 	 * relative base */
 	cr_assert_null(cJSON_GetObjectItemCaseSensitive(
 		cJSON_GetArrayItem(get(driver, "rules"), 0), "helpUri"));
-	cr_assert_null(
-		cJSON_GetObjectItemCaseSensitive(driver, "informationUri"));
+	/* informationUri is always there, absolute */
+	cr_assert_str_eq(str(driver, "informationUri"),
+			 SMP_SARIF_INFORMATION_URI);
+	/* no source root: no base ids */
+	cr_assert_null(cJSON_GetObjectItemCaseSensitive(run_of(doc),
+							"originalUriBaseIds"));
 	cJSON_Delete(doc);
 	fx_sink_free(&s);
 	smp_context_free(ctx);
@@ -277,6 +282,235 @@ Test(emit_sarif, same_reports_same_bytes)
 	cr_assert_eq(fx_emit(ctx, SMP_FORMAT_SARIF, NULL, &rep, 1, &s2), 0);
 	cr_assert_eq(s1.len, s2.len);
 	cr_assert_eq(memcmp(s1.buf, s2.buf, s1.len), 0);
+	fx_sink_free(&s1);
+	fx_sink_free(&s2);
+	smp_context_free(ctx);
+}
+
+/* The artifactLocation of result i. */
+static const cJSON *
+artifact(const cJSON *results, int i)
+{
+	const cJSON *r = cJSON_GetArrayItem(results, i);
+	const cJSON *loc = cJSON_GetArrayItem(get(r, "locations"), 0);
+
+	return get(get(loc, "physicalLocation"), "artifactLocation");
+}
+
+Test(emit_sarif, source_root_gives_srcroot_relative_uris)
+{
+	struct smp_context *ctx = fx_context(NULL);
+	struct smp_emitter_options opts = SMP_EMITTER_OPTIONS_INIT;
+	struct smp_finding a[3];
+	struct smp_report rep[2];
+	struct fx_sink s = {0};
+	const cJSON *results, *base, *loc;
+	cJSON *doc;
+
+	opts.source_root = "/src/my repo/";
+	opts.base_dir = "/src/my repo/jobs";
+	a[0] = fx_finding("a b#1?.yaml", "compiler-debug", SMP_SEVERITY_WARNING,
+			  "debug", 2, 1, 4);
+	a[1] = fx_finding("/tmp/elsewhere.yaml", "short-run", SMP_SEVERITY_INFO,
+			  "outside", 3, 1, 4);
+	a[2] = fx_finding("<stdin>", "short-run", SMP_SEVERITY_INFO, "stdin", 3,
+			  1, 4);
+	rep[0] = fx_report("a b#1?.yaml", a, 2);
+	rep[1] = fx_report("<stdin>", a + 2, 1);
+	cr_assert_eq(fx_emit(ctx, SMP_FORMAT_SARIF, &opts, rep, 2, &s), 0);
+	doc = parse(&s);
+	/* the root as a file:// URI with a final slash, percent-encoded */
+	base = get(get(run_of(doc), "originalUriBaseIds"), "%SRCROOT%");
+	cr_assert_str_eq(str(base, "uri"), "file:///src/my%20repo/");
+	results = get(run_of(doc), "results");
+	loc = artifact(results, 0);
+	cr_assert_str_eq(str(loc, "uri"), "jobs/a%20b%231%3F.yaml");
+	cr_assert_str_eq(str(loc, "uriBaseId"), "%SRCROOT%");
+	/* outside the root: absolute, no base */
+	loc = artifact(results, 1);
+	cr_assert_str_eq(str(loc, "uri"), "file:///tmp/elsewhere.yaml");
+	cr_assert_null(cJSON_GetObjectItemCaseSensitive(loc, "uriBaseId"));
+	/* stdin is no path */
+	loc = artifact(results, 2);
+	cr_assert_str_eq(str(loc, "uri"), "%3Cstdin%3E");
+	cr_assert_null(cJSON_GetObjectItemCaseSensitive(loc, "uriBaseId"));
+	cJSON_Delete(doc);
+	fx_sink_free(&s);
+	smp_context_free(ctx);
+}
+
+Test(emit_sarif, failures_use_the_source_root_too)
+{
+	struct smp_context *ctx = fx_context(NULL);
+	struct smp_emitter_options opts = SMP_EMITTER_OPTIONS_INIT;
+	struct smp_emitter *em = NULL;
+	struct fx_sink s = {0};
+	const cJSON *n, *loc;
+	cJSON *doc;
+
+	opts.source_root = "/";
+	cr_assert_eq(smp_emitter_new(&em, ctx, SMP_FORMAT_SARIF, &opts,
+				     fx_write, &s),
+		     0);
+	cr_assert_eq(smp_emitter_add_failure(em, "/r/gone.yaml", "no such"), 0);
+	cr_assert_eq(smp_emitter_finish(em), 0);
+	smp_emitter_free(em);
+	doc = parse(&s);
+	cr_assert_str_eq(
+		str(get(get(run_of(doc), "originalUriBaseIds"), "%SRCROOT%"),
+		    "uri"),
+		"file:///");
+	n = cJSON_GetArrayItem(
+		get(cJSON_GetArrayItem(get(run_of(doc), "invocations"), 0),
+		    "toolExecutionNotifications"),
+		0);
+	loc = get(get(cJSON_GetArrayItem(get(n, "locations"), 0),
+		      "physicalLocation"),
+		  "artifactLocation");
+	cr_assert_str_eq(str(loc, "uri"), "r/gone.yaml");
+	cr_assert_str_eq(str(loc, "uriBaseId"), "%SRCROOT%");
+	cJSON_Delete(doc);
+	fx_sink_free(&s);
+	smp_context_free(ctx);
+}
+
+Test(emit_sarif, relative_source_root_or_base_is_einval)
+{
+	struct smp_context *ctx = fx_context(NULL);
+	struct smp_emitter_options opts = SMP_EMITTER_OPTIONS_INIT;
+	struct smp_emitter *em = NULL;
+	struct fx_sink s = {0};
+
+	opts.source_root = "repo";
+	cr_assert_eq(smp_emitter_new(&em, ctx, SMP_FORMAT_SARIF, &opts,
+				     fx_write, &s),
+		     SMP_EINVAL);
+	opts.source_root = "/repo";
+	opts.base_dir = ".";
+	cr_assert_eq(smp_emitter_new(&em, ctx, SMP_FORMAT_SARIF, &opts,
+				     fx_write, &s),
+		     SMP_EINVAL);
+	cr_assert_null(em);
+	smp_context_free(ctx);
+}
+
+/* A version-2 caller's struct, at its exact size: no source root. */
+Test(emit_sarif, version_2_options_have_no_source_root)
+{
+	const size_t v2 = offsetof(struct smp_emitter_options, source_root);
+	struct smp_emitter_options full = SMP_EMITTER_OPTIONS_INIT;
+	struct smp_context *ctx = fx_context(NULL);
+	unsigned char *exact = malloc(v2);
+	struct smp_finding a[1];
+	struct smp_report rep;
+	struct fx_sink s = {0};
+	cJSON *doc;
+
+	cr_assert_not_null(exact);
+	full.version = 2;
+	memcpy(exact, &full, v2);
+	a[0] = fx_finding("./j/a.yaml", "compiler-debug", SMP_SEVERITY_WARNING,
+			  "debug", 2, 1, 4);
+	rep = fx_report("./j/a.yaml", a, 1);
+	cr_assert_eq(fx_emit(ctx, SMP_FORMAT_SARIF,
+			     (const struct smp_emitter_options *)exact, &rep, 1,
+			     &s),
+		     0);
+	free(exact);
+	doc = parse(&s);
+	cr_assert_null(cJSON_GetObjectItemCaseSensitive(run_of(doc),
+							"originalUriBaseIds"));
+	cr_assert_str_eq(uri(get(run_of(doc), "results"), 0), "j/a.yaml");
+	cJSON_Delete(doc);
+	fx_sink_free(&s);
+	smp_context_free(ctx);
+}
+
+/* The fingerprint of result i. */
+static const char *
+fingerprint(const cJSON *results, int i)
+{
+	const cJSON *r = cJSON_GetArrayItem(results, i);
+
+	return str(get(r, "partialFingerprints"), SMP_FINGERPRINT_KEY);
+}
+
+Test(emit_sarif, fingerprints_survive_line_moves_and_tell_occurrences_apart)
+{
+	struct smp_context *ctx = fx_context(NULL);
+	struct smp_emitter_options opts = SMP_EMITTER_OPTIONS_INIT;
+	struct smp_finding a[3], b[3];
+	struct smp_report rep;
+	struct fx_sink s1 = {0}, s2 = {0};
+	const cJSON *r1, *r2;
+	cJSON *d1, *d2;
+
+	opts.source_root = "/repo";
+	opts.base_dir = "/repo";
+	a[0] = fx_finding("j.yaml", "compiler-debug", SMP_SEVERITY_WARNING,
+			  "debug", 2, 1, 4);
+	a[0].source_line = "  debug: true";
+	a[1] = fx_finding("j.yaml", "compiler-debug", SMP_SEVERITY_WARNING,
+			  "debug", 7, 1, 4);
+	a[1].source_line = "  debug: true";
+	a[2] = fx_finding("j.yaml", "short-run", SMP_SEVERITY_INFO, "short", 9,
+			  1, 4);
+	a[2].source_line = "max_steps: 10";
+	/* the same file with a line inserted above and re-indented */
+	memcpy(b, a, sizeof(a));
+	b[0].line = 3;
+	b[0].source_line = "	debug:  true";
+	b[1].line = 8;
+	b[2].line = 10;
+	rep = fx_report("j.yaml", a, 3);
+	cr_assert_eq(fx_emit(ctx, SMP_FORMAT_SARIF, &opts, &rep, 1, &s1), 0);
+	rep = fx_report("j.yaml", b, 3);
+	cr_assert_eq(fx_emit(ctx, SMP_FORMAT_SARIF, &opts, &rep, 1, &s2), 0);
+	d1 = parse(&s1);
+	d2 = parse(&s2);
+	r1 = get(run_of(d1), "results");
+	r2 = get(run_of(d2), "results");
+	cr_assert_str_eq(fingerprint(r1, 0), fingerprint(r2, 0));
+	cr_assert_str_eq(fingerprint(r1, 1), fingerprint(r2, 1));
+	cr_assert_str_eq(fingerprint(r1, 2), fingerprint(r2, 2));
+	/* two occurrences of one line text differ */
+	cr_assert_str_neq(fingerprint(r1, 0), fingerprint(r1, 1));
+	cr_assert_str_neq(fingerprint(r1, 0), fingerprint(r1, 2));
+	cJSON_Delete(d1);
+	cJSON_Delete(d2);
+	fx_sink_free(&s1);
+	fx_sink_free(&s2);
+	smp_context_free(ctx);
+}
+
+/* Hidden findings count as occurrences: min_severity changes no
+ * fingerprint. */
+Test(emit_sarif, fingerprints_do_not_depend_on_min_severity)
+{
+	struct smp_context *ctx = fx_context(NULL);
+	struct smp_emitter_options opts = SMP_EMITTER_OPTIONS_INIT;
+	struct smp_finding a[2];
+	struct smp_report rep;
+	struct fx_sink s1 = {0}, s2 = {0};
+	cJSON *d1, *d2;
+
+	a[0] = fx_finding("j.yaml", "compiler-debug", SMP_SEVERITY_INFO, "x", 2,
+			  1, 4);
+	a[0].source_line = "debug: true";
+	a[1] = fx_finding("j.yaml", "compiler-debug", SMP_SEVERITY_WARNING, "x",
+			  5, 1, 4);
+	a[1].source_line = "debug: true";
+	rep = fx_report("j.yaml", a, 2);
+	cr_assert_eq(fx_emit(ctx, SMP_FORMAT_SARIF, &opts, &rep, 1, &s1), 0);
+	opts.min_severity = SMP_SEVERITY_WARNING;
+	cr_assert_eq(fx_emit(ctx, SMP_FORMAT_SARIF, &opts, &rep, 1, &s2), 0);
+	d1 = parse(&s1);
+	d2 = parse(&s2);
+	cr_assert_eq(cJSON_GetArraySize(get(run_of(d2), "results")), 1);
+	cr_assert_str_eq(fingerprint(get(run_of(d1), "results"), 1),
+			 fingerprint(get(run_of(d2), "results"), 0));
+	cJSON_Delete(d1);
+	cJSON_Delete(d2);
 	fx_sink_free(&s1);
 	fx_sink_free(&s2);
 	smp_context_free(ctx);

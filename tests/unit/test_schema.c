@@ -714,6 +714,8 @@ Test(schema, every_embedded_schema_loads)
 
 /* ---- keywords on small schemas ---------------------------------- */
 
+static void load_fails(const char *schema, const char *needle, unsigned line);
+
 static void
 small(const char *schema, const char *spec, const char *rule,
       const char *message)
@@ -775,6 +777,25 @@ Test(schema, keyword_numbers_and_lengths)
 	      "(\"ab\")");
 }
 
+Test(schema, keyword_exclusive_bounds)
+{
+	small("{\"exclusiveMinimum\": 0, \"exclusiveMaximum\": 1}", "0.5\n",
+	      NULL, NULL);
+	small("{\"exclusiveMinimum\": 0}", "0\n", "wrong-type",
+	      "the document must be greater than 0, found an integer (0)");
+	small("{\"exclusiveMinimum\": 0}", "-0.25\n", "wrong-type",
+	      "the document must be greater than 0, found a number (-0.25)");
+	small("{\"exclusiveMaximum\": 2.5}", "2.5\n", "wrong-type",
+	      "the document must be less than 2.5, found a number (2.5)");
+	/* bounds only look at numbers; null passes */
+	small("{\"exclusiveMinimum\": 0}", "~\n", NULL, NULL);
+	small("{\"exclusiveMinimum\": 0}", "abc\n", NULL, NULL);
+	load_fails("{\"exclusiveMinimum\": true}",
+		   "'exclusiveMinimum' must be a number", 1);
+	load_fails("{\"exclusiveMaximum\": \"1\"}",
+		   "'exclusiveMaximum' must be a number", 1);
+}
+
 Test(schema, keyword_pattern)
 {
 	small("{\"pattern\": \"^ml\\\\.[a-z0-9]+\\\\.[a-z0-9]+$\"}",
@@ -806,8 +827,7 @@ Test(schema, keyword_required)
 {
 	small("{\"required\": [\"a\"]}", "{a: 1}\n", NULL, NULL);
 	small("{\"properties\": {\"x\": {\"required\": [\"a\", \"b\"]}}}",
-	      "x: {a: 1}\n", "wrong-type",
-	      "'x' must be a mapping with the key 'b', found a mapping");
+	      "x: {a: 1}\n", "wrong-type", "missing required key 'b' in 'x'");
 }
 
 Test(schema, keyword_items_and_additional_properties_schema)
@@ -1133,4 +1153,147 @@ Test(schema, free_null_and_check_null_are_no_ops)
 	cr_expect_eq(rep->count, 0);
 	smp_report_free(rep);
 	smp__schema_free(s);
+}
+
+/* ---- validating a data file into an error ------------------------ */
+
+/* Loads text as strict JSON into docs; its root. */
+static const struct smp_node *
+load_data(struct smp_docs *docs, const char *text)
+{
+	struct smp_error err;
+
+	smp__docs_init(docs, &counting_alloc);
+	cr_assert_eq(smp__load_strict(docs, "data.json", text, strlen(text), 1,
+				      &err),
+		     0, "%s", err.message);
+	return docs->items[0].root;
+}
+
+static const char rows_schema[] =
+	"{\"type\": \"object\", \"additionalProperties\": false,\n"
+	" \"properties\": {\"rows\": {\"type\": \"array\", "
+	"\"items\": {\"$ref\": \"#/$defs/row\"}}},\n"
+	" \"$defs\": {\"row\": {\"type\": \"object\", \"required\": [\"n\"],\n"
+	"  \"if\": {\"properties\": {\"gpu\": {\"const\": true}}},\n"
+	"  \"then\": {\"properties\": {\"n\": {\"minimum\": 1}}},\n"
+	"  \"properties\": {\"gpu\": {\"type\": \"boolean\"},\n"
+	"   \"n\": {\"type\": \"integer\", \"maximum\": 8},\n"
+	"   \"name\": {\"type\": \"string\", \"pattern\": \"^[a-z]+$\"}}}}}";
+
+/* Expects SMP_EPARSE at data.json:line:column with that message. */
+static void
+expect_invalid(const char *pointer, const char *text, unsigned line,
+	       unsigned column, const char *message)
+{
+	struct smp_schema *s;
+	struct smp_error err;
+	struct smp_docs docs;
+	const struct smp_node *root;
+	long live;
+
+	s = load_text(rows_schema, 0, &err);
+	live = counter.live;
+	root = load_data(&docs, text);
+	live = counter.live - live;
+	memset(&err, 0, sizeof(err));
+	cr_assert_eq(smp__schema_validate(s, pointer, root, "data.json", &err),
+		     SMP_EPARSE, "%s", text);
+	cr_expect_eq(err.code, SMP_EPARSE);
+	cr_expect_str_eq(err.source, "data.json");
+	cr_expect_eq(err.line, line, "%u:%u %s", err.line, err.column,
+		     err.message);
+	cr_expect_eq(err.column, column, "%u:%u %s", err.line, err.column,
+		     err.message);
+	cr_expect_str_eq(err.message, message);
+	smp__docs_release(&docs);
+	smp__schema_free(s);
+	cr_assert_eq(counter.live, 0, "%ld blocks of the docs", live);
+}
+
+Test(schema, validate_accepts_a_valid_document)
+{
+	struct smp_schema *s;
+	struct smp_error err;
+	struct smp_docs docs;
+
+	s = load_text(rows_schema, 0, &err);
+	cr_expect_eq(
+		smp__schema_validate(
+			s, NULL,
+			load_data(&docs,
+				  "{\"rows\": [{\"n\": 0, \"gpu\": false}, "
+				  "{\"n\": 2, \"gpu\": true, "
+				  "\"name\": \"ab\"}]}"),
+			"data.json", &err),
+		0, "%s", err.message);
+	smp__docs_release(&docs);
+	smp__docs_init(&docs, &counting_alloc);
+	/* a part of the schema: one row */
+	cr_expect_eq(smp__schema_validate(s, "#/$defs/row",
+					  load_data(&docs, "{\"n\": 8}"),
+					  "data.json", &err),
+		     0, "%s", err.message);
+	smp__docs_release(&docs);
+	smp__schema_free(s);
+	cr_assert_eq(counter.live, 0);
+}
+
+Test(schema, validate_reports_the_first_violation_in_document_order)
+{
+	/* the if/then finding (n, line 2) is found after the properties
+	 * of the row (name, line 3), yet reported first */
+	expect_invalid(NULL,
+		       "{\"rows\": [{\"gpu\": true,\n"
+		       "  \"n\": 0,\n"
+		       "  \"name\": \"A\\u001b[2J\"}]}",
+		       2, 8,
+		       "'rows[0].n' must be at least 1, found an integer (0)");
+	expect_invalid(NULL,
+		       "{\"rows\": [{\"n\": 1, \"name\": \"A\\u001b[2J\"}]}", 1,
+		       28,
+		       "'rows[0].name' must be a string matching the pattern "
+		       "'^[a-z]+$', found a string (\"A\\x1B[2J\")");
+	expect_invalid(NULL, "{\"rows\": [{\"n\": 1}, {}]}", 1, 21,
+		       "missing required key 'n' in 'rows[1]'");
+	expect_invalid(NULL, "{\"rows\": [], \"extra\": 1}", 1, 14,
+		       "unknown key 'extra' at the top level; the only key is "
+		       "'rows'");
+	/* no "quote it" hint for a data file */
+	expect_invalid(
+		NULL, "{\"rows\": [{\"n\": 1, \"name\": 12}]}", 1, 28,
+		"'rows[0].name' must be a string, found an integer (12)");
+	expect_invalid("#/$defs/row", "{\"n\": 9}", 1, 7,
+		       "'n' must be at most 8, found an integer (9)");
+}
+
+Test(schema, validate_refuses_bad_arguments)
+{
+	struct smp_schema *s;
+	struct smp_error err;
+	struct smp_docs docs;
+	const struct smp_node *root;
+
+	s = load_text(rows_schema, 0, &err);
+	root = load_data(&docs, "{}");
+	cr_expect_eq(smp__schema_validate(NULL, NULL, root, "d", &err),
+		     SMP_EINVAL);
+	cr_expect_eq(smp__schema_validate(s, NULL, NULL, "d", &err),
+		     SMP_EINVAL);
+	cr_expect_eq(smp__schema_validate(s, "#/$defs/none", root, "d", &err),
+		     SMP_EINVAL);
+	cr_expect(strstr(err.message, "#/$defs/none") != NULL, "%s",
+		  err.message);
+	cr_expect_eq(smp__schema_validate(s, "$defs/row", root, "d", &err),
+		     SMP_EINVAL);
+	/* a pointer to JSON that is not a registered schema */
+	cr_expect_eq(smp__schema_validate(s, "#/$defs/row/required", root, "d",
+					  &err),
+		     SMP_EINVAL);
+	/* err may be NULL */
+	cr_expect_eq(smp__schema_validate(s, "#/$defs/row", root, "d", NULL),
+		     SMP_EPARSE);
+	smp__docs_release(&docs);
+	smp__schema_free(s);
+	cr_assert_eq(counter.live, 0);
 }

@@ -1,1 +1,1 @@
-out=$("$1" check --format sarif --rules-uri https://example.org/sm-preflight/docs/rules.md format/bad.yaml format/suppressed.yaml); rc=$?; printf "%s\n" "$out" | sed "/^ *{\"id\": \"/d"; exit $rc
+out=$("$1" check --format sarif --sarif-root . --rules-uri https://example.org/sm-preflight/docs/rules.md format/bad.yaml format/suppressed.yaml); rc=$?; printf "%s\n" "$out" | sed -e "/^ *{\"id\": \"/d" -e "s|\"file://[^\"]*/tests/cases/\"|\"file:///CHECKOUT/tests/cases/\"|"; exit $rc
