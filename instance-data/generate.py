@@ -103,6 +103,35 @@ def boolean(s):
     return s == "true"
 
 
+# The public documents the transcription was made from, as source
+# descriptions (instances.json, frameworks.json, tested-models.json).
+TC_DG = ("AWS \"Supported Frameworks, AWS Regions, Instance Types, and "
+         "Tested Models\", https://docs.aws.amazon.com/sagemaker/latest/dg/"
+         "training-compiler-support.html")
+DG_REPO = "https://github.com/awsdocs/amazon-sagemaker-developer-guide"
+DG_FILE = "doc_source/training-compiler-support.md"
+SDK_TRCOMP = ("aws/sagemaker-python-sdk v2.257.6 (commit "
+              "fc582aaa46faf7b7e16ab1e13840869712174cd0) "
+              "src/sagemaker/{,huggingface/,pytorch/,tensorflow/}"
+              "training_compiler/config.py")
+INSTANCE_SOURCES = {
+    "BATCH-G6": "AWS Batch user guide \"Run GPU jobs\", newer edition, "
+                "https://docs.aws.amazon.com/batch/latest/userguide/"
+                "gpu-jobs.html, read in its Korean and Portuguese editions "
+                "(.../ko_kr/batch/... and .../pt_br/batch/...): rows "
+                "g6.xlarge to g6.16xlarge, the excerpt cut at g6.12xlarge",
+    "EC2-P5EFA": "EC2 user guide, EFA for accelerated instance types, "
+                 "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/"
+                 "efa-acc-inst-types.html, read in its Portuguese and "
+                 "Spanish editions: \"P5 and P5e instances support up to "
+                 "32 network cards and can provide up to 3,200 Gbps\"",
+    "SDK-TRCOMP": SDK_TRCOMP + ": TrainingCompilerConfig."
+                  "SUPPORTED_INSTANCE_CLASS_PREFIXES and "
+                  "SUPPORTED_INSTANCE_TYPES_WITH_EFA",
+    "TC-DG": TC_DG + ": the supported instance families of each edition",
+}
+
+
 def opt_str(s):
     return s if s != "" else None
 
@@ -111,8 +140,20 @@ def source_keys(source):
     return [k.strip() for k in source.split(";")]
 
 
+def public_source(source, public):
+    """A tested-model source with each id replaced by its edition's key."""
+    parts = []
+    for part in source.split(" ; "):
+        m = re.match(r"^([^\[]+) \[(.*)\]$", part)
+        check(m is not None, "unexpected tested-model source: %r" % part)
+        parts.append("%s [%s]" % (",".join(public[i] for i in
+                                           m.group(1).split(",")),
+                                  m.group(2)))
+    return " ; ".join(parts)
+
+
 def tested_source_ids(source):
-    """The read_file ids / git:<commit> tokens of a tested-model source."""
+    """The transcription's page ids of a tested-model source."""
     ids = []
     for part in source.split(" ; "):
         m = re.match(r"^([^\[]+) \[(.*)\]$", part)
@@ -279,21 +320,19 @@ def frameworks(ref, sdk):
     sources = [
         {"key": "SDK-IMAGES",
          "description": "aws/sagemaker-python-sdk " + spec["images"]["_source"]
-         + " (reference/spec-fields.json, section images): image "
-         "configurations, version aliases, py_versions, repositories"},
+         + ": image configurations, version aliases, py_versions, "
+         "repositories"},
         {"key": "SDK-TRCOMP",
-         "description": "aws/sagemaker-python-sdk "
-         "src/sagemaker/*/training_compiler/config.py (" + spec["_meta"]
-         ["sdk_v2"] + "), as transcribed in reference/sdk-rules.md: "
-         "SUPPORTED_INSTANCE_CLASS_PREFIXES (R1), "
-         "SUPPORTED_INSTANCE_TYPES_WITH_EFA (R11/R16), pytorchxla minimum "
-         "versions (R10/R15), TensorFlow MIN/MAX_SUPPORTED_VERSION (R19)"},
+         "description": SDK_TRCOMP + ": TrainingCompilerConfig."
+         "SUPPORTED_INSTANCE_CLASS_PREFIXES, "
+         "SUPPORTED_INSTANCE_TYPES_WITH_EFA, the pytorchxla minimum "
+         "versions of TrainingCompilerConfig.validate (HuggingFace PyTorch "
+         "1.11, PyTorch 1.12), TensorFlow MIN_SUPPORTED_VERSION and "
+         "MAX_SUPPORTED_VERSION"},
         {"key": "TC-DG",
-         "description": "Training Compiler developer guide, 'Supported "
-         "Frameworks, AWS Regions, Instance Types, and Tested Models' "
-         "(read_file id 58833748529; reference/README.md section 2): "
-         "TensorFlow versions 2.9.1, 2.10.0, 2.11.0 and the framework "
-         "matrix used to cross-check the SDK"},
+         "description": TC_DG + ", current edition: TensorFlow versions "
+         "2.9.1, 2.10.0, 2.11.0 and the framework matrix used to "
+         "cross-check the SDK"},
         {"key": sdk_images.SOURCE_KEY,
          "description": sdk["where"] + sdk_images.SOURCE_TAIL},
     ]
@@ -321,10 +360,14 @@ def frameworks(ref, sdk):
 def instances(ref, classes, efa_list):
     readme = read(ref, "README.md")
     keys = md_table(readme, "| key | what |")
-    # the descriptions cite sections of the reference README
+    # the transcription's own notes give way to the public documents
     sources = [{"key": k["key"],
-                "description": k["what"].replace("§", "reference/README.md §")}
+                "description": INSTANCE_SOURCES.get(k["key"], k["what"])}
                for k in keys]
+    for s in sources:
+        check(not re.search(r"§|corpus|read_file", s["description"]),
+              "%s: the description cites the transcription, not a public "
+              "document; add it to INSTANCE_SOURCES" % s["key"])
     known = {s["key"] for s in sources}
     rows = read_csv(ref, "instances.csv")
     out = []
@@ -377,27 +420,28 @@ def tested(ref):
     page = ("awsdocs/amazon-sagemaker-developer-guide "
             "doc_source/training-compiler-support.md")
     sources = []
+    public = {}  # the transcription's ids -> keys that name the edition
     for v in versions:
-        if v["read_file id"].startswith("("):
+        if v["commit"] != "?":
             key = "git:" + v["commit"]
-            where = "%s @ %s (index holds it only at that commit)" % (
-                page, v["commit"])
+            where = "%s @ %s (%s/blob/%s/%s)" % (
+                page, v["commit"], DG_REPO, v["commit"], DG_FILE)
         else:
-            key = v["read_file id"]
-            where = (page + " @ " + v["commit"] if v["commit"] != "?"
-                     else "later HTML rendering of the same page "
-                     "(repository not named by the index)")
+            key = "aws-docs:current"
+            where = (TC_DG + ", current edition (HTML tables and the "
+                     "notice that no new versions will be released)")
+        public[v["read_file id"]] = key
+        public[key] = key
         sources.append({
             "key": key,
-            "description": "%s; page version dated %s, %s tables, %s rows" % (
+            "description": "%s; edition dated %s, %s tables, %s rows" % (
                 where, v["date"], v["tables"], v["rows"]),
         })
-    known = {s["key"] for s in sources}
     rows = read_csv(ref, "tested-models.csv")
     out = []
     for r in rows:
         for k in tested_source_ids(r["source"]):
-            check(k in known, "%s: unknown source id %r" % (r["model"], k))
+            check(k in public, "%s: unknown source id %r" % (r["model"], k))
         check(r["framework"] in ("pytorch", "tensorflow"),
               "unexpected framework %r" % r["framework"])
         out.append({
@@ -415,7 +459,7 @@ def tested(ref):
             "batch_size_is_lower_bound":
                 boolean(r["batch_size_is_lower_bound"]),
             "instance_count": opt_int(r["instance_count"]),
-            "source": r["source"],
+            "source": public_source(r["source"], public),
         })
     check(len(out) == 318, "expected 318 tested rows, got %d" % len(out))
 

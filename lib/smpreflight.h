@@ -163,9 +163,10 @@ struct smp_memory_doc {
  * compiled with (SMP_OPTIONS_INIT does) and the library reads no field
  * that version lacks, using the default instead. Version 1 ends at
  * override_count; version 2 adds the fields up to instance_data; version
- * 3 adds no_inline_ignores, instance_overlay and now.
+ * 3 adds no_inline_ignores, instance_overlay and now; version 4 adds
+ * select and ignore.
  */
-#define SMP_OPTIONS_VERSION 3
+#define SMP_OPTIONS_VERSION 4
 
 /*
  * Context options. Always start from smp_options_init() or
@@ -240,6 +241,18 @@ struct smp_options {
 	/* The time (seconds since the epoch) that the until= dates of
 	 * suppression comments are compared with; 0: the current time. */
 	int64_t now;
+	/* Version 4. Which rules run, as ruff's --select and --ignore: each
+	 * entry a rule id, a group name (struct smp_rule_info's group:
+	 * "instance", "script", ...) or "ALL", matched exactly. A rule runs
+	 * when the most specific entry of select naming it (its id over its
+	 * group over ALL; count 0 selects ALL) is more specific than every
+	 * entry of ignore naming it (ignore wins a tie): ignore "script" with
+	 * select "script-cuda-device" keeps that one script rule. overrides
+	 * then set the severity of the rules that run; a rule that does not
+	 * run stays off whatever its override. An unknown entry is
+	 * SMP_EINVAL, err's message naming it (with a did-you-mean). */
+	struct smp_names select;
+	struct smp_names ignore;
 };
 
 #define SMP_OPTIONS_INIT                                                       \
@@ -1089,6 +1102,11 @@ struct smp_config {
 	struct smp_config_list extensions;
 	/* where `update-data` downloads from when no URL is given */
 	struct smp_config_string data_url;
+	/* `select:` and `ignore-rules:`, smp_options' select and ignore:
+	 * rule ids, group names or "ALL", each checked (an unknown one is
+	 * SMP_EPARSE at its position, with a did-you-mean) */
+	struct smp_config_list select;
+	struct smp_config_list ignore_rules;
 };
 
 /*

@@ -44,7 +44,7 @@ _ABI_MAJOR = 1
 # The oldest library version with that ABI (smp_version()).
 _MIN_VERSION = (0, 1)
 # The smp_options layout version this binding fills (SMP_OPTIONS_VERSION).
-_OPTIONS_VERSION = 3
+_OPTIONS_VERSION = 4
 
 
 # ---------------------------------------------------------------- loading
@@ -147,6 +147,9 @@ class _Options(ctypes.Structure):
         ("no_inline_ignores", ctypes.c_int),
         ("instance_overlay", _MemoryDoc),
         ("now", ctypes.c_int64),
+        # version 4
+        ("select", _Names),
+        ("ignore", _Names),
     ]
 
 
@@ -616,6 +619,14 @@ def _names(values, keep):
     return n
 
 
+def _selectors(value):
+    """select/ignore: a list, or one comma-separated str."""
+    if isinstance(value, (str, bytes)):
+        sep = "," if isinstance(value, str) else b","
+        return [v.strip() for v in value.split(sep) if v.strip()]
+    return list(value) if value else []
+
+
 _DIALECTS = {None: 0, "auto": 0, "estimator": 1, "model_trainer": 2,
              "create_training_job": 3}
 _SCALINGS = {None: 0, "linear": 0, "sqrt": 1}
@@ -632,7 +643,12 @@ class Context:
                        from those file names
     dialect            "estimator", "model_trainer" or
                        "create_training_job" instead of detecting it
-    severities         {rule id: "error" | "warning" | "info" | "off"}
+    select, ignore     which rules run: rule ids, group names ("instance",
+                       "script", ...) and "ALL", as a list or one
+                       comma-separated str; the most specific name wins
+                       (a rule id over its group over "ALL"), ignore a tie
+    severities         {rule id: "error" | "warning" | "info" | "off"} for
+                       the rules that run
     disable            rule ids to turn off
     batch_size_names, learning_rate_names, model_names, global_batch_names
                        hyperparameter names (lists) instead of the defaults
@@ -655,7 +671,7 @@ class Context:
                  model_names=None, global_batch_names=None, lr_scaling=None,
                  short_run_steps=0, script_checks=True, script_base_dir=None,
                  limits=None, cache_dir=None, instance_overlay=None,
-                 inline_ignores=True, now=0):
+                 inline_ignores=True, now=0, select=None, ignore=None):
         keep = []  # Python objects the C struct points into
         o = _Options()
         o.version = _OPTIONS_VERSION
@@ -704,6 +720,8 @@ class Context:
             o.instance_overlay.buf = overlay
             o.instance_overlay.len = len(overlay)
         o.no_inline_ignores = 0 if inline_ignores else 1
+        o.select = _names(_selectors(select), keep)
+        o.ignore = _names(_selectors(ignore), keep)
         o.now = _ranged("now", now, 0, _INT64_MAX)
         for k, v in (limits or {}).items():
             if k not in dict(_Limits._fields_):

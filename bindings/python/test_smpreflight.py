@@ -304,6 +304,26 @@ class TestContext(InRoot):
         self.assertEqual(fs["gpu-num-devices-mismatch"].severity,
                          Severity.INFO)
 
+    def test_select_and_ignore(self):
+        every = {f.rule for f in smpreflight.Context().check(BROKEN)}
+        self.assertIn("compiler-debug", every)
+        self.assertIn("gpu-num-devices-mismatch", every)
+        ctx = smpreflight.Context(select="compiler, gpu-num-devices",
+                                  ignore=["compiler-debug"])
+        fs = {f.rule for f in ctx.check(BROKEN)}
+        self.assertIn("gpu-num-devices-mismatch", fs)
+        self.assertNotIn("compiler-debug", fs)
+        self.assertTrue(fs <= {r.id for r in smpreflight.rules()
+                               if r.group in ("compiler", "gpu-num-devices")})
+        # the most specific name wins
+        ctx = smpreflight.Context(ignore="ALL", select=["compiler-debug"])
+        self.assertEqual({f.rule for f in ctx.check(BROKEN)},
+                         {"compiler-debug"})
+        with self.assertRaises(Error) as cm:
+            smpreflight.Context(select=["compilr"])
+        self.assertEqual(cm.exception.name, "SMP_EINVAL")
+        self.assertIn("did you mean 'compiler'", cm.exception.message)
+
     def test_unknown_rule_is_einval(self):
         with self.assertRaises(Error) as cm:
             smpreflight.Context(disable=["no-such-rule"])

@@ -12,6 +12,7 @@
 #include "format.h"
 #include "jobs.h"
 #include "output.h"
+#include "selection.h"
 #include "smpreflight.h"
 #include "walk.h"
 
@@ -26,6 +27,8 @@ enum {
 	OPT_COLOR,
 	OPT_DIALECT,
 	OPT_INSTANCE_DATA,
+	OPT_SELECT,
+	OPT_IGNORE,
 	OPT_DISABLE,
 	OPT_SEVERITY,
 	OPT_BASELINE,
@@ -43,6 +46,7 @@ enum {
 	OPT_NO_INLINE_IGNORES,
 	OPT_JOBS,
 	OPT_STDIN_FILENAME,
+	OPT_STATISTICS,
 	OPT_QUIET,
 	OPT_HELP
 };
@@ -61,9 +65,19 @@ static const struct cli_option options[] = {
 	{"--instance-data", 0, OPT_INSTANCE_DATA, "DIR",
 	 "use instances.json, tested-models.json and frameworks.json from DIR "
 	 "instead of the built-in data"},
-	{"--disable", 0, OPT_DISABLE, "RULE", "turn RULE off (repeatable)"},
+	{"--select", 0, OPT_SELECT, "LIST",
+	 "run only these rules: comma-separated rule ids, group names (spec, "
+	 "instance, distribution, compiler, versions, script, ...) or ALL "
+	 "(default); repeatable; replaces the configuration's select"},
+	{"--ignore", 0, OPT_IGNORE, "LIST",
+	 "do not run these rules (ids, groups or ALL; repeatable; replaces "
+	 "the configuration's ignore-rules). The most specific name wins: "
+	 "--ignore script --select script-cuda-device keeps that rule"},
+	{"--disable", 0, OPT_DISABLE, "RULE",
+	 "turn RULE off, as --severity RULE=off (repeatable)"},
 	{"--severity", 0, OPT_SEVERITY, "RULE=LEVEL",
-	 "report RULE as error, warning, info, or off (repeatable)"},
+	 "report RULE as error, warning, info, or off (repeatable); a rule "
+	 "that --select/--ignore leave out stays off"},
 	{"--baseline", 0, OPT_BASELINE, "FILE",
 	 "compare every spec with the native run in FILE: learning rate "
 	 "scaled with the batch, nothing else changed"},
@@ -107,6 +121,9 @@ static const struct cli_option options[] = {
 	{"--stdin-filename", 0, OPT_STDIN_FILENAME, "NAME",
 	 "name '-' (stdin) NAME in findings; its configuration is found from "
 	 "NAME's folder"},
+	{"--statistics", 0, OPT_STATISTICS, NULL,
+	 "after the report, print one line per rule that fired: its count, "
+	 "id and severity, most frequent first (on stdout)"},
 	{"--quiet", 'q', OPT_QUIET, NULL, "print no summary line"},
 	{"--help", 'h', OPT_HELP, NULL, "show this help"},
 };
@@ -127,6 +144,8 @@ struct run {
 	size_t unreadable;
 	size_t failed; /* checks that failed (out of memory, internal) */
 	size_t counts[SMP_SEVERITY_ERROR + 1];
+	/* --statistics: per rule (table order), per severity; or NULL */
+	size_t (*stats)[SMP_SEVERITY_ERROR + 1];
 	enum smp_severity max;
 	int status; /* CLI_EXIT_INTERNAL or CLI_EXIT_USAGE once fatal */
 };
@@ -259,6 +278,21 @@ not_checked(struct run *r, const char *path, const char *why)
 	return 0;
 }
 
+/* One finding of rule at sev for --statistics. */
+static void
+count_rule(struct run *r, const char *rule, enum smp_severity sev)
+{
+	size_t i, n = smp_rule_count();
+
+	if (!r->stats)
+		return;
+	for (i = 0; i < n; i++)
+		if (strcmp(smp_rule_at(i)->id, rule) == 0) {
+			r->stats[i][sev]++;
+			return;
+		}
+}
+
 /* In the caller's thread, in output order: counted and written. */
 static int
 check_done(void *ud, size_t i, void *result)
@@ -311,6 +345,7 @@ check_done(void *ud, size_t i, void *result)
 			continue;
 		}
 		r->counts[f->severity]++;
+		count_rule(r, f->rule, f->severity);
 		if (f->severity > r->max)
 			r->max = f->severity;
 		if (f->severity >= r->fail_on[i])
@@ -366,6 +401,86 @@ print_summary(const struct run *r)
 		fprintf(stderr, "; %zu file%s could not be checked", r->failed,
 			plural_s(r->failed) ? "s" : "");
 	fputc('\n', stderr);
+}
+
+/* The total of rule i, for sorting the statistics. */
+static size_t
+stat_total(const struct run *r, size_t i)
+{
+	size_t t = 0;
+	int sev;
+
+	for (sev = SMP_SEVERITY_INFO; sev <= SMP_SEVERITY_ERROR; sev++)
+		t += r->stats[i][sev];
+	return t;
+}
+
+/*
+ * --statistics: "  12  unknown-key  [error]", one line per rule that
+ * fired, by count (most first) then rule id; a rule reported at more
+ * than one severity lists them all, highest first ("[error, warning]").
+ * To stdout after the report, unless a machine format writes there.
+ */
+static void
+print_statistics(const struct run *r, FILE *f)
+{
+	size_t n = smp_rule_count(), i, j, k, used = 0, width = 1, idw = 1;
+	size_t order[512];
+
+	for (i = 0; i < n && used < sizeof(order) / sizeof(order[0]); i++) {
+		size_t t = stat_total(r, i);
+		char digits[32];
+
+		if (!t)
+			continue;
+		/* insertion: count descending, then id ascending */
+		for (j = used; j > 0; j--) {
+			size_t o = order[j - 1], ot = stat_total(r, o);
+
+			if (ot > t ||
+			    (ot == t && strcmp(smp_rule_at(o)->id,
+					       smp_rule_at(i)->id) < 0))
+				break;
+			order[j] = o;
+		}
+		order[j] = i;
+		used++;
+		k = (size_t)snprintf(digits, sizeof(digits), "%zu", t);
+		if (k > width)
+			width = k;
+		if (strlen(smp_rule_at(i)->id) > idw)
+			idw = strlen(smp_rule_at(i)->id);
+	}
+	for (j = 0; j < used; j++) {
+		int sev, first = 1;
+
+		i = order[j];
+		fprintf(f, "%*zu  %-*s  [", (int)width, stat_total(r, i),
+			(int)idw, smp_rule_at(i)->id);
+		for (sev = SMP_SEVERITY_ERROR; sev >= SMP_SEVERITY_INFO;
+		     sev--) {
+			if (!r->stats[i][sev])
+				continue;
+			fprintf(f, "%s%s", first ? "" : ", ",
+				smp_severity_name((enum smp_severity)sev));
+			first = 0;
+		}
+		fputs("]\n", f);
+	}
+}
+
+/* 1 when a JSON, SARIF or JUnit document goes to stdout. */
+static int
+machine_on_stdout(const struct cli_outputs *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->count; i++)
+		if (!o->items[i].path &&
+		    o->items[i].format != SMP_FORMAT_TEXT &&
+		    o->items[i].format != SMP_FORMAT_GITHUB)
+			return 1;
+	return 0;
 }
 
 /* Unknown rule ids are usage errors with a did-you-mean from the table. */
@@ -520,6 +635,7 @@ run_check(int argc, char **argv)
 	struct cli_config_args cargs;
 	struct cli_walk_list files;
 	struct cli_walk_filter filter;
+	struct cli_select_list select, ignore;
 	unsigned jobs = 0;
 	struct smp_baseline *baseline = NULL;
 	const char *baseline_path = NULL;
@@ -533,7 +649,7 @@ run_check(int argc, char **argv)
 	const char **inputs;
 	char **owned;
 	size_t ninputs = 0, nowned = 0, i;
-	int id, k, status = CLI_EXIT_OK, quiet = 0;
+	int id, k, status = CLI_EXIT_OK, quiet = 0, statistics = 0;
 	const char *stale_value = NULL;
 	enum smp_severity stale_sev;
 	char cache_dir[1024];
@@ -543,6 +659,8 @@ run_check(int argc, char **argv)
 	memset(&cargs, 0, sizeof(cargs));
 	memset(&files, 0, sizeof(files));
 	memset(&r, 0, sizeof(r));
+	memset(&select, 0, sizeof(select));
+	memset(&ignore, 0, sizeof(ignore));
 	/* every argument is at most one input, override or owned string */
 	overrides = calloc((size_t)argc + 1, sizeof(*overrides));
 	inputs = calloc((size_t)argc + 1, sizeof(*inputs));
@@ -584,6 +702,12 @@ run_check(int argc, char **argv)
 			break;
 		case OPT_INSTANCE_DATA:
 			opts.instance_data_dir = value;
+			break;
+		case OPT_SELECT:
+			status = cli_select_add(&select, "--select", value);
+			break;
+		case OPT_IGNORE:
+			status = cli_select_add(&ignore, "--ignore", value);
 			break;
 		case OPT_DISABLE:
 			if (!known_rule("--disable", value)) {
@@ -651,6 +775,9 @@ run_check(int argc, char **argv)
 		case OPT_RULES_URI:
 			cli_outputs_rules_uri(&outs, value);
 			break;
+		case OPT_STATISTICS:
+			statistics = 1;
+			break;
 		case OPT_SARIF_ROOT:
 			cli_outputs_sarif_root(&outs, value);
 			break;
@@ -678,6 +805,12 @@ run_check(int argc, char **argv)
 		goto out;
 	}
 	opts.overrides = overrides;
+	opts.select.names = (const char *const *)select.names;
+	opts.select.count = select.count;
+	opts.ignore.names = (const char *const *)ignore.names;
+	opts.ignore.count = ignore.count;
+	cargs.select_set = select.set;
+	cargs.ignore_set = ignore.set;
 	/* a refreshed copy in the user's cache, when valid (update-data) */
 	opts.cache_dir = cli_cache_dir(cache_dir, sizeof(cache_dir));
 	cargs.fail_on = fail_on;
@@ -695,6 +828,18 @@ run_check(int argc, char **argv)
 	}
 	if (k) {
 		status = CLI_EXIT_USAGE; /* a configuration file, printed */
+		goto out;
+	}
+	/* a folder with nothing to check is said, and the run exits 2 like
+	 * an input that could not be read (nothing at all: at once) */
+	for (i = 0; i < files.empty_count; i++)
+		cli_error("%s: no job files (*.yaml, *.yml, *.json%s, or the "
+			  "configuration's extensions; hidden and ignored "
+			  "entries are skipped)",
+			  files.empty[i],
+			  cargs.include_python ? ", *.py, *.ipynb" : "");
+	if (files.count == 0 && files.empty_count) {
+		status = CLI_EXIT_USAGE;
 		goto out;
 	}
 	status = resolve_contexts(&r, configs, &files, &ctx);
@@ -723,12 +868,21 @@ run_check(int argc, char **argv)
 	r.baseline = baseline;
 	r.outs = &outs;
 	r.text_flags = cli_use_color(color) ? SMP_TEXT_COLOR : 0;
+	if (statistics) {
+		r.stats = calloc(smp_rule_count(), sizeof(*r.stats));
+		if (!r.stats) {
+			internal_error(SMP_ENOMEM, NULL);
+			status = CLI_EXIT_INTERNAL;
+			goto out;
+		}
+	}
 	/* data-stale: once per run, ahead of the specs' findings */
 	status = cli_outputs_data_age(&outs, ctx, stale_days, &stale_sev);
 	if (status != CLI_EXIT_OK)
 		goto out;
 	if (stale_sev != SMP_SEVERITY_OFF) {
 		r.counts[stale_sev]++;
+		count_rule(&r, "data-stale", stale_sev);
 		r.max = stale_sev;
 		if (stale_sev >= fail_on)
 			r.failing = 1;
@@ -746,13 +900,16 @@ run_check(int argc, char **argv)
 	}
 	if (r.status == CLI_EXIT_OK)
 		r.status = cli_outputs_finish(&outs);
+	if (r.stats && r.status == CLI_EXIT_OK)
+		print_statistics(&r,
+				 machine_on_stdout(&outs) ? stderr : stdout);
 	if (fflush(stdout) != 0 && r.status == CLI_EXIT_OK) {
 		cli_error("cannot write the output");
 		r.status = CLI_EXIT_USAGE;
 	}
 	if (r.status != CLI_EXIT_OK)
 		status = r.status;
-	else if (r.unreadable || r.failed)
+	else if (r.unreadable || r.failed || files.empty_count)
 		status = CLI_EXIT_USAGE;
 	else if (r.failing)
 		status = CLI_EXIT_FINDINGS;
@@ -763,6 +920,7 @@ out:
 	smp_baseline_free(baseline);
 	free(r.ctxs);
 	free(r.fail_on);
+	free(r.stats);
 	cli_walk_list_free(&files);
 	cli_configs_free(configs);
 	for (i = 0; owned && i < nowned; i++)
@@ -770,6 +928,8 @@ out:
 	free(owned);
 	free(inputs);
 	free(overrides);
+	cli_select_release(&select);
+	cli_select_release(&ignore);
 	return status;
 }
 

@@ -40,6 +40,10 @@ struct cli_config_args {
 	enum smp_severity fail_on;
 	int lr_scaling_set; /* --lr-scaling given (opts->lr_scaling) */
 	int include_python; /* --include-python: walk *.py and *.ipynb too */
+	/* --select / --ignore given (opts->select, opts->ignore): they
+	 * replace the files' select / ignore-rules */
+	int select_set;
+	int ignore_set;
 	/* the options of the command line, base of every context; the
 	 * files' rule severities go before opts->overrides */
 	const struct smp_options *opts;

@@ -1,7 +1,7 @@
 /*
  * config_context.c - one context per distinct configuration: profiles
- * whose rule severities, names, lr-scaling and instance overlay are the
- * same share the context made for the first of them.
+ * whose rule severities and selection, names, lr-scaling and instance
+ * overlay are the same share the context made for the first of them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +82,15 @@ create_context(struct cli_configs *c, struct cli_profile *p,
 	o.overrides = ov;
 	o.override_count = p->rule_count + base->override_count;
 	o.lr_scaling = p->lr_scaling;
+	/* the files' selection, unless the command line replaced it */
+	if (p->select) {
+		o.select.names = p->select->items;
+		o.select.count = p->select->count;
+	}
+	if (p->ignore_rules) {
+		o.ignore.names = p->ignore_rules->items;
+		o.ignore.count = p->ignore_rules->count;
+	}
 	dst[0] = &o.batch_size_names;
 	dst[1] = &o.learning_rate_names;
 	dst[2] = &o.model_names;

@@ -65,6 +65,23 @@ print_list(const struct smp_config_list *l)
 	putchar(']');
 }
 
+/*
+ * select: / ignore-rules: as a list that reads back (an empty one is the
+ * default), from the nearest file that has it or the default.
+ */
+static void
+print_selection(const char *key, const struct smp_config_list *l,
+		const struct origin *from, const char *dflt)
+{
+	printf("%s: ", key);
+	if (l) {
+		print_list(l);
+		print_origin(from, "default");
+	} else {
+		printf("%s\n", dflt);
+	}
+}
+
 /* Says where the search from dir stopped at another user's folder (the
  * search itself filled the memo on its way up). 0, or -1 on ENOMEM. */
 static int
@@ -157,6 +174,10 @@ print_profile(struct cli_configs *c, const struct cli_profile *p,
 		printf("  %s: %s  # %s\n", ov->rule,
 		       smp_severity_name(ov->severity), cli);
 	}
+	print_selection("select", p->select, &p->select_from,
+			"[ALL]  # default: every rule");
+	print_selection("ignore-rules", p->ignore_rules, &p->ignore_rules_from,
+			"[]  # default: none");
 	printf("hyperparameters:\n");
 	for (i = 0; i < 4; i++) {
 		printf("  %s: ", cfg_name_keys[i]);

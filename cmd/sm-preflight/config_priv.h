@@ -72,6 +72,12 @@ struct cli_profile {
 	struct origin data_url_from;
 	const struct smp_config_list *extensions; /* NULL: default */
 	struct origin extensions_from;
+	/* select: and ignore-rules: of the nearest file that has each, or
+	 * NULL (the command line's --select / --ignore replace them) */
+	const struct smp_config_list *select;
+	struct origin select_from;
+	const struct smp_config_list *ignore_rules;
+	struct origin ignore_rules_from;
 	struct ignore *ignores;
 	size_t ignore_count;
 	char *key; /* what its context depends on */

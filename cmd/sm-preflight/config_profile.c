@@ -58,9 +58,24 @@ add_rule(struct cli_profile *p, const struct cfg_file *f,
 	return 0;
 }
 
+/* A file's select: or ignore-rules: over a farther one's, unless the
+ * command line gave the option. */
+static void
+apply_selection(const struct smp_config_list **dst, struct origin *from,
+		const struct smp_config_list *l, const struct cfg_file *f,
+		int cli)
+{
+	if (!l->set || cli)
+		return;
+	*dst = l;
+	from->file = f;
+	from->pos = l->pos;
+}
+
 /* Applies one file over what the farther files set. */
 static int
-apply_file(struct cli_profile *p, const struct cfg_file *f)
+apply_file(struct cli_profile *p, const struct cfg_file *f,
+	   const struct cli_config_args *a)
 {
 	const struct smp_config *cfg = f->cfg;
 	const struct smp_config_list *lists[4];
@@ -107,6 +122,10 @@ apply_file(struct cli_profile *p, const struct cfg_file *f)
 		p->extensions_from.file = f;
 		p->extensions_from.pos = cfg->extensions.pos;
 	}
+	apply_selection(&p->select, &p->select_from, &cfg->select, f,
+			a->select_set);
+	apply_selection(&p->ignore_rules, &p->ignore_rules_from,
+			&cfg->ignore_rules, f, a->ignore_set);
 	for (i = 0; i < cfg->rule_count; i++)
 		if (add_rule(p, f, &cfg->rules[i]))
 			return -1;
@@ -152,6 +171,12 @@ make_key(struct cli_profile *p)
 		for (j = 0; p->names[i] && j < p->names[i]->count; j++)
 			bad |= key_add(&p->key, &len, p->names[i]->items[j]);
 	}
+	bad |= key_add(&p->key, &len, "|select");
+	for (j = 0; p->select && j < p->select->count; j++)
+		bad |= key_add(&p->key, &len, p->select->items[j]);
+	bad |= key_add(&p->key, &len, "|ignore-rules");
+	for (j = 0; p->ignore_rules && j < p->ignore_rules->count; j++)
+		bad |= key_add(&p->key, &len, p->ignore_rules->items[j]);
 	bad |= key_add(&p->key, &len, "|overlay");
 	bad |= key_add(&p->key, &len, p->overlay ? p->overlay : "");
 	return bad ? -1 : 0;
@@ -194,7 +219,7 @@ cfg_profile_of(struct cli_configs *c, struct chain *ch,
 		files[n++] = ch;
 	/* farthest first, so that nearer files override */
 	for (i = n; i-- > 0;) {
-		if (apply_file(p, files[i]->file)) {
+		if (apply_file(p, files[i]->file, a)) {
 			cfg_profile_free(p);
 			return cfg_oom();
 		}

@@ -21,6 +21,7 @@ struct walk {
 	 * set, so that a large tree costs no quadratic search */
 	struct dir_id *seen;
 	size_t seen_count, seen_cap;
+	size_t revisits; /* folders met again (a link, or named twice) */
 	int nomem;
 	int stopped;
 };
@@ -215,8 +216,10 @@ walk_dir(struct walk *w, const char *dir, const struct stat *dst)
 	char **names;
 	size_t count, i;
 
-	if (seen_before(w, dst))
+	if (seen_before(w, dst)) {
+		w->revisits++;
 		return;
+	}
 	if (list_dir(w, dir, &names, &count) != 0) {
 		add_entry(w, strdup(dir), errno ? errno : EIO);
 		return;
@@ -318,6 +321,20 @@ sort_list(struct cli_walk_list *l, const char *stdin_name)
 	return 0;
 }
 
+/* Remembers a walked input that held nothing (room for every input). */
+static int
+note_empty(struct cli_walk_list *out, const char *input, size_t inputs)
+{
+	if (!out->empty) {
+		/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
+		out->empty = calloc(inputs, sizeof(*out->empty));
+		if (!out->empty)
+			return -1;
+	}
+	out->empty[out->empty_count++] = input;
+	return 0;
+}
+
 int
 cli_walk_collect(struct cli_walk_list *out, const char *const *inputs, size_t n,
 		 const struct cli_walk_filter *filter, const char *stdin_name)
@@ -335,8 +352,17 @@ cli_walk_collect(struct cli_walk_list *out, const char *const *inputs, size_t n,
 		if (strcmp(inputs[i], "-") == 0 || stat(inputs[i], &st) != 0 ||
 		    !S_ISDIR(st.st_mode))
 			add_path(&w, strdup(inputs[i]));
-		else
+		else {
+			size_t before = out->count, revisits = w.revisits;
+
+			/* a folder walked before (named twice, or inside
+			 * another input) is not empty */
 			walk_dir(&w, inputs[i], &st);
+			if (out->count == before && w.revisits == revisits &&
+			    !w.nomem && !w.stopped &&
+			    note_empty(out, inputs[i], n))
+				w.nomem = 1;
+		}
 	}
 	free(w.seen);
 	if (w.nomem)
@@ -371,6 +397,7 @@ cli_walk_list_free(struct cli_walk_list *list)
 	}
 	free(list->paths);
 	free(list->errors);
+	free(list->empty);
 	memset(list, 0, sizeof(*list));
 }
 

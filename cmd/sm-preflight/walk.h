@@ -42,6 +42,11 @@ struct cli_walk_list {
 	char **errors;
 	size_t count;
 	size_t cap;
+	/* the inputs that are directories in which the walk found nothing
+	 * (no file kept, nothing it could not look into): borrowed from
+	 * the inputs, in argument order */
+	const char **empty;
+	size_t empty_count;
 };
 
 /*

@@ -134,6 +134,40 @@ read_rules(struct config *c, const struct smp_node *n, struct smp_error *err)
 	return 0;
 }
 
+/* select / ignore-rules: a list whose every name the rule table knows. */
+static int
+read_selectors(struct config *c, struct smp_config_list *out,
+	       const struct smp_node *key, const struct smp_node *n,
+	       struct smp_error *err)
+{
+	size_t i;
+	int rc = read_list(c, out, key, n);
+
+	for (i = 0; rc == 0 && i < out->count; i++) {
+		const struct smp_node *item = n->u.sequence.items[i];
+		const char *best;
+		char msg[512];
+
+		if (smp__rule_selector_known(out->items[i]))
+			continue;
+		best = smp__rule_selector_closest(out->items[i]);
+		if (best)
+			snprintf(msg, sizeof(msg),
+				 "unknown rule or group '%.200s' in '%s'; did "
+				 "you mean '%s'?",
+				 out->items[i], key->u.scalar.value, best);
+		else
+			snprintf(msg, sizeof(msg),
+				 "unknown rule or group '%.200s' in '%s'; "
+				 "'sm-preflight rules' lists them",
+				 out->items[i], key->u.scalar.value);
+		fail(err, SMP_EPARSE, c->pub.name, item->start.line,
+		     item->start.column, msg);
+		rc = SMP_EPARSE;
+	}
+	return rc;
+}
+
 static int
 read_names(struct config *c, const struct smp_node *n)
 {
@@ -190,6 +224,10 @@ read_config(struct config *c, const struct smp_node *root,
 			rc = read_names(c, v);
 		} else if (smp__scalar_is(k, "ignore")) {
 			rc = read_list(c, &c->pub.ignore, k, v);
+		} else if (smp__scalar_is(k, "select")) {
+			rc = read_selectors(c, &c->pub.select, k, v, err);
+		} else if (smp__scalar_is(k, "ignore-rules")) {
+			rc = read_selectors(c, &c->pub.ignore_rules, k, v, err);
 		} else if (smp__scalar_is(k, "extensions")) {
 			rc = read_list(c, &c->pub.extensions, k, v);
 		}

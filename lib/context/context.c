@@ -199,6 +199,54 @@ apply_overrides(struct smp_context *ctx, const struct smp_options *o,
 	return 0;
 }
 
+/* An unknown select/ignore entry, named with the closest known one. */
+static int
+selection_error(struct smp_error *err, const char *bad)
+{
+	const char *best = smp__rule_selector_closest(bad);
+	char msg[300];
+
+	if (best)
+		snprintf(msg, sizeof(msg),
+			 "unknown rule or group '%s' in the rule selection; "
+			 "did you mean '%s'?",
+			 bad, best);
+	else
+		snprintf(msg, sizeof(msg),
+			 "unknown rule or group '%s' in the rule selection",
+			 bad);
+	set_error(err, SMP_EINVAL, "options", msg);
+	return SMP_EINVAL;
+}
+
+/*
+ * select and ignore after the overrides: a rule the selection leaves out
+ * is off whatever severity an override gave it, so that a configuration
+ * file's severities never bring back a rule the command line ignores.
+ */
+static int
+apply_selection(struct smp_context *ctx, const struct smp_options *o,
+		struct smp_error *err)
+{
+	unsigned char on[SMP_RULE_COUNT];
+	const char *bad;
+	size_t i;
+
+	if ((o->select.count && !o->select.names) ||
+	    (o->ignore.count && !o->ignore.names)) {
+		set_error(err, SMP_EINVAL, "options",
+			  "select or ignore has a count but no names");
+		return SMP_EINVAL;
+	}
+	if (smp__rules_select(on, o->select.names, o->select.count,
+			      o->ignore.names, o->ignore.count, &bad))
+		return selection_error(err, bad);
+	for (i = 0; i < SMP_RULE_COUNT; i++)
+		if (!on[i])
+			ctx->severity[i] = SMP_SEVERITY_OFF;
+	return 0;
+}
+
 int
 smp_context_new(struct smp_context **out, const struct smp_options *opts,
 		struct smp_error *err)
@@ -237,6 +285,8 @@ smp_context_new(struct smp_context **out, const struct smp_options *opts,
 		goto fail;
 	}
 	rc = apply_overrides(ctx, opts, err);
+	if (rc == 0)
+		rc = apply_selection(ctx, opts, err);
 	if (rc)
 		goto fail;
 	rc = smp__settings_init(&ctx->settings, opts, &ctx->alloc);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/rule_table.h"
+#include "util/text.h"
 
 #define SEV(s) SMP_SEVERITY_##s
 
@@ -134,7 +135,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"create_training_job. None was found through the imports, so "
 	"nothing was checked. A job built by a function the file imports "
 	"from elsewhere cannot be seen: check that function's file.",
-	"SageMaker Python SDK (sagemaker.huggingface.HuggingFace, "
+	"SageMaker Python SDK v2.257.6 (sagemaker.huggingface.HuggingFace, "
 	"sagemaker.modules.train.ModelTrainer); boto3 "
 	"SageMaker.Client.create_training_job",
 	[SMP_RULE_ENTRY_POINT_MISSING].summary =
@@ -144,7 +145,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"required argument (TypeError without it), and the PyTorch "
 	"estimator raises ValueError when neither entry_point nor "
 	"training_recipe is given.",
-	"SageMaker Python SDK: sagemaker.estimator.Framework, "
+	"SageMaker Python SDK v2.257.6 sagemaker.estimator.Framework, "
 	"sagemaker.pytorch.estimator.PyTorch",
 	[SMP_RULE_INSTANCE_UNKNOWN].summary =
 		"the instance type is malformed or not in the instance data",
@@ -259,7 +260,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"tensorflow_version when the compiler is on, and a TensorFlow "
 	"container ignores it. TensorFlow jobs spread over GPUs with "
 	"their own strategies.",
-	"SageMaker Python SDK: sagemaker.huggingface.training_compiler."
+	"SageMaker Python SDK v2.257.6 sagemaker.huggingface.training_compiler."
 	"config.TrainingCompilerConfig.validate",
 	[SMP_RULE_COMPILER_NOT_ENABLED].summary =
 		"the spec does not enable Training Compiler",
@@ -301,7 +302,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"instance class, distribution) run: the job can fail or idle "
 	"after it started. sm-preflight still applies its own compiler "
 	"checks.",
-	"SageMaker Python SDK: sagemaker.image_uris."
+	"SageMaker Python SDK v2.257.6 sagemaker.image_uris."
 	"get_training_image_uri, sagemaker.training_compiler.config",
 	[SMP_RULE_COMPILER_DISABLED].summary =
 		"compiler_config with enabled: false still changes the job",
@@ -685,4 +686,98 @@ smp_rule_find(const char *id)
 	enum smp_rule_id r;
 
 	return id && smp__rule_lookup(&r, id) == 0 ? &rules[r] : NULL;
+}
+
+int
+smp__rule_selector_match(const char *selector, enum smp_rule_id rule)
+{
+	if (!selector || (unsigned)rule >= SMP_RULE_COUNT)
+		return 0;
+	if (strcmp(selector, rules[rule].id) == 0)
+		return 3;
+	if (strcmp(selector, rules[rule].group) == 0)
+		return 2;
+	return strcmp(selector, "ALL") == 0;
+}
+
+int
+smp__rule_selector_known(const char *selector)
+{
+	size_t i;
+
+	for (i = 0; i < SMP_RULE_COUNT; i++)
+		if (smp__rule_selector_match(selector, (enum smp_rule_id)i))
+			return 1;
+	return 0;
+}
+
+/* The most specific entry of list naming rule (0: none). */
+static int
+best_match(const char *const *list, size_t count, enum smp_rule_id rule)
+{
+	int best = 0, m;
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		m = smp__rule_selector_match(list[i], rule);
+		if (m > best)
+			best = m;
+	}
+	return best;
+}
+
+int
+smp__rules_select(unsigned char on[SMP_RULE_COUNT], const char *const *select,
+		  size_t select_count, const char *const *ignore,
+		  size_t ignore_count, const char **bad)
+{
+	size_t i;
+	int s;
+
+	*bad = NULL;
+	for (i = 0; i < select_count; i++)
+		if (!smp__rule_selector_known(select[i])) {
+			*bad = select[i] ? select[i] : "(null)";
+			return -1;
+		}
+	for (i = 0; i < ignore_count; i++)
+		if (!smp__rule_selector_known(ignore[i])) {
+			*bad = ignore[i] ? ignore[i] : "(null)";
+			return -1;
+		}
+	for (i = 0; i < SMP_RULE_COUNT; i++) {
+		s = select_count ? best_match(select, select_count,
+					      (enum smp_rule_id)i)
+				 : 1;
+		on[i] = s > 0 && s > best_match(ignore, ignore_count,
+						(enum smp_rule_id)i);
+	}
+	return 0;
+}
+
+size_t
+smp__rule_groups(const char *out[SMP_RULE_COUNT])
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < SMP_RULE_COUNT; i++) {
+		for (j = 0; j < n; j++)
+			if (strcmp(out[j], rules[i].group) == 0)
+				break;
+		if (j == n)
+			out[n++] = rules[i].group;
+	}
+	return n;
+}
+
+const char *
+smp__rule_selector_closest(const char *selector)
+{
+	const char *cand[2 * SMP_RULE_COUNT + 1];
+	size_t i, n = smp__rule_groups(cand);
+
+	for (i = 0; i < SMP_RULE_COUNT; i++)
+		cand[n++] = rules[i].id;
+	cand[n++] = "ALL";
+	return selector ? smp__did_you_mean(selector, cand, n) : NULL;
 }

@@ -15,7 +15,8 @@
 # Every case runs from tests/cases with stdin from /dev/null (unless its
 # .cmd redirects it) and NO_COLOR/TERM cleared.
 #
-# It also checks that docs/rules.md is what `CLI rules --markdown` prints.
+# It also checks that docs/rules.md is what `CLI rules --markdown` prints,
+# and runs tests/docs/run.sh (every rule's examples, the citations).
 #
 # PATTERN (a shell pattern on "<dir>/<case>") selects cases.
 # UPDATE=1 rewrites the expected files and docs/rules.md instead of
@@ -147,6 +148,17 @@ if [ "$pattern" = "*" ]; then
 	else
 		echo "FAIL '$cli rules --markdown' failed:"
 		cat "$tmp"
+		failed=$((failed + 1))
+	fi
+fi
+
+# the rule examples and citations (tests/docs/run.sh) with the docs
+if [ "$pattern" = "*" ] && [ -z "$UPDATE" ]; then
+	if sh ../docs/run.sh "$cli" >"$tmp" 2>&1; then
+		passed=$((passed + 1))
+	else
+		echo "FAIL tests/docs/run.sh:"
+		grep -v '^skipped ' "$tmp"
 		failed=$((failed + 1))
 	fi
 fi

@@ -3,19 +3,22 @@
 #
 # 1. Every rule's examples (docs/examples/<rule>/, embedded in the CLI
 #    by cmd/sm-preflight/embed_examples.sh) go through the checker: the
-#    failing example fires its rule, the fixed form does not fire it and fires no error.
+#    failing example fires its rule, the fixed form does not fire it and
+#    fires no error.
 #    A script-* rule's bad.py/good.py is the entry script train.py of its
 #    job (docs/examples/<rule>/job.yaml, else docs/examples/script-job.yaml);
 #    a native.yaml is passed as --baseline. A rule that a snippet alone
 #    cannot show has a note.txt instead and is listed in skip_reason below.
 #    `explain RULE` must print the examples (or the note).
 # 2. What users read cites public sources: `explain` of every rule,
-#    docs/rules.md, the man page, every command's --help and
-#    instance-data/README.md name no internal ids (R12, D10), DESIGN.md,
+#    docs/rules.md, the man page, every command's --help and the
+#    instance data (README.md and the JSON files' sources) name no
+#    internal ids (R12, D10), DESIGN.md,
 #    CONVENTIONS.md, issue numbers, the developers' ../shared folder or
 #    its reference files.
 # 3. A README section a rule cites ('README, "Suppressing a finding"')
 #    is a heading of README.md.
+# 4. A rule's source names the SageMaker Python SDK with its version.
 if [ $# -ne 1 ]; then
 	echo "usage: sh tests/docs/run.sh CLI" >&2
 	exit 2
@@ -152,11 +155,12 @@ for r in $rules; do
 done
 
 # 2. internal ids, internal documents, issue numbers, ../shared
-internal='\b[RD][0-9]+\b|DESIGN|CONVENTIONS|\.\./shared|shared/reference|sdk-rules|reference/README|[Ii]ssue #?[0-9]|§'
+internal='\b[RD][0-9]+\b|DESIGN|CONVENTIONS|\.\./shared|shared/reference|sdk-rules|reference/README|read_file|[Ii]ssue #?[0-9]|§'
 for r in $rules; do
 	"$cli" explain "$r"
 done >"$tmp/texts" 2>&1
-cat docs/rules.md docs/sm-preflight.1 instance-data/README.md >>"$tmp/texts"
+cat docs/rules.md docs/sm-preflight.1 instance-data/README.md \
+	instance-data/*.json >>"$tmp/texts"
 "$cli" --help >>"$tmp/texts" 2>&1
 for c in $("$cli" --help 2>&1 | sed -n 's/^  \([a-z][a-z-]*\)\( .*\)\{0,1\}$/\1/p'); do
 	"$cli" "$c" --help >>"$tmp/texts" 2>&1
@@ -176,6 +180,13 @@ sed -n 's/.*README, "\([^"]*\)".*/\1/p' docs/rules.md | sort -u |
 if [ -s "$tmp/sections" ]; then
 	fail "docs/rules.md cites README sections that do not exist:"
 	cat "$tmp/sections"
+fi
+
+# 4. the SageMaker Python SDK is cited at a version
+if grep '^Source: ' docs/rules.md | grep -oE 'SageMaker Python SDK.{0,3}' |
+	grep -v 'SageMaker Python SDK v[0-9]' >"$tmp/sdk"; then
+	fail "docs/rules.md cites the SageMaker Python SDK without a version:"
+	cat "$tmp/sdk"
 fi
 
 echo "$checked rules' examples checked, $skipped skipped, $failed failed"

@@ -442,8 +442,16 @@ YAML
 # --- configuration -------------------------------------------------------
 
 # files_checked DIR: how many files `check` checked in DIR (JSON summary)
+# (a folder whose every spec is ignored has no job files: said on stderr,
+# exit 2, and no report: 0 files)
 files_checked() {
-	$limit "$cli" check --format json "$1" 2>/dev/null |
+	out=$($limit "$cli" check --format json "$1" 2>"$T/files_checked.err")
+	if [ $? = 2 ] && [ -z "$out" ] &&
+		grep -q ': no job files (' "$T/files_checked.err"; then
+		echo 0
+		return
+	fi
+	printf '%s\n' "$out" |
 		sed -n 's/.*"summary": {"files": \([0-9]*\).*/\1/p'
 }
 

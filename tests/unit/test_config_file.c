@@ -59,6 +59,20 @@ Test(config_file, parse_reads_every_key)
 	cr_assert_str_eq(c->data_url.value,
 			 "https://data.example.org/instance-data/");
 	cr_assert_eq(c->data_url.pos.line, 14);
+	cr_assert_eq(c->select.set, 0);
+	cr_assert_eq(c->ignore_rules.set, 0);
+	smp_config_free(c);
+
+	cr_assert_eq(smp_config_parse(&c, "sel.yaml",
+				      "select: [ALL]\nignore-rules: [script, "
+				      "compiler-debug]\n",
+				      53, NULL, &err),
+		     0, "%s", err.message);
+	cr_assert_eq(c->select.count, 1);
+	cr_assert_str_eq(c->select.items[0], "ALL");
+	cr_assert_eq(c->ignore_rules.count, 2);
+	cr_assert_str_eq(c->ignore_rules.items[1], "compiler-debug");
+	cr_assert_eq(c->ignore_rules.pos.line, 2);
 	smp_config_free(c);
 
 	cr_assert_eq(smp_config_parse(&c, "empty.yaml", "# nothing\n", 10, NULL,
@@ -87,6 +101,12 @@ Test(config_file, parse_errors_have_positions)
 		{"- a\n- b\n", 1, 1, "mapping"},
 		{"a: 1\na: 2\n", 2, 1, "duplicate"},
 		{"extensions: []\n", 1, 13, ""},
+		{"select: [ALL, instanse]\n", 1, 15,
+		 "unknown rule or group 'instanse' in 'select'; did you mean "
+		 "'instance'?"},
+		{"ignore-rules: [script-cuda-devise]\n", 1, 16,
+		 "did you mean 'script-cuda-device'"},
+		{"ignore-rules: script\n", 1, 15, "must be a list"},
 	};
 	struct smp_config *c;
 	struct smp_error err;

@@ -1,0 +1,1 @@
+check --color never --no-script --select ALL --ignore ALL cli/mixed.yaml

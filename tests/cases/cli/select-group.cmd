@@ -1,0 +1,1 @@
+check --color never --no-script --select compiler,gpu-num-devices cli/mixed.yaml

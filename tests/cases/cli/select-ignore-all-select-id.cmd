@@ -1,0 +1,1 @@
+check --color never --no-script --ignore=ALL --select=unknown-key cli/mixed.yaml

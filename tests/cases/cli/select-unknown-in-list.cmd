@@ -1,0 +1,1 @@
+check --color never --ignore "compiler, nope" cli/mixed.yaml

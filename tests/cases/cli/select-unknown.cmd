@@ -1,0 +1,1 @@
+check --color never --select instanse cli/mixed.yaml

@@ -1,0 +1,1 @@
+check --color never --no-script --statistics cli/good.yaml

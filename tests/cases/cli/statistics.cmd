@@ -1,0 +1,1 @@
+check --color never --no-script --quiet --statistics cli/mixed.yaml cli/error.yaml

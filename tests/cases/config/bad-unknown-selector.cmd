@@ -1,0 +1,1 @@
+check --color never --config config/bad/unknown-selector.yaml config/tree/a.yaml

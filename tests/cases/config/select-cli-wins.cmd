@@ -1,0 +1,1 @@
+check --color never --no-script --select distribution config/select/job.yaml
