@@ -22,14 +22,57 @@
 
 /* ---------------------------------------------------------- paths */
 
+/*
+ * 1 when p is already what the normalization below makes of it: no empty,
+ * "." or ".." segment and no trailing '/' (absolute: "/" or "/a/b";
+ * relative: "a/b"). The walker hands every file over in this form.
+ */
+static int
+is_clean(const char *p)
+{
+	const char *s = p;
+
+	if (*s == '/') {
+		if (!s[1])
+			return 1;
+		s++;
+	}
+	for (;;) {
+		const char *e = strchr(s, '/');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+
+		if (n == 0 || (n == 1 && s[0] == '.') ||
+		    (n == 2 && s[0] == '.' && s[1] == '.'))
+			return 0;
+		if (!e)
+			return 1;
+		s = e + 1;
+	}
+}
+
 /* Lexically normalized absolute path of p (relative to cwd). */
 char *
 cfg_abs_path(const char *cwd, const char *p)
 {
 	size_t n = strlen(cwd) + strlen(p) + 2, k = 0;
-	char *in = malloc(n), *out = malloc(n + 1);
-	char *save = NULL, *seg;
+	char *in, *out, *save = NULL, *seg;
 
+	if (p[0] == '/' && is_clean(p))
+		return strdup(p);
+	if (p[0] != '/' && cwd[0] == '/' && is_clean(cwd) && is_clean(p)) {
+		/* nothing to normalize: cwd, a '/' unless cwd is "/", p */
+		size_t cl = cwd[1] ? strlen(cwd) : 0, pl = strlen(p);
+
+		out = malloc(cl + pl + 2);
+		if (out) {
+			memcpy(out, cwd, cl);
+			out[cl] = '/';
+			memcpy(out + cl + 1, p, pl + 1);
+		}
+		return out;
+	}
+	in = malloc(n);
+	out = malloc(n + 1);
 	if (!in || !out) {
 		free(in);
 		free(out);

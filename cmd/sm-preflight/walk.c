@@ -62,12 +62,16 @@ cli_walk_default_suffix(const char *name)
 static char *
 join(const char *dir, const char *name)
 {
-	size_t dl = strlen(dir), size = dl + strlen(name) + 2;
-	const char *sep = dl > 0 && dir[dl - 1] != '/' ? "/" : "";
-	char *p = malloc(size);
+	size_t dl = strlen(dir), nl = strlen(name);
+	size_t sl = dl > 0 && dir[dl - 1] != '/' ? 1 : 0;
+	char *p = malloc(dl + sl + nl + 1);
 
-	if (p)
-		snprintf(p, size, "%s%s%s", dir, sep, name);
+	if (p) {
+		memcpy(p, dir, dl);
+		if (sl)
+			p[dl] = '/';
+		memcpy(p + dl + sl, name, nl + 1);
+	}
 	return p;
 }
 

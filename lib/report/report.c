@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/fmt.h"
 #include "util/text.h"
 
 int
@@ -107,6 +108,7 @@ add_va(struct smp_report *r, enum smp_rule_id rule, const struct smp_pos *start,
 	struct smp_finding *f;
 	void *items = r->items;
 	char msg[1024];
+	int len;
 
 	if (sev == SMP_SEVERITY_OFF || r->failed)
 		return NULL;
@@ -120,13 +122,18 @@ add_va(struct smp_report *r, enum smp_rule_id rule, const struct smp_pos *start,
 		return NULL;
 	}
 	r->items = items;
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	len = smp__vfmt(msg, sizeof(msg), fmt, ap);
+	if (len < 0) {
+		msg[0] = '\0';
+		len = 0;
+	} else if ((size_t)len >= sizeof(msg))
+		len = (int)sizeof(msg) - 1;
 	f = &r->items[r->count];
 	memset(f, 0, sizeof(*f));
 	f->rule = smp__rule_id(rule);
 	f->severity = sev;
 	f->file = r->src_file ? r->src_file : r->file;
-	f->message = smp__arena_strndup(&r->arena, msg, strlen(msg));
+	f->message = smp__arena_strndup(&r->arena, msg, (size_t)len);
 	if (!f->message) {
 		r->failed = 1;
 		return NULL;

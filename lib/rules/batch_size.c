@@ -10,6 +10,7 @@
 
 #include "rules/rules.h"
 #include "tune/tune.h"
+#include "util/fmt.h"
 
 /* "for 'bert-base-uncased' (PyTorch 1.11.0, ..., AMP)", and how it was
  * chosen when several rows applied. */
@@ -24,16 +25,16 @@ row_text(char *out, size_t size, const struct smp_check *c,
 	smp__tune_row_describe(desc, sizeof(desc), row);
 	if (row == pick->row && pick->candidates > 1) {
 		if (pick->seq_matched && pick->seq_mixed && seq)
-			snprintf(how, sizeof(how), "; the row for '%s'",
+			smp__fmt(how, sizeof(how), "; the row for '%s'",
 				 seq->key->u.scalar.value);
 		else if (pick->by_batch &&
 			 (pick->match != SMP_ROW_EXACT || pick->exact_rows > 1))
-			snprintf(how, sizeof(how),
+			smp__fmt(how, sizeof(how),
 				 "; the smallest batch of %zu rows of several "
 				 "sequence lengths",
 				 pick->candidates);
 		else if (pick->ties > 1)
-			snprintf(how, sizeof(how),
+			smp__fmt(how, sizeof(how),
 				 "; the smallest batch of %zu matching rows",
 				 pick->ties);
 	}
@@ -42,13 +43,13 @@ row_text(char *out, size_t size, const struct smp_check *c,
 			 c->instance->gpu_model, c->instance->gpu_memory_gib,
 			 desc);
 	else if (pick->match == SMP_ROW_SAME_GPU)
-		snprintf(out, size,
+		smp__fmt(out, size,
 			 "for '%s' (no row for this exact job; nearest on the "
 			 "same %s %g GiB GPU: %s%s)",
 			 model, c->instance->gpu_model,
 			 c->instance->gpu_memory_gib, desc, how);
 	else
-		snprintf(out, size, "for '%s' (%s%s)", model, desc, how);
+		smp__fmt(out, size, "for '%s' (%s%s)", model, desc, how);
 }
 
 /* The batch value to write for a per-GPU batch, in the spec's reading

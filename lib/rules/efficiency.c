@@ -10,6 +10,7 @@
 
 #include "rules/rules.h"
 #include "script/script.h"
+#include "util/fmt.h"
 
 /* The pair of hyperparameter name (any spelling), or NULL. */
 static const struct smp_pair *
@@ -88,7 +89,7 @@ check_workers(const struct smp_check *c)
 
 	if (!it || it->vcpus < 2 || !smp__job_is_pytorch(c->job))
 		return;
-	snprintf(want, sizeof(want), "%d", it->vcpus);
+	smp__fmt(want, sizeof(want), "%d", it->vcpus);
 	if (!p) {
 		/* SageMaker passes it as --preprocessing_num_workers, and
 		 * parse_args() exits on an option the script lacks: only a

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tune/tune.h"
+#include "util/fmt.h"
 
 /* 1 when the first strlen(prefix) characters of key[0..len) are prefix,
  * ignoring case and with '-' and '_' alike. */
@@ -106,7 +107,7 @@ smp__batch_describe(char *out, size_t size, const struct smp_batch_reading *r)
 
 	smp__tune_number(v, sizeof(v), r->value);
 	if (r->scope == SMP_BATCH_PER_GPU) {
-		snprintf(out, size, "per-GPU batch %s (per GPU, from '%s')", v,
+		smp__fmt(out, size, "per-GPU batch %s (per GPU, from '%s')", v,
 			 smp__batch_key(r));
 		return;
 	}
@@ -116,7 +117,7 @@ smp__batch_describe(char *out, size_t size, const struct smp_batch_reading *r)
 		why = ", the global Keras batch of a TensorFlow job";
 	else if (r->why == SMP_BATCH_WHY_GLOBAL_NAME)
 		why = ", a global-batch name";
-	snprintf(out, size,
+	smp__fmt(out, size,
 		 "global batch %s over %s = %s per GPU (from '%s'%s)", v, gpus,
 		 per, smp__batch_key(r), why);
 }
@@ -186,9 +187,9 @@ smp__tune_value(char *out, size_t size, const struct smp_node *orig, double v)
 	smp__tune_number(num, sizeof(num), v);
 	if (orig && orig->kind == SMP_NODE_SCALAR &&
 	    smp__scalar_type(orig) == SMP_SCALAR_STRING)
-		snprintf(out, size, "\"%s\"", num);
+		smp__fmt(out, size, "\"%s\"", num);
 	else
-		snprintf(out, size, "%s", num);
+		smp__fmt(out, size, "%s", num);
 }
 
 const char *
@@ -247,7 +248,7 @@ smp__tune_model_text(char *out, size_t size, const struct smp_node *v)
 		t++;
 		n -= 2;
 	}
-	snprintf(out, size, "%.*s", (int)n, t ? t : "");
+	smp__fmt(out, size, "%.*s", (int)n, t ? t : "");
 }
 
 int
@@ -732,7 +733,7 @@ smp__tune_target(struct smp_tune_target *out, const struct smp_catalog *cat,
 
 	memset(out, 0, sizeof(*out));
 	if (!row || !(job > 0)) {
-		snprintf(out->why, sizeof(out->why), "no tested row applies");
+		smp__fmt(out->why, sizeof(out->why), "no tested row applies");
 		return;
 	}
 	out->row = row;
@@ -741,7 +742,7 @@ smp__tune_target(struct smp_tune_target *out, const struct smp_catalog *cat,
 	if (fabs(job - floor(c)) < 0.5) {
 		out->kind = SMP_TARGET_AT;
 		out->per_gpu = job;
-		snprintf(out->why, sizeof(out->why),
+		smp__fmt(out->why, sizeof(out->why),
 			 "the job already runs the tested compiler batch");
 		return;
 	}
@@ -752,7 +753,7 @@ smp__tune_target(struct smp_tune_target *out, const struct smp_catalog *cat,
 		out->kind = SMP_TARGET_ROW;
 		v = c;
 		smp__tune_number(nt, sizeof(nt), n);
-		snprintf(out->why, sizeof(out->why),
+		smp__fmt(out->why, sizeof(out->why),
 			 "the job's batch %s is the row's native batch %s: "
 			 "the row's compiler batch applies",
 			 jt, nt);
@@ -776,7 +777,7 @@ smp__tune_target(struct smp_tune_target *out, const struct smp_catalog *cat,
 		if (!(n > 0) || factor(job, n) > TARGET_FAR) {
 			if (n > 0) {
 				smp__tune_number(nt, sizeof(nt), n);
-				snprintf(out->why, sizeof(out->why),
+				smp__fmt(out->why, sizeof(out->why),
 					 "the row's native batch %s is far "
 					 "from the job's %s, as is every "
 					 "row's of this model on this GPU, "
@@ -785,7 +786,7 @@ smp__tune_target(struct smp_tune_target *out, const struct smp_catalog *cat,
 					 "and their batches do not transfer",
 					 nt, jt);
 			} else {
-				snprintf(out->why, sizeof(out->why),
+				smp__fmt(out->why, sizeof(out->why),
 					 "the row gives no native batch to "
 					 "compare the job's %s with, so its "
 					 "compiler batch may not apply",
@@ -798,7 +799,7 @@ smp__tune_target(struct smp_tune_target *out, const struct smp_catalog *cat,
 		out->ratio = c / n;
 		v = job * out->ratio;
 		smp__tune_number(nt, sizeof(nt), n);
-		snprintf(out->why, sizeof(out->why),
+		smp__fmt(out->why, sizeof(out->why),
 			 "the job's batch %s x the row's compiler/native "
 			 "ratio %.3g (its native batch is %s)",
 			 jt, out->ratio, nt);
@@ -809,7 +810,7 @@ smp__tune_target(struct smp_tune_target *out, const struct smp_catalog *cat,
 	if (v <= job && c >= n) {
 		out->kind = SMP_TARGET_KEEP;
 		v = job;
-		snprintf(out->why, sizeof(out->why),
+		smp__fmt(out->why, sizeof(out->why),
 			 "the row shows no larger batch than the job's %s", jt);
 	}
 	out->per_gpu = v;
@@ -847,12 +848,12 @@ smp__tune_row_batch_text(char *out, size_t size, const struct smp_catalog *cat,
 
 	smp__tune_number(per, sizeof(per), smp__tune_row_batch(cat, row));
 	if (smp__tune_row_per_instance(cat, row))
-		snprintf(out, size, "%s per GPU (%d for the %d GPUs of %s)",
+		smp__fmt(out, size, "%s per GPU (%d for the %d GPUs of %s)",
 			 per, row->compiler_batch_size,
 			 smp__catalog_instance(cat, row->instance_type)->gpus,
 			 row->instance_type);
 	else
-		snprintf(out, size, "%s per GPU", per);
+		smp__fmt(out, size, "%s per GPU", per);
 }
 
 int
@@ -880,17 +881,17 @@ smp__tune_row_describe(char *out, size_t size,
 	char tf[48] = "", seq[40] = "", count[32] = "";
 
 	if (row->transformers_version)
-		snprintf(tf, sizeof(tf), ", transformers %s",
+		smp__fmt(tf, sizeof(tf), ", transformers %s",
 			 row->transformers_version);
 	if (row->sequence_length > 0)
-		snprintf(seq, sizeof(seq), ", sequence length %d",
+		smp__fmt(seq, sizeof(seq), ", sequence length %d",
 			 row->sequence_length);
 	if (row->instance_count > 0)
-		snprintf(count, sizeof(count), ", %d instance%s",
+		smp__fmt(count, sizeof(count), ", %d instance%s",
 			 row->instance_count,
 			 row->instance_count == 1 ? "" : "s");
 	/* tables without a precision column state AMP in their heading */
-	snprintf(out, size, "%s %s%s, %s%s, %s%s",
+	smp__fmt(out, size, "%s %s%s, %s%s, %s%s",
 		 smp__framework_title(row->framework), row->framework_version,
 		 tf, row->instance_type, seq,
 		 row->precision ? row->precision : "AMP", count);
