@@ -380,6 +380,19 @@ smp__scalar_int(const struct smp_node *n, long long *out)
 	if (v[0] == '0' && (v[1] == 'o' || v[1] == 'x')) {
 		base = v[1] == 'o' ? 8 : 16;
 		v += 2;
+	} else {
+		/* the common case, what strtoll() makes of it: an optional
+		 * sign and up to 18 decimal digits cannot overflow */
+		const char *d = v + (v[0] == '-' || v[0] == '+');
+		size_t k = 0;
+
+		x = 0;
+		while (k < 18 && d[k] >= '0' && d[k] <= '9')
+			x = x * 10 + (d[k++] - '0');
+		if (k > 0 && d[k] == '\0') {
+			*out = v[0] == '-' ? -x : x;
+			return 0;
+		}
 	}
 	errno = 0;
 	x = strtoll(v, &end, base);

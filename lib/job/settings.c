@@ -108,12 +108,15 @@ smp__hparam(const struct smp_settings *s, const struct smp_node *hp,
 	if (!hp || hp->kind != SMP_NODE_MAPPING)
 		return NULL;
 	for (i = 0; i < l->count; i++) {
+		size_t n = strlen(l->names[i]);
+
+		/* equal names have equal lengths */
 		for (j = hp->u.mapping.count; j-- > 0;) {
 			const struct smp_node *k = hp->u.mapping.items[j].key;
 
 			if (k->kind == SMP_NODE_SCALAR &&
-			    smp__name_eq(k->u.scalar.value, k->u.scalar.len,
-					 l->names[i]))
+			    k->u.scalar.len == n &&
+			    smp__name_eq(k->u.scalar.value, n, l->names[i]))
 				return &hp->u.mapping.items[j];
 		}
 	}

@@ -17,15 +17,16 @@ static const struct smp_pair *
 hp_pair(const struct smp_job *job, const char *name)
 {
 	const struct smp_node *hp = job->hyperparameters;
-	size_t i;
+	size_t i, n = strlen(name);
 
 	if (!hp)
 		return NULL;
+	/* equal names have equal lengths: most keys end at that test */
 	for (i = hp->u.mapping.count; i-- > 0;) {
 		const struct smp_node *k = hp->u.mapping.items[i].key;
 
-		if (k->kind == SMP_NODE_SCALAR &&
-		    smp__name_eq(k->u.scalar.value, k->u.scalar.len, name))
+		if (k->kind == SMP_NODE_SCALAR && k->u.scalar.len == n &&
+		    smp__name_eq(k->u.scalar.value, n, name))
 			return &hp->u.mapping.items[i];
 	}
 	return NULL;

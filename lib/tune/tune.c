@@ -359,8 +359,11 @@ static int
 row_same_model(const struct smp_tested_model *row,
 	       const struct smp_tune_query *q)
 {
-	return strcmp(row->framework, q->framework) == 0 && row->model_key &&
-	       strcmp(row->model_key, q->model_key) == 0;
+	/* the model first: it tells most rows apart at its first byte */
+	return row->model_key && q->model_key &&
+	       row->model_key[0] == q->model_key[0] &&
+	       strcmp(row->model_key, q->model_key) == 0 &&
+	       strcmp(row->framework, q->framework) == 0;
 }
 
 static int
