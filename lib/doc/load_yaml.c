@@ -120,12 +120,20 @@ static int
 is_ascii(const char *buf, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)buf;
+	uint64_t wide = 0;
 	unsigned char any = 0;
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < len; i++)
+	/* eight bytes at a time (memcpy: no alignment assumed) */
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, s + i, sizeof(w));
+		wide |= w;
+	}
+	for (; i < len; i++)
 		any |= s[i];
-	return (any & 0x80) == 0;
+	return (wide & 0x8080808080808080ULL) == 0 && (any & 0x80) == 0;
 }
 
 static size_t
@@ -302,11 +310,13 @@ attach(struct loader *ld, struct smp_node *node, size_t size)
 		ld->doc.root = node;
 		return 0;
 	}
-	items = ld->items;
-	if (smp__grow(ld->alloc, &items, &ld->cap_items, ld->nitems + 1,
-		      sizeof(struct smp_node *)))
-		return SMP_ENOMEM;
-	ld->items = items;
+	if (ld->nitems >= ld->cap_items) {
+		items = ld->items;
+		if (smp__grow(ld->alloc, &items, &ld->cap_items, ld->nitems + 1,
+			      sizeof(struct smp_node *)))
+			return SMP_ENOMEM;
+		ld->items = items;
+	}
 	ld->items[ld->nitems++] = node;
 	ld->frames[ld->nframes - 1].size += size;
 	return 0;
