@@ -111,7 +111,9 @@ report_below(const struct smp_check *c, const struct smp_batch_reading *b,
 				 "by k = %s",
 				 smp__batch_key(b), val, kt);
 	}
-	smp__finding_suggest(c->rep, f, bare);
+	smp__finding_suggest(
+		c->rep, f,
+		smp__value_type_like(b->pair->value, SMP_VALUE_NUMBER), bare);
 }
 
 /* Above the largest tested batch: out-of-memory risk. */
@@ -139,7 +141,9 @@ report_above(const struct smp_check *c, const struct smp_batch_reading *b,
 			 "lower '%s' to %s, or measure GPU memory on a short "
 			 "run before a long one",
 			 smp__batch_key(b), val);
-	smp__finding_suggest(c->rep, f, bare);
+	smp__finding_suggest(
+		c->rep, f,
+		smp__value_type_like(b->pair->value, SMP_VALUE_NUMBER), bare);
 }
 
 /*
