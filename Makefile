@@ -148,6 +148,8 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 	@if [ -n "$(HAVE_PYTHON)" ]; then \
 		echo "sh tests/schemas/validate.sh --if-available --cli $(CLI)"; \
 		sh tests/schemas/validate.sh --if-available --cli $(CLI) && \
+		echo "sh tests/schemas/check_instance_data.sh --if-available --cli $(CLI)" && \
+		sh tests/schemas/check_instance_data.sh --if-available --cli $(CLI) && \
 		echo "SMP_SHARED_DIR=$(SHARED) sh tests/sarif/validate.sh --if-available $(CLI)" && \
 		SMP_SHARED_DIR=$(SHARED) sh tests/sarif/validate.sh --if-available $(CLI); \
 	else $(call skip,the schema and SARIF validation,python3); fi

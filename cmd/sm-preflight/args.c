@@ -300,3 +300,11 @@ cli_command_help(FILE *f, const struct cli_command *cmd)
 		cli_wrap(f, cmd->epilog, 0, 0);
 	}
 }
+
+/* See args.h. */
+int
+cli_help(const struct cli_command *cmd)
+{
+	cli_command_help(stdout, cmd);
+	return fflush(stdout) ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+}

@@ -88,4 +88,8 @@ void cli_print_options(FILE *f, const struct cli_option *opts, size_t count);
 /* Prints the full help of one command to f. */
 void cli_command_help(FILE *f, const struct cli_command *cmd);
 
+/* --help: the help of cmd to stdout; CLI_EXIT_OK, or CLI_EXIT_USAGE when
+ * stdout cannot be written. */
+int cli_help(const struct cli_command *cmd);
+
 #endif

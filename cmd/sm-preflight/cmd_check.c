@@ -62,9 +62,7 @@ static const struct cli_option options[] = {
 	{"--dialect", 0, OPT_DIALECT, "D",
 	 "read every spec as D: auto (default), estimator, model_trainer, "
 	 "create_training_job"},
-	{"--instance-data", 0, OPT_INSTANCE_DATA, "DIR",
-	 "use instances.json, tested-models.json and frameworks.json from DIR "
-	 "instead of the built-in data"},
+	CLI_OPTION_INSTANCE_DATA(OPT_INSTANCE_DATA),
 	{"--select", 0, OPT_SELECT, "LIST",
 	 "run only these rules: comma-separated rule ids, group names (spec, "
 	 "instance, distribution, compiler, versions, script, ...) or ALL "
@@ -487,17 +485,11 @@ machine_on_stdout(const struct cli_outputs *o)
 static int
 known_rule(const char *option, const char *id)
 {
-	const char *ids[256];
 	const char *best;
-	size_t i, n = smp_rule_count();
 
 	if (smp_rule_find(id))
 		return 1;
-	if (n > 256)
-		n = 256;
-	for (i = 0; i < n; i++)
-		ids[i] = smp_rule_at(i)->id;
-	best = cli_did_you_mean(id, ids, n);
+	best = cli_rule_did_you_mean(id);
 	if (best)
 		cli_usage_error("unknown rule '%s' in '%s'; did you mean '%s'?",
 				id, option, best);

@@ -375,8 +375,7 @@ run_update_data(int argc, char **argv)
 			quiet = 1;
 			break;
 		case U_HELP:
-			cli_command_help(stdout, &cli_cmd_update_data);
-			return fflush(stdout) ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+			return cli_help(&cli_cmd_update_data);
 		case CLI_ARG_POSITIONAL:
 			return cli_usage_error("'update-data' takes no "
 					       "argument ('%s'); use --url",
@@ -544,8 +543,7 @@ run_data(int argc, char **argv)
 			opts.offline = 1;
 			break;
 		case D_HELP:
-			cli_command_help(stdout, &cli_cmd_data);
-			return fflush(stdout) ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+			return cli_help(&cli_cmd_data);
 		case CLI_ARG_POSITIONAL:
 			return cli_usage_error("'data' takes no argument "
 					       "('%s')",
@@ -559,16 +557,8 @@ run_data(int argc, char **argv)
 	opts.cache_dir = cli_cache_dir(dir, sizeof(dir));
 	memset(&err, 0, sizeof(err));
 	rc = smp_context_new(&ctx, &opts, &err);
-	if (rc) {
-		if (err.line)
-			cli_error("cannot load the instance data: %s:%u:%u: %s",
-				  err.source, (unsigned)err.line,
-				  (unsigned)err.column, err.message);
-		else
-			cli_error("cannot load the instance data: %s: %s",
-				  err.source, err.message);
-		return rc == SMP_ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_USAGE;
-	}
+	if (rc)
+		return cli_context_error(rc, &err, opts.instance_data_dir);
 	rc = smp_data_cache_info(&info, &opts, &err);
 	if (rc == 0) {
 		struct smp_options plain = SMP_OPTIONS_INIT;

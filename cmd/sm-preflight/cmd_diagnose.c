@@ -40,9 +40,7 @@ static const struct cli_option options[] = {
 	 "a local copy of the job's code (its source_dir): the entry script "
 	 "the response names is read from DIR and checked"},
 	{"--format", 0, OPT_FORMAT, "F", "text (default) or json"},
-	{"--instance-data", 0, OPT_INSTANCE_DATA, "DIR",
-	 "use instances.json, tested-models.json and frameworks.json from DIR "
-	 "instead of the built-in data"},
+	CLI_OPTION_INSTANCE_DATA(OPT_INSTANCE_DATA),
 	{"--help", 'h', OPT_HELP, NULL, "show this help"},
 };
 
@@ -229,23 +227,15 @@ run_diagnose(int argc, char **argv)
 	struct smp_options opts = SMP_OPTIONS_INIT;
 	struct inputs in = {NULL, NULL, NULL, NULL, 0, NULL};
 	struct smp_context *ctx = NULL;
-	struct smp_error err;
 	char cache_dir[1024];
-	int status = parse(argc, argv, &in), k;
+	int status = parse(argc, argv, &in);
 
 	if (status)
 		return status < 0 ? CLI_EXIT_OK : status;
 	opts.instance_data_dir = in.instance_data;
-	/* the same data as check: a valid refreshed copy wins over built-in */
-	if (!opts.instance_data_dir)
-		opts.cache_dir = cli_cache_dir(cache_dir, sizeof(cache_dir));
-	memset(&err, 0, sizeof(err));
-	k = smp_context_new(&ctx, &opts, &err);
-	if (k) {
-		cli_error("cannot load the instance data: %s",
-			  err.message[0] ? err.message : smp_strerror(k));
-		return k == SMP_ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_USAGE;
-	}
+	status = cli_context_new(&ctx, &opts, cache_dir, sizeof(cache_dir));
+	if (status)
+		return status;
 	status = run(&in, ctx);
 	smp_context_free(ctx);
 	return status;

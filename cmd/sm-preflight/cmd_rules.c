@@ -271,18 +271,25 @@ explain(const struct smp_rule_info *r)
 	       r->id, r->id);
 }
 
-static int
-unknown_rule(const char *id)
+/* See commands.h. */
+const char *
+cli_rule_did_you_mean(const char *id)
 {
 	const char *ids[256];
-	const char *best;
 	size_t i, n = smp_rule_count();
 
 	if (n > 256)
 		n = 256;
 	for (i = 0; i < n; i++)
 		ids[i] = smp_rule_at(i)->id;
-	best = cli_did_you_mean(id, ids, n);
+	return cli_did_you_mean(id, ids, n);
+}
+
+static int
+unknown_rule(const char *id)
+{
+	const char *best = cli_rule_did_you_mean(id);
+
 	if (best)
 		cli_error("unknown rule '%s'; did you mean '%s'?", id, best);
 	else

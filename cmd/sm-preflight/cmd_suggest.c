@@ -30,9 +30,7 @@ static const struct cli_option options[] = {
 	{"--dialect", 0, OPT_DIALECT, "D",
 	 "read the spec as D: auto (default), estimator, model_trainer, "
 	 "create_training_job"},
-	{"--instance-data", 0, OPT_INSTANCE_DATA, "DIR",
-	 "use instances.json, tested-models.json and frameworks.json from DIR "
-	 "instead of the built-in data"},
+	CLI_OPTION_INSTANCE_DATA(OPT_INSTANCE_DATA),
 	{"--help", 'h', OPT_HELP, NULL, "show this help"},
 };
 
@@ -125,8 +123,7 @@ run_suggest(int argc, char **argv)
 			opts.instance_data_dir = value;
 			break;
 		case OPT_HELP:
-			cli_command_help(stdout, &cli_cmd_suggest);
-			return fflush(stdout) ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+			return cli_help(&cli_cmd_suggest);
 		default:
 			return CLI_EXIT_USAGE;
 		}
@@ -134,20 +131,9 @@ run_suggest(int argc, char **argv)
 	if (!file)
 		return cli_usage_error("nothing to suggest for; give one spec "
 				       "file (or '-' for stdin)");
-	/* the same data as check: a valid refreshed copy wins over built-in */
-	if (!opts.instance_data_dir)
-		opts.cache_dir = cli_cache_dir(cache_dir, sizeof(cache_dir));
-	memset(&err, 0, sizeof(err));
-	k = smp_context_new(&ctx, &opts, &err);
-	if (k) {
-		if (k == SMP_ENOMEM)
-			cli_error("internal error: %s", smp_strerror(k));
-		else
-			cli_error("cannot load the instance data: %s",
-				  err.message[0] ? err.message
-						 : smp_strerror(k));
-		return k == SMP_ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_USAGE;
-	}
+	status = cli_context_new(&ctx, &opts, cache_dir, sizeof(cache_dir));
+	if (status)
+		return status;
 	memset(&err, 0, sizeof(err));
 	k = suggest_input(&s, ctx, file, &sopts, &err);
 	if (k == SMP_EINVAL) {

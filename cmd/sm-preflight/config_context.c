@@ -1,11 +1,14 @@
 /*
  * config_context.c - one context per distinct configuration: profiles
  * whose rule severities and selection, names, lr-scaling and instance
- * overlay are the same share the context made for the first of them.
+ * overlay are the same share the context made for the first of them; and
+ * the context of the commands that read no configuration (suggest,
+ * diagnose).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "config_priv.h"
 #include "output.h"
 #include "readfile.h"
@@ -27,10 +30,9 @@ read_overlay(const char *path, const char *display, char **buf, size_t *len)
 	return 0;
 }
 
-/* Why a context could not be made (the instance data, or the
- * overlay), with the file, line and column the library gives. */
-static int
-context_error(int rc, const struct smp_error *err, const char *dir)
+/* See commands.h. */
+int
+cli_context_error(int rc, const struct smp_error *err, const char *dir)
 {
 	if (rc == SMP_ENOMEM || rc == SMP_EINTERNAL) {
 		if (err->message[0] && rc != SMP_ENOMEM)
@@ -52,6 +54,22 @@ context_error(int rc, const struct smp_error *err, const char *dir)
 			  dir ? " from '" : "", dir ? dir : "", dir ? "'" : "",
 			  err->message[0] ? err->message : smp_strerror(rc));
 	return CLI_EXIT_USAGE;
+}
+
+/* See commands.h. */
+int
+cli_context_new(struct smp_context **out, struct smp_options *opts,
+		char *cache_buf, size_t size)
+{
+	struct smp_error err;
+	int rc;
+
+	/* the same data as check: a valid refreshed copy wins over built-in */
+	if (!opts->instance_data_dir)
+		opts->cache_dir = cli_cache_dir(cache_buf, size);
+	memset(&err, 0, sizeof(err));
+	rc = smp_context_new(out, opts, &err);
+	return rc ? cli_context_error(rc, &err, opts->instance_data_dir) : 0;
 }
 
 /* Creates the context of p: the command line's options, the files' rule
@@ -118,7 +136,7 @@ create_context(struct cli_configs *c, struct cli_profile *p,
 		memset(&err, 0, sizeof(err));
 		k = smp_context_new(out, &o, &err);
 		if (k)
-			rc = context_error(k, &err, o.instance_data_dir);
+			rc = cli_context_error(k, &err, o.instance_data_dir);
 	}
 	free(buf);
 	free(display);

@@ -128,9 +128,9 @@ cfg_oom(void)
 	return CLI_EXIT_INTERNAL;
 }
 
-int
-cfg_new_chain(struct cli_configs *c, struct cfg_file *f, struct chain *parent,
-	      struct chain **out)
+static int
+new_chain(struct cli_configs *c, struct cfg_file *f, struct chain *parent,
+	  struct chain **out)
 {
 	struct chain *ch = calloc(1, sizeof(*ch));
 
@@ -142,6 +142,22 @@ cfg_new_chain(struct cli_configs *c, struct cfg_file *f, struct chain *parent,
 	c->chains = ch;
 	*out = ch;
 	return 0;
+}
+
+/* Loads the file at path (malloc'd, freed here; NULL: out of memory)
+ * as a new chain in front of parent. An exit status. */
+static int
+load_chain(struct cli_configs *c, char *path, struct chain *parent,
+	   struct chain **out)
+{
+	struct cfg_file *f;
+	int rc;
+
+	if (!path)
+		return cfg_oom();
+	rc = cfg_load_file(c, path, &f);
+	free(path);
+	return rc ? rc : new_chain(c, f, parent, out);
 }
 
 /* ---------------------------------------------------------- memo */
@@ -268,16 +284,7 @@ cfg_chain_of_dir(struct cli_configs *c, const char *dir, struct chain **out)
 	}
 	ch = parent;
 	if (exists(dir, CLI_CONFIG_NAME, 0)) {
-		struct cfg_file *f;
-		char *p = cfg_join(dir, CLI_CONFIG_NAME);
-
-		if (!p)
-			return cfg_oom();
-		rc = cfg_load_file(c, p, &f);
-		free(p);
-		if (rc)
-			return rc;
-		rc = cfg_new_chain(c, f, parent, &ch);
+		rc = load_chain(c, cfg_join(dir, CLI_CONFIG_NAME), parent, &ch);
 		if (rc)
 			return rc;
 	}
@@ -314,19 +321,10 @@ cli_configs_new(struct cli_configs **out, const struct cli_config_args *args)
 	}
 	*out = c;
 	if (args->config_file && !args->no_config) {
-		struct cfg_file *f;
-		char *p = cfg_abs_path(c->cwd, args->config_file);
-
-		if (!p)
-			return cfg_oom();
-		rc = cfg_load_file(c, p, &f);
-		free(p);
+		rc = load_chain(c, cfg_abs_path(c->cwd, args->config_file),
+				NULL, &c->forced);
 		if (rc)
 			return rc;
-		rc = cfg_new_chain(c, f, NULL, &c->forced);
-		if (rc)
-			return rc;
-		c->forced->parent = NULL;
 	}
 	return 0;
 }

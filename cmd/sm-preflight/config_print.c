@@ -281,8 +281,7 @@ run_config(int argc, char **argv)
 			args.no_config = 1;
 			break;
 		case OPT_HELP:
-			cli_command_help(stdout, &cli_cmd_config);
-			return fflush(stdout) ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+			return cli_help(&cli_cmd_config);
 		default:
 			return CLI_EXIT_USAGE;
 		}

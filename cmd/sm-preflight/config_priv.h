@@ -141,10 +141,6 @@ char *cfg_display_of(const char *cwd, const char *p);
 int cfg_load_file(struct cli_configs *c, const char *abs,
 		  struct cfg_file **out);
 
-/* A new chain of f in front of parent (none when f says root: true). */
-int cfg_new_chain(struct cli_configs *c, struct cfg_file *f,
-		  struct chain *parent, struct chain **out);
-
 /* The memo entry of an absolute folder, or NULL when not searched yet. */
 struct memo *cfg_memo_find(struct cli_configs *c, const char *dir);
 

@@ -120,10 +120,8 @@ run_help(int argc, char **argv)
 	if (argc > 3)
 		return cli_usage_error("'help' takes one command name");
 	cmd = find_command(argv[2]);
-	if (cmd) {
-		cli_command_help(stdout, cmd);
-		return fflush(stdout) ? CLI_EXIT_USAGE : CLI_EXIT_OK;
-	}
+	if (cmd)
+		return cli_help(cmd);
 	best = cli_did_you_mean(argv[2], command_names(names), NCOMMANDS + 1);
 	if (best)
 		return cli_usage_error("unknown command '%s'; did you mean "

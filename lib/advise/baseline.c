@@ -20,25 +20,25 @@ struct smp_baseline {
 	int have_job;
 };
 
+int
+smp__keep_first_job(struct smp_job *job, const struct smp_instance **instance,
+		    int *have, const struct smp_check *c)
+{
+	if (*have)
+		return 0;
+	*job = *c->job;
+	job->script = NULL; /* released when the check ends */
+	*instance = c->instance;
+	*have = 1;
+	return 1;
+}
+
 static void
 capture(void *ud, const struct smp_check *c)
 {
 	struct smp_baseline *b = ud;
 
-	if (b->have_job)
-		return;
-	b->job = *c->job;
-	b->instance = c->instance;
-	b->have_job = 1;
-}
-
-static int
-fail(struct smp_error *err, int code, const char *name, uint32_t line,
-     uint32_t column, const char *message)
-{
-	struct smp_pos at = smp__pos_make(line, column);
-
-	return smp__error_set(err, code, name, &at, "%s", message);
+	smp__keep_first_job(&b->job, &b->instance, &b->have_job, c);
 }
 
 void
@@ -80,10 +80,12 @@ baseline_new(struct smp_baseline **out, const struct smp_context *ctx,
 
 	*out = NULL;
 	if (!ctx || !name)
-		return fail(err, SMP_EINVAL, "", 0, 0, "invalid argument");
+		return smp__error_at(err, SMP_EINVAL, "", 0, 0,
+				     "invalid argument");
 	b = smp__calloc(&ctx->alloc, 1, sizeof(*b));
 	if (!b)
-		return fail(err, SMP_ENOMEM, name, 0, 0, "out of memory");
+		return smp__error_at(err, SMP_ENOMEM, name, 0, 0,
+				     "out of memory");
 	b->ctx = ctx;
 	smp__docs_init(&b->docs, &ctx->alloc);
 	memset(&hook, 0, sizeof(hook));
@@ -99,18 +101,19 @@ baseline_new(struct smp_baseline **out, const struct smp_context *ctx,
 		goto out;
 	f = smp__unreadable(rep);
 	if (f) {
-		rc = fail(err, SMP_EPARSE, name, f->line, f->column,
-			  f->message);
+		rc = smp__error_at(err, SMP_EPARSE, name, f->line, f->column,
+				   f->message);
 		goto out;
 	}
 	if (!b->have_job) {
-		rc = fail(err, SMP_EPARSE, name, 0, 0,
-			  "the baseline holds no job spec");
+		rc = smp__error_at(err, SMP_EPARSE, name, 0, 0,
+				   "the baseline holds no job spec");
 		goto out;
 	}
 	b->name = smp__strndup(&ctx->alloc, name, strlen(name));
 	if (!b->name)
-		rc = fail(err, SMP_ENOMEM, name, 0, 0, "out of memory");
+		rc = smp__error_at(err, SMP_ENOMEM, name, 0, 0,
+				   "out of memory");
 out:
 	smp_report_free(rep);
 	if (rc) {
@@ -127,8 +130,8 @@ smp_baseline_new(struct smp_baseline **out, const struct smp_context *ctx,
 		 struct smp_error *err)
 {
 	if (!out)
-		return fail(err, SMP_EINVAL, "", 0, 0,
-			    "invalid argument: out is NULL");
+		return smp__error_at(err, SMP_EINVAL, "", 0, 0,
+				     "invalid argument: out is NULL");
 	/* no buffer: name is the file to read */
 	return baseline_new(out, ctx, name, buf, len, buf ? NULL : name, err);
 }

@@ -18,6 +18,17 @@ const struct smp_job *smp__baseline_job(const struct smp_baseline *b);
 const struct smp_instance *smp__baseline_instance(const struct smp_baseline *b);
 const char *smp__baseline_name(const struct smp_baseline *b);
 
+/*
+ * A check hook's part of keeping the first job it sees (the baseline's,
+ * diagnose's response): when *have is 0, copies c's job and instance and
+ * sets *have; returns 1 then, else 0. The job's nodes must outlive the
+ * check (the hook's keep); its script facts do not, so job->script is
+ * NULL.
+ */
+int smp__keep_first_job(struct smp_job *job,
+			const struct smp_instance **instance, int *have,
+			const struct smp_check *c);
+
 /* The first finding that means a spec could not be read (syntax, input
  * limit), or NULL. */
 const struct smp_finding *smp__unreadable(const struct smp_report *rep);

@@ -29,25 +29,13 @@ capture(void *ud, const struct smp_check *c)
 		return;
 	if (b->baseline)
 		smp__baseline_compare(b->baseline, c);
-	b->job = *c->job;
-	b->job.script = NULL; /* released when the check ends */
-	b->instance = c->instance;
-	b->have_job = 1;
+	smp__keep_first_job(&b->job, &b->instance, &b->have_job, c);
 	if (s && s->status == SMP_SCRIPT_SCANNED)
 		b->script_scanned = 1;
 	else if (s && s->status == SMP_SCRIPT_MISSING && s->path)
 		b->script_why = smp__diag_printf(
 			b, "the entry script '%s' %s", s->path,
 			s->reason ? s->reason : "was not read");
-}
-
-static int
-fail(struct smp_error *err, int code, const char *name, uint32_t line,
-     uint32_t column, const char *message)
-{
-	struct smp_pos at = smp__pos_make(line, column);
-
-	return smp__error_set(err, code, name, &at, "%s", message);
 }
 
 static const size_t diagnose_options_size[SMP_DIAGNOSE_OPTIONS_VERSION + 1] = {
@@ -107,22 +95,25 @@ read_response(struct smp_diagnosis_build *b, const char *name, const char *buf,
 	if (rc)
 		return rc;
 	if (b->oom)
-		return fail(err, SMP_ENOMEM, name, 0, 0, "out of memory");
+		return smp__error_at(err, SMP_ENOMEM, name, 0, 0,
+				     "out of memory");
 	f = smp__unreadable(b->report);
 	if (!f && !b->have_job && smp_report_count(b->report))
 		f = smp_report_get(b->report, 0);
 	if (f)
-		return fail(err, SMP_EPARSE, name, f->line, f->column,
-			    f->message);
+		return smp__error_at(err, SMP_EPARSE, name, f->line, f->column,
+				     f->message);
 	if (!b->have_job)
-		return fail(err, SMP_EPARSE, name, 0, 0,
-			    "the file holds no DescribeTrainingJob response");
+		return smp__error_at(
+			err, SMP_EPARSE, name, 0, 0,
+			"the file holds no DescribeTrainingJob response");
 	if (!smp__is_describe_response(b->job.root))
-		return fail(err, SMP_EPARSE, name, 1, 1,
-			    "not a DescribeTrainingJob response: it has none "
-			    "of TrainingJobArn, TrainingJobStatus and the "
-			    "other members only a response has; give the "
-			    "output of 'aws sagemaker describe-training-job'");
+		return smp__error_at(
+			err, SMP_EPARSE, name, 1, 1,
+			"not a DescribeTrainingJob response: it has none "
+			"of TrainingJobArn, TrainingJobStatus and the "
+			"other members only a response has; give the "
+			"output of 'aws sagemaker describe-training-job'");
 	return 0;
 }
 
@@ -165,7 +156,8 @@ smp_diagnose_buffer(struct smp_diagnosis **out, const struct smp_context *ctx,
 	int rc;
 
 	if (!out)
-		return fail(err, SMP_EINVAL, "", 0, 0, "invalid argument");
+		return smp__error_at(err, SMP_EINVAL, "", 0, 0,
+				     "invalid argument");
 	*out = NULL;
 	rc = smp__options_copy(&o, opts, diagnose_options_size,
 			       SMP_DIAGNOSE_OPTIONS_VERSION,
@@ -176,11 +168,12 @@ smp_diagnose_buffer(struct smp_diagnosis **out, const struct smp_context *ctx,
 	if (!ctx || !name || (!buf && len) ||
 	    (!opts->baseline && opts->baseline_len) ||
 	    (!opts->log && opts->log_len))
-		return fail(err, SMP_EINVAL, name ? name : "", 0, 0,
-			    "invalid argument");
+		return smp__error_at(err, SMP_EINVAL, name ? name : "", 0, 0,
+				     "invalid argument");
 	b = smp__calloc(&ctx->alloc, 1, sizeof(*b));
 	if (!b)
-		return fail(err, SMP_ENOMEM, name, 0, 0, "out of memory");
+		return smp__error_at(err, SMP_ENOMEM, name, 0, 0,
+				     "out of memory");
 	b->ctx = ctx;
 	smp__arena_init(&b->arena, &ctx->alloc);
 	smp__docs_init(&b->docs, &ctx->alloc);
@@ -214,7 +207,7 @@ smp_diagnose_buffer(struct smp_diagnosis **out, const struct smp_context *ctx,
 	if (!rc && b->oom)
 		rc = SMP_ENOMEM;
 	if (rc == SMP_ENOMEM)
-		fail(err, SMP_ENOMEM, name, 0, 0, "out of memory");
+		smp__error_at(err, SMP_ENOMEM, name, 0, 0, "out of memory");
 out:
 	if (rc) {
 		smp_diagnosis_free(&b->pub);

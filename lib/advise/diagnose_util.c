@@ -26,13 +26,15 @@ smp__diag_str(struct smp_diagnosis_build *b, const char *s, size_t n)
 const char *
 smp__diag_printf(struct smp_diagnosis_build *b, const char *fmt, ...)
 {
-	char buf[2048];
+	const char *out;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	out = smp__arena_vprintf(&b->arena, fmt, ap);
 	va_end(ap);
-	return smp__diag_str(b, buf, strlen(buf));
+	if (!out)
+		b->oom = 1;
+	return out;
 }
 
 const char *

@@ -369,13 +369,13 @@ static void set_message(struct suggestion *s, const char *fmt, ...)
 static void
 set_message(struct suggestion *s, const char *fmt, ...)
 {
-	char text[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	s->pub.message = smp__arena_vprintf(&s->arena, fmt, ap);
 	va_end(ap);
-	s->pub.message = dup(s, text);
+	if (!s->pub.message)
+		s->failed = 1;
 }
 
 static void add_note(struct suggestion *s, struct smp_buf *notes,
@@ -695,20 +695,6 @@ on_job(void *ud, const struct smp_check *c)
 		compute(r, c);
 }
 
-static int fail(struct smp_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int
-fail(struct smp_error *err, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	smp__error_setv(err, code, NULL, NULL, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
 /* The --to instance: known, with GPUs, supported by the compiler. */
 static int
 target(const struct smp_instance **out, const struct smp_catalog *cat,
@@ -731,19 +717,20 @@ target(const struct smp_instance **out, const struct smp_catalog *cat,
 			}
 		}
 		if (best)
-			return fail(err, SMP_EINVAL,
-				    "unknown instance type '%s'; did you mean "
-				    "'%s'?",
-				    type, best);
-		return fail(err, SMP_EINVAL, "unknown instance type '%s'",
-			    type);
+			return smp__error_set(
+				err, SMP_EINVAL, NULL, NULL,
+				"unknown instance type '%s'; did you mean "
+				"'%s'?",
+				type, best);
+		return smp__error_set(err, SMP_EINVAL, NULL, NULL,
+				      "unknown instance type '%s'", type);
 	}
 	if (it->gpus < 1 || !it->compiler_supported)
-		return fail(err, SMP_EINVAL,
-			    "'%s' is not an instance type Training Compiler "
-			    "supports (%s)",
-			    type,
-			    it->gpus < 1 ? "no GPU" : "class not supported");
+		return smp__error_set(
+			err, SMP_EINVAL, NULL, NULL,
+			"'%s' is not an instance type Training Compiler "
+			"supports (%s)",
+			type, it->gpus < 1 ? "no GPU" : "class not supported");
 	*out = it;
 	return 0;
 }
@@ -774,7 +761,8 @@ suggest(struct smp_suggestion **out, const struct smp_context *ctx,
 
 	*out = NULL;
 	if (!ctx || !name)
-		return fail(err, SMP_EINVAL, "invalid argument");
+		return smp__error_set(err, SMP_EINVAL, NULL, NULL,
+				      "invalid argument");
 	memset(&r, 0, sizeof(r));
 	rc = target(&r.to, &ctx->catalog, opts ? opts->to_instance : NULL, err);
 	if (rc)
@@ -783,10 +771,11 @@ suggest(struct smp_suggestion **out, const struct smp_context *ctx,
 		rc = smp__read_file(&owned, &len, &ctx->alloc, path,
 				    ctx->limits.max_file_size, err);
 		if (rc == SMP_ELIMIT)
-			return fail(err, SMP_EIO,
-				    "file is larger than the limit of %zu "
-				    "bytes",
-				    ctx->limits.max_file_size);
+			return smp__error_set(
+				err, SMP_EIO, NULL, NULL,
+				"file is larger than the limit of %zu "
+				"bytes",
+				ctx->limits.max_file_size);
 		if (rc)
 			return rc;
 		buf = owned;
@@ -794,7 +783,8 @@ suggest(struct smp_suggestion **out, const struct smp_context *ctx,
 	s = smp__calloc(&ctx->alloc, 1, sizeof(*s));
 	if (!s) {
 		smp__free(&ctx->alloc, owned);
-		return fail(err, SMP_ENOMEM, "%s", smp_strerror(SMP_ENOMEM));
+		return smp__error_set(err, SMP_ENOMEM, NULL, NULL, "%s",
+				      smp_strerror(SMP_ENOMEM));
 	}
 	s->alloc = &ctx->alloc;
 	smp__arena_init(&s->arena, &ctx->alloc);
@@ -838,7 +828,8 @@ suggest(struct smp_suggestion **out, const struct smp_context *ctx,
 		s->pub.notes = dup(s, note);
 	}
 	if (s->failed) {
-		rc = fail(err, SMP_ENOMEM, "%s", smp_strerror(SMP_ENOMEM));
+		rc = smp__error_set(err, SMP_ENOMEM, NULL, NULL, "%s",
+				    smp_strerror(SMP_ENOMEM));
 		goto fail;
 	}
 	*out = &s->pub;
@@ -869,7 +860,8 @@ smp_suggest(struct smp_suggestion **out, const struct smp_context *ctx,
 	int rc;
 
 	if (!out)
-		return fail(err, SMP_EINVAL, "invalid argument: out is NULL");
+		return smp__error_set(err, SMP_EINVAL, NULL, NULL,
+				      "invalid argument: out is NULL");
 	*out = NULL;
 	rc = smp__options_copy(&o, opts, suggest_options_size,
 			       SMP_SUGGEST_OPTIONS_VERSION,

@@ -34,20 +34,6 @@
 #define DEFAULT_DELAY_MS 500L
 #define MAX_DELAY_MS 30000L
 
-static int fail(struct smp_error *err, int code, const char *source,
-		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static int
-fail(struct smp_error *err, int code, const char *source, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	smp__error_setv(err, code, source, NULL, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
 /* ------------------------------------------------------------ result */
 
 struct result {
@@ -285,15 +271,16 @@ download(struct updater *U, int which, struct doc *d)
 		resp.last_modified[sizeof(resp.last_modified) - 1] = '\0';
 		if (s.oom || rc == SMP_ENOMEM) {
 			smp__buf_free(&s);
-			return fail(U->err, SMP_ENOMEM, d->url,
-				    "out of memory");
+			return smp__error_set(U->err, SMP_ENOMEM, d->url, NULL,
+					      "out of memory");
 		}
 		if (s.cut || resp.too_large) {
 			smp__buf_free(&s);
-			return fail(U->err, SMP_EFETCH, d->url,
-				    "the document is larger than the limit of "
-				    "%zu bytes",
-				    U->o.max_size);
+			return smp__error_set(
+				U->err, SMP_EFETCH, d->url, NULL,
+				"the document is larger than the limit of "
+				"%zu bytes",
+				U->o.max_size);
 		}
 		if (rc) {
 			snprintf(why, sizeof(why), "%s",
@@ -336,9 +323,11 @@ download(struct updater *U, int which, struct doc *d)
 		smp__buf_free(&s);
 		if (!retry || attempt >= U->o.max_attempts) {
 			if (attempt > 1)
-				return fail(U->err, SMP_EFETCH, d->url,
-					    "%s (%d attempts)", why, attempt);
-			return fail(U->err, SMP_EFETCH, d->url, "%s", why);
+				return smp__error_set(
+					U->err, SMP_EFETCH, d->url, NULL,
+					"%s (%d attempts)", why, attempt);
+			return smp__error_set(U->err, SMP_EFETCH, d->url, NULL,
+					      "%s", why);
 		}
 		if (delay > 0)
 			U->o.sleep_fn(U->o.sleep_ud, delay);
@@ -368,18 +357,19 @@ check_index_root(const struct smp_node *root, void *ud)
 	int i;
 
 	if (!files || files->kind != SMP_NODE_MAPPING)
-		return fail(c->err, SMP_EPARSE, c->index_url,
-			    "index.json has no 'files' object");
+		return smp__error_set(c->err, SMP_EPARSE, c->index_url, NULL,
+				      "index.json has no 'files' object");
 	/* how long the source vouches for this data: data-stale's limit */
 	if (age) {
 		if (smp__scalar_type(age) != SMP_SCALAR_INT ||
 		    smp__parse_count(age->u.scalar.value, age->u.scalar.len,
 				     &days) ||
 		    days > MAX_AGE_DAYS_LIMIT)
-			return fail(c->err, SMP_EPARSE, c->index_url,
-				    "index.json: 'max_age_days' must be a "
-				    "whole number of days from 1 to %d",
-				    MAX_AGE_DAYS_LIMIT);
+			return smp__error_set(
+				c->err, SMP_EPARSE, c->index_url, NULL,
+				"index.json: 'max_age_days' must be a "
+				"whole number of days from 1 to %d",
+				MAX_AGE_DAYS_LIMIT);
 		c->max_age_days = days;
 	}
 	for (i = 0; i < 3; i++) {
@@ -390,20 +380,23 @@ check_index_root(const struct smp_node *root, void *ud)
 		size_t k;
 
 		if (!h || h->kind != SMP_NODE_SCALAR || h->u.scalar.len != 64)
-			return fail(c->err, SMP_EPARSE, c->index_url,
-				    "index.json gives no 64-digit 'sha256' "
-				    "for '%s'",
-				    smp__doc_names[i]);
+			return smp__error_set(
+				c->err, SMP_EPARSE, c->index_url, NULL,
+				"index.json gives no 64-digit 'sha256' "
+				"for '%s'",
+				smp__doc_names[i]);
 		smp__sha256_hex(got, c->docs[i].buf, c->docs[i].len);
 		for (k = 0; k < 64; k++)
 			if (tolower((unsigned char)h->u.scalar.value[k]) !=
 			    got[k])
-				return fail(c->err, SMP_EFETCH, c->docs[i].url,
-					    "sha256 %s does not match %s in "
-					    "index.json: the download is "
-					    "corrupt or the mirror is out of "
-					    "step",
-					    got, h->u.scalar.value);
+				return smp__error_set(
+					c->err, SMP_EFETCH, c->docs[i].url,
+					NULL,
+					"sha256 %s does not match %s in "
+					"index.json: the download is "
+					"corrupt or the mirror is out of "
+					"step",
+					got, h->u.scalar.value);
 	}
 	return 0;
 }
@@ -422,8 +415,8 @@ verify_index(struct updater *U, struct doc *docs, const struct doc *idx)
 		/* the error is set */
 	} else if (parsed.count != 1 || !parsed.items[0].root ||
 		   parsed.items[0].root->kind != SMP_NODE_MAPPING) {
-		rc = fail(U->err, SMP_EPARSE, idx->url,
-			  "index.json is not a JSON object");
+		rc = smp__error_set(U->err, SMP_EPARSE, idx->url, NULL,
+				    "index.json is not a JSON object");
 	} else {
 		rc = check_index_root(parsed.items[0].root, &c);
 		U->max_age_days = c.max_age_days;
@@ -462,8 +455,8 @@ resolve_options(struct updater *U, const struct smp_update_options *u,
 	int rc;
 
 	if (!u)
-		return fail(err, SMP_EINVAL, "options",
-			    "no smp_update_options");
+		return smp__error_set(err, SMP_EINVAL, "options", NULL,
+				      "no smp_update_options");
 	U->o = defaults;
 	rc = smp__options_copy(&U->o, u, update_options_size,
 			       SMP_UPDATE_OPTIONS_VERSION, "smp_update_options",
@@ -594,7 +587,7 @@ run_update(struct result *r, struct updater *U, const char *cache_dir,
 	/* validators are sent only for a valid copy from the same source */
 	rc = smp__cache_read(copy, U->a, cache_dir, U->o.max_size, &scratch);
 	if (rc == SMP_ENOMEM) {
-		fail(U->err, rc, cache_dir, "out of memory");
+		smp__error_set(U->err, rc, cache_dir, NULL, "out of memory");
 		goto out;
 	}
 	have_copy = rc == 0;
@@ -629,7 +622,8 @@ run_update(struct result *r, struct updater *U, const char *cache_dir,
 					  docs[i].len);
 	rc = builtin_newer(new_cat.data_version, U->a, &newer);
 	if (rc) {
-		fail(U->err, rc, "built-in data", "cannot read it");
+		smp__error_set(U->err, rc, "built-in data", NULL,
+			       "cannot read it");
 		goto out;
 	}
 	r->pub.outcome = same ? SMP_UPDATE_UNCHANGED : SMP_UPDATE_UPDATED;
@@ -654,7 +648,7 @@ run_update(struct result *r, struct updater *U, const char *cache_dir,
 		    !r->pub.new_version || !r->pub.new_date))
 		rc = SMP_ENOMEM;
 	if (rc) {
-		fail(U->err, rc, "update", "out of memory");
+		smp__error_set(U->err, rc, "update", NULL, "out of memory");
 		goto out;
 	}
 	/* the result is complete before the cache changes: an allocation
@@ -698,7 +692,8 @@ smp__data_update_io(struct smp_update_result **out,
 	int rc;
 
 	if (!out)
-		return fail(err, SMP_EINVAL, "out", "out is NULL");
+		return smp__error_set(err, SMP_EINVAL, "out", NULL,
+				      "out is NULL");
 	*out = NULL;
 	/* only the fields of the caller's version (NULL: the defaults) */
 	rc = smp__options_resolve(&o, opts, err);
@@ -706,11 +701,12 @@ smp__data_update_io(struct smp_update_result **out,
 		return rc;
 	opts = &o;
 	if (opts->offline)
-		return fail(err, SMP_EINVAL, "options",
-			    "offline: refreshing the data needs the network");
+		return smp__error_set(
+			err, SMP_EINVAL, "options", NULL,
+			"offline: refreshing the data needs the network");
 	if (!opts->cache_dir || !opts->cache_dir[0])
-		return fail(err, SMP_EINVAL, "options",
-			    "no cache folder to store the data in");
+		return smp__error_set(err, SMP_EINVAL, "options", NULL,
+				      "no cache folder to store the data in");
 	memset(&U, 0, sizeof(U));
 	rc = resolve_options(&U, update, err);
 	if (rc)
@@ -722,11 +718,12 @@ smp__data_update_io(struct smp_update_result **out,
 	snprintf(base, sizeof(base), "%s%s", update->url,
 		 update->url[n - 1] == '/' ? "" : "/");
 	if (smp__allocator_resolve(&a, opts->allocator))
-		return fail(err, SMP_EINVAL, "options",
-			    "the allocator needs all three hooks");
+		return smp__error_set(err, SMP_EINVAL, "options", NULL,
+				      "the allocator needs all three hooks");
 	r = smp__calloc(&a, 1, sizeof(*r));
 	if (!r)
-		return fail(err, SMP_ENOMEM, "update", "out of memory");
+		return smp__error_set(err, SMP_ENOMEM, "update", NULL,
+				      "out of memory");
 	r->alloc = a;
 	smp__arena_init(&r->arena, &r->alloc);
 	U.a = &r->alloc;

@@ -27,15 +27,6 @@ struct config {
 	struct smp_arena arena;
 };
 
-static void
-fail(struct smp_error *err, int code, const char *name, uint32_t line,
-     uint32_t column, const char *msg)
-{
-	struct smp_pos at = smp__pos_make(line, column);
-
-	smp__error_set(err, code, name, &at, "%s", msg);
-}
-
 static struct smp_config_pos
 pos_of(const struct smp_node *n)
 {
@@ -119,8 +110,9 @@ read_rules(struct config *c, const struct smp_node *n, struct smp_error *err)
 					 "unknown rule '%.200s' in 'rules'; "
 					 "'sm-preflight rules' lists them",
 					 id);
-			fail(err, SMP_EPARSE, c->pub.name, p->key->start.line,
-			     p->key->start.column, msg);
+			smp__error_at(err, SMP_EPARSE, c->pub.name,
+				      p->key->start.line, p->key->start.column,
+				      msg);
 			return SMP_EPARSE;
 		}
 		rules[i].rule = smp__rule_id(r);
@@ -161,8 +153,8 @@ read_selectors(struct config *c, struct smp_config_list *out,
 				 "unknown rule or group '%.200s' in '%s'; "
 				 "'sm-preflight rules' lists them",
 				 out->items[i], key->u.scalar.value);
-		fail(err, SMP_EPARSE, c->pub.name, item->start.line,
-		     item->start.column, msg);
+		smp__error_at(err, SMP_EPARSE, c->pub.name, item->start.line,
+			      item->start.column, msg);
 		rc = SMP_EPARSE;
 	}
 	return rc;
@@ -242,7 +234,7 @@ fail_finding(struct smp_error *err, const char *name,
 {
 	const struct smp_finding *f = &rep->items[0];
 
-	fail(err, SMP_EPARSE, name, f->line, f->column, f->message);
+	smp__error_at(err, SMP_EPARSE, name, f->line, f->column, f->message);
 	return SMP_EPARSE;
 }
 
@@ -267,9 +259,10 @@ parse(struct config *c, const char *buf, size_t len, struct smp_error *err)
 	rep->buf = buf;
 	rep->len = len;
 	if (docs.count > 1) {
-		fail(err, SMP_EPARSE, c->pub.name, docs.items[1].start.line,
-		     docs.items[1].start.column,
-		     "a configuration is one document; remove the second");
+		smp__error_at(
+			err, SMP_EPARSE, c->pub.name, docs.items[1].start.line,
+			docs.items[1].start.column,
+			"a configuration is one document; remove the second");
 		rc = SMP_EPARSE;
 		goto out;
 	}
@@ -278,8 +271,8 @@ parse(struct config *c, const char *buf, size_t len, struct smp_error *err)
 		goto out; /* empty: every default */
 	sf = smp__embedded_find("config.schema.json");
 	if (!sf) {
-		fail(err, SMP_EINTERNAL, c->pub.name, 0, 0,
-		     "the configuration schema is not built in");
+		smp__error_at(err, SMP_EINTERNAL, c->pub.name, 0, 0,
+			      "the configuration schema is not built in");
 		rc = SMP_EINTERNAL;
 		goto out;
 	}
@@ -289,9 +282,9 @@ parse(struct config *c, const char *buf, size_t len, struct smp_error *err)
 		goto out;
 	rep->root = root;
 	if (root->kind != SMP_NODE_MAPPING) {
-		fail(err, SMP_EPARSE, c->pub.name, root->start.line,
-		     root->start.column,
-		     "a configuration must be a mapping of settings");
+		smp__error_at(err, SMP_EPARSE, c->pub.name, root->start.line,
+			      root->start.column,
+			      "a configuration must be a mapping of settings");
 		rc = SMP_EPARSE;
 		goto out;
 	}
@@ -308,7 +301,7 @@ parse(struct config *c, const char *buf, size_t len, struct smp_error *err)
 	rc = read_config(c, root, err);
 out:
 	if (rc == SMP_ENOMEM)
-		fail(err, rc, c->pub.name, 0, 0, "out of memory");
+		smp__error_at(err, rc, c->pub.name, 0, 0, "out of memory");
 	smp__schema_free(schema);
 	smp_report_free(rep);
 	smp__docs_release(&docs);
@@ -328,18 +321,18 @@ smp_config_parse(struct smp_config **out, const char *name, const char *buf,
 		return SMP_EINVAL;
 	*out = NULL;
 	if (!name || (!buf && len)) {
-		fail(err, SMP_EINVAL, name ? name : "", 0, 0,
-		     "invalid argument");
+		smp__error_at(err, SMP_EINVAL, name ? name : "", 0, 0,
+			      "invalid argument");
 		return SMP_EINVAL;
 	}
 	if (smp__allocator_resolve(&a, alloc)) {
-		fail(err, SMP_EINVAL, name, 0, 0,
-		     "the allocator needs all three hooks");
+		smp__error_at(err, SMP_EINVAL, name, 0, 0,
+			      "the allocator needs all three hooks");
 		return SMP_EINVAL;
 	}
 	c = smp__calloc(&a, 1, sizeof(*c));
 	if (!c) {
-		fail(err, SMP_ENOMEM, name, 0, 0, "out of memory");
+		smp__error_at(err, SMP_ENOMEM, name, 0, 0, "out of memory");
 		return SMP_ENOMEM;
 	}
 	c->alloc = a;
@@ -348,7 +341,7 @@ smp_config_parse(struct smp_config **out, const char *name, const char *buf,
 	rc = c->pub.name ? parse(c, buf ? buf : "", len, err) : SMP_ENOMEM;
 	if (rc) {
 		if (rc == SMP_ENOMEM && !c->pub.name)
-			fail(err, rc, name, 0, 0, "out of memory");
+			smp__error_at(err, rc, name, 0, 0, "out of memory");
 		smp_config_free(&c->pub);
 		return rc;
 	}

@@ -61,32 +61,47 @@ spec_batch(const struct smp_batch_reading *b, double per_gpu)
 	return per_gpu >= 1 ? floor(per_gpu) : per_gpu;
 }
 
+/* What both findings about a tested row say: the spec's reading, the
+ * row's batch and where it comes from, and the spec's batch that matches
+ * the row (as written in the spec, and bare). */
+struct row_words {
+	char reading[256], where[512], bt[128], val[48], bare[40];
+	double batch;
+};
+
+static void
+row_words(struct row_words *w, const struct smp_check *c,
+	  const struct smp_batch_reading *b, const struct smp_row_pick *pick,
+	  const struct smp_tested_model *row, const char *model)
+{
+	smp__batch_describe(w->reading, sizeof(w->reading), b);
+	smp__tune_row_batch_text(w->bt, sizeof(w->bt), c->cat, row);
+	row_text(w->where, sizeof(w->where), c, pick, row, model);
+	w->batch = spec_batch(b, smp__tune_row_batch(c->cat, row));
+	smp__tune_value(w->val, sizeof(w->val), b->pair->value, w->batch);
+	smp__tune_number(w->bare, sizeof(w->bare), w->batch);
+}
+
 /* Below the tested batch: suggest it, with the learning rate rescaled. */
 static void
 report_below(const struct smp_check *c, const struct smp_batch_reading *b,
 	     const struct smp_row_pick *pick, const char *model)
 {
-	const struct smp_tested_model *row = pick->row;
 	const struct smp_pair *lr = smp__hparam(
 		c->settings, c->job->hyperparameters, SMP_HP_LEARNING_RATE);
 	enum smp_lr_scaling sc = c->settings->lr_scaling;
-	char reading[256], where[512], val[48], bare[40], kt[32], lrt[48];
-	char lrold[40], bt[128];
-	double tested = smp__tune_row_batch(c->cat, row), k, lrv;
+	char kt[32], lrt[48], lrold[40];
+	struct row_words w;
 	struct smp_finding *f;
+	double k, lrv;
 
-	smp__batch_describe(reading, sizeof(reading), b);
-	smp__tune_row_batch_text(bt, sizeof(bt), c->cat, row);
-	row_text(where, sizeof(where), c, pick, row, model);
+	row_words(&w, c, b, pick, pick->row, model);
 	f = smp__report_node(c->rep, SMP_RULE_BATCH_SIZE_BELOW_TESTED,
 			     b->pair->value,
 			     "%s is well below the tested compiler batch %s "
 			     "%s",
-			     reading, bt, where);
-	k = spec_batch(b, tested) / b->value;
-	smp__tune_value(val, sizeof(val), b->pair->value,
-			spec_batch(b, tested));
-	smp__tune_number(bare, sizeof(bare), spec_batch(b, tested));
+			     w.reading, w.bt, w.where);
+	k = w.batch / b->value;
 	smp__tune_number(kt, sizeof(kt), k);
 	if (lr && smp__node_number(lr->value, &lrv) == 0 && lrv > 0 &&
 	    isfinite(lrv)) {
@@ -97,23 +112,23 @@ report_below(const struct smp_check *c, const struct smp_batch_reading *b,
 			c->rep, f,
 			"set '%s' to %s and '%s' to %s (%s x %s, "
 			"k = %s)",
-			smp__batch_key(b), val, lr->key->u.scalar.value, lrt,
+			smp__batch_key(b), w.val, lr->key->u.scalar.value, lrt,
 			lrold, sc == SMP_LR_SCALING_SQRT ? "sqrt(k)" : "k", kt);
 	} else if (sc == SMP_LR_SCALING_SQRT) {
 		smp__tune_number(lrt, sizeof(lrt), smp__tune_lr(1, k, sc));
 		smp__finding_fix(c->rep, f,
 				 "set '%s' to %s and scale the learning rate "
 				 "by sqrt(k) = %s (k = %s)",
-				 smp__batch_key(b), val, lrt, kt);
+				 smp__batch_key(b), w.val, lrt, kt);
 	} else {
 		smp__finding_fix(c->rep, f,
 				 "set '%s' to %s and scale the learning rate "
 				 "by k = %s",
-				 smp__batch_key(b), val, kt);
+				 smp__batch_key(b), w.val, kt);
 	}
 	smp__finding_suggest(
 		c->rep, f,
-		smp__value_type_like(b->pair->value, SMP_VALUE_NUMBER), bare);
+		smp__value_type_like(b->pair->value, SMP_VALUE_NUMBER), w.bare);
 }
 
 /* Above the largest tested batch: out-of-memory risk. */
@@ -121,29 +136,22 @@ static void
 report_above(const struct smp_check *c, const struct smp_batch_reading *b,
 	     const struct smp_row_pick *pick, const char *model)
 {
-	const struct smp_tested_model *max = pick->max;
-	char reading[256], where[512], val[48], bare[40], bt[128];
-	double tested = smp__tune_row_batch(c->cat, max);
+	struct row_words w;
 	struct smp_finding *f;
 
-	smp__batch_describe(reading, sizeof(reading), b);
-	smp__tune_row_batch_text(bt, sizeof(bt), c->cat, max);
-	row_text(where, sizeof(where), c, pick, max, model);
+	row_words(&w, c, b, pick, pick->max, model);
 	f = smp__report_node(c->rep, SMP_RULE_BATCH_SIZE_ABOVE_TESTED,
 			     b->pair->value,
 			     "%s is above the largest tested compiler batch "
 			     "%s %s; it may run out of GPU memory",
-			     reading, bt, where);
-	smp__tune_value(val, sizeof(val), b->pair->value,
-			spec_batch(b, tested));
-	smp__tune_number(bare, sizeof(bare), spec_batch(b, tested));
+			     w.reading, w.bt, w.where);
 	smp__finding_fix(c->rep, f,
 			 "lower '%s' to %s, or measure GPU memory on a short "
 			 "run before a long one",
-			 smp__batch_key(b), val);
+			 smp__batch_key(b), w.val);
 	smp__finding_suggest(
 		c->rep, f,
-		smp__value_type_like(b->pair->value, SMP_VALUE_NUMBER), bare);
+		smp__value_type_like(b->pair->value, SMP_VALUE_NUMBER), w.bare);
 }
 
 /*

@@ -59,12 +59,14 @@ class_supported(const struct smp_catalog *cat, const char *cls)
 }
 
 /*
- * A supported instance with `gpus` GPUs, closest in GPU memory to `like`
- * (EFA preferred when want_efa), smallest first on ties; NULL when none.
+ * The compiler-supported instance of the catalog with the lowest score
+ * (the first of equal ones); score() is negative for an instance that
+ * does not qualify. NULL when none does.
  */
 static const struct smp_instance *
-supported_with_gpus(const struct smp_catalog *cat, int gpus,
-		    const struct smp_instance *like, int want_efa)
+best_instance(const struct smp_catalog *cat,
+	      double (*score)(const struct smp_instance *, const void *),
+	      const void *ud)
 {
 	const struct smp_instance *best = NULL;
 	double best_score = 0;
@@ -72,21 +74,51 @@ supported_with_gpus(const struct smp_catalog *cat, int gpus,
 
 	for (i = 0; i < cat->instance_count; i++) {
 		const struct smp_instance *it = &cat->instances[i];
-		double score;
+		double sc;
 
-		if (!it->compiler_supported || it->gpus != gpus)
+		if (!it->compiler_supported)
 			continue;
-		score = like ? fabs(it->gpu_memory_gib - like->gpu_memory_gib)
-			     : it->gpu_memory_gib;
-		if (want_efa && !it->efa)
-			score += 1000;
-		score += it->vcpus / 1000.0;
-		if (!best || score < best_score) {
+		sc = score(it, ud);
+		if (sc >= 0 && (!best || sc < best_score)) {
 			best = it;
-			best_score = score;
+			best_score = sc;
 		}
 	}
 	return best;
+}
+
+struct gpus_like {
+	int gpus;
+	const struct smp_instance *like;
+	int want_efa;
+};
+
+static double
+score_gpus_like(const struct smp_instance *it, const void *ud)
+{
+	const struct gpus_like *q = ud;
+	double score;
+
+	if (it->gpus != q->gpus)
+		return -1;
+	score = q->like ? fabs(it->gpu_memory_gib - q->like->gpu_memory_gib)
+			: it->gpu_memory_gib;
+	if (q->want_efa && !it->efa)
+		score += 1000;
+	return score + it->vcpus / 1000.0;
+}
+
+/*
+ * A supported instance with `gpus` GPUs, closest in GPU memory to `like`
+ * (EFA preferred when want_efa), smallest first on ties; NULL when none.
+ */
+static const struct smp_instance *
+supported_with_gpus(const struct smp_catalog *cat, int gpus,
+		    const struct smp_instance *like, int want_efa)
+{
+	const struct gpus_like q = {gpus, like, want_efa};
+
+	return best_instance(cat, score_gpus_like, &q);
 }
 
 static void
@@ -254,6 +286,21 @@ check_groups(const struct smp_check *c)
 			 w->instance_type, w->instance_count);
 }
 
+static double
+score_efa_alternative(const struct smp_instance *cand, const void *ud)
+{
+	const struct smp_instance *it = ud;
+	int score;
+
+	if (!cand->efa || cand->gpus < it->gpus)
+		return -1;
+	score = cand->gpus * 1000 + cand->vcpus;
+	if (!cand->gpu_model || !it->gpu_model ||
+	    strcmp(cand->gpu_model, it->gpu_model) != 0)
+		score += 1000000;
+	return score;
+}
+
 /*
  * The smallest supported EFA instance with at least as many GPUs, of the
  * same GPU model when there is one.
@@ -261,27 +308,7 @@ check_groups(const struct smp_check *c)
 static const struct smp_instance *
 efa_alternative(const struct smp_catalog *cat, const struct smp_instance *it)
 {
-	const struct smp_instance *best = NULL;
-	int best_score = 0;
-	size_t i;
-
-	for (i = 0; i < cat->instance_count; i++) {
-		const struct smp_instance *cand = &cat->instances[i];
-		int score;
-
-		if (!cand->compiler_supported || !cand->efa ||
-		    cand->gpus < it->gpus)
-			continue;
-		score = cand->gpus * 1000 + cand->vcpus;
-		if (!cand->gpu_model || !it->gpu_model ||
-		    strcmp(cand->gpu_model, it->gpu_model) != 0)
-			score += 1000000;
-		if (!best || score < best_score) {
-			best = cand;
-			best_score = score;
-		}
-	}
-	return best;
+	return best_instance(cat, score_efa_alternative, it);
 }
 
 /* Several instances talk over the network: EFA (seed; R11/R16). */

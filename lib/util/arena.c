@@ -99,22 +99,31 @@ smp__arena_strndup(struct smp_arena *arena, const char *s, size_t n)
 }
 
 char *
+smp__arena_vprintf(struct smp_arena *arena, const char *fmt, va_list ap)
+{
+	va_list again;
+	char *p;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, again);
+	va_end(again);
+	if (n < 0)
+		return NULL;
+	p = smp__arena_alloc(arena, (size_t)n + 1);
+	if (p)
+		vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+char *
 smp__arena_printf(struct smp_arena *arena, const char *fmt, ...)
 {
 	va_list ap;
 	char *p;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return NULL;
-	p = smp__arena_alloc(arena, (size_t)n + 1);
-	if (!p)
-		return NULL;
-	va_start(ap, fmt);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	p = smp__arena_vprintf(arena, fmt, ap);
 	va_end(ap);
 	return p;
 }

@@ -5,6 +5,7 @@
 #ifndef SMP_ARENA_H
 #define SMP_ARENA_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "util/alloc.h"
@@ -36,5 +37,9 @@ char *smp__arena_strndup(struct smp_arena *arena, const char *s, size_t n);
 /* printf into the arena. */
 char *smp__arena_printf(struct smp_arena *arena, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* The same with a va_list (ap is used up). */
+char *smp__arena_vprintf(struct smp_arena *arena, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 #endif

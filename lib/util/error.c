@@ -34,6 +34,15 @@ smp__error_set(struct smp_error *err, int code, const char *source,
 	return code;
 }
 
+int
+smp__error_at(struct smp_error *err, int code, const char *source,
+	      uint32_t line, uint32_t column, const char *message)
+{
+	struct smp_pos at = smp__pos_make(line, column);
+
+	return smp__error_set(err, code, source, &at, "%s", message);
+}
+
 struct smp_pos
 smp__pos_make(uint32_t line, uint32_t column)
 {

@@ -24,6 +24,11 @@ int smp__error_setv(struct smp_error *err, int code, const char *source,
 		    const struct smp_pos *at, const char *fmt, va_list ap)
 	__attribute__((format(printf, 5, 0)));
 
+/* smp__error_set() at a line and column (offset 0) with a fixed
+ * message, as the data-file loaders report. Returns code. */
+int smp__error_at(struct smp_error *err, int code, const char *source,
+		  uint32_t line, uint32_t column, const char *message);
+
 /* A position from a line and column only (offset 0), for smp__error_set. */
 struct smp_pos smp__pos_make(uint32_t line, uint32_t column);
 

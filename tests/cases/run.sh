@@ -23,22 +23,9 @@
 # comparing; review the result with git diff. To add a case, create an
 # empty <case>.expected next to its input and run with UPDATE=1.
 
-if [ $# -lt 1 ]; then
-	echo "usage: sh tests/cases/run.sh CLI [PATTERN]" >&2
-	exit 2
-fi
-cli=$1
-pattern=${2:-*}
-case $cli in
-/*) ;;
-*) cli=$(pwd)/$cli ;;
-esac
-if [ ! -x "$cli" ]; then
-	echo "run.sh: '$cli' is not an executable" >&2
-	exit 2
-fi
-
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+cli_args "sh tests/cases/run.sh CLI [PATTERN]" "$@"
 cd "$here" || exit 2
 tmp=$(mktemp "${TMPDIR:-/tmp}/smp-golden.XXXXXX") || exit 2
 trap 'rm -f "$tmp"' EXIT HUP INT TERM

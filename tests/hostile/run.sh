@@ -10,22 +10,9 @@
 # mount namespace) skip with a message. PATTERN (a shell pattern)
 # selects tests. Prints "N passed, N failed, N skipped".
 
-if [ $# -lt 1 ]; then
-	echo "usage: sh tests/hostile/run.sh CLI [PATTERN]" >&2
-	exit 2
-fi
-cli=$1
-pattern=${2:-*}
-case $cli in
-/*) ;;
-*) cli=$(pwd)/$cli ;;
-esac
-if [ ! -x "$cli" ]; then
-	echo "run.sh: '$cli' is not an executable" >&2
-	exit 2
-fi
-
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+cli_args "sh tests/hostile/run.sh CLI [PATTERN]" "$@"
 good=$here/../cases/cli/good.yaml
 T=$(mktemp -d "${TMPDIR:-/tmp}/smp-hostile.XXXXXX") || exit 2
 cleanup() {
@@ -44,56 +31,6 @@ if command -v timeout >/dev/null 2>&1; then
 else
 	limit=
 fi
-
-passed=0
-failed=0
-skipped=0
-name=
-broken=0
-skip=0
-
-fail() {
-	echo "FAIL $name: $*"
-	sed 's/^/    | /' "$T/out"
-	broken=1
-	return 1
-}
-
-skip() {
-	echo "skip $name: $*"
-	skip=1
-}
-
-# run WANT ARGS...: runs the CLI, output (both streams) in $T/out
-run() {
-	want=$1
-	shift
-	$limit "$cli" "$@" >"$T/out" 2>&1 </dev/null
-	rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		fail "'sm-preflight $*' exited $rc, expected $want"
-		return 1
-	fi
-	return 0
-}
-
-# has PATTERN: the last output matches the extended regular expression
-has() {
-	grep -qE -- "$1" "$T/out" || fail "no line matches '$1'"
-}
-
-# file_has FILE PATTERN: FILE matches the extended regular expression
-file_has() {
-	grep -qE -- "$2" "$1" || fail "no line of $1 matches '$2'"
-}
-
-hasnt() {
-	if grep -qE -- "$1" "$T/out"; then
-		fail "a line matches '$1'"
-		return 1
-	fi
-	return 0
-}
 
 # no_python: true (after saying so) when python3 is missing
 no_python() {
@@ -556,25 +493,7 @@ test_absurd_instance_data_refused_with_position() {
 
 # --- driver ---------------------------------------------------------------
 
-for t in $(sed -n 's/^\(test_[a-z0-9_]*\)() {$/\1/p' "$0"); do
-	name=${t#test_}
-	# shellcheck disable=SC2254 # PATTERN is a glob on purpose
-	case $name in
-	$pattern) ;;
-	*) continue ;;
-	esac
-	broken=0
-	skip=0
-	: >"$T/out"
-	$t
-	if [ $skip -eq 1 ]; then
-		skipped=$((skipped + 1))
-	elif [ $broken -eq 0 ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-	fi
-done
+run_tests
 
 echo "hostile: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

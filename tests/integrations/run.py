@@ -126,6 +126,18 @@ def test_action(tmp):
         results = json.load(open(sarif))["runs"][0]["results"]
         expect("action: the SARIF holds the finding",
                any(r.get("ruleId") == "unknown-key" for r in results))
+        # code scanning places it by a path relative to the checkout
+        run0 = json.load(open(sarif))["runs"][0]
+        base = run0.get("originalUriBaseIds", {}).get("%SRCROOT%", {})
+        expect("action: %SRCROOT% is GITHUB_WORKSPACE",
+               base.get("uri") == "file://" + os.path.realpath(work) + "/",
+               repr(base))
+        locs = [r["locations"][0]["physicalLocation"]["artifactLocation"]
+                for r in results if r.get("ruleId") == "unknown-key"]
+        expect("action: SARIF URIs relative to the workspace",
+               locs and all(loc == {"uri": "jobs/bad.yaml",
+                                    "uriBaseId": "%SRCROOT%"}
+                            for loc in locs), repr(locs))
 
     rc, outputs, out = run_action(work, {"paths": "jobs/good.yaml",
                                          "sarif-file": ""})

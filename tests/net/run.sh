@@ -9,20 +9,9 @@
 # prints "N passed, N failed". Nothing leaves the machine. Skips (exit 0,
 # with a message) only when python3 or openssl is missing.
 
-if [ $# -lt 1 ]; then
-	echo "usage: sh tests/net/run.sh CLI [PATTERN]" >&2
-	exit 2
-fi
-cli=$1
-pattern=${2:-*}
-case $cli in
-/*) ;;
-*) cli=$(pwd)/$cli ;;
-esac
-if [ ! -x "$cli" ]; then
-	echo "run.sh: '$cli' is not an executable" >&2
-	exit 2
-fi
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib.sh"
+cli_args "sh tests/net/run.sh CLI [PATTERN]" "$@"
 for tool in python3 openssl; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
 		echo "run.sh: skipped: $tool is not installed (the loopback" \
@@ -31,7 +20,6 @@ for tool in python3 openssl; do
 	fi
 done
 
-here=$(cd "$(dirname "$0")" && pwd)
 data=$(cd "$here/../../instance-data" && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/smp-net.XXXXXX") || exit 2
 server=
@@ -90,44 +78,6 @@ S=https://127.0.0.1:$HTTPS
 CA=$T/good.pem
 
 # --- helpers --------------------------------------------------------------
-passed=0
-failed=0
-name=
-
-broken=0
-fail() {
-	echo "FAIL $name: $*"
-	sed 's/^/    | /' "$T/out"
-	broken=1
-	return 1
-}
-
-# run WANT ARGS...: runs the CLI, output (both streams) in $T/out
-run() {
-	want=$1
-	shift
-	$limit "$cli" "$@" >"$T/out" 2>&1
-	rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		fail "'sm-preflight $*' exited $rc, expected $want"
-		return 1
-	fi
-	return 0
-}
-
-# has PATTERN: the last output matches the extended regular expression
-has() {
-	grep -qE -- "$1" "$T/out" || fail "no line matches '$1'"
-}
-
-# hasnt PATTERN
-hasnt() {
-	if grep -qE -- "$1" "$T/out"; then
-		fail "a line matches '$1'"
-		return 1
-	fi
-	return 0
-}
 
 # fresh: an empty cache for this test
 fresh() {
@@ -429,7 +379,7 @@ test_concurrent_updates() {
 test_downloaded_text_printed_escaped() {
 	fresh
 	run 1 update-data --url "$H/escape/" &&
-		has "found '.x1b\]0;pwned.x07.x0a::error::pwned'"
+		has "tested-models\.json:1:[0-9]+: 'models\[0\]\.framework' must be one of 'pytorch', 'tensorflow', found a string \(\".x5cx1B\]0;pwned.x5cx07.x5cn::error::pwned\"\)"
 	if LC_ALL=C grep -q "$(printf '\033')" "$T/out"; then
 		fail "a raw escape character was printed"
 	fi
@@ -510,22 +460,7 @@ test_stale_days_option_and_env() {
 	run 0 data --stale-days 10 && has "^stale check:  fresh \(limit 10 days\)$"
 }
 
-for t in $(sed -n 's/^\(test_[a-z0-9_]*\)() {$/\1/p' "$0"); do
-	name=${t#test_}
-	# shellcheck disable=SC2254 # PATTERN is a glob on purpose
-	case $name in
-	$pattern) ;;
-	*) continue ;;
-	esac
-	broken=0
-	: >"$T/out"
-	$t
-	if [ $broken -eq 0 ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-	fi
-done
+run_tests
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

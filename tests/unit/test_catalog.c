@@ -788,6 +788,10 @@ Test(catalog, absurd_and_hostile_values)
 		 7, 30,
 		 "'sdk_efa_instance_types[0]' " TYPE_NAME
 		 "(\"ml.p4d.24xlarge\\x1B]0;x\")"},
+		/* a C string would end at the NUL: refused by the loader */
+		{1, "\"model\": \"Google/Electra_Small\"",
+		 "\"model\": \"Google\\u0000Electra\"", 11, 16,
+		 "'model' must not contain a NUL character"},
 		{2, "\"supported_instance_classes\": [\"p3\", \"g5\"]",
 		 "\"supported_instance_classes\": [\"p3\", \"\"]", 6, 40, NULL},
 	};

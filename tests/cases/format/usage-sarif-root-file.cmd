@@ -1,0 +1,1 @@
+check --format sarif --sarif-root format/good.yaml format/good.yaml

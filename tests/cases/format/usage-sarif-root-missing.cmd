@@ -1,0 +1,1 @@
+check --format sarif --sarif-root no-such-dir format/good.yaml
