@@ -312,53 +312,55 @@ row_choice(struct suggestion *s, const struct smp_check *c,
 	const struct smp_pair *seq = smp__tune_seq_hparam(c->job);
 	const char *seqname = seq ? seq->key->u.scalar.value : "";
 	char text[512];
-	size_t n;
+	struct smp_buf b;
 
+	smp__buf_init_fixed(&b, text, sizeof(text));
 	if (pick->match == SMP_ROW_EXACT)
-		n = (size_t)snprintf(text, sizeof(text),
-				     "exact match: framework, versions, "
-				     "model and instance type");
+		smp__buf_adds(&b, "exact match: framework, versions, "
+				  "model and instance type");
 	else if (pick->exact_rows)
-		n = (size_t)snprintf(text, sizeof(text),
-				     "same model on the same GPU (%s, %g GiB) "
-				     "at the sequence length of '%s'; the "
-				     "rows for %s itself have another length",
-				     on->gpu_model, on->gpu_memory_gib, seqname,
-				     on->type);
+		smp__buf_addf(&b,
+			      "same model on the same GPU (%s, %g GiB) "
+			      "at the sequence length of '%s'; the "
+			      "rows for %s itself have another length",
+			      on->gpu_model, on->gpu_memory_gib, seqname,
+			      on->type);
 	else
-		n = (size_t)snprintf(text, sizeof(text),
-				     "no row for this exact job; the nearest "
-				     "for the same model on the same GPU "
-				     "(%s, %g GiB) as %s",
-				     on->gpu_model, on->gpu_memory_gib,
-				     on->type);
-	if (n < sizeof(text) && pick->candidates > 1) {
+		smp__buf_addf(&b,
+			      "no row for this exact job; the nearest "
+			      "for the same model on the same GPU "
+			      "(%s, %g GiB) as %s",
+			      on->gpu_model, on->gpu_memory_gib, on->type);
+	if (pick->candidates > 1) {
 		if (pick->seq_matched && pick->seq_mixed && seq)
-			snprintf(text + n, sizeof(text) - n,
-				 "; of %zu rows, one with the sequence length "
-				 "of '%s'",
-				 pick->candidates, seqname);
+			smp__buf_addf(
+				&b,
+				"; of %zu rows, one with the sequence length "
+				"of '%s'",
+				pick->candidates, seqname);
 		else if (pick->by_batch &&
 			 (pick->match != SMP_ROW_EXACT || pick->exact_rows > 1))
-			snprintf(text + n, sizeof(text) - n,
-				 "; of %zu rows of several sequence lengths, "
-				 "the smallest batch (conservative: the spec "
-				 "sets no max_seq_length)",
-				 pick->candidates);
+			smp__buf_addf(
+				&b,
+				"; of %zu rows of several sequence lengths, "
+				"the smallest batch (conservative: the spec "
+				"sets no max_seq_length)",
+				pick->candidates);
 		else if (pick->count_matched)
-			snprintf(text + n, sizeof(text) - n,
-				 "; of %zu rows, the one for %d instance%s",
-				 pick->candidates, pick->row->instance_count,
-				 pick->row->instance_count == 1 ? "" : "s");
+			smp__buf_addf(
+				&b, "; of %zu rows, the one for %d instance%s",
+				pick->candidates, pick->row->instance_count,
+				pick->row->instance_count == 1 ? "" : "s");
 		else if (pick->ties > 1)
-			snprintf(text + n, sizeof(text) - n,
-				 "; of %zu rows, the smallest batch of the "
-				 "%zu closest (conservative)",
-				 pick->candidates, pick->ties);
+			smp__buf_addf(
+				&b,
+				"; of %zu rows, the smallest batch of the "
+				"%zu closest (conservative)",
+				pick->candidates, pick->ties);
 		else
-			snprintf(text + n, sizeof(text) - n,
-				 "; of %zu rows, the closest to the job",
-				 pick->candidates);
+			smp__buf_addf(&b,
+				      "; of %zu rows, the closest to the job",
+				      pick->candidates);
 	}
 	s->pub.row_choice = dup(s, text);
 }

@@ -82,19 +82,15 @@ instance_diff(struct smp_arena *ar, const struct smp_instance *o,
 	      const struct smp_instance *n)
 {
 	char d[768];
-	size_t len = 0;
+	struct smp_buf b;
 
 #define ADD(...)                                                               \
 	do {                                                                   \
-		if (len < sizeof(d))                                           \
-			len += (size_t)snprintf(d + len, sizeof(d) - len,      \
-						"%s", len ? ", " : "");        \
-		if (len < sizeof(d))                                           \
-			len += (size_t)snprintf(d + len, sizeof(d) - len,      \
-						__VA_ARGS__);                  \
+		smp__buf_adds(&b, b.len ? ", " : "");                          \
+		smp__buf_addf(&b, __VA_ARGS__);                                \
 	} while (0)
 
-	d[0] = '\0';
+	smp__buf_init_fixed(&b, d, sizeof(d));
 	if (!same_str(o->family, n->family))
 		ADD("family %s -> %s", str_or_none(o->family),
 		    str_or_none(n->family));
@@ -119,9 +115,7 @@ instance_diff(struct smp_arena *ar, const struct smp_instance *o,
 		    bool_name(o->compiler_supported),
 		    bool_name(n->compiler_supported));
 #undef ADD
-	if (len >= sizeof(d))
-		len = sizeof(d) - 1;
-	return smp__arena_strndup(ar, d, len);
+	return smp__arena_strndup(ar, d, b.len);
 }
 
 static int

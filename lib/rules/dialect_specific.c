@@ -10,6 +10,7 @@
 
 #include "rules/rules.h"
 #include "job/image.h"
+#include "util/buf.h"
 
 #define FLAG_PREFIX "sagemaker_training_compiler_"
 
@@ -168,7 +169,8 @@ check_image_versions(const struct smp_check *c)
 {
 	const struct smp_job *job = c->job;
 	const char *parts[3];
-	char what[96] = "";
+	char what[96];
+	struct smp_buf b;
 	size_t n = 0, i;
 	struct smp_finding *f;
 
@@ -182,14 +184,12 @@ check_image_versions(const struct smp_check *c)
 		parts[n++] = "Python version";
 	if (!n)
 		return;
+	smp__buf_init_fixed(&b, what, sizeof(what));
 	for (i = 0; i < n; i++) {
-		size_t used = strlen(what);
-
-		snprintf(what + used, sizeof(what) - used, "%s%s",
-			 i == 0       ? ""
-			 : i + 1 == n ? " or the "
-				      : ", the ",
-			 parts[i]);
+		smp__buf_adds(&b, i == 0       ? ""
+				  : i + 1 == n ? " or the "
+					       : ", the ");
+		smp__buf_adds(&b, parts[i]);
 	}
 	f = smp__report_node(c->rep, SMP_RULE_FRAMEWORK_VERSION_MISSING,
 			     job->image,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rules/rules.h"
+#include "util/buf.h"
 #include "util/text.h"
 
 #define MAX_TYPES 512
@@ -221,17 +222,17 @@ static void
 check_supported(const struct smp_check *c, const char *type, const char *cls)
 {
 	const struct smp_instance *alt;
-	char list[128] = "";
+	char list[128];
+	struct smp_buf b;
 	struct smp_finding *f;
 	size_t i;
 
 	if (class_supported(c->cat, cls))
 		return;
+	smp__buf_init_fixed(&b, list, sizeof(list));
 	for (i = 0; i < c->cat->supported_class_count; i++) {
-		size_t used = strlen(list);
-
-		snprintf(list + used, sizeof(list) - used, "%s%s",
-			 i ? ", " : "", c->cat->supported_classes[i]);
+		smp__buf_adds(&b, i ? ", " : "");
+		smp__buf_adds(&b, c->cat->supported_classes[i]);
 	}
 	/* a type the data does not have: its GPUs are unknown, so the
 	 * smallest supported single-GPU type stands in */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rules/rules.h"
+#include "util/buf.h"
 
 static int
 transformers_match(const struct smp_image *im, const char *tv)
@@ -23,10 +24,9 @@ framework_match(const struct smp_image *im, const char *fw, const char *fv)
 
 /* Appends s to a ", "-separated list unless already there. */
 static void
-list_add(char *list, size_t size, const char *s)
+list_add(struct smp_buf *b, const char *s)
 {
-	size_t used = strlen(list);
-	const char *p = list;
+	const char *list = smp__buf_str(b), *p = list;
 
 	while ((p = strstr(p, s)) != NULL) {
 		size_t n = strlen(s);
@@ -35,7 +35,8 @@ list_add(char *list, size_t size, const char *s)
 			return;
 		p += n;
 	}
-	snprintf(list + used, size - used, "%s%s", used ? ", " : "", s);
+	smp__buf_adds(b, b->len ? ", " : "");
+	smp__buf_adds(b, s);
 }
 
 /* The spelling of canonical (or of one of its aliases) with parts parts,
@@ -235,13 +236,15 @@ resolve_image(const struct smp_check *c)
 	const char *tv = smp__node_text(job->transformers_version);
 	const char *fv = smp__node_text(job->framework_version);
 	const struct smp_image *hit;
-	char list[256] = "";
+	char list[256];
+	struct smp_buf lb;
 	int tv_known = 0;
 	struct smp_finding *f;
 	size_t i;
 
 	if (!est || !fv)
 		return NULL;
+	smp__buf_init_fixed(&lb, list, sizeof(list));
 	for (i = 0; i < cat->image_count; i++) {
 		const struct smp_image *im = &cat->images[i];
 
@@ -260,7 +263,7 @@ resolve_image(const struct smp_check *c)
 	if (job->estimator == SMP_EST_HUGGINGFACE && !tv_known) {
 		for (i = 0; i < cat->image_count; i++)
 			if (strcmp(cat->images[i].estimator, est) == 0)
-				list_add(list, sizeof(list),
+				list_add(&lb,
 					 cat->images[i].transformers_version);
 		f = smp__report_node(c->rep, SMP_RULE_FRAMEWORK_VERSION,
 				     job->transformers_version,
@@ -298,7 +301,7 @@ resolve_image(const struct smp_check *c)
 		if (strcmp(im->estimator, est) == 0 &&
 		    strcmp(im->framework, job->base_framework) == 0 &&
 		    (!tv || transformers_match(im, tv)))
-			list_add(list, sizeof(list), im->framework_version);
+			list_add(&lb, im->framework_version);
 	}
 	if (tv)
 		f = smp__report_node(
@@ -345,16 +348,18 @@ static void
 check_python(const struct smp_check *c, const struct smp_image *im)
 {
 	const char *py = smp__node_text(c->job->py_version);
-	char list[64] = "";
+	char list[64];
+	struct smp_buf lb;
 	struct smp_finding *f;
 	size_t i;
 
 	if (!py)
 		return;
+	smp__buf_init_fixed(&lb, list, sizeof(list));
 	for (i = 0; i < im->py_version_count; i++) {
 		if (strcmp(py, im->py_versions[i]) == 0)
 			return;
-		list_add(list, sizeof(list), im->py_versions[i]);
+		list_add(&lb, im->py_versions[i]);
 	}
 	f = smp__report_node(c->rep, SMP_RULE_PY_VERSION, c->job->py_version,
 			     "py_version '%s' does not match the Training "

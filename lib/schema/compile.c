@@ -57,38 +57,13 @@ struct compiler {
 	int rc;
 };
 
-static void set_error(struct smp_error *err, int code, const char *name,
-		      const struct smp_node *at, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-static void
-set_error(struct smp_error *err, int code, const char *name,
-	  const struct smp_node *at, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return;
-	memset(err, 0, sizeof(*err));
-	err->code = code;
-	snprintf(err->source, sizeof(err->source), "%s", name ? name : "");
-	if (at) {
-		err->line = at->start.line;
-		err->column = at->start.column;
-		err->offset = at->start.offset;
-	}
-	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
-	va_end(ap);
-}
-
 static void *
 fail_nomem(struct compiler *c)
 {
 	if (!c->rc) {
 		c->rc = SMP_ENOMEM;
-		set_error(c->err, SMP_ENOMEM, c->name, NULL, "%s",
-			  smp_strerror(SMP_ENOMEM));
+		smp__error_set(c->err, SMP_ENOMEM, c->name, NULL, "%s",
+			       smp_strerror(SMP_ENOMEM));
 	}
 	return NULL;
 }
@@ -108,7 +83,8 @@ fail(struct compiler *c, const struct smp_node *at, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	c->rc = SMP_EPARSE;
-	set_error(c->err, SMP_EPARSE, c->name, at, "%s", msg);
+	smp__error_set(c->err, SMP_EPARSE, c->name, at ? &at->start : NULL,
+		       "%s", msg);
 	return NULL;
 }
 
@@ -1000,8 +976,8 @@ smp__schema_load(struct smp_schema **out, const struct smp_allocator *a,
 		name = "schema";
 	s = smp__calloc(a, 1, sizeof(*s));
 	if (!s) {
-		set_error(err, SMP_ENOMEM, name, NULL, "%s",
-			  smp_strerror(SMP_ENOMEM));
+		smp__error_set(err, SMP_ENOMEM, name, NULL, "%s",
+			       smp_strerror(SMP_ENOMEM));
 		return SMP_ENOMEM;
 	}
 	s->alloc = *a;

@@ -27,7 +27,7 @@
 #include "util/alloc.h"
 
 struct smp_buf {
-	char *data; /* the content and its NUL; NULL before the first byte */
+	char *data; /* the content and its NUL; NULL (heap) before any byte */
 	size_t len; /* bytes of content */
 	size_t cap; /* bytes at data */
 	size_t lim; /* cap, or len once failed: the fast path's bound */
