@@ -157,6 +157,10 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 	sh tests/net/run.sh $(CLI)
 	sh tests/hostile/run.sh $(CLI)
 	@if [ -n "$(HAVE_PYTHON)" ]; then \
+		echo "sh tests/suggestions/check.sh $(CLI)"; \
+		sh tests/suggestions/check.sh $(CLI); \
+	else $(call skip,the suggestion checks,python3); fi
+	@if [ -n "$(HAVE_PYTHON)" ]; then \
 		echo "$(PYTHON) tests/integrations/run.py $(CLI)"; \
 		$(PYTHON) tests/integrations/run.py $(CLI); \
 	else $(call skip,the GitHub Action and pre-commit tests,python3); fi

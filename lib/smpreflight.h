@@ -288,6 +288,20 @@ void smp_context_free(struct smp_context *ctx);
 const char *smp_context_data_version(const struct smp_context *ctx);
 const char *smp_context_data_date(const struct smp_context *ctx);
 
+/* How a finding's suggestion applies (struct smp_finding). */
+enum smp_suggestion_op {
+	SMP_SUGGESTION_NONE = 0,
+	SMP_SUGGESTION_SET = 1,   /* set the pointer to the value */
+	SMP_SUGGESTION_RENAME = 2 /* rename the key at from */
+};
+
+/* The JSON type of a suggested value. */
+enum smp_value_type {
+	SMP_VALUE_STRING = 0,
+	SMP_VALUE_NUMBER = 1,
+	SMP_VALUE_BOOLEAN = 2
+};
+
 /* One finding; every string is owned by the report. */
 struct smp_finding {
 	const char *
@@ -302,7 +316,10 @@ struct smp_finding {
 	const char *
 		pointer; /* JSON Pointer, e.g. "/environment/GPU_NUM_DEVICES" */
 	const char *fix; /* how to fix it, or NULL */
-	const char *suggestion;  /* a suggested value, or NULL */
+	/* the suggested value as text ("8", "42", "true", a key name), or
+	 * NULL; suggestion_op and suggestion_type below say how it applies
+	 * (docs/API.md, "Suggestions") */
+	const char *suggestion;
 	const char *source_line; /* the text of `line`, or NULL */
 	/* 1 when an inline "# sm-preflight: ignore[rule] reason" comment
 	 * suppresses it: emitters hide it from text output and mark it
@@ -316,6 +333,18 @@ struct smp_finding {
 	uint32_t cell_line;
 	uint32_t cell_column;
 	uint32_t cell_end_column; /* exclusive, on cell_line; 0 if none */
+	/* The suggestion as a replacement a program can apply to the spec's
+	 * data (JSON Patch, RFC 6902, in other words): SET puts the value
+	 * `suggestion`, of JSON type suggestion_type, at the JSON Pointer
+	 * suggestion_pointer (added or replaced, RFC 6902 "add"); RENAME
+	 * moves the member at suggestion_from to suggestion_pointer, whose
+	 * last segment is the new key `suggestion` (RFC 6902 "move"). NONE
+	 * (suggestion NULL): no replacement. Within one job no two findings
+	 * suggest different replacements for the same pointer. */
+	enum smp_suggestion_op suggestion_op;
+	enum smp_value_type suggestion_type;
+	const char *suggestion_pointer;
+	const char *suggestion_from; /* RENAME only, else NULL */
 };
 
 /* The findings of one checked buffer or file, in source order. */
@@ -512,7 +541,7 @@ const char *smp_format_name(enum smp_format format);
 int smp_format_parse(enum smp_format *out, const char *name);
 
 /* The "schema_version" of the JSON report, raised on incompatible change. */
-#define SMP_REPORT_SCHEMA_VERSION 1
+#define SMP_REPORT_SCHEMA_VERSION 2
 
 /*
  * The emitter options' layout version (docs/API.md, "ABI"): version 1

@@ -173,6 +173,10 @@ class _Finding(ctypes.Structure):
         ("cell_line", ctypes.c_uint32),
         ("cell_column", ctypes.c_uint32),
         ("cell_end_column", ctypes.c_uint32),
+        ("suggestion_op", _c_enum),
+        ("suggestion_type", _c_enum),
+        ("suggestion_pointer", _c_str),
+        ("suggestion_from", _c_str),
     ]
 
 
@@ -385,6 +389,30 @@ def _raise(rc, err):
                 _s(err.source) or "", err.line, err.column)
 
 
+# smp_suggestion_op and smp_value_type
+_SUGGESTION_SET, _SUGGESTION_RENAME = 1, 2
+_VALUE_STRING, _VALUE_NUMBER, _VALUE_BOOLEAN = 0, 1, 2
+
+
+def _suggestion_of(f):
+    """A finding's typed replacement, or None."""
+    value, pointer = _s(f.suggestion), _s(f.suggestion_pointer)
+    if value is None or pointer is None:
+        return None
+    if f.suggestion_op == _SUGGESTION_RENAME:
+        return {"op": "rename", "from": _s(f.suggestion_from),
+                "pointer": pointer}
+    if f.suggestion_op != _SUGGESTION_SET:
+        return None
+    if f.suggestion_type == _VALUE_NUMBER:
+        typed = json.loads(value)
+    elif f.suggestion_type == _VALUE_BOOLEAN:
+        typed = value == "true"
+    else:
+        typed = value
+    return {"op": "set", "pointer": pointer, "value": typed}
+
+
 @dataclass(frozen=True)
 class Finding:
     """One finding; str() gives 'file:line:col: severity: message [rule]'."""
@@ -398,7 +426,10 @@ class Finding:
     end_column: int  # exclusive
     pointer: Optional[str]  # JSON Pointer, e.g. "/environment/GPU_NUM_DEVICES"
     fix: Optional[str]
-    suggestion: Optional[str]  # a suggested value
+    # the fix as a replacement, as in the JSON report: {"op": "set",
+    # "pointer": P, "value": V} (V a str, int, float or bool: the field's
+    # type) or {"op": "rename", "from": P0, "pointer": P}; None
+    suggestion: Optional[dict]
     source_line: Optional[str]
     # an inline "# sm-preflight: ignore[rule] reason" comment hides it
     suppressed: bool = False
@@ -422,7 +453,7 @@ class Finding:
     def _from_c(cls, f):
         return cls(_s(f.rule), Severity(f.severity), _s(f.message),
                    _s(f.file), f.line, f.column, f.end_line, f.end_column,
-                   _s(f.pointer), _s(f.fix), _s(f.suggestion),
+                   _s(f.pointer), _s(f.fix), _suggestion_of(f),
                    _s(f.source_line), bool(f.suppressed),
                    _s(f.suppression_reason), f.cell, f.cell_line,
                    f.cell_column)

@@ -295,6 +295,26 @@ class TestCheck(InRoot):
 
 
 class TestContext(InRoot):
+    def test_suggestion_is_a_typed_replacement(self):
+        fs = {f.rule: f for f in smpreflight.Context(
+            script_checks=False).check(BROKEN)}
+        self.assertEqual(fs["gpu-num-devices-mismatch"].suggestion,
+                         {"op": "set",
+                          "pointer": "/environment/GPU_NUM_DEVICES",
+                          "value": "4"})
+        self.assertEqual(fs["compiler-debug"].suggestion,
+                         {"op": "set", "pointer": "/compiler_config/debug",
+                          "value": False})
+        ctx = smpreflight.Context(script_checks=False)
+        typo = ctx.check_text("estimator: HuggingFace\n"
+                              "entry_point: train.py\n"
+                              "instance_type: ml.p3.2xlarge\n"
+                              "base_jb_name: nightly\n", name="t.yaml")
+        f = [f for f in typo if f.rule == "unknown-key"][0]
+        self.assertEqual(f.suggestion, {"op": "rename",
+                                        "from": "/base_jb_name",
+                                        "pointer": "/base_job_name"})
+
     def test_severities_and_disable(self):
         ctx = smpreflight.Context(
             severities={"gpu-num-devices-mismatch": "info"},

@@ -206,16 +206,8 @@ is_core_float(const char *s)
 	}
 	if (!digits)
 		return 0;
-	if (*s == 'e' || *s == 'E') {
-		s++;
-		if (*s == '-' || *s == '+')
-			s++;
-		if (!(*s >= '0' && *s <= '9'))
-			return 0;
-		while (*s >= '0' && *s <= '9')
-			s++;
-	}
-	return *s == '\0';
+	s = smp__exponent_end(s);
+	return s && *s == '\0';
 }
 
 int

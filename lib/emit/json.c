@@ -3,7 +3,7 @@
  * schemas/report.schema.json:
  *
  *   {
- *     "schema_version": 1,
+ *     "schema_version": 2,
  *     "tool": {"name": "sm-preflight", "version": "0.1.0"},
  *     "instance_data": {"version": ..., "date": ..., "source": ...},
  *     "findings": [
@@ -39,6 +39,37 @@ out_pos(struct smp__out *o, const char *key, uint32_t v)
 		smp__out_str(o, "null");
 }
 
+/*
+ * The suggestion as a replacement: {"op": "set", "pointer": P, "value": V}
+ * with V in its JSON type, or {"op": "rename", "from": P0, "pointer": P}
+ * (docs/API.md, "Suggestions"); null without one.
+ */
+static void
+out_suggestion(struct smp__out *o, const struct smp_finding *f)
+{
+	if (f->suggestion_op == SMP_SUGGESTION_NONE || !f->suggestion ||
+	    !f->suggestion_pointer) {
+		smp__out_str(o, "null");
+		return;
+	}
+	if (f->suggestion_op == SMP_SUGGESTION_RENAME) {
+		smp__out_str(o, "{\"op\": \"rename\", \"from\": ");
+		smp__out_json_string(o, f->suggestion_from);
+		smp__out_str(o, ", \"pointer\": ");
+		smp__out_json_string(o, f->suggestion_pointer);
+		smp__out_str(o, "}");
+		return;
+	}
+	smp__out_str(o, "{\"op\": \"set\", \"pointer\": ");
+	smp__out_json_string(o, f->suggestion_pointer);
+	smp__out_str(o, ", \"value\": ");
+	if (f->suggestion_type == SMP_VALUE_STRING)
+		smp__out_json_string(o, f->suggestion);
+	else
+		smp__out_str(o, f->suggestion); /* checked when it was set */
+	smp__out_str(o, "}");
+}
+
 static void
 out_finding(struct smp__out *o, const struct smp_finding *f, const char *file)
 {
@@ -66,7 +97,7 @@ out_finding(struct smp__out *o, const struct smp_finding *f, const char *file)
 	smp__out_str(o, ", \"fix\": ");
 	smp__out_json_string(o, f->fix);
 	smp__out_str(o, ", \"suggestion\": ");
-	smp__out_json_string(o, f->suggestion);
+	out_suggestion(o, f);
 	smp__out_str(o, f->suppressed ? ", \"suppressed\": true"
 				      : ", \"suppressed\": false");
 	smp__out_str(o, ", \"suppression_reason\": ");

@@ -230,11 +230,175 @@ smp__finding_fix(struct smp_report *r, struct smp_finding *f, const char *fmt,
 }
 
 void
+smp__finding_suggest_at(struct smp_report *r, struct smp_finding *f,
+			const char *pointer, enum smp_value_type type,
+			const char *value)
+{
+	if (!f || !pointer || !value)
+		return;
+	if ((type == SMP_VALUE_NUMBER && !smp__is_json_number(value)) ||
+	    (type == SMP_VALUE_BOOLEAN && strcmp(value, "true") != 0 &&
+	     strcmp(value, "false") != 0))
+		return;
+	finding_str(r, &f->suggestion, value);
+	finding_str(r, &f->suggestion_pointer, pointer);
+	f->suggestion_from = NULL;
+	f->suggestion_type = type;
+	f->suggestion_op = SMP_SUGGESTION_SET;
+}
+
+void
 smp__finding_suggest(struct smp_report *r, struct smp_finding *f,
-		     const char *value)
+		     enum smp_value_type type, const char *value)
 {
 	if (f)
-		finding_str(r, &f->suggestion, value);
+		smp__finding_suggest_at(r, f, f->pointer, type, value);
+}
+
+void
+smp__finding_suggest_node(struct smp_report *r, struct smp_finding *f,
+			  const struct smp_node *node, enum smp_value_type type,
+			  const char *value)
+{
+	if (f && node && r->root)
+		smp__finding_suggest_at(
+			r, f, smp__report_pointer_of(r, r->root, node), type,
+			value);
+}
+
+/* The pointer of key beside f's pointer, in ptr; 0, or -1 for none. */
+static int
+sibling_pointer(char *ptr, size_t cap, const struct smp_finding *f,
+		const char *key)
+{
+	const char *slash;
+	size_t len;
+
+	if (!f->pointer || !key || !(slash = strrchr(f->pointer, '/')))
+		return -1;
+	len = (size_t)(slash - f->pointer);
+	if (len >= cap)
+		return -1;
+	memcpy(ptr, f->pointer, len);
+	smp__pointer_seg(ptr, cap, &len, key, strlen(key));
+	if (len >= cap)
+		return -1;
+	ptr[len] = '\0';
+	return 0;
+}
+
+void
+smp__finding_suggest_sibling(struct smp_report *r, struct smp_finding *f,
+			     const char *key, enum smp_value_type type,
+			     const char *value)
+{
+	char ptr[1024];
+
+	if (f && sibling_pointer(ptr, sizeof(ptr), f, key) == 0)
+		smp__finding_suggest_at(r, f, ptr, type, value);
+}
+
+void
+smp__finding_suggest_child(struct smp_report *r, struct smp_finding *f,
+			   const char *key, enum smp_value_type type,
+			   const char *value)
+{
+	char ptr[1024];
+	size_t len;
+
+	if (!f || !f->pointer || !key || strlen(f->pointer) >= sizeof(ptr))
+		return;
+	len = strlen(f->pointer);
+	memcpy(ptr, f->pointer, len);
+	smp__pointer_seg(ptr, sizeof(ptr), &len, key, strlen(key));
+	if (len >= sizeof(ptr))
+		return;
+	ptr[len] = '\0';
+	smp__finding_suggest_at(r, f, ptr, type, value);
+}
+
+int
+smp__value_type_of(const struct smp_node *n, enum smp_value_type *out)
+{
+	if (!n || n->kind != SMP_NODE_SCALAR)
+		return -1;
+	switch (smp__scalar_type(n)) {
+	case SMP_SCALAR_STRING:
+		*out = SMP_VALUE_STRING;
+		return 0;
+	case SMP_SCALAR_INT:
+	case SMP_SCALAR_FLOAT:
+		*out = SMP_VALUE_NUMBER;
+		return 0;
+	case SMP_SCALAR_BOOL:
+		*out = SMP_VALUE_BOOLEAN;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+void
+smp__finding_suggest_rename(struct smp_report *r, struct smp_finding *f,
+			    const char *key)
+{
+	char ptr[1024];
+
+	if (!f || sibling_pointer(ptr, sizeof(ptr), f, key) != 0)
+		return;
+	finding_str(r, &f->suggestion, key);
+	finding_str(r, &f->suggestion_pointer, ptr);
+	finding_str(r, &f->suggestion_from, f->pointer);
+	f->suggestion_type = SMP_VALUE_STRING;
+	f->suggestion_op = SMP_SUGGESTION_RENAME;
+}
+
+enum smp_value_type
+smp__value_type_like(const struct smp_node *n, enum smp_value_type type)
+{
+	if (n && n->kind == SMP_NODE_SCALAR &&
+	    smp__scalar_type(n) == SMP_SCALAR_STRING)
+		return SMP_VALUE_STRING;
+	return type;
+}
+
+/* 1 when a and b suggest the same replacement. */
+static int
+same_suggestion(const struct smp_finding *a, const struct smp_finding *b)
+{
+	return a->suggestion_op == b->suggestion_op &&
+	       a->suggestion_type == b->suggestion_type &&
+	       strcmp(a->suggestion, b->suggestion) == 0 &&
+	       (a->suggestion_from == b->suggestion_from ||
+		(a->suggestion_from && b->suggestion_from &&
+		 strcmp(a->suggestion_from, b->suggestion_from) == 0));
+}
+
+void
+smp__report_settle_suggestions(struct smp_report *r, size_t first)
+{
+	size_t i, j;
+
+	for (i = first; i < r->count; i++) {
+		struct smp_finding *f = &r->items[i];
+
+		if (f->suggestion_op == SMP_SUGGESTION_NONE)
+			continue;
+		for (j = first; j < i; j++) {
+			const struct smp_finding *g = &r->items[j];
+
+			if (g->suggestion_op == SMP_SUGGESTION_NONE ||
+			    strcmp(g->suggestion_pointer,
+				   f->suggestion_pointer) != 0 ||
+			    same_suggestion(f, g))
+				continue;
+			f->suggestion_op = SMP_SUGGESTION_NONE;
+			f->suggestion = NULL;
+			f->suggestion_pointer = NULL;
+			f->suggestion_from = NULL;
+			break;
+		}
+	}
 }
 
 void

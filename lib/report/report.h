@@ -79,9 +79,58 @@ void smp__finding_fix(struct smp_report *r, struct smp_finding *f,
 		      const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Sets the suggested value of f (NULL f is ignored). */
+/*
+ * Suggests setting f's own pointer to value, of JSON type `type` (NULL f,
+ * or f without a pointer, is ignored: a suggestion is a replacement in
+ * the spec's data). A NUMBER that is not a JSON number, or a BOOLEAN
+ * other than "true"/"false", is no suggestion.
+ */
 void smp__finding_suggest(struct smp_report *r, struct smp_finding *f,
-			  const char *value);
+			  enum smp_value_type type, const char *value);
+
+/* The same at another pointer (a key that is absent, say). */
+void smp__finding_suggest_at(struct smp_report *r, struct smp_finding *f,
+			     const char *pointer, enum smp_value_type type,
+			     const char *value);
+
+/* The same at node's pointer (NULL node, or one not in the document:
+ * no suggestion). */
+void smp__finding_suggest_node(struct smp_report *r, struct smp_finding *f,
+			       const struct smp_node *node,
+			       enum smp_value_type type, const char *value);
+
+/* The same at key, a sibling of f's pointer (a key that is absent). */
+void smp__finding_suggest_sibling(struct smp_report *r, struct smp_finding *f,
+				  const char *key, enum smp_value_type type,
+				  const char *value);
+
+/* The same at key below f's pointer (f is at a mapping's key). */
+void smp__finding_suggest_child(struct smp_report *r, struct smp_finding *f,
+				const char *key, enum smp_value_type type,
+				const char *value);
+
+/* The type of a scalar's value (NULL for null, a mapping or a list). */
+int smp__value_type_of(const struct smp_node *n, enum smp_value_type *out);
+
+/* Suggests renaming the key at f's pointer to key (a sibling). */
+void smp__finding_suggest_rename(struct smp_report *r, struct smp_finding *f,
+				 const char *key);
+
+/*
+ * The type a suggested value for the field at n takes: STRING when n is
+ * a string (a map of strings, a value the user quoted: keep its type),
+ * else type. NULL n: type.
+ */
+enum smp_value_type smp__value_type_like(const struct smp_node *n,
+					 enum smp_value_type type);
+
+/*
+ * One replacement per pointer: from findings[first] on (one job), a
+ * suggestion whose pointer an earlier finding's suggestion already sets
+ * to something else is dropped (the fix text stays), so that applying
+ * every suggestion of a job is well defined.
+ */
+void smp__report_settle_suggestions(struct smp_report *r, size_t first);
 
 /* Sets the JSON Pointer of f explicitly (e.g. for a key that is absent). */
 void smp__finding_pointer(struct smp_report *r, struct smp_finding *f,

@@ -773,7 +773,7 @@ smp__rule_groups(const char *out[SMP_RULE_COUNT])
 const char *
 smp__rule_selector_closest(const char *selector)
 {
-	const char *cand[2 * SMP_RULE_COUNT + 1];
+	const char *cand[2 * SMP_RULE_COUNT + 1] = {NULL};
 	size_t i, n = smp__rule_groups(cand);
 
 	for (i = 0; i < SMP_RULE_COUNT; i++)

@@ -103,7 +103,10 @@ check_learning_rate(const struct smp_base *b, const struct smp_check *c)
 		smp__tune_number(lin, sizeof(lin), x0 * k);
 		smp__tune_number(sq, sizeof(sq), x0 * sqrt(k));
 		sugg = s->lr_scaling == SMP_LR_SCALING_SQRT ? sq : lin;
-		smp__finding_suggest(c->rep, f, sugg);
+		smp__finding_suggest(
+			c->rep, f,
+			smp__value_type_like(l1->value, SMP_VALUE_NUMBER),
+			sugg);
 	} else if (have0) {
 		smp__tune_number(v0, sizeof(v0), x0);
 		smp__tune_number(lin, sizeof(lin), x0 * k);
@@ -120,8 +123,10 @@ check_learning_rate(const struct smp_base *b, const struct smp_check *c)
 				 "sqrt(k))",
 				 l0->key->u.scalar.value, lin,
 				 l0->key->u.scalar.value, sq);
-		smp__finding_suggest(
-			c->rep, f,
+		/* the finding is at the batch: the learning rate beside it */
+		smp__finding_suggest_sibling(
+			c->rep, f, l0->key->u.scalar.value,
+			smp__value_type_like(r1.pair->value, SMP_VALUE_NUMBER),
 			s->lr_scaling == SMP_LR_SCALING_SQRT ? sq : lin);
 	} else if (!have1 && !smp__tune_lr_follows(1, k)) {
 		smp__tune_number(lin, sizeof(lin), sqrt(k));
@@ -295,6 +300,7 @@ drift_hyperparameters(const struct smp_base *b, const struct smp_check *c)
 	const struct smp_node *anchor;
 	const struct smp_pair *p, *q;
 	struct smp_finding *f;
+	enum smp_value_type vt;
 	size_t i;
 
 	if (hp && hp->kind == SMP_NODE_MAPPING) {
@@ -334,10 +340,13 @@ drift_hyperparameters(const struct smp_base *b, const struct smp_check *c)
 						 "(%s as in the baseline)",
 						 p->key->u.scalar.value,
 						 value_text(q->value));
-				if (q->value->kind == SMP_NODE_SCALAR)
+				/* in the type this spec gives the field */
+				if (smp__value_type_of(q->value, &vt) == 0) {
+					(void)smp__value_type_of(p->value, &vt);
 					smp__finding_suggest(
-						c->rep, f,
+						c->rep, f, vt,
 						value_text(q->value));
+				}
 			} else {
 				f = smp__report_node(
 					c->rep, SMP_RULE_BASELINE_DRIFT, p->key,
@@ -440,7 +449,7 @@ drift_job(const struct smp_base *b, const struct smp_check *c)
 				     x, b->name, y);
 		smp__finding_fix(c->rep, f,
 				 "compare on the same instance type ('%s')", y);
-		smp__finding_suggest(c->rep, f, y);
+		smp__finding_suggest(c->rep, f, SMP_VALUE_STRING, y);
 	}
 	if (job->count != base->count) {
 		f = smp__report_node(

@@ -127,7 +127,9 @@ report_below(const struct smp_check *c, const struct smp_batch_reading *b,
 				 "by k = %s",
 				 smp__batch_key(b), w.val, kt);
 	}
-	smp__finding_suggest(c->rep, f, w.bare);
+	smp__finding_suggest(
+		c->rep, f,
+		smp__value_type_like(b->pair->value, SMP_VALUE_NUMBER), w.bare);
 }
 
 /* Above the largest tested batch: out-of-memory risk. */
@@ -148,7 +150,9 @@ report_above(const struct smp_check *c, const struct smp_batch_reading *b,
 			 "lower '%s' to %s, or measure GPU memory on a short "
 			 "run before a long one",
 			 smp__batch_key(b), w.val);
-	smp__finding_suggest(c->rep, f, w.bare);
+	smp__finding_suggest(
+		c->rep, f,
+		smp__value_type_like(b->pair->value, SMP_VALUE_NUMBER), w.bare);
 }
 
 /*

@@ -144,6 +144,7 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 		hook->fn(hook->ud, &c);
 	smp__script_release(&script);
 	smp__drop_unknown(rep, job_first, root);
+	smp__report_settle_suggestions(rep, job_first);
 	return 0;
 }
 

@@ -32,7 +32,10 @@ check_debug(const struct smp_check *c)
 			     "logs slow training down, so use it for "
 			     "debugging runs only");
 	smp__finding_fix(c->rep, f, "%s", smp__words(job)->debug_off);
-	smp__finding_suggest(c->rep, f, "false");
+	smp__finding_suggest(
+		c->rep, f,
+		smp__value_type_like(job->compiler_debug, SMP_VALUE_BOOLEAN),
+		"false");
 }
 
 /*

@@ -66,7 +66,7 @@ check_padding(const struct smp_check *c)
 		smp__finding_fix(c->rep, f,
 				 "pad to a fixed length: 'padding: "
 				 "max_length' and a 'max_length'");
-		smp__finding_suggest(c->rep, f, "max_length");
+		smp__finding_suggest(c->rep, f, SMP_VALUE_STRING, "max_length");
 	}
 	if (m && hp_bool(m->value) == 0) {
 		f = smp__report_node(c->rep, SMP_RULE_PADDING_DYNAMIC, m->value,
@@ -74,7 +74,10 @@ check_padding(const struct smp_check *c)
 				     "are padded dynamically and each new "
 				     "shape recompiles the graph");
 		smp__finding_fix(c->rep, f, "set 'pad_to_max_length: true'");
-		smp__finding_suggest(c->rep, f, "true");
+		smp__finding_suggest(
+			c->rep, f,
+			smp__value_type_like(m->value, SMP_VALUE_BOOLEAN),
+			"true");
 	}
 }
 
@@ -124,7 +127,17 @@ check_workers(const struct smp_check *c)
 	}
 	smp__finding_fix(c->rep, f, "set 'preprocessing_num_workers: %s'",
 			 want);
-	smp__finding_suggest(c->rep, f, want);
+	if (p)
+		smp__finding_suggest(
+			c->rep, f,
+			smp__value_type_like(p->value, SMP_VALUE_NUMBER), want);
+	else if (c->job->hyperparameters)
+		/* the finding is at the hyperparameters' key: one below */
+		smp__finding_suggest_child(
+			c->rep, f, "preprocessing_num_workers",
+			c->job->hyperparameters_are_strings ? SMP_VALUE_STRING
+							    : SMP_VALUE_NUMBER,
+			want);
 }
 
 /* The first steps compile the graph (seed: compilation overhead). */

@@ -83,7 +83,8 @@ check_value(const struct smp_check *c, const struct smp_node *n)
 				 n == job->n_gpus ? "" : "\"", want,
 				 n == job->n_gpus ? "" : "\"");
 	}
-	smp__finding_suggest(c->rep, f, want);
+	/* the environment holds strings, whatever the spec wrote */
+	smp__finding_suggest(c->rep, f, SMP_VALUE_STRING, want);
 }
 
 static void

@@ -170,7 +170,7 @@ check_known(const struct smp_check *c, const char *type, char *cls,
 				     hint ? hint : "", hint ? "'?" : "");
 		if (hint) {
 			smp__finding_fix(c->rep, f, "write '%s'", hint);
-			smp__finding_suggest(c->rep, f, hint);
+			smp__finding_suggest(c->rep, f, SMP_VALUE_STRING, hint);
 		}
 		return 0;
 	}
@@ -208,7 +208,7 @@ check_known(const struct smp_check *c, const char *type, char *cls,
 				 "with 'sm-preflight update-data' "
 				 "if the type is new",
 				 hint);
-		smp__finding_suggest(c->rep, f, hint);
+		smp__finding_suggest(c->rep, f, SMP_VALUE_STRING, hint);
 	} else {
 		smp__finding_fix(c->rep, f,
 				 "refresh the data with "
@@ -262,7 +262,8 @@ check_supported(const struct smp_check *c, const char *type, const char *cls)
 					 : "use a supported type such as ",
 				 alt->type, alt->gpus, alt->gpu_model,
 				 alt->gpu_memory_gib);
-		smp__finding_suggest(c->rep, f, alt->type);
+		smp__finding_suggest_node(c->rep, f, c->job->instance_type,
+					  SMP_VALUE_STRING, alt->type);
 	}
 }
 
@@ -333,7 +334,8 @@ check_efa(const struct smp_check *c)
 	if (alt) {
 		smp__finding_fix(c->rep, f, "use '%s' (%d x %s, EFA)",
 				 alt->type, alt->gpus, alt->gpu_model);
-		smp__finding_suggest(c->rep, f, alt->type);
+		smp__finding_suggest_node(c->rep, f, c->job->instance_type,
+					  SMP_VALUE_STRING, alt->type);
 	}
 }
 
@@ -381,7 +383,8 @@ check_multi_gpu(const struct smp_check *c)
 			 smp__words(c->job)->instance_type, best->type,
 			 smp__words(c->job)->instance_count,
 			 total / best->gpus);
-	smp__finding_suggest(c->rep, f, best->type);
+	smp__finding_suggest_node(c->rep, f, c->job->instance_type,
+				  SMP_VALUE_STRING, best->type);
 }
 
 void

@@ -860,7 +860,7 @@ check_gpu_value(struct run *r, const struct smp_pytok *first,
 				    v.text, inst->type, gpus,
 				    gpus == 1 ? "" : "s");
 		smp__finding_fix(r->rep, f, "set it to \"%s\"", want);
-		smp__finding_suggest(r->rep, f, want);
+		smp__finding_suggest(r->rep, f, SMP_VALUE_STRING, want);
 		break;
 	default:
 		break;

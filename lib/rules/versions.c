@@ -218,7 +218,7 @@ check_shape(const struct smp_check *c)
 					  c->job, job->framework_version))
 				: "the framework version",
 			want);
-		smp__finding_suggest(c->rep, f, want);
+		smp__finding_suggest(c->rep, f, SMP_VALUE_STRING, want);
 	} else {
 		smp__finding_fix(c->rep, f, "write both with %d parts",
 				 t.count);
@@ -289,7 +289,7 @@ resolve_image(const struct smp_check *c)
 					 want, framework_title(im->framework),
 					 im->framework_version,
 					 im->transformers_version);
-			smp__finding_suggest(c->rep, f, want);
+			smp__finding_suggest(c->rep, f, SMP_VALUE_STRING, want);
 			return NULL;
 		}
 		fix_choices(c->rep, f, list);
@@ -327,7 +327,7 @@ resolve_image(const struct smp_check *c)
 				 want, hit->transformers_version,
 				 framework_title(hit->framework),
 				 hit->framework_version);
-		smp__finding_suggest(c->rep, f, want);
+		smp__finding_suggest(c->rep, f, SMP_VALUE_STRING, want);
 		return NULL;
 	}
 	if (!tv)
@@ -368,7 +368,8 @@ check_python(const struct smp_check *c, const struct smp_image *im)
 	smp__finding_fix(c->rep, f, "%s%s%s", smp__words(c->job)->py_fix_prefix,
 			 im->py_versions[0], smp__words(c->job)->py_fix_suffix);
 	if (im->py_version_count)
-		smp__finding_suggest(c->rep, f, im->py_versions[0]);
+		smp__finding_suggest(c->rep, f, SMP_VALUE_STRING,
+				     im->py_versions[0]);
 }
 
 void

@@ -459,7 +459,7 @@ smp__schema_report(const struct walk *w, const struct snode *sn,
 		f = violation(w, rule_of(sn, SMP_RULE_WRONG_TYPE), n, &b);
 		smp__finding_fix(w->rep, f, "replace '%s' with '%s'",
 				 n->u.scalar.value, dym);
-		smp__finding_suggest(w->rep, f, dym);
+		smp__finding_suggest(w->rep, f, SMP_VALUE_STRING, dym);
 		return;
 	}
 	if (quote) {
@@ -482,7 +482,8 @@ smp__schema_report(const struct walk *w, const struct snode *sn,
 	if (quote && f) {
 		smp__finding_fix(w->rep, f, "quote the value: \"%s\"",
 				 n->u.scalar.value);
-		smp__finding_suggest(w->rep, f, n->u.scalar.value);
+		smp__finding_suggest(w->rep, f, SMP_VALUE_STRING,
+				     n->u.scalar.value);
 	}
 }
 
@@ -560,6 +561,6 @@ smp__schema_report_key(const struct walk *w, const struct snode *sn,
 		sb_text(&key, k->u.scalar.value, k->u.scalar.len, QUOTE_MAX);
 		smp__finding_fix(w->rep, f, "rename '%s' to '%s'",
 				 smp__buf_str(&key), best);
-		smp__finding_suggest(w->rep, f, best);
+		smp__finding_suggest_rename(w->rep, f, best);
 	}
 }

@@ -217,3 +217,41 @@ smp__parse_count(const char *s, size_t len, long long *out)
 	*out = v;
 	return 0;
 }
+
+const char *
+smp__exponent_end(const char *s)
+{
+	if (*s != 'e' && *s != 'E')
+		return s;
+	s++;
+	if (*s == '+' || *s == '-')
+		s++;
+	if (!(*s >= '0' && *s <= '9'))
+		return NULL;
+	while (*s >= '0' && *s <= '9')
+		s++;
+	return s;
+}
+
+int
+smp__is_json_number(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (*s == '0')
+		s++;
+	else if (*s >= '1' && *s <= '9')
+		while (*s >= '0' && *s <= '9')
+			s++;
+	else
+		return 0;
+	if (*s == '.') {
+		s++;
+		if (!(*s >= '0' && *s <= '9'))
+			return 0;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	s = smp__exponent_end(s);
+	return s && *s == '\0';
+}

@@ -43,6 +43,16 @@ int smp__streq(const char *a, const char *b);
 int smp__starts_with(const char *s, const char *prefix);
 int smp__ends_with(const char *s, const char *suffix);
 
+/*
+ * Past the exponent at s ("e5", "E-07") when there is one, s itself when
+ * *s is not 'e' or 'E', or NULL for an 'e' without digits: the tail that
+ * JSON numbers and YAML floats share.
+ */
+const char *smp__exponent_end(const char *s);
+
+/* 1 when s is a JSON number (RFC 8259 section 6), else 0. */
+int smp__is_json_number(const char *s);
+
 /* The largest count smp__parse_count() accepts. */
 #define SMP_COUNT_MAX 1000000000LL
 

@@ -10,6 +10,20 @@
 
 #include "smpreflight.h"
 
+/*
+ * The head of a HuggingFace PyTorch estimator with the compiler on, on
+ * ml.p3.8xlarge (4 GPUs), its debug mode on: tests append what they need.
+ */
+#define TH_HF_P3_8X_DEBUG                                                      \
+	"estimator: HuggingFace\n"                                             \
+	"entry_point: train.py\n"                                              \
+	"instance_type: ml.p3.8xlarge\n"                                       \
+	"instance_count: 1\n"                                                  \
+	"transformers_version: \"4.21.1\"\n"                                   \
+	"pytorch_version: \"1.11.0\"\n"                                        \
+	"py_version: py38\n"                                                   \
+	"compiler_config: {enabled: true, debug: true}\n"
+
 /* A new context with opts (NULL: defaults); asserts it was made. */
 struct smp_context *th_context(const struct smp_options *opts);
 

@@ -62,17 +62,9 @@ struct smp_options_v1 {
 
 /* A spec that names an entry script, so script_base_dir would matter. */
 static const char spec_with_script[] =
-	"estimator: HuggingFace\n"
-	"entry_point: train.py\n"
-	"instance_type: ml.p3.8xlarge\n"
-	"instance_count: 1\n"
-	"transformers_version: \"4.21.1\"\n"
-	"pytorch_version: \"1.11.0\"\n"
-	"py_version: py38\n"
-	"compiler_config: {enabled: true, debug: true}\n"
-	"distribution: {pytorchxla: {enabled: true}}\n"
-	"debugger_hook_config: false\n"
-	"disable_profiler: true\n";
+	TH_HF_P3_8X_DEBUG "distribution: {pytorchxla: {enabled: true}}\n"
+			  "debugger_hook_config: false\n"
+			  "disable_profiler: true\n";
 
 static char *
 read_all(const char *path, size_t *len)

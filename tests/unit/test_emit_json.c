@@ -58,10 +58,21 @@ Test(emit_json, document_and_summary)
 	a[0].pointer = "/environment/GPU_NUM_DEVICES";
 	a[0].fix = "set it to \"4\"";
 	a[0].suggestion = "4";
+	a[0].suggestion_op = SMP_SUGGESTION_SET;
+	a[0].suggestion_type = SMP_VALUE_STRING;
+	a[0].suggestion_pointer = "/environment/GPU_NUM_DEVICES";
 	a[1] = fx_finding("a.yaml", "compiler-debug", SMP_SEVERITY_WARNING,
 			  "debug on", 0, 0, 0);
+	a[1].suggestion = "false";
+	a[1].suggestion_op = SMP_SUGGESTION_SET;
+	a[1].suggestion_type = SMP_VALUE_BOOLEAN;
+	a[1].suggestion_pointer = "/compiler_config/debug";
 	b[0] = fx_finding("b.yaml", "model-untested", SMP_SEVERITY_INFO,
 			  "untested", 7, 1, 4);
+	b[0].suggestion = "compiler_config";
+	b[0].suggestion_op = SMP_SUGGESTION_RENAME;
+	b[0].suggestion_pointer = "/compiler_config";
+	b[0].suggestion_from = "/compiler_confg";
 	reps[0] = fx_report("a.yaml", a, 2);
 	reps[1] = fx_report("b.yaml", b, 1);
 	reps[2] = fx_report("c.yaml", NULL, 0);
@@ -90,7 +101,11 @@ Test(emit_json, document_and_summary)
 	cr_assert_str_eq(str(f, "message"), "bad \"value\"");
 	cr_assert_str_eq(str(f, "pointer"), "/environment/GPU_NUM_DEVICES");
 	cr_assert_str_eq(str(f, "fix"), "set it to \"4\"");
-	cr_assert_str_eq(str(f, "suggestion"), "4");
+	/* a typed replacement: the environment's string */
+	cr_assert_str_eq(str(get(f, "suggestion"), "op"), "set");
+	cr_assert_str_eq(str(get(f, "suggestion"), "pointer"),
+			 "/environment/GPU_NUM_DEVICES");
+	cr_assert_str_eq(str(get(f, "suggestion"), "value"), "4");
 	cr_assert(cJSON_IsFalse(get(f, "suppressed")));
 	cr_assert(cJSON_IsNull(get(f, "suppression_reason")));
 	/* no position: nulls, not zeros */
@@ -99,7 +114,15 @@ Test(emit_json, document_and_summary)
 	cr_assert(cJSON_IsNull(get(f, "column")));
 	cr_assert(cJSON_IsNull(get(f, "end_column")));
 	cr_assert(cJSON_IsNull(get(f, "fix")));
-	cr_assert_str_eq(str(cJSON_GetArrayItem(list, 2), "file"), "b.yaml");
+	cr_assert(cJSON_IsFalse(get(get(f, "suggestion"), "value")));
+	f = cJSON_GetArrayItem(list, 2);
+	cr_assert_str_eq(str(f, "file"), "b.yaml");
+	cr_assert_str_eq(str(get(f, "suggestion"), "op"), "rename");
+	cr_assert_str_eq(str(get(f, "suggestion"), "from"), "/compiler_confg");
+	cr_assert_str_eq(str(get(f, "suggestion"), "pointer"),
+			 "/compiler_config");
+	cr_assert_null(cJSON_GetObjectItemCaseSensitive(get(f, "suggestion"),
+							"value"));
 
 	sum = get(doc, "summary");
 	cr_assert_eq(num(sum, "files"), 3);

@@ -132,17 +132,9 @@ Test(rule_select, groups_are_listed_once_in_table_order)
 }
 
 static const char two_groups[] =
-	"estimator: HuggingFace\n"
-	"entry_point: train.py\n"
-	"instance_type: ml.p3.8xlarge\n"
-	"instance_count: 1\n"
-	"transformers_version: \"4.21.1\"\n"
-	"pytorch_version: \"1.11.0\"\n"
-	"py_version: py38\n"
-	"compiler_config: {enabled: true, debug: true}\n"
-	"disable_profiler: true\n"
-	"debugger_hook_config: false\n"
-	"environment: {GPU_NUM_DEVICES: \"2\"}\n";
+	TH_HF_P3_8X_DEBUG "disable_profiler: true\n"
+			  "debugger_hook_config: false\n"
+			  "environment: {GPU_NUM_DEVICES: \"2\"}\n";
 
 static struct smp_report *
 check_with(const struct smp_options *o)
