@@ -65,7 +65,7 @@ cfg_abs_path(const char *cwd, const char *p)
 
 		out = malloc(cl + pl + 2);
 		if (out) {
-			memcpy(out, cwd, cl);
+			memcpy(out, cwd, cl + 1);
 			out[cl] = '/';
 			memcpy(out + cl + 1, p, pl + 1);
 		}

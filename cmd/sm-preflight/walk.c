@@ -67,7 +67,7 @@ join(const char *dir, const char *name)
 	char *p = malloc(dl + sl + nl + 1);
 
 	if (p) {
-		memcpy(p, dir, dl);
+		memcpy(p, dir, dl + 1);
 		if (sl)
 			p[dl] = '/';
 		memcpy(p + dl + sl, name, nl + 1);
