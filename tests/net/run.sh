@@ -15,7 +15,7 @@ cli_args "sh tests/net/run.sh CLI [PATTERN]" "$@"
 for tool in python3 openssl; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
 		echo "run.sh: skipped: $tool is not installed (the loopback" \
-			"servers need python3 and openssl)"
+			"servers need python3 and openssl: apt-get install python3 openssl)"
 		exit 0
 	fi
 done
