@@ -117,7 +117,7 @@ cli_printable(char *buf, size_t size, const char *s)
 	}
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
-		int esc = c < 0x20 || c == 0x7f || c == '\\';
+		int esc = c < 0x20 || c == 0x7f;
 
 		if (n + (esc ? 4 : 1) + 4 > size) {
 			memcpy(buf + n, "...", 3); /* room kept for it */

@@ -41,7 +41,7 @@ void cli_wrap(FILE *f, const char *text, size_t indent, size_t col);
 
 /*
  * s made safe to print from untrusted data (a downloaded data file, a
- * server's error): control characters, DEL and '\\' become \\xNN, so no
+ * server's error): control characters and DEL become \xNN, so no
  * terminal escape, carriage return or "::error::" line can be injected;
  * cut with "..." when it does not fit. Returns buf.
  */

@@ -14,7 +14,6 @@
 #include "util/arena.h"
 #include "catalog/embedded.h"
 #include "doc/load.h"
-#include "report/report.h"
 #include "report/rule_table.h"
 #include "schema/schema.h"
 #include "util/text.h"
@@ -227,24 +226,12 @@ read_config(struct config *c, const struct smp_node *root,
 	return rc;
 }
 
-/* The first finding (loader or schema) as the parse error. */
-static int
-fail_finding(struct smp_error *err, const char *name,
-	     const struct smp_report *rep)
-{
-	const struct smp_finding *f = &rep->items[0];
-
-	smp__error_at(err, SMP_EPARSE, name, f->line, f->column, f->message);
-	return SMP_EPARSE;
-}
-
 /* Loads, checks against the schema and reads; c->pub.name is set. */
 static int
 parse(struct config *c, const char *buf, size_t len, struct smp_error *err)
 {
 	const struct smp_embedded_file *sf;
 	struct smp_schema *schema = NULL;
-	struct smp_report *rep = NULL;
 	const struct smp_node *root;
 	struct smp_docs docs;
 	int rc;
@@ -253,11 +240,6 @@ parse(struct config *c, const char *buf, size_t len, struct smp_error *err)
 	rc = smp__load_strict(&docs, c->pub.name, buf, len, 0, err);
 	if (rc)
 		goto out;
-	rc = smp__report_new(&rep, &c->alloc, c->pub.name, NULL);
-	if (rc)
-		goto out;
-	rep->buf = buf;
-	rep->len = len;
 	if (docs.count > 1) {
 		smp__error_at(
 			err, SMP_EPARSE, c->pub.name, docs.items[1].start.line,
@@ -280,7 +262,6 @@ parse(struct config *c, const char *buf, size_t len, struct smp_error *err)
 			      (const char *)sf->data, sf->len, err);
 	if (rc)
 		goto out;
-	rep->root = root;
 	if (root->kind != SMP_NODE_MAPPING) {
 		smp__error_at(err, SMP_EPARSE, c->pub.name, root->start.line,
 			      root->start.column,
@@ -288,22 +269,14 @@ parse(struct config *c, const char *buf, size_t len, struct smp_error *err)
 		rc = SMP_EPARSE;
 		goto out;
 	}
-	rc = smp__schema_check(schema, root, rep);
-	if (rc == 0 && rep->failed)
-		rc = SMP_ENOMEM;
+	rc = smp__schema_validate(schema, NULL, root, c->pub.name, err);
 	if (rc)
 		goto out;
-	if (rep->count) {
-		smp__report_sort(rep);
-		rc = fail_finding(err, c->pub.name, rep);
-		goto out;
-	}
 	rc = read_config(c, root, err);
 out:
 	if (rc == SMP_ENOMEM)
 		smp__error_at(err, rc, c->pub.name, 0, 0, "out of memory");
 	smp__schema_free(schema);
-	smp_report_free(rep);
 	smp__docs_release(&docs);
 	return rc;
 }

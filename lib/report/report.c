@@ -229,6 +229,19 @@ smp__finding_fix(struct smp_report *r, struct smp_finding *f, const char *fmt,
 	finding_str(r, &f->fix, buf);
 }
 
+/* Out of memory on the way (r->failed is set): no half suggestion. */
+static void
+suggestion_complete(struct smp_finding *f)
+{
+	if (f->suggestion && f->suggestion_pointer &&
+	    (f->suggestion_op != SMP_SUGGESTION_RENAME || f->suggestion_from))
+		return;
+	f->suggestion_op = SMP_SUGGESTION_NONE;
+	f->suggestion = NULL;
+	f->suggestion_pointer = NULL;
+	f->suggestion_from = NULL;
+}
+
 void
 smp__finding_suggest_at(struct smp_report *r, struct smp_finding *f,
 			const char *pointer, enum smp_value_type type,
@@ -245,6 +258,7 @@ smp__finding_suggest_at(struct smp_report *r, struct smp_finding *f,
 	f->suggestion_from = NULL;
 	f->suggestion_type = type;
 	f->suggestion_op = SMP_SUGGESTION_SET;
+	suggestion_complete(f);
 }
 
 void
@@ -351,6 +365,7 @@ smp__finding_suggest_rename(struct smp_report *r, struct smp_finding *f,
 	finding_str(r, &f->suggestion_from, f->pointer);
 	f->suggestion_type = SMP_VALUE_STRING;
 	f->suggestion_op = SMP_SUGGESTION_RENAME;
+	suggestion_complete(f);
 }
 
 enum smp_value_type

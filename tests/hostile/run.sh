@@ -35,7 +35,7 @@ fi
 # no_python: true (after saying so) when python3 is missing
 no_python() {
 	command -v python3 >/dev/null 2>&1 && return 1
-	skip "needs python3"
+	skip "needs python3 (apt-get install python3)"
 	return 0
 }
 
@@ -50,7 +50,7 @@ is_root() {
 # by a regular file (run in a private mount namespace on a tmpfs).
 test_output_char_device_written_in_place() {
 	if ! is_root || ! unshare -m true 2>/dev/null; then
-		skip "needs root and unshare -m for mknod on a private tmpfs"
+		skip "needs root and unshare -m for mknod on a private tmpfs (util-linux)"
 		return
 	fi
 	unshare -m sh -c 'mount -t tmpfs none "$1" && mknod "$1/null" c 1 3 &&

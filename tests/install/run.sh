@@ -128,7 +128,7 @@ if command -v man >/dev/null 2>&1; then
 			'$dest$prefix/share/man/man1/sm-preflight.1' 2>&1 \
 			>/dev/null | grep ."
 else
-	echo "skipped the man page rendering: no man"
+	echo "skipped the man page rendering: no man (apt-get install man-db)"
 fi
 
 # the man page is kept in step with --help: every command and long option
@@ -265,7 +265,7 @@ assert any(f.rule == "gpu-num-devices-mismatch" for f in fs), fs
 sys.exit(0 if smpreflight.version() == sys.argv[1] else 1)
 ' "$version" "$tmp/broken.yaml"
 else
-	echo "skipped the Python check: no $python"
+	echo "skipped the Python check: no $python (apt-get install python3)"
 fi
 
 # pip install ./bindings/python into a venv, offline: the wheel bundles

@@ -15,7 +15,7 @@ cli_args "sh tests/net/run.sh CLI [PATTERN]" "$@"
 for tool in python3 openssl; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
 		echo "run.sh: skipped: $tool is not installed (the loopback" \
-			"servers need python3 and openssl)"
+			"servers need python3 and openssl: apt-get install python3 openssl)"
 		exit 0
 	fi
 done
@@ -379,7 +379,7 @@ test_concurrent_updates() {
 test_downloaded_text_printed_escaped() {
 	fresh
 	run 1 update-data --url "$H/escape/" &&
-		has "tested-models\.json:1:[0-9]+: 'models\[0\]\.framework' must be one of 'pytorch', 'tensorflow', found a string \(\".x5cx1B\]0;pwned.x5cx07.x5cn::error::pwned\"\)"
+		has "tested-models\.json:1:[0-9]+: 'models\[0\]\.framework' must be one of 'pytorch', 'tensorflow', found a string \(\"\\\\x1B\]0;pwned\\\\x07\\\\n::error::pwned\"\)"
 	if LC_ALL=C grep -q "$(printf '[\033\007]')" "$T/out"; then
 		fail "a raw escape or bell character was printed"
 	fi

@@ -136,18 +136,19 @@ static const char two_groups[] =
 			  "debugger_hook_config: false\n"
 			  "environment: {GPU_NUM_DEVICES: \"2\"}\n";
 
+/* The report of two_groups under o, its context in *ctx (freed after
+ * the report). */
 static struct smp_report *
-check_with(const struct smp_options *o)
+check_with(const struct smp_options *o, struct smp_context **ctx)
 {
-	struct smp_context *ctx = NULL;
 	struct smp_report *rep = NULL;
 	struct smp_error err;
 
-	cr_assert_eq(smp_context_new(&ctx, o, &err), 0, "%s", err.message);
-	cr_assert_eq(smp_check_buffer(&rep, ctx, "job.yaml", two_groups,
+	*ctx = NULL;
+	cr_assert_eq(smp_context_new(ctx, o, &err), 0, "%s", err.message);
+	cr_assert_eq(smp_check_buffer(&rep, *ctx, "job.yaml", two_groups,
 				      strlen(two_groups), &err),
 		     0);
-	smp_context_free(ctx);
 	return rep;
 }
 
@@ -156,22 +157,25 @@ Test(rule_select, context_applies_select_and_ignore)
 	static const char *const sel[] = {"gpu-num-devices", "compiler"};
 	static const char *const ign[] = {"compiler-debug"};
 	struct smp_options o = SMP_OPTIONS_INIT;
+	struct smp_context *ctx;
 	struct smp_report *rep;
 
 	o.no_script = 1;
-	rep = check_with(&o);
+	rep = check_with(&o, &ctx);
 	cr_assert(th_has_rule(rep, "compiler-debug"));
 	cr_assert(th_has_rule(rep, "gpu-num-devices-mismatch"));
 	smp_report_free(rep);
+	smp_context_free(ctx);
 
 	o.select.names = sel;
 	o.select.count = 2;
 	o.ignore.names = ign;
 	o.ignore.count = 1;
-	rep = check_with(&o);
+	rep = check_with(&o, &ctx);
 	cr_assert_not(th_has_rule(rep, "compiler-debug"));
 	cr_assert(th_has_rule(rep, "gpu-num-devices-mismatch"));
 	smp_report_free(rep);
+	smp_context_free(ctx);
 }
 
 /* An override never brings back a rule the selection leaves out. */
@@ -181,6 +185,7 @@ Test(rule_select, override_does_not_revive_an_ignored_rule)
 	static const struct smp_rule_override up[] = {
 		{"compiler-debug", SMP_SEVERITY_ERROR}};
 	struct smp_options o = SMP_OPTIONS_INIT;
+	struct smp_context *ctx;
 	struct smp_report *rep;
 
 	o.no_script = 1;
@@ -188,9 +193,10 @@ Test(rule_select, override_does_not_revive_an_ignored_rule)
 	o.ignore.count = 1;
 	o.overrides = up;
 	o.override_count = 1;
-	rep = check_with(&o);
+	rep = check_with(&o, &ctx);
 	cr_assert_not(th_has_rule(rep, "compiler-debug"));
 	smp_report_free(rep);
+	smp_context_free(ctx);
 }
 
 Test(rule_select, context_refuses_unknown_names_with_did_you_mean)
@@ -221,13 +227,15 @@ Test(rule_select, version_3_caller_has_no_selection)
 	} mem;
 	struct smp_options full = SMP_OPTIONS_INIT;
 	const size_t v3 = offsetof(struct smp_options, select);
+	struct smp_context *ctx;
 	struct smp_report *rep;
 
 	full.version = 3;
 	full.no_script = 1;
 	memset(&mem, 0xA5, sizeof(mem));
 	memcpy(mem.bytes, &full, v3);
-	rep = check_with(&mem.o);
+	rep = check_with(&mem.o, &ctx);
 	cr_assert(th_has_rule(rep, "compiler-debug"));
 	smp_report_free(rep);
+	smp_context_free(ctx);
 }
