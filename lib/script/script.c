@@ -169,7 +169,7 @@ smp__script_load(struct smp_script_facts *s, const struct smp_script_where *w,
 	const struct smp_node *node = w->entry_point;
 	const char *name, *src = NULL;
 	char path[4096];
-	struct smp_error err;
+	struct smp_error err = {0};
 	struct stat st;
 	int r, rc;
 
