@@ -344,8 +344,9 @@ lint:
 	clang-format --dry-run -Werror $(C_FILES)
 	@echo "== include order of the stages (lib/README.md)"
 	sh tests/lint/include_order.sh lib
-	@echo "== call cycles between the library's files"
+	@echo "== call cycles between the library's files, and the CLI's"
 	$(PYTHON) tests/lint/call_cycles.py $(LIB_SRC:%.c=$(BUILD)/%.o)
+	$(PYTHON) tests/lint/call_cycles.py $(CLI_SRC:%.c=$(BUILD)/%.o)
 	@echo "== public header alone, as C11 and as C++"
 	echo '#include "smpreflight.h"' | $(CC) -std=c11 -Wall -Wextra -Werror -pedantic -Ilib -x c -fsyntax-only -
 	echo '#include "smpreflight.h"' | c++ -Wall -Wextra -Werror -Ilib -x c++ -fsyntax-only -

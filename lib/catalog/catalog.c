@@ -501,12 +501,12 @@ index_tested(struct loader *L)
 	cat->tested_by_model = NULL;
 	if (!cat->tested_count)
 		return 0;
-	by = smp__arena_alloc(&cat->arena, cat->tested_count * sizeof(*by));
+	by = smp__arena_alloc(&cat->arena, cat->tested_count * sizeof(void *));
 	if (!by)
 		return fail_nomem(L);
 	for (i = 0; i < cat->tested_count; i++)
 		by[i] = &cat->tested[i];
-	qsort(by, cat->tested_count, sizeof(*by), cmp_model);
+	qsort(by, cat->tested_count, sizeof(const void *), cmp_model);
 	cat->tested_by_model = by;
 	return 0;
 }
