@@ -4,7 +4,8 @@
  * as documents, like the jobs of a YAML stream. What the evaluator could
  * not know is an unknown node: a finding about one is dropped, so that no
  * rule reports a value it did not see. A notebook's code cells are read
- * first (doc/notebook.c) and its findings mapped back to cell and line.
+ * first (doc/notebook.c), their IPython syntax made Python
+ * (script/ipython.c), and its findings mapped back to cell and line.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "context/context.h"
 #include "doc/load.h"
 #include "job/notebook.h"
+#include "script/ipython.h"
 #include "job/source_python.h"
 #include "report/suppress.h"
 #include "util/text.h"
@@ -258,6 +260,76 @@ name_calls(struct smp_pysrc *src, const struct smp_notebook *nb,
 	return 0;
 }
 
+/*
+ * The code cells of nb as Python: each cell's IPython syntax rewritten
+ * in place (script/ipython.h), from a copy of the cells as written.
+ */
+static int
+notebook_python(struct smp_notebook *nb, struct smp_arena *arena,
+		const struct smp_allocator *alloc)
+{
+	struct smp_ipy ipy;
+	char *orig;
+	size_t k;
+	int rc = 0;
+
+	if (!nb->len)
+		return 0;
+	orig = smp__arena_strndup(arena, nb->code, nb->len);
+	if (!orig)
+		return SMP_ENOMEM;
+	smp__ipy_init(&ipy, alloc);
+	for (k = 0; k < nb->ncells && rc == 0; k++)
+		rc = smp__ipython(&ipy, orig + nb->cells[k].from,
+				  nb->cells[k].to - nb->cells[k].from,
+				  nb->code + nb->cells[k].from);
+	smp__ipy_free(&ipy);
+	return rc;
+}
+
+/* A notebook keeps going past a cell that is not Python: at most this
+ * many such cells, each scan reading the whole code again. */
+#define BAD_CELLS_MAX 64
+
+/*
+ * Scans the code of rep into src. In a notebook, a cell that does not
+ * tokenize as Python is a syntax warning naming it and is blanked out,
+ * and the rest is scanned again: only that cell is lost.
+ */
+static int
+scan_source(struct smp_pysrc *src, struct smp_notebook *nb,
+	    struct smp_docs *docs, const struct smp_context *ctx,
+	    struct smp_report *rep)
+{
+	size_t tries;
+	int rc = 0;
+
+	for (tries = 0;; tries++) {
+		const struct smp_nb_cell *cell;
+		struct smp_finding *f;
+		size_t i;
+
+		rc = smp__pysrc_scan(src, &docs->arena, &ctx->alloc, rep->buf,
+				     rep->len);
+		if (rc || !src->syntax || !nb || tries == BAD_CELLS_MAX)
+			return rc;
+		cell = smp__notebook_cell_of(nb, src->err_at.line);
+		if (!cell)
+			return 0;
+		f = smp__report_add(rep, SMP_RULE_SYNTAX, &src->err_at, NULL,
+				    "cell %u is not valid Python: %s; the "
+				    "other cells are checked without it",
+				    (unsigned)cell->cell, src->err);
+		smp__finding_soften(rep, f, SMP_RULE_SYNTAX,
+				    SMP_SEVERITY_WARNING);
+		if (rep->failed)
+			return SMP_ENOMEM;
+		for (i = cell->from; i < cell->to; i++)
+			if (nb->code[i] != '\n')
+				nb->code[i] = ' ';
+	}
+}
+
 int
 smp__check_source(const struct smp_context *ctx, const char *name,
 		  struct smp_docs *docs, struct smp_report *rep,
@@ -270,23 +342,26 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 	int rc = 0, notebook = smp__pysrc_kind(name) == 2;
 
 	memset(&nb, 0, sizeof(nb));
+	memset(&src, 0, sizeof(src));
 	if (!notebook && !source_ok(ctx, rep))
 		return rep->failed ? SMP_ENOMEM : 0;
 	if (notebook) {
 		rc = smp__notebook_load(&nb, docs, rep->buf, rep->len,
-					&ctx->limits, rep);
-		if (rc == 0)
-			rc = smp__rules_input(rep, docs);
-		if (rc || !nb.ok)
+					&ctx->limits);
+		if (rc || !nb.ok || nb.language)
+			/* a notebook whose kernel is not Python (R, Scala)
+			 * is skipped, as ruff skips it */
+			return rc || nb.ok ? rc : smp__rules_input(rep, docs);
+		docs->count = 0; /* the notebook's JSON is not a job */
+		rc = notebook_python(&nb, &docs->arena, &ctx->alloc);
+		if (rc)
 			return rc;
 		/* findings and excerpts refer to the code of the cells
 		 * until they are mapped back */
 		rep->buf = nb.code;
 		rep->len = nb.len;
-		docs->count = 0; /* the notebook's JSON is not a job */
 	}
-	rc = smp__pysrc_scan(&src, &docs->arena, &ctx->alloc, rep->buf,
-			     rep->len);
+	rc = scan_source(&src, notebook ? &nb : NULL, docs, ctx, rep);
 	if (rc == 0 && src.syntax) {
 		smp__report_add(rep, SMP_RULE_SYNTAX, &src.err_at, NULL,
 				"%s; nothing else in this file is checked",
@@ -313,5 +388,8 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 		smp__notebook_map(&nb, rep);
 	rep->buf = saved_buf;
 	rep->len = saved_len;
+	/* what is wrong with the notebook's cells, where the file has it */
+	if (rc == 0 && notebook)
+		rc = smp__rules_input(rep, docs);
 	return rc;
 }
