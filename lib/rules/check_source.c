@@ -262,22 +262,25 @@ name_calls(struct smp_pysrc *src, const struct smp_notebook *nb,
 
 /*
  * The code cells of nb as Python: each cell's IPython syntax rewritten
- * in place (script/ipython.h), from a copy of the cells as written.
+ * in place (script/ipython.h), from a copy of the cells as written, which
+ * *written gets (the same length: every position holds in both).
  */
 static int
 notebook_python(struct smp_notebook *nb, struct smp_arena *arena,
-		const struct smp_allocator *alloc)
+		const struct smp_allocator *alloc, const char **written)
 {
 	struct smp_ipy ipy;
 	char *orig;
 	size_t k;
 	int rc = 0;
 
+	*written = nb->code;
 	if (!nb->len)
 		return 0;
 	orig = smp__arena_strndup(arena, nb->code, nb->len);
 	if (!orig)
 		return SMP_ENOMEM;
+	*written = orig;
 	smp__ipy_init(&ipy, alloc);
 	for (k = 0; k < nb->ncells && rc == 0; k++)
 		rc = smp__ipython(&ipy, orig + nb->cells[k].from,
@@ -337,6 +340,7 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 {
 	struct smp_notebook nb;
 	struct smp_pysrc src;
+	const char *written = NULL; /* a notebook's cells as written */
 	const char *saved_buf = rep->buf;
 	size_t saved_len = rep->len;
 	int rc = 0, notebook = smp__pysrc_kind(name) == 2;
@@ -353,7 +357,7 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 			 * is skipped, as ruff skips it */
 			return rc || nb.ok ? rc : smp__rules_input(rep, docs);
 		docs->count = 0; /* the notebook's JSON is not a job */
-		rc = notebook_python(&nb, &docs->arena, &ctx->alloc);
+		rc = notebook_python(&nb, &docs->arena, &ctx->alloc, &written);
 		if (rc)
 			return rc;
 		/* findings and excerpts refer to the code of the cells
@@ -362,6 +366,9 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 		rep->len = nb.len;
 	}
 	rc = scan_source(&src, notebook ? &nb : NULL, docs, ctx, rep);
+	if (written)
+		/* excerpts and suppression comments: the cells as written */
+		rep->buf = written;
 	if (rc == 0 && src.syntax) {
 		smp__report_add(rep, SMP_RULE_SYNTAX, &src.err_at, NULL,
 				"%s; nothing else in this file is checked",
