@@ -129,185 +129,6 @@ add_piece(struct build *b, const char *json, size_t jlen,
 	}
 }
 
-/* The end of the JSON string whose '"' is at i: its closing quote, or
- * len when it does not close. */
-static size_t
-string_end(const char *b, size_t len, size_t i)
-{
-	for (i++; i < len; i++) {
-		if (b[i] == '\\')
-			i++;
-		else if (b[i] == '"')
-			return i;
-	}
-	return len;
-}
-
-/* The bracket closing the array or object opened at i, or len. */
-static size_t
-value_end(const char *b, size_t len, size_t i)
-{
-	size_t depth = 0;
-
-	for (; i < len; i++) {
-		if (b[i] == '"') {
-			i = string_end(b, len, i);
-		} else if (b[i] == '[' || b[i] == '{') {
-			depth++;
-		} else if (b[i] == ']' || b[i] == '}') {
-			if (--depth == 0)
-				return i;
-		}
-	}
-	return len;
-}
-
-static size_t
-skip_ws(const char *b, size_t len, size_t i)
-{
-	while (i < len && strchr(" \t\r\n", b[i]))
-		i++;
-	return i;
-}
-
-/* The key "k" (n bytes) at b[i], its quote included. */
-static int
-key_is(const char *b, size_t i, size_t e, const char *k, size_t n)
-{
-	return e - i - 1 == n && memcmp(b + i + 1, k, n) == 0;
-}
-
-/*
- * In the object opened at b[o] (and closed at its end), the string
- * value of member key: *at and *n get its raw text (escapes as written:
- * a language name has none). Returns 0 when there is none.
- */
-static int
-member_string(const char *b, size_t len, size_t o, const char *key, size_t *at,
-	      size_t *n)
-{
-	size_t i = o + 1, klen = strlen(key);
-
-	while (i < len) {
-		size_t e, v;
-
-		i = skip_ws(b, len, i);
-		if (i >= len || b[i] != '"')
-			return 0;
-		e = string_end(b, len, i);
-		v = skip_ws(b, len, e + 1);
-		if (v >= len || b[v] != ':')
-			return 0;
-		v = skip_ws(b, len, v + 1);
-		if (v >= len)
-			return 0;
-		if (key_is(b, i, e, key, klen)) {
-			if (b[v] != '"' && b[v] != '{')
-				return 0;
-			*at = v;
-			*n = b[v] == '"' ? string_end(b, len, v) - v - 1 : 0;
-			return 1;
-		}
-		if (b[v] == '"')
-			i = string_end(b, len, v) + 1;
-		else if (b[v] == '{' || b[v] == '[')
-			i = value_end(b, len, v) + 1;
-		else {
-			while (v < len && b[v] != ',' && b[v] != '}')
-				v++;
-			i = v;
-		}
-		i = skip_ws(b, len, i);
-		if (i >= len || b[i] != ',')
-			return 0;
-		i++;
-	}
-	return 0;
-}
-
-/*
- * The kernel's language in the notebook's metadata object opened at
- * b[o]: language_info.name (what ruff reads), else kernelspec.language.
- */
-static void
-meta_language(const char *b, size_t len, size_t o, size_t *at, size_t *n)
-{
-	size_t v, vn;
-
-	*n = 0;
-	if (member_string(b, len, o, "language_info", &v, &vn) && b[v] == '{' &&
-	    member_string(b, len, v, "name", at, n) && b[*at] == '"') {
-		(*at)++;
-		return;
-	}
-	*n = 0;
-	if (member_string(b, len, o, "kernelspec", &v, &vn) && b[v] == '{' &&
-	    member_string(b, len, v, "language", at, n) && b[*at] == '"') {
-		(*at)++;
-		return;
-	}
-	*n = 0;
-}
-
-/*
- * Blanks the insides of every "outputs" and "attachments" array or object
- * of a cell, of each cell's "metadata" and of the notebook's "metadata"
- * (its language read first into *lang, *nlang) in copy (a notebook's
- * bytes) with spaces, newlines kept: the JSON still parses with the same
- * byte offsets and lines, and what no check reads (images, logs, widget
- * state: most of a notebook's size) costs a scan instead of a parse.
- */
-static void
-blank_outputs(char *copy, size_t len, size_t *lang, size_t *nlang)
-{
-	size_t i = 0, depth = 0;
-
-	*nlang = 0;
-	while (i < len) {
-		char c = copy[i];
-
-		if (c == '"') {
-			size_t e = string_end(copy, len, i), k = e + 1;
-			int out = depth >= 2 &&
-				  (key_is(copy, i, e, "outputs", 7) ||
-				   key_is(copy, i, e, "attachments", 11));
-			int meta = (depth == 1 || depth == 3) &&
-				   key_is(copy, i, e, "metadata", 8);
-
-			if (e >= len)
-				return;
-			k = skip_ws(copy, len, k);
-			if ((out || meta) && k < len && copy[k] == ':') {
-				k = skip_ws(copy, len, k + 1);
-				if (k < len &&
-				    (copy[k] == '[' || copy[k] == '{')) {
-					size_t end = value_end(copy, len, k), j;
-
-					if (end >= len)
-						return;
-					if (meta && depth == 1 &&
-					    copy[k] == '{')
-						meta_language(copy, len, k,
-							      lang, nlang);
-					for (j = k + 1; j < end; j++)
-						if (copy[j] != '\n' &&
-						    copy[j] != '\r')
-							copy[j] = ' ';
-					i = end + 1;
-					continue;
-				}
-			}
-			i = e + 1;
-			continue;
-		}
-		if (c == '[' || c == '{')
-			depth++;
-		else if ((c == ']' || c == '}') && depth)
-			depth--;
-		i++;
-	}
-}
-
 static int
 is_code_cell(const struct smp_node *cell)
 {
@@ -407,73 +228,118 @@ add_cell(struct build *b, uint32_t cell, size_t from, size_t to)
 	b->ncells++;
 }
 
-/* The language, when it is not Python, copied into the arena. */
+/* The kernel's language when it is not Python: language_info.name (what
+ * ruff reads), else kernelspec.language; NULL for Python or none. */
 static const char *
-not_python(struct smp_arena *arena, const char *b, size_t at, size_t n,
-	   int *oom)
+not_python(const struct smp_node *root)
 {
-	const char *l;
+	const struct smp_node *meta = smp__map_get(root, "metadata");
+	const struct smp_node *l =
+		smp__map_get(smp__map_get(meta, "language_info"), "name");
 
-	if (!n || (n >= 6 && strncasecmp(b + at, "python", 6) == 0))
+	if (!l || !is_string(l))
+		l = smp__map_get(smp__map_get(meta, "kernelspec"), "language");
+	if (!l || !is_string(l) || !l->u.scalar.len ||
+	    strncasecmp(l->u.scalar.value, "python", 6) == 0)
 		return NULL;
-	if (n > 64)
-		n = 64;
-	l = smp__arena_strndup(arena, b + at, n);
-	*oom |= !l;
-	return l;
+	return l->u.scalar.value;
 }
 
-/* The notebook's cells, into b: each code cell's source, in order. */
-static void
-read_cells(struct build *b, struct smp_docs *docs, const char *buf, size_t len,
-	   const struct smp_node *cells)
+/*
+ * The sink's view of the notebook: of the top object, "cells" streams
+ * and "metadata" keeps only what names the kernel; of a cell, only
+ * "cell_type" and "source" are read. Outputs, attachments, widget state
+ * and the other metadata are checked as JSON and build no nodes.
+ */
+struct reader {
+	struct build b;
+	struct smp_docs *docs;
+	const char *buf;
+	size_t len;
+	size_t ncell; /* cells seen */
+	int top;      /* the top object's member being read */
+};
+
+enum { TOP_OTHER, TOP_CELLS, TOP_METADATA };
+
+static int
+key_is(const struct smp_node *key, const char *s)
 {
-	size_t k, j;
+	return smp__scalar_is(key, s);
+}
 
-	for (k = 0; k < cells->u.sequence.count && !b->oom; k++) {
-		const struct smp_node *cell = cells->u.sequence.items[k];
-		const struct smp_node *src;
-		uint32_t line = 0;
-		int at_start = 1;
-		size_t from = b->code.len;
+static int
+on_member(void *ud, size_t depth, const struct smp_node *key)
+{
+	struct reader *r = ud;
 
-		if (cell->kind != SMP_NODE_MAPPING) {
-			b->oom |= !smp__docs_diag(
-				docs, SMP_DIAG_WRONG_TYPE, &cell->start, NULL,
-				"cell %zu is %s, not an object with "
-				"'cell_type' and 'source' as nbformat 4 "
-				"writes it; Jupyter cannot open this notebook",
-				k + 1, json_type(cell));
-			continue;
-		}
-		src = smp__map_get(cell, "source");
-		if (!is_code_cell(cell) || !src ||
-		    !source_ok(docs, src, k + 1, &b->oom))
-			continue;
-		if (src->kind == SMP_NODE_SCALAR) {
-			add_piece(b, buf, len, src, (uint32_t)(k + 1), &line,
-				  &at_start);
-		} else {
-			for (j = 0; j < src->u.sequence.count; j++)
-				add_piece(b, buf, len, src->u.sequence.items[j],
-					  (uint32_t)(k + 1), &line, &at_start);
-		}
-		if (!at_start)
-			/* cells are separate lines */
-			smp__buf_addc(&b->code, '\n');
-		if (b->code.len > from)
-			add_cell(b, (uint32_t)(k + 1), from, b->code.len);
+	if (depth == 1) {
+		r->top = key_is(key, "cells")      ? TOP_CELLS
+			 : key_is(key, "metadata") ? TOP_METADATA
+						   : TOP_OTHER;
+		return r->top == TOP_CELLS ? SMP_JSON_STREAM : SMP_JSON_KEEP;
 	}
+	if (depth == 2 && r->top == TOP_METADATA)
+		return key_is(key, "kernelspec") || key_is(key, "language_info")
+			       ? SMP_JSON_KEEP
+			       : SMP_JSON_SKIP;
+	if (depth == 3 && r->top == TOP_CELLS)
+		return key_is(key, "cell_type") || key_is(key, "source")
+			       ? SMP_JSON_KEEP
+			       : SMP_JSON_SKIP;
+	return SMP_JSON_KEEP;
+}
+
+/* One cell, as the parser hands it over: its source into the code. */
+static int
+on_cell(void *ud, const struct smp_node *cell)
+{
+	struct reader *r = ud;
+	struct build *b = &r->b;
+	const struct smp_node *src;
+	uint32_t line = 0, k = (uint32_t)++r->ncell;
+	int at_start = 1;
+	size_t from = b->code.len, j;
+
+	if (b->oom || b->code.cut)
+		return b->oom ? SMP_ENOMEM : 0;
+	if (cell->kind != SMP_NODE_MAPPING) {
+		b->oom |= !smp__docs_diag(
+			r->docs, SMP_DIAG_WRONG_TYPE, &cell->start, NULL,
+			"cell %u is %s, not an object with 'cell_type' and "
+			"'source' as nbformat 4 writes it; Jupyter cannot open "
+			"this notebook",
+			(unsigned)k, json_type(cell));
+		return b->oom ? SMP_ENOMEM : 0;
+	}
+	src = smp__map_get(cell, "source");
+	if (!is_code_cell(cell) || !src || !source_ok(r->docs, src, k, &b->oom))
+		return b->oom ? SMP_ENOMEM : 0;
+	if (src->kind == SMP_NODE_SCALAR) {
+		add_piece(b, r->buf, r->len, src, k, &line, &at_start);
+	} else {
+		for (j = 0; j < src->u.sequence.count; j++)
+			add_piece(b, r->buf, r->len, src->u.sequence.items[j],
+				  k, &line, &at_start);
+	}
+	if (!at_start)
+		/* cells are separate lines */
+		smp__buf_addc(&b->code, '\n');
+	if (b->code.len > from && !b->code.cut)
+		add_cell(b, k, from, b->code.len);
+	return b->oom || b->code.oom ? SMP_ENOMEM : 0;
 }
 
 int
 smp__notebook_load(struct smp_notebook *nb, struct smp_docs *docs,
 		   const char *buf, size_t len, const struct smp_limits *limits)
 {
-	struct smp_limits lim;
+	struct smp_limits lim, nl;
 	const struct smp_node *root, *cells;
-	struct build b;
-	size_t bad = 0, lang = 0, nlang = 0;
+	struct smp_json_sink sink = {on_member, on_cell, NULL};
+	struct reader r;
+	struct build *b = &r.b;
+	size_t bad = 0;
 	int rc;
 
 	if (!nb || !docs || (!buf && len))
@@ -490,80 +356,64 @@ smp__notebook_load(struct smp_notebook *nb, struct smp_docs *docs,
 			       ? 0
 			       : SMP_ENOMEM;
 	}
-	/* outputs are data, not the job: only the source is limited, and
-	 * their bytes are blanked before the parse */
-	{
-		struct smp_limits nl = lim;
-		char *copy = smp__malloc(docs->arena.alloc, len ? len : 1);
-
-		if (!copy)
-			return SMP_ENOMEM;
-		memcpy(copy, buf, len);
-		blank_outputs(copy, len, &lang, &nlang);
-		nl.max_file_size = len + 1;
-		nl.max_scalar_len = len + 1;
-		nl.max_nodes = lim.max_nodes + len / 4;
-		rc = smp__load_json(docs, copy, len, &nl);
-		smp__free(docs->arena.alloc, copy);
+	memset(&r, 0, sizeof(r));
+	r.docs = docs;
+	r.buf = buf;
+	r.len = len;
+	b->arena = &docs->arena;
+	smp__buf_init(&b->code, docs->arena.alloc, lim.max_file_size);
+	sink.ud = &r;
+	/* the file limit is the caller's (a notebook's outputs do not
+	 * count); a cell's source is limited by the code's length */
+	nl = lim;
+	nl.max_file_size = len + 1;
+	nl.max_scalar_len = lim.max_file_size + 1;
+	nl.max_nodes = lim.max_nodes + lim.max_file_size;
+	rc = smp__load_json_sink(docs, buf, len, &nl, &sink);
+	if (rc || b->oom || b->code.oom) {
+		rc = rc ? rc : SMP_ENOMEM;
+	} else if (!docs->count || !docs->items[0].root) {
+		/* not JSON: the parser's diagnostic says why */
+	} else if (root = docs->items[0].root,
+		   cells = smp__map_get(root, "cells"),
+		   !cells || cells->kind != SMP_NODE_SEQUENCE) {
+		if (!smp__docs_diag(docs, SMP_DIAG_WRONG_TYPE, &root->start,
+				    NULL,
+				    "not a Jupyter notebook in nbformat 4: no "
+				    "list of 'cells'"))
+			rc = SMP_ENOMEM;
+	} else if (b->code.cut) {
+		if (!smp__docs_diag(docs, SMP_DIAG_LIMIT, &cells->start, NULL,
+				    "the code cells hold more than %zu bytes, "
+				    "the limit for the code of a notebook",
+				    lim.max_file_size))
+			rc = SMP_ENOMEM;
+	} else {
+		nb->language = not_python(root);
+		nb->code = smp__arena_strndup(
+			&docs->arena, smp__buf_str(&b->code), b->code.len);
+		nb->len = b->code.len;
+		nb->cells = b->ncells ? smp__arena_alloc(
+						&docs->arena,
+						b->ncells * sizeof(*b->cells))
+				      : NULL;
+		if (nb->cells)
+			memcpy(nb->cells, b->cells,
+			       b->ncells * sizeof(*b->cells));
+		if (!nb->code || (b->ncells && !nb->cells)) {
+			rc = SMP_ENOMEM;
+		} else {
+			nb->ncells = b->ncells;
+			nb->ok = 1;
+			nb->lines = b->lines;
+			nb->nlines = b->nlines;
+			nb->json = buf;
+			nb->json_len = len;
+		}
 	}
-	/* a syntax error or a limit is a diagnostic of docs: the caller
-	 * reports it (smp__rules_input) */
-	if (rc || !docs->count || docs->ndiags)
-		return rc;
-	memset(&b, 0, sizeof(b));
-	b.arena = &docs->arena;
-	nb->language = not_python(&docs->arena, buf, lang, nlang, &b.oom);
-	root = docs->items[0].root;
-	cells = smp__map_get(root, "cells");
-	if (!cells || cells->kind != SMP_NODE_SEQUENCE) {
-		const struct smp_pos *at = root ? &root->start : NULL;
-		struct smp_pos one = {1, 1, 0};
-
-		return smp__docs_diag(docs, SMP_DIAG_WRONG_TYPE, at ? at : &one,
-				      NULL,
-				      "not a Jupyter notebook in nbformat 4: "
-				      "no list of 'cells'")
-			       ? 0
-			       : SMP_ENOMEM;
-	}
-	smp__buf_init(&b.code, docs->arena.alloc, lim.max_file_size);
-	read_cells(&b, docs, buf, len, cells);
-	if (b.oom || b.code.oom) {
-		smp__buf_free(&b.code);
-		smp__free(docs->arena.alloc, b.cells);
-		return SMP_ENOMEM;
-	}
-	if (b.code.cut) {
-		struct smp_pos at = cells->start;
-
-		smp__buf_free(&b.code);
-		smp__free(docs->arena.alloc, b.cells);
-		return smp__docs_diag(docs, SMP_DIAG_LIMIT, &at, NULL,
-				      "the code cells hold more than %zu "
-				      "bytes, the limit for a source",
-				      lim.max_file_size)
-			       ? 0
-			       : SMP_ENOMEM;
-	}
-	nb->code = smp__arena_strndup(&docs->arena, smp__buf_str(&b.code),
-				      b.code.len);
-	nb->len = nb->code ? b.code.len : 0;
-	smp__buf_free(&b.code);
-	nb->cells = b.ncells ? smp__arena_alloc(&docs->arena,
-						b.ncells * sizeof(*b.cells))
-			     : NULL;
-	if (nb->cells)
-		memcpy(nb->cells, b.cells, b.ncells * sizeof(*b.cells));
-	smp__free(docs->arena.alloc, b.cells);
-	if (!nb->code || (b.ncells && !nb->cells))
-		return SMP_ENOMEM;
-	nb->ncells = b.ncells;
-	nb->ok = 1;
-	nb->lines = b.lines;
-	nb->nlines = b.nlines;
-	nb->json = buf;
-	nb->json_len = len;
-	return 0;
+	smp__buf_free(&b->code);
+	smp__free(docs->arena.alloc, b->cells);
+	return rc;
 }
 
 const struct smp_nb_cell *

@@ -163,7 +163,8 @@ Test(notebook, invalid_utf8_is_a_limit_diagnostic)
 Test(notebook, code_over_the_file_limit_is_a_limit_diagnostic)
 {
 	static const char j[] = "{\"cells\": [{\"cell_type\": \"code\", "
-				"\"source\": \"0123456789abcdef\"}]}";
+				"\"source\": \"a = 1\"}, {\"cell_type\": "
+				"\"code\", \"source\": \"b = 2\"}]}";
 	struct smp_limits lim;
 
 	memset(&lim, 0, sizeof(lim));
@@ -180,8 +181,7 @@ Test(notebook, bad_arguments)
 	cr_expect_eq(smp__notebook_load(NULL, &docs, "{}", 2, NULL),
 		     SMP_EINVAL);
 	cr_expect_eq(smp__notebook_load(&nb, NULL, "{}", 2, NULL), SMP_EINVAL);
-	cr_expect_eq(smp__notebook_load(&nb, &docs, NULL, 2, NULL),
-		     SMP_EINVAL);
+	cr_expect_eq(smp__notebook_load(&nb, &docs, NULL, 2, NULL), SMP_EINVAL);
 }
 
 Test(notebook, every_allocation_failure_is_clean)
