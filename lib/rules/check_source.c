@@ -18,6 +18,7 @@
 #include "script/ipython.h"
 #include "job/source_python.h"
 #include "report/suppress.h"
+#include "script/script.h"
 #include "util/text.h"
 
 /*
@@ -213,6 +214,10 @@ smp__check_jobs(const struct smp_context *ctx, const struct smp_pysrc *src,
 	/* the native job first, so that the compiled ones can use it */
 	memset(&ab, 0, sizeof(ab));
 	memset(&own, 0, sizeof(own));
+	if (hook) {
+		own.files = hook->files;
+		own.nfiles = hook->nfiles;
+	}
 	own.fn = auto_base_fn;
 	own.ud = &ab;
 	ab.name = src->jobs[native].name;
@@ -260,18 +265,71 @@ name_calls(struct smp_pysrc *src, const struct smp_notebook *nb,
 	return 0;
 }
 
+/* Files a notebook defines with %%writefile: past these, not read. */
+#define NB_FILES_MAX 16
+
+/* The files a notebook's %%writefile cells define (check.h). */
+struct nb_files {
+	struct smp_script_file items[NB_FILES_MAX];
+	size_t count;
+};
+
+/*
+ * The %%writefile event ev of the cell at code offset base: its body
+ * defines (or with -a extends) a file. The file's text is the notebook's
+ * code with everything but its bodies blanked, so that its positions are
+ * the notebook's and its findings map back to the cell.
+ */
+static int
+define_file(struct nb_files *files, const struct smp_ipy_event *ev, size_t base,
+	    const char *orig, size_t len, const char *shown_as,
+	    struct smp_arena *arena)
+{
+	struct smp_script_file *f = NULL;
+	const char *name = orig + base + ev->name;
+	char *text;
+	size_t k;
+	int created = 0;
+
+	for (k = 0; k < files->count && !f; k++)
+		if (strlen(files->items[k].path) == ev->name_len &&
+		    memcmp(files->items[k].path, name, ev->name_len) == 0)
+			f = &files->items[k];
+	if (!f) {
+		if (files->count == NB_FILES_MAX)
+			return 0;
+		f = &files->items[files->count];
+		f->path = smp__arena_strndup(arena, name, ev->name_len);
+		f->text = smp__arena_alloc(arena, len ? len : 1);
+		if (!f->path || !f->text)
+			return SMP_ENOMEM;
+		f->len = len;
+		f->shown_as = shown_as;
+		files->count++;
+		created = 1;
+	}
+	text = (char *)(uintptr_t)f->text;
+	if (created || !ev->append)
+		for (k = 0; k < len; k++)
+			text[k] = orig[k] == '\n' ? '\n' : ' ';
+	memcpy(text + base + ev->value, orig + base + ev->value, ev->value_len);
+	return 0;
+}
+
 /*
  * The code cells of nb as Python: each cell's IPython syntax rewritten
  * in place (script/ipython.h), from a copy of the cells as written, which
- * *written gets (the same length: every position holds in both).
+ * *written gets (the same length: every position holds in both); the
+ * files its %%writefile cells define into files.
  */
 static int
 notebook_python(struct smp_notebook *nb, struct smp_arena *arena,
-		const struct smp_allocator *alloc, const char **written)
+		const struct smp_allocator *alloc, const char **written,
+		struct nb_files *files, const char *name)
 {
 	struct smp_ipy ipy;
 	char *orig;
-	size_t k;
+	size_t k, e;
 	int rc = 0;
 
 	*written = nb->code;
@@ -282,10 +340,16 @@ notebook_python(struct smp_notebook *nb, struct smp_arena *arena,
 		return SMP_ENOMEM;
 	*written = orig;
 	smp__ipy_init(&ipy, alloc);
-	for (k = 0; k < nb->ncells && rc == 0; k++)
-		rc = smp__ipython(&ipy, orig + nb->cells[k].from,
-				  nb->cells[k].to - nb->cells[k].from,
-				  nb->code + nb->cells[k].from);
+	for (k = 0; k < nb->ncells && rc == 0; k++) {
+		size_t from = nb->cells[k].from, first = ipy.count;
+
+		rc = smp__ipython(&ipy, orig + from, nb->cells[k].to - from,
+				  nb->code + from);
+		for (e = first; rc == 0 && e < ipy.count; e++)
+			if (ipy.events[e].kind == SMP_IPY_WRITEFILE)
+				rc = define_file(files, &ipy.events[e], from,
+						 orig, nb->len, name, arena);
+	}
 	smp__ipy_free(&ipy);
 	return rc;
 }
@@ -340,6 +404,8 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 {
 	struct smp_notebook nb;
 	struct smp_pysrc src;
+	struct nb_files files;
+	struct smp_check_hook with_files;
 	const char *written = NULL; /* a notebook's cells as written */
 	const char *saved_buf = rep->buf;
 	size_t saved_len = rep->len;
@@ -347,6 +413,7 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 
 	memset(&nb, 0, sizeof(nb));
 	memset(&src, 0, sizeof(src));
+	files.count = 0;
 	if (!notebook && !source_ok(ctx, rep))
 		return rep->failed ? SMP_ENOMEM : 0;
 	if (notebook) {
@@ -357,9 +424,21 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 			 * is skipped, as ruff skips it */
 			return rc || nb.ok ? rc : smp__rules_input(rep, docs);
 		docs->count = 0; /* the notebook's JSON is not a job */
-		rc = notebook_python(&nb, &docs->arena, &ctx->alloc, &written);
+		rc = notebook_python(&nb, &docs->arena, &ctx->alloc, &written,
+				     &files, rep->file);
 		if (rc)
 			return rc;
+		if (files.count) {
+			/* the entry-script checks read these when the
+			 * script is not on disk */
+			if (hook)
+				with_files = *hook;
+			else
+				memset(&with_files, 0, sizeof(with_files));
+			with_files.files = files.items;
+			with_files.nfiles = files.count;
+			hook = &with_files;
+		}
 		/* findings and excerpts refer to the code of the cells
 		 * until they are mapped back */
 		rep->buf = nb.code;
