@@ -268,11 +268,37 @@ name_calls(struct smp_pysrc *src, const struct smp_notebook *nb,
 /* Files a notebook defines with %%writefile: past these, not read. */
 #define NB_FILES_MAX 16
 
-/* The files a notebook's %%writefile cells define (check.h). */
+/* %env lines of a notebook: past these, not read. */
+#define NB_ENV_MAX 64
+
+/* The files a notebook's %%writefile cells define (check.h), and the
+ * variables its %env lines set. */
 struct nb_files {
 	struct smp_script_file items[NB_FILES_MAX];
 	size_t count;
+	struct smp_pysrc_env env[NB_ENV_MAX];
+	size_t nenv;
 };
+
+/* The %env event ev of the cell at code offset base, for the evaluator:
+ * from there on os.environ[name] is value. */
+static void
+set_env(struct nb_files *files, const struct smp_ipy_event *ev, size_t base,
+	const char *orig, size_t len)
+{
+	struct smp_pysrc_env *e;
+
+	if (files->nenv == NB_ENV_MAX)
+		return;
+	e = &files->env[files->nenv++];
+	e->at = base + ev->at;
+	e->name = orig + base + ev->name;
+	e->name_len = ev->name_len;
+	e->value = orig + base + ev->value;
+	e->value_len = ev->value_len;
+	e->start = smp__pos_at(orig, len, base + ev->value);
+	e->end = smp__pos_at(orig, len, base + ev->value + ev->value_len);
+}
 
 /*
  * The %%writefile event ev of the cell at code offset base: its body
@@ -349,6 +375,9 @@ notebook_python(struct smp_notebook *nb, struct smp_arena *arena,
 			if (ipy.events[e].kind == SMP_IPY_WRITEFILE)
 				rc = define_file(files, &ipy.events[e], from,
 						 orig, nb->len, name, arena);
+			else
+				set_env(files, &ipy.events[e], from, orig,
+					nb->len);
 	}
 	smp__ipy_free(&ipy);
 	return rc;
@@ -365,8 +394,8 @@ notebook_python(struct smp_notebook *nb, struct smp_arena *arena,
  */
 static int
 scan_source(struct smp_pysrc *src, struct smp_notebook *nb,
-	    struct smp_docs *docs, const struct smp_context *ctx,
-	    struct smp_report *rep)
+	    const struct nb_files *files, struct smp_docs *docs,
+	    const struct smp_context *ctx, struct smp_report *rep)
 {
 	size_t tries;
 	int rc = 0;
@@ -376,8 +405,9 @@ scan_source(struct smp_pysrc *src, struct smp_notebook *nb,
 		struct smp_finding *f;
 		size_t i;
 
-		rc = smp__pysrc_scan(src, &docs->arena, &ctx->alloc, rep->buf,
-				     rep->len);
+		rc = smp__pysrc_scan_env(src, &docs->arena, &ctx->alloc,
+					 rep->buf, rep->len, files->env,
+					 files->nenv);
 		if (rc || !src->syntax || !nb || tries == BAD_CELLS_MAX)
 			return rc;
 		cell = smp__notebook_cell_of(nb, src->err_at.line);
@@ -413,7 +443,7 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 
 	memset(&nb, 0, sizeof(nb));
 	memset(&src, 0, sizeof(src));
-	files.count = 0;
+	files.count = files.nenv = 0;
 	if (!notebook && !source_ok(ctx, rep))
 		return rep->failed ? SMP_ENOMEM : 0;
 	if (notebook) {
@@ -444,7 +474,7 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 		rep->buf = nb.code;
 		rep->len = nb.len;
 	}
-	rc = scan_source(&src, notebook ? &nb : NULL, docs, ctx, rep);
+	rc = scan_source(&src, notebook ? &nb : NULL, &files, docs, ctx, rep);
 	if (written)
 		/* excerpts and suppression comments: the cells as written */
 		rep->buf = written;
