@@ -346,7 +346,7 @@ smp__notebook_load(struct smp_notebook *nb, struct smp_docs *docs,
 		return SMP_EINVAL;
 	memset(nb, 0, sizeof(*nb));
 	smp__limits_resolve(&lim, limits);
-	if (!smp__utf8_valid(buf, len, &bad)) {
+	if (len && !smp__utf8_valid(buf, len, &bad)) {
 		struct smp_pos pos = smp__pos_at(buf, len, bad);
 
 		return smp__docs_diag(docs, SMP_DIAG_LIMIT, &pos, NULL,

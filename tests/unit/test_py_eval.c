@@ -361,8 +361,7 @@ Test(py_eval, notebook_code_and_map)
 
 	smp__docs_init(&docs, &alloc);
 	cr_assert_eq(smp__report_new(&rep, &alloc, "nb.ipynb", NULL), 0);
-	cr_assert_eq(
-		smp__notebook_load(&book, &docs, nb, strlen(nb), NULL), 0);
+	cr_assert_eq(smp__notebook_load(&book, &docs, nb, strlen(nb), NULL), 0);
 	cr_assert_eq(book.ok, 1);
 	cr_assert_str_eq(book.code, "!pip install x\na = \"\xc3\xa9\"\nb = 1\n"
 				    "%%bash\necho hi\nc = 2\n");
