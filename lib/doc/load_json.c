@@ -98,6 +98,7 @@ struct parser {
 	size_t stream_depth;      /* the streamed array's depth, or 0 */
 	int in_element;           /* an element of it is being parsed */
 	size_t nodes_before;      /* nodes counted before that element */
+	size_t streamed;          /* elements handed over so far */
 	struct smp_arena element; /* that element's nodes */
 };
 
@@ -1007,8 +1008,13 @@ set_pointer(struct parser *p, struct smp_diag *f, const struct smp_node *k)
 					 key->u.scalar.value,
 					 key->u.scalar.len);
 		} else {
-			int w = snprintf(num, sizeof(num), "%zu",
-					 end - fr->base);
+			/* a streamed array keeps no elements: count them */
+			size_t n = end - fr->base;
+			int w;
+
+			if (d + 1 == p->stream_depth)
+				n += p->streamed;
+			w = snprintf(num, sizeof(num), "%zu", n);
 
 			smp__pointer_seg(ptr, sizeof(ptr), &len, num,
 					 (size_t)w);
@@ -1153,6 +1159,7 @@ take(struct parser *p, const struct smp_node *v)
 	p->arena = &p->docs->arena;
 	p->in_element = 0;
 	p->nodes = p->nodes_before; /* each element has the whole limit */
+	p->streamed++;
 	if (p->ndups) {
 		memset(p->dups, 0, p->capdups * sizeof(*p->dups));
 		p->ndups = 0;

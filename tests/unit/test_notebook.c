@@ -207,3 +207,26 @@ Test(notebook, every_allocation_failure_is_clean)
 	}
 	cr_expect_gt(n, 2);
 }
+
+Test(notebook, what_is_skipped_is_still_checked_as_json)
+{
+	load("{\"cells\": [{\"cell_type\": \"code\", \"source\": \"x = 1\",\n"
+	     " \"outputs\": [{\"text\": [\"a\", tru]}]}]}");
+	cr_assert_not(nb.ok);
+	cr_assert_eq(docs.ndiags, 1);
+	cr_expect_eq(docs.diags[0].kind, SMP_DIAG_SYNTAX);
+	cr_expect_eq(docs.diags[0].start.line, 2);
+}
+
+Test(notebook, a_duplicate_key_names_its_cell)
+{
+	load("{\"cells\": [{\"cell_type\": \"code\", \"source\": \"\"},\n"
+	     " {\"cell_type\": \"markdown\", \"source\": \"\"},\n"
+	     " {\"cell_type\": \"code\", \"source\": \"a = 1\", \"source\": "
+	     "\"b = 2\"}]}");
+	cr_assert(nb.ok, "a duplicate key is reported, the notebook read");
+	cr_assert_eq(docs.ndiags, 1);
+	cr_expect_eq(docs.diags[0].kind, SMP_DIAG_DUPLICATE_KEY);
+	cr_expect_str_eq(docs.diags[0].pointer, "/cells/2/source");
+	cr_expect_str_eq(nb.code, "b = 2\n");
+}
