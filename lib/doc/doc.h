@@ -79,7 +79,8 @@ struct smp_doc {
 enum smp_diag_kind {
 	SMP_DIAG_DUPLICATE_KEY, /* a mapping repeats a key */
 	SMP_DIAG_LIMIT,         /* a size, depth or count limit; not UTF-8 */
-	SMP_DIAG_SYNTAX         /* not well-formed JSON or YAML */
+	SMP_DIAG_SYNTAX,        /* not well-formed JSON or YAML */
+	SMP_DIAG_WRONG_TYPE     /* a value of the wrong JSON type */
 };
 
 struct smp_diag {

@@ -19,6 +19,38 @@
 int smp__load_json(struct smp_docs *docs, const char *buf, size_t len,
 		   const struct smp_limits *limits);
 
+/* What a sink says of a member (smp_json_sink.member). */
+enum {
+	SMP_JSON_KEEP,  /* parse it into the tree */
+	SMP_JSON_SKIP,  /* check it is JSON, build nothing: an empty node of
+			   its kind stands for it */
+	SMP_JSON_STREAM /* an array: hand each element to the sink, keep
+			   none (the array stays empty) */
+};
+
+/*
+ * A reader of a large JSON document that needs little of it. member is
+ * asked about each member as its key is read (depth: open containers,
+ * 1 for the top object's members; key: the key's node), outside skipped
+ * values; element gets each element of a streamed array, its nodes valid
+ * only during the call. Either returns SMP_ENOMEM to stop; a diagnostic
+ * it adds goes into docs like the parser's.
+ */
+struct smp_json_sink {
+	int (*member)(void *ud, size_t depth, const struct smp_node *key);
+	int (*element)(void *ud, const struct smp_node *element);
+	void *ud;
+};
+
+/*
+ * smp__load_json() with a sink (NULL: none). A skipped value counts
+ * against no limit but the depth; each streamed element against the
+ * node limit on its own, not with the others.
+ */
+int smp__load_json_sink(struct smp_docs *docs, const char *buf, size_t len,
+			const struct smp_limits *limits,
+			const struct smp_json_sink *sink);
+
 /*
  * YAML (libyaml events) into docs, one per document of the stream. On a
  * syntax error the documents completed before it are kept.

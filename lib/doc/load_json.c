@@ -19,6 +19,12 @@
  * continuation bytes seen on that line (only strings may hold non-ASCII).
  * A UTF-8 byte order mark is skipped (RFC 8259 8.1 allows it): it stays in
  * the offsets but is not a column, as in libyaml and in editors.
+ *
+ * A sink (smp__load_json_sink) keeps a large document's memory to what
+ * its reader needs: a member it skips is checked as JSON but builds no
+ * nodes (its containers and scalars are scratch nodes, reused), and the
+ * elements of an array it streams are handed over one by one, each
+ * parsed into a scratch arena released after it.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -81,6 +87,19 @@ struct parser {
 	struct dup_slot *dups;
 	size_t ndups, capdups;
 	uint64_t seed;
+	/* the sink, and where the parse is for it */
+	const struct smp_json_sink *sink;
+	size_t skip_depth;     /* inside a skipped member of the object at this
+				  depth (open containers), or 0 */
+	struct smp_node *pool; /* skipped containers, one per depth */
+	char *scratch;         /* the skipped scalar */
+	size_t capscratch;
+	int stream_next;          /* the member's value streams if an array */
+	size_t stream_depth;      /* the streamed array's depth, or 0 */
+	int in_element;           /* an element of it is being parsed */
+	size_t nodes_before;      /* nodes counted before that element */
+	size_t streamed;          /* elements handed over so far */
+	struct smp_arena element; /* that element's nodes */
 };
 
 static struct smp_pos
@@ -346,8 +365,26 @@ static struct smp_node *
 new_node(struct parser *p, enum smp_node_kind kind, const struct smp_pos *start,
 	 size_t extra)
 {
-	struct smp_node *n = smp__arena_alloc(p->arena, sizeof(*n) + extra);
+	struct smp_node *n;
 
+	if (p->skip_depth && kind != SMP_NODE_SCALAR) {
+		/* a skipped container: the scratch node of its depth */
+		if (!p->pool)
+			p->pool = smp__calloc(p->alloc, p->lim.max_depth + 1,
+					      sizeof(*p->pool));
+		n = p->pool ? &p->pool[p->depth] : NULL;
+	} else if (p->skip_depth) {
+		void *mem = p->scratch;
+
+		if (sizeof(*n) + extra > p->capscratch &&
+		    smp__grow(p->alloc, &mem, &p->capscratch,
+			      sizeof(*n) + extra, 1))
+			return NULL;
+		p->scratch = mem;
+		n = (struct smp_node *)mem;
+	} else {
+		n = smp__arena_alloc(p->arena, sizeof(*n) + extra);
+	}
 	if (!n)
 		return NULL;
 	memset(n, 0, sizeof(*n));
@@ -367,6 +404,8 @@ node_text(struct smp_node *n)
 static int
 count_node(struct parser *p, const struct smp_pos *pos)
 {
+	if (p->skip_depth)
+		return 0; /* a skipped value is no node */
 	if (++p->nodes > p->lim.max_nodes)
 		return limit_at(p, pos, LIMIT_NODES);
 	return 0;
@@ -377,6 +416,8 @@ push(struct parser *p, struct smp_node *n)
 {
 	void *items = p->stack;
 
+	if (p->skip_depth)
+		return 0; /* nothing inside a skipped value is kept */
 	if (p->nstack == p->capstack) {
 		if (smp__grow(p->alloc, &items, &p->capstack, p->nstack + 1,
 			      sizeof(struct smp_node *)))
@@ -606,7 +647,7 @@ parse_string(struct parser *p, struct smp_node **out)
 {
 	const unsigned char *b = (const unsigned char *)p->buf;
 	size_t n = p->len, s = p->i, i = s + 1, dlen = 0, cont = 0;
-	size_t limit = p->lim.max_scalar_len;
+	size_t limit = p->skip_depth ? SIZE_MAX / 2 : p->lim.max_scalar_len;
 	struct smp_pos start = here(p), pos;
 	struct smp_node *node;
 	int escapes = 0, rc;
@@ -662,7 +703,9 @@ parse_string(struct parser *p, struct smp_node **out)
 		if (dlen > limit)
 			return limit_at(p, &start, LIMIT_STRING);
 	}
-	/* i is at the closing quote */
+	/* i is at the closing quote; a skipped string keeps no text */
+	if (p->skip_depth)
+		dlen = escapes = 0;
 	node = new_node(p, SMP_NODE_SCALAR, &start, dlen + 1);
 	if (!node)
 		return SMP_ENOMEM;
@@ -867,6 +910,8 @@ close_container(struct parser *p, struct smp_node **out)
 	}
 	p->nstack = f->base;
 	p->depth--;
+	if (p->depth < p->stream_depth)
+		p->stream_depth = 0; /* the streamed array is closed */
 	p->i++;
 	c->end = here(p);
 	*out = c;
@@ -963,8 +1008,13 @@ set_pointer(struct parser *p, struct smp_diag *f, const struct smp_node *k)
 					 key->u.scalar.value,
 					 key->u.scalar.len);
 		} else {
-			int w = snprintf(num, sizeof(num), "%zu",
-					 end - fr->base);
+			/* a streamed array keeps no elements: count them */
+			size_t n = end - fr->base;
+			int w;
+
+			if (d + 1 == p->stream_depth)
+				n += p->streamed;
+			w = snprintf(num, sizeof(num), "%zu", n);
 
 			smp__pointer_seg(ptr, sizeof(ptr), &len, num,
 					 (size_t)w);
@@ -974,7 +1024,7 @@ set_pointer(struct parser *p, struct smp_diag *f, const struct smp_node *k)
 			 k->u.scalar.len);
 	if (len >= sizeof(ptr) || memchr(ptr, '\0', len))
 		return;
-	f->pointer = smp__arena_strndup(p->arena, ptr, len);
+	f->pointer = smp__arena_strndup(&p->docs->arena, ptr, len);
 	if (!f->pointer)
 		p->failed = 1;
 }
@@ -1057,6 +1107,68 @@ parse_key(struct parser *p, int after_comma)
 	return 0;
 }
 
+/* The sink's word on the member whose key was just pushed. */
+static int
+member(struct parser *p)
+{
+	int r;
+
+	if (!p->sink || !p->sink->member || p->skip_depth)
+		return 0;
+	r = p->sink->member(p->sink->ud, p->depth, p->stack[p->nstack - 1]);
+	if (r < 0)
+		return r;
+	if (r == SMP_JSON_SKIP)
+		p->skip_depth = p->depth;
+	else if (r == SMP_JSON_STREAM)
+		p->stream_next = 1;
+	return 0;
+}
+
+/* The skipped member value *v (a scratch node) is complete: an empty
+ * node of its kind and place takes its place in the tree. */
+static int
+unskip(struct parser *p, struct smp_node **v)
+{
+	struct smp_node *n = smp__arena_zalloc(p->arena, sizeof(*n) + 1);
+
+	p->skip_depth = 0;
+	if (!n)
+		return SMP_ENOMEM;
+	n->kind = (*v)->kind;
+	n->start = (*v)->start;
+	n->end = (*v)->end;
+	if (n->kind == SMP_NODE_SCALAR) {
+		n->u.scalar.value = node_text(n);
+		n->u.scalar.style = (*v)->u.scalar.style;
+	}
+	*v = n;
+	return 0;
+}
+
+/* The streamed element v goes to the sink, and its nodes are released.
+ * The duplicate table forgets their keys: the open objects' keys are
+ * hashed again from the stack when needed. */
+static int
+take(struct parser *p, const struct smp_node *v)
+{
+	int rc = p->sink->element ? p->sink->element(p->sink->ud, v) : 0;
+	size_t k;
+
+	smp__arena_release(&p->element);
+	p->arena = &p->docs->arena;
+	p->in_element = 0;
+	p->nodes = p->nodes_before; /* each element has the whole limit */
+	p->streamed++;
+	if (p->ndups) {
+		memset(p->dups, 0, p->capdups * sizeof(*p->dups));
+		p->ndups = 0;
+		for (k = 0; k < p->depth; k++)
+			p->frames[k].hashed = 0;
+	}
+	return rc < 0 ? rc : 0;
+}
+
 /* The whole grammar as one loop over an explicit stack. */
 static int
 parse(struct parser *p, struct smp_node **root)
@@ -1069,6 +1181,16 @@ parse(struct parser *p, struct smp_node **root)
 
 	skip_ws(p);
 	for (;;) {
+		int stream = p->stream_next;
+
+		p->stream_next = 0;
+		if (p->stream_depth && p->depth == p->stream_depth &&
+		    !p->in_element) {
+			/* an element of the streamed array starts */
+			p->in_element = 1;
+			p->nodes_before = p->nodes;
+			p->arena = &p->element;
+		}
 		/* a value is expected at p->i */
 		if (p->i >= p->len) {
 			if (p->depth)
@@ -1082,6 +1204,8 @@ parse(struct parser *p, struct smp_node **root)
 		case '[':
 			if ((rc = open_container(p, SMP_NODE_SEQUENCE)) != 0)
 				return rc;
+			if (stream)
+				p->stream_depth = p->depth;
 			skip_ws(p);
 			if (p->i < p->len && p->buf[p->i] == ']') {
 				rc = close_container(p, &v);
@@ -1097,7 +1221,8 @@ parse(struct parser *p, struct smp_node **root)
 				rc = close_container(p, &v);
 				break;
 			}
-			if ((rc = parse_key(p, 0)) != 0)
+			if ((rc = parse_key(p, 0)) != 0 ||
+			    (rc = member(p)) != 0)
 				return rc;
 			ex = EXPECT_MEMBER_VALUE;
 			continue;
@@ -1140,7 +1265,14 @@ parse(struct parser *p, struct smp_node **root)
 					"value",
 					describe(p, p->i, d, sizeof(d)));
 			}
-			if ((rc = push(p, v)) != 0)
+			if (p->skip_depth && p->depth == p->skip_depth &&
+			    (rc = unskip(p, &v)) != 0)
+				return rc;
+			if (p->in_element && p->depth == p->stream_depth)
+				rc = take(p, v);
+			else
+				rc = push(p, v);
+			if (rc)
 				return rc;
 			if (p->i >= p->len)
 				return eof_in_container(p);
@@ -1170,7 +1302,8 @@ parse(struct parser *p, struct smp_node **root)
 			p->i++;
 			skip_ws(p);
 			if (f->node->kind == SMP_NODE_MAPPING) {
-				if ((rc = parse_key(p, 1)) != 0)
+				if ((rc = parse_key(p, 1)) != 0 ||
+				    (rc = member(p)) != 0)
 					return rc;
 				ex = EXPECT_MEMBER_VALUE;
 			} else {
@@ -1181,13 +1314,21 @@ parse(struct parser *p, struct smp_node **root)
 	}
 }
 
+int
+smp__load_json(struct smp_docs *docs, const char *buf, size_t len,
+	       const struct smp_limits *limits)
+{
+	return smp__load_json_sink(docs, buf, len, limits, NULL);
+}
+
 /*
  * Parses buf as one JSON document into docs (see load.h). Limits of 0
  * take their defaults. Returns 0 (diagnostics in docs) or SMP_ENOMEM.
  */
 int
-smp__load_json(struct smp_docs *docs, const char *buf, size_t len,
-	       const struct smp_limits *limits)
+smp__load_json_sink(struct smp_docs *docs, const char *buf, size_t len,
+		    const struct smp_limits *limits,
+		    const struct smp_json_sink *sink)
 {
 	struct parser p;
 	struct smp_node *root = NULL;
@@ -1201,6 +1342,8 @@ smp__load_json(struct smp_docs *docs, const char *buf, size_t len,
 	p.arena = &docs->arena;
 	p.alloc = docs->arena.alloc;
 	p.docs = docs;
+	p.sink = sink;
+	smp__arena_init(&p.element, docs->arena.alloc);
 	smp__limits_resolve(&p.lim, limits);
 	/*
 	 * Seed the duplicate table's hash from addresses (ASLR) so crafted
@@ -1214,6 +1357,9 @@ smp__load_json(struct smp_docs *docs, const char *buf, size_t len,
 	smp__free(p.alloc, p.stack);
 	smp__free(p.alloc, p.frames);
 	smp__free(p.alloc, p.dups);
+	smp__free(p.alloc, p.pool);
+	smp__free(p.alloc, p.scratch);
+	smp__arena_release(&p.element);
 	if (rc < 0)
 		return rc;
 	if (rc == STOP || !root)

@@ -358,6 +358,50 @@ smp__pyval_set(struct smp_pyeval *ev, struct smp_pyval *d,
 	return 0;
 }
 
+/* A STR value text[0..n) written at start..end, outside the tokens. */
+static struct smp_pyval *
+str_at(struct smp_pyeval *ev, const char *text, size_t n, struct smp_pos start,
+       struct smp_pos end)
+{
+	struct smp_pyval *v = valloc(ev, sizeof(*v));
+	char *p = valloc(ev, n + 1);
+
+	if (!v || !p)
+		return NULL;
+	memcpy(p, text, n);
+	v->kind = SMP_PV_STR;
+	v->job = -1;
+	v->text = p;
+	v->len = n;
+	v->start = start;
+	v->end = end;
+	v->src_off = start.offset;
+	v->src_len = end.offset - start.offset;
+	return v;
+}
+
+int
+smp__pyeval_setenv(struct smp_pyeval *ev, const char *name, size_t nlen,
+		   const char *value, size_t vlen, struct smp_pos start,
+		   struct smp_pos end)
+{
+	struct smp_pyval *k = str_at(ev, name, nlen, start, start);
+	struct smp_pyval *v = str_at(ev, value, vlen, start, end);
+
+	if (!k || !v)
+		return -1;
+	if (!ev->environ) {
+		ev->environ = valloc(ev, sizeof(*ev->environ));
+		if (!ev->environ)
+			return -1;
+		ev->environ->kind = SMP_PV_DICT;
+		ev->environ->job = -1;
+		ev->environ->start = start;
+		ev->environ->end = end;
+	}
+	return smp__pyval_set(ev, ev->environ, k, v);
+}
+
 /* A shallow copy of a DICT, LIST or TUPLE positioned on [from, to). */
 static struct smp_pyval *
 copy_container(struct smp_pyeval *ev, const struct smp_pyval *c,
@@ -1746,6 +1790,10 @@ eval_primary(struct smp_pyeval *ev, size_t *i)
 					continue;
 				}
 				v = m;
+				if (ev->environ && m->len == 10 &&
+				    memcmp(p, "os.environ", 10) == 0 &&
+				    is_op(ev, *i, "["))
+					v = ev->environ; /* a notebook's %env */
 				continue;
 			}
 			if (v->kind == SMP_PV_OBJECT &&

@@ -112,6 +112,9 @@ struct smp_pyeval {
 	unsigned depth; /* expression nesting */
 	smp_pyjob_fn on_job;
 	void *priv; /* the evaluator's own: the environment's index */
+	/* os.environ as far as the source set it (a notebook's %env): a
+	 * DICT read by os.environ["K"], a missing key unknown; NULL: none */
+	struct smp_pyval *environ;
 };
 
 void smp__pyeval_init(struct smp_pyeval *ev, const struct smp_allocator *a,
@@ -168,6 +171,15 @@ struct smp_pyval *smp__pyval_get(const struct smp_pyval *d, const char *key,
  */
 int smp__pyval_set(struct smp_pyeval *ev, struct smp_pyval *d,
 		   struct smp_pyval *key, struct smp_pyval *v);
+
+/*
+ * os.environ[name] = value, set outside the tokens (a notebook's %env
+ * line): value is a STR written at start..end. Returns 0 or -1 when out
+ * of memory or over budget.
+ */
+int smp__pyeval_setenv(struct smp_pyeval *ev, const char *name, size_t nlen,
+		       const char *value, size_t vlen, struct smp_pos start,
+		       struct smp_pos end);
 
 /* Turns v into nodes in arena (the document's); NULL on out of memory. */
 struct smp_node *smp__pyval_node(const struct smp_pyeval *ev,

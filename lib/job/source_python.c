@@ -29,6 +29,8 @@ struct scan {
 	struct block blocks[SMP_PYTOK_MAX_INDENT + 2];
 	size_t nblocks;
 	int oom;
+	const struct smp_pysrc_env *env; /* set before the statements */
+	size_t nenv, env_done;
 };
 
 int
@@ -946,6 +948,15 @@ walk(struct scan *s)
 			continue;
 		}
 		pending = 0;
+		while (s->env_done < s->nenv &&
+		       s->env[s->env_done].at <= t->off) {
+			const struct smp_pysrc_env *e = &s->env[s->env_done++];
+
+			if (smp__pyeval_setenv(&s->ev, e->name, e->name_len,
+					       e->value, e->value_len, e->start,
+					       e->end))
+				break;
+		}
 		if (op_is(s, i, "@")) {
 			/* a decorator line */
 			while (!line_end(s, i))
@@ -980,11 +991,21 @@ int
 smp__pysrc_scan(struct smp_pysrc *out, struct smp_arena *arena,
 		const struct smp_allocator *a, const char *buf, size_t len)
 {
+	return smp__pysrc_scan_env(out, arena, a, buf, len, NULL, 0);
+}
+
+int
+smp__pysrc_scan_env(struct smp_pysrc *out, struct smp_arena *arena,
+		    const struct smp_allocator *a, const char *buf, size_t len,
+		    const struct smp_pysrc_env *env, size_t nenv)
+{
 	struct scan s;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	memset(&s, 0, sizeof(s));
+	s.env = env;
+	s.nenv = nenv;
 	s.out = out;
 	s.arena = arena;
 	if (tokenize(&s, a, buf, len)) {

@@ -53,6 +53,23 @@ int smp__pysrc_scan(struct smp_pysrc *out, struct smp_arena *arena,
 		    const struct smp_allocator *a, const char *buf, size_t len);
 
 /*
+ * A variable the source sets outside its Python (a notebook's %env
+ * line at offset at): from there on os.environ[name] is value.
+ */
+struct smp_pysrc_env {
+	size_t at;
+	const char *name, *value;
+	size_t name_len, value_len;
+	struct smp_pos start, end; /* where the value is written */
+};
+
+/* smp__pysrc_scan() with the variables env[0..nenv) (in order of at). */
+int smp__pysrc_scan_env(struct smp_pysrc *out, struct smp_arena *arena,
+			const struct smp_allocator *a, const char *buf,
+			size_t len, const struct smp_pysrc_env *env,
+			size_t nenv);
+
+/*
  * A SageMaker Pipeline definition ({"Version", "Parameters", "Steps"}, as
  * pipeline.definition() writes it): every step of Type "Training" has a
  * CreateTrainingJob request in Arguments, which becomes a job named after

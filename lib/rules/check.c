@@ -121,7 +121,9 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	smp__script_init(&script, &ctx->alloc);
 	rc = ctx->no_script ? 0
 			    : smp__rules_script_load(&script, &job, script_dir,
-						     ctx->limits.max_file_size);
+						     ctx->limits.max_file_size,
+						     hook ? hook->files : NULL,
+						     hook ? hook->nfiles : 0);
 	if (rc) {
 		smp__script_release(&script);
 		return rc;

@@ -33,9 +33,11 @@ int smp__rules_input(struct smp_report *rep, const struct smp_docs *docs);
  * (smp__script_load() with what the job says); 0 or SMP_ENOMEM.
  */
 struct smp_script_facts;
+struct smp_script_file;
 int smp__rules_script_load(struct smp_script_facts *s,
 			   const struct smp_job *job, const char *base_dir,
-			   size_t max_size);
+			   size_t max_size, const struct smp_script_file *files,
+			   size_t nfiles);
 
 /*
  * 1 when the job sets GPU_NUM_DEVICES by one of the troubleshooting
@@ -65,6 +67,10 @@ struct smp_check_hook {
 	 * is read from it, whatever the spec says its code is (an S3 source
 	 * directory); NULL: as the spec says */
 	const char *sources;
+	/* files the checked source defined (a notebook's %%writefile
+	 * cells), read when an entry script is not on disk */
+	const struct smp_script_file *files;
+	size_t nfiles;
 };
 
 /*

@@ -139,6 +139,11 @@ smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
 		    struct smp_error *err)
 {
 	const char *slash = path ? strrchr(path, '/') : NULL;
+	int notebook = path && smp__pysrc_kind(path) == 2;
+	/* a notebook's outputs do not count against the size limit: its
+	 * code cells do, once they are read */
+	size_t limit =
+		ctx ? ctx->limits.max_file_size * (notebook ? 16 : 1) : 0;
 	char *buf = NULL, *dir;
 	size_t len = 0;
 	int rc;
@@ -148,13 +153,7 @@ smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
 	if (!out || !ctx || !path)
 		return smp__error_set(err, SMP_EINVAL, NULL, NULL,
 				      "invalid argument");
-	/* a notebook's outputs do not count against the size limit: its
-	 * code cells do, once they are read */
-	rc = smp__read_file(&buf, &len, &ctx->alloc, path,
-			    smp__pysrc_kind(path) == 2
-				    ? ctx->limits.max_file_size * 16
-				    : ctx->limits.max_file_size,
-			    err);
+	rc = smp__read_file(&buf, &len, &ctx->alloc, path, limit, err);
 	if (rc == SMP_ELIMIT) {
 		struct smp_report *rep;
 		struct smp_pos at = {1, 1, 0};
@@ -165,8 +164,8 @@ smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
 			return rc;
 		rep->severity_set = ctx->severity_set;
 		smp__report_add(rep, SMP_RULE_INPUT_LIMIT, &at, NULL,
-				"file is larger than the limit of %zu bytes",
-				ctx->limits.max_file_size);
+				"file is larger than the limit of %zu bytes%s",
+				limit, notebook ? " for a notebook" : "");
 		if (rep->failed) {
 			smp_report_free(rep);
 			return SMP_ENOMEM;

@@ -4,7 +4,8 @@
  * as documents, like the jobs of a YAML stream. What the evaluator could
  * not know is an unknown node: a finding about one is dropped, so that no
  * rule reports a value it did not see. A notebook's code cells are read
- * first (doc/notebook.c) and its findings mapped back to cell and line.
+ * first (doc/notebook.c), their IPython syntax made Python
+ * (script/ipython.c), and its findings mapped back to cell and line.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,8 +15,10 @@
 #include "context/context.h"
 #include "doc/load.h"
 #include "job/notebook.h"
+#include "script/ipython.h"
 #include "job/source_python.h"
 #include "report/suppress.h"
+#include "script/script.h"
 #include "util/text.h"
 
 /*
@@ -211,6 +214,10 @@ smp__check_jobs(const struct smp_context *ctx, const struct smp_pysrc *src,
 	/* the native job first, so that the compiled ones can use it */
 	memset(&ab, 0, sizeof(ab));
 	memset(&own, 0, sizeof(own));
+	if (hook) {
+		own.files = hook->files;
+		own.nfiles = hook->nfiles;
+	}
 	own.fn = auto_base_fn;
 	own.ud = &ab;
 	ab.name = src->jobs[native].name;
@@ -258,6 +265,168 @@ name_calls(struct smp_pysrc *src, const struct smp_notebook *nb,
 	return 0;
 }
 
+/* Files a notebook defines with %%writefile: past these, not read. */
+#define NB_FILES_MAX 16
+
+/* %env lines of a notebook: past these, not read. */
+#define NB_ENV_MAX 64
+
+/* The files a notebook's %%writefile cells define (check.h), and the
+ * variables its %env lines set. */
+struct nb_files {
+	struct smp_script_file items[NB_FILES_MAX];
+	size_t count;
+	struct smp_pysrc_env env[NB_ENV_MAX];
+	size_t nenv;
+};
+
+/* The %env event ev of the cell at code offset base, for the evaluator:
+ * from there on os.environ[name] is value. */
+static void
+set_env(struct nb_files *files, const struct smp_ipy_event *ev, size_t base,
+	const char *orig, size_t len)
+{
+	struct smp_pysrc_env *e;
+
+	if (files->nenv == NB_ENV_MAX)
+		return;
+	e = &files->env[files->nenv++];
+	e->at = base + ev->at;
+	e->name = orig + base + ev->name;
+	e->name_len = ev->name_len;
+	e->value = orig + base + ev->value;
+	e->value_len = ev->value_len;
+	e->start = smp__pos_at(orig, len, base + ev->value);
+	e->end = smp__pos_at(orig, len, base + ev->value + ev->value_len);
+}
+
+/*
+ * The %%writefile event ev of the cell at code offset base: its body
+ * defines (or with -a extends) a file. The file's text is the notebook's
+ * code with everything but its bodies blanked, so that its positions are
+ * the notebook's and its findings map back to the cell.
+ */
+static int
+define_file(struct nb_files *files, const struct smp_ipy_event *ev, size_t base,
+	    const char *orig, size_t len, const char *shown_as,
+	    struct smp_arena *arena)
+{
+	struct smp_script_file *f = NULL;
+	const char *name = orig + base + ev->name;
+	char *text;
+	size_t k;
+	int created = 0;
+
+	for (k = 0; k < files->count && !f; k++)
+		if (strlen(files->items[k].path) == ev->name_len &&
+		    memcmp(files->items[k].path, name, ev->name_len) == 0)
+			f = &files->items[k];
+	if (!f) {
+		if (files->count == NB_FILES_MAX)
+			return 0;
+		f = &files->items[files->count];
+		f->path = smp__arena_strndup(arena, name, ev->name_len);
+		f->text = smp__arena_alloc(arena, len ? len : 1);
+		if (!f->path || !f->text)
+			return SMP_ENOMEM;
+		f->len = len;
+		f->shown_as = shown_as;
+		files->count++;
+		created = 1;
+	}
+	text = (char *)(uintptr_t)f->text;
+	if (created || !ev->append)
+		for (k = 0; k < len; k++)
+			text[k] = orig[k] == '\n' ? '\n' : ' ';
+	memcpy(text + base + ev->value, orig + base + ev->value, ev->value_len);
+	return 0;
+}
+
+/*
+ * The code cells of nb as Python: each cell's IPython syntax rewritten
+ * in place (script/ipython.h), from a copy of the cells as written, which
+ * *written gets (the same length: every position holds in both); the
+ * files its %%writefile cells define into files.
+ */
+static int
+notebook_python(struct smp_notebook *nb, struct smp_arena *arena,
+		const struct smp_allocator *alloc, const char **written,
+		struct nb_files *files, const char *name)
+{
+	struct smp_ipy ipy;
+	char *orig;
+	size_t k, e;
+	int rc = 0;
+
+	*written = nb->code;
+	if (!nb->len)
+		return 0;
+	orig = smp__arena_strndup(arena, nb->code, nb->len);
+	if (!orig)
+		return SMP_ENOMEM;
+	*written = orig;
+	smp__ipy_init(&ipy, alloc);
+	for (k = 0; k < nb->ncells && rc == 0; k++) {
+		size_t from = nb->cells[k].from, first = ipy.count;
+
+		rc = smp__ipython(&ipy, orig + from, nb->cells[k].to - from,
+				  nb->code + from);
+		for (e = first; rc == 0 && e < ipy.count; e++)
+			if (ipy.events[e].kind == SMP_IPY_WRITEFILE)
+				rc = define_file(files, &ipy.events[e], from,
+						 orig, nb->len, name, arena);
+			else
+				set_env(files, &ipy.events[e], from, orig,
+					nb->len);
+	}
+	smp__ipy_free(&ipy);
+	return rc;
+}
+
+/* A notebook keeps going past a cell that is not Python: at most this
+ * many such cells, each scan reading the whole code again. */
+#define BAD_CELLS_MAX 64
+
+/*
+ * Scans the code of rep into src. In a notebook, a cell that does not
+ * tokenize as Python is a syntax warning naming it and is blanked out,
+ * and the rest is scanned again: only that cell is lost.
+ */
+static int
+scan_source(struct smp_pysrc *src, struct smp_notebook *nb,
+	    const struct nb_files *files, struct smp_docs *docs,
+	    const struct smp_context *ctx, struct smp_report *rep)
+{
+	size_t tries;
+	int rc = 0;
+
+	for (tries = 0;; tries++) {
+		const struct smp_nb_cell *cell;
+		struct smp_finding *f;
+		size_t i;
+
+		rc = smp__pysrc_scan_env(src, &docs->arena, &ctx->alloc,
+					 rep->buf, rep->len, files->env,
+					 files->nenv);
+		if (rc || !src->syntax || !nb || tries == BAD_CELLS_MAX)
+			return rc;
+		cell = smp__notebook_cell_of(nb, src->err_at.line);
+		if (!cell)
+			return 0;
+		f = smp__report_add(rep, SMP_RULE_SYNTAX, &src->err_at, NULL,
+				    "cell %u is not valid Python: %s; the "
+				    "other cells are checked without it",
+				    (unsigned)cell->cell, src->err);
+		smp__finding_soften(rep, f, SMP_RULE_SYNTAX,
+				    SMP_SEVERITY_WARNING);
+		if (rep->failed)
+			return SMP_ENOMEM;
+		for (i = cell->from; i < cell->to; i++)
+			if (nb->code[i] != '\n')
+				nb->code[i] = ' ';
+	}
+}
+
 int
 smp__check_source(const struct smp_context *ctx, const char *name,
 		  struct smp_docs *docs, struct smp_report *rep,
@@ -265,28 +434,50 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 {
 	struct smp_notebook nb;
 	struct smp_pysrc src;
+	struct nb_files files;
+	struct smp_check_hook with_files;
+	const char *written = NULL; /* a notebook's cells as written */
 	const char *saved_buf = rep->buf;
 	size_t saved_len = rep->len;
 	int rc = 0, notebook = smp__pysrc_kind(name) == 2;
 
 	memset(&nb, 0, sizeof(nb));
+	memset(&src, 0, sizeof(src));
+	files.count = files.nenv = 0;
 	if (!notebook && !source_ok(ctx, rep))
 		return rep->failed ? SMP_ENOMEM : 0;
 	if (notebook) {
 		rc = smp__notebook_load(&nb, docs, rep->buf, rep->len,
-					&ctx->limits, rep);
-		if (rc == 0)
-			rc = smp__rules_input(rep, docs);
-		if (rc || !nb.ok)
+					&ctx->limits);
+		if (rc || !nb.ok || nb.language)
+			/* a notebook whose kernel is not Python (R, Scala)
+			 * is skipped, as ruff skips it */
+			return rc || nb.ok ? rc : smp__rules_input(rep, docs);
+		docs->count = 0; /* the notebook's JSON is not a job */
+		rc = notebook_python(&nb, &docs->arena, &ctx->alloc, &written,
+				     &files, rep->file);
+		if (rc)
 			return rc;
+		if (files.count) {
+			/* the entry-script checks read these when the
+			 * script is not on disk */
+			if (hook)
+				with_files = *hook;
+			else
+				memset(&with_files, 0, sizeof(with_files));
+			with_files.files = files.items;
+			with_files.nfiles = files.count;
+			hook = &with_files;
+		}
 		/* findings and excerpts refer to the code of the cells
 		 * until they are mapped back */
 		rep->buf = nb.code;
 		rep->len = nb.len;
-		docs->count = 0; /* the notebook's JSON is not a job */
 	}
-	rc = smp__pysrc_scan(&src, &docs->arena, &ctx->alloc, rep->buf,
-			     rep->len);
+	rc = scan_source(&src, notebook ? &nb : NULL, &files, docs, ctx, rep);
+	if (written)
+		/* excerpts and suppression comments: the cells as written */
+		rep->buf = written;
 	if (rc == 0 && src.syntax) {
 		smp__report_add(rep, SMP_RULE_SYNTAX, &src.err_at, NULL,
 				"%s; nothing else in this file is checked",
@@ -313,5 +504,8 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 		smp__notebook_map(&nb, rep);
 	rep->buf = saved_buf;
 	rep->len = saved_len;
+	/* what is wrong with the notebook's cells, where the file has it */
+	if (rc == 0 && notebook)
+		rc = smp__rules_input(rep, docs);
 	return rc;
 }

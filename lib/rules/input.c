@@ -1,7 +1,9 @@
 /*
  * input.c - the loaders' diagnostics as findings: a spec that is not
  * well-formed (syntax), repeats a key (duplicate-key) or is too large
- * (input-limit). The loaders themselves name no rule.
+ * (input-limit), or holds a value of the wrong type where a loader reads
+ * a fixed shape (wrong-type: a notebook's cells). The loaders themselves
+ * name no rule.
  */
 #include "rules/check.h"
 
@@ -13,6 +15,8 @@ rule_of(enum smp_diag_kind kind)
 		return SMP_RULE_DUPLICATE_KEY;
 	case SMP_DIAG_LIMIT:
 		return SMP_RULE_INPUT_LIMIT;
+	case SMP_DIAG_WRONG_TYPE:
+		return SMP_RULE_WRONG_TYPE;
 	case SMP_DIAG_SYNTAX:
 		break;
 	}

@@ -33,7 +33,8 @@
 
 int
 smp__rules_script_load(struct smp_script_facts *s, const struct smp_job *job,
-		       const char *base_dir, size_t max_size)
+		       const char *base_dir, size_t max_size,
+		       const struct smp_script_file *files, size_t nfiles)
 {
 	struct smp_script_where w;
 
@@ -44,6 +45,8 @@ smp__rules_script_load(struct smp_script_facts *s, const struct smp_job *job,
 	w.source_dir = job->source_dir;
 	w.in_git = job->root && job->root->kind == SMP_NODE_MAPPING &&
 		   smp__map_get(job->root, "git_config") != NULL;
+	w.files = files;
+	w.nfiles = nfiles;
 	return smp__script_load(s, &w, base_dir, max_size);
 }
 

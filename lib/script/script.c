@@ -162,6 +162,52 @@ smp__script_release(struct smp_script_facts *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* path without its "./" steps at the start */
+static const char *
+plain(const char *path)
+{
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	return path;
+}
+
+/*
+ * The script at path is not on disk: when the checked source defined it
+ * (the last definition wins), that text is scanned instead.
+ */
+static int
+defined_file(struct smp_script_facts *s, const struct smp_script_where *w,
+	     const char *base_dir, const char *path)
+{
+	const struct smp_script_file *f = NULL;
+	char other[4096];
+	size_t k;
+	int rc;
+
+	for (k = 0; k < w->nfiles; k++)
+		if (smp__script_path(other, sizeof(other), base_dir, NULL,
+				     w->files[k].path) == 0 &&
+		    strcmp(plain(other), plain(path)) == 0)
+			f = &w->files[k];
+	if (!f)
+		return 0;
+	s->buf = smp__malloc(s->alloc, f->len + 1);
+	if (!s->buf)
+		return SMP_ENOMEM;
+	memcpy(s->buf, f->text, f->len);
+	s->buf[f->len] = '\0';
+	s->len = f->len;
+	s->path = f->shown_as;
+	rc = smp__pyscan_run(&s->scan, &s->arena, s->buf, s->len);
+	if (rc == 0)
+		rc = smp__script_analyze(s);
+	if (rc)
+		return rc;
+	s->status = SMP_SCRIPT_SCANNED;
+	s->reason = NULL;
+	return 0;
+}
+
 int
 smp__script_load(struct smp_script_facts *s, const struct smp_script_where *w,
 		 const char *base_dir, size_t max_size)
@@ -216,7 +262,7 @@ smp__script_load(struct smp_script_facts *s, const struct smp_script_where *w,
 
 		if (e == ENOENT || e == ENOTDIR) {
 			s->reason = "was not found";
-			return 0;
+			return defined_file(s, w, base_dir, path);
 		}
 		if (strerror_r(e, why, sizeof(why)) != 0) /* thread-safe */
 			snprintf(why, sizeof(why), "error %d", e);

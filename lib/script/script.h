@@ -76,6 +76,18 @@ void smp__script_init(struct smp_script_facts *s,
 		      const struct smp_allocator *a);
 
 /*
+ * A file defined by the source being checked rather than on disk: a
+ * notebook's %%writefile cell. text is scanned as the script, its
+ * positions those of the defining source, and findings name shown_as.
+ */
+struct smp_script_file {
+	const char *path; /* as written, relative to the source's folder */
+	const char *text;
+	size_t len;
+	const char *shown_as;
+};
+
+/*
  * What the spec says about its script: the entry point, a launcher's
  * training_script hyperparameter (read instead when it is a string), the
  * source_dir, and whether source_dir lies in a git repository.
@@ -85,6 +97,10 @@ struct smp_script_where {
 	const struct smp_node *launcher_script;
 	const struct smp_node *source_dir;
 	int in_git;
+	/* files the checked source defined (a notebook's %%writefile
+	 * cells): read when the script is not on disk; NULL: none */
+	const struct smp_script_file *files;
+	size_t nfiles;
 };
 
 /*

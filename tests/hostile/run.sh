@@ -491,6 +491,55 @@ test_absurd_instance_data_refused_with_position() {
 		has "tested-models.json:75:30: 'models\[[0-9]+\]\.compiler_batch_size' must be at least 1"
 }
 
+# --- notebooks ---------------------------------------------------------------
+
+# nb_bounded NAME PYTHON: the notebook that PYTHON writes to $T/NAME.ipynb
+# is read in at most 64 MiB of resident memory and 1 s of CPU: outputs
+# and metadata build no nodes, cells are read one at a time.
+nb_bounded() {
+	no_python && return
+	[ -x /usr/bin/time ] || { skip "needs /usr/bin/time (apt-get install time)"; return; }
+	python3 -c "$2" "$T/$1.ipynb" || { fail "python3 could not write it"; return; }
+	/usr/bin/time -f 'rss %M cpu %U %S' "$cli" check --no-script \
+		"$T/$1.ipynb" >"$T/out" 2>&1
+	set -- $(sed -n 's/^rss \([0-9]*\) cpu \([0-9.]*\) \([0-9.]*\)$/\1 \2 \3/p' "$T/out")
+	[ -n "$1" ] || { fail "no measurement"; return; }
+	[ "$1" -le 65536 ] || fail "peak RSS $1 KiB, more than 64 MiB"
+	awk -v u="$2" -v s="$3" 'BEGIN { exit !(u + s <= 1.0) }' ||
+		fail "$2 s user + $3 s system CPU, more than 1 s"
+	hasnt 'input-limit|syntax'
+}
+
+# 56 MB of widget state in the notebook's metadata (was 1.67 GB at 62 MB).
+test_notebook_widget_state_bounded() {
+	nb_bounded widgets 'import json, sys
+w = {"k%d" % i: {"model_name": "LayoutModel", "state": {"a": [1, 2, 3], "b": "x" * 20}} for i in range(600000)}
+json.dump({"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "source": ["x = 1\n"]}],
+           "metadata": {"widgets": {"application/vnd.jupyter.widget-state+json": {"state": w}}},
+           "nbformat": 4, "nbformat_minor": 5}, open(sys.argv[1], "w"))'
+}
+
+# 1.7 million empty cells (was 972 MB).
+test_notebook_many_empty_cells_bounded() {
+	nb_bounded cells 'import sys
+open(sys.argv[1], "w").write("{\"cells\": [" + ",".join(["{\"cell_type\": \"code\", \"source\": []}"] * 1700000) + "], \"metadata\": {}, \"nbformat\": 4}")'
+}
+
+# One source line of 3 MB (was 244 MB).
+test_notebook_long_source_line_bounded() {
+	nb_bounded line 'import json, sys
+json.dump({"cells": [{"cell_type": "code", "source": "x = \"" + "a" * 3000000 + "\"\n"}], "metadata": {}, "nbformat": 4}, open(sys.argv[1], "w"))'
+}
+
+# A notebook too large to read says its own limit, not the spec's.
+test_notebook_too_large_names_its_limit() {
+	no_python && return
+	python3 -c 'import sys
+f = open(sys.argv[1], "w"); f.write("{\"cells\": [], \"metadata\": {\"x\": \"" + "a" * (65 << 20) + "\"}}")' "$T/huge.ipynb"
+	run 1 check --no-script "$T/huge.ipynb"
+	has "larger than the limit of 67108864 bytes for a notebook"
+}
+
 # --- driver ---------------------------------------------------------------
 
 run_tests
