@@ -34,6 +34,8 @@ check_doc(const struct smp_context *ctx, struct smp_docs *docs,
 		return smp__check_root(ctx, root, SMP_DIALECT_AUTO,
 				       &docs->arena, rep, hook, script_dir);
 	if (!steps.count) {
+		if (SMP__WALKED(hook))
+			return 0; /* a pipeline that trains nothing */
 		smp__report_node(rep, SMP_RULE_NO_TRAINING_JOB, root,
 				 "no training job found: the pipeline "
 				 "definition has no step of Type 'Training'");
@@ -88,6 +90,9 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	if (docs.format == SMP_INPUT_AUTO && smp__pysrc_kind(name)) {
 		/* a launcher or notebook: its jobs, each as a document */
 		rc = smp__check_source(ctx, name, &docs, rep, hook, script_dir);
+	} else if (SMP__WALKED(hook) && ctx->dialect == SMP_DIALECT_AUTO &&
+		   !smp__text_may_hold_job(rep->buf, len)) {
+		rc = 0; /* found by a walk, no job key in it: not parsed */
 	} else {
 		rc = smp__load(&docs, name, rep->buf, len, &ctx->limits);
 		if (rc == 0)
