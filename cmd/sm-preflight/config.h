@@ -39,7 +39,11 @@ struct cli_config_args {
 	int fail_on_set;         /* --fail-on given */
 	enum smp_severity fail_on;
 	int lr_scaling_set; /* --lr-scaling given (opts->lr_scaling) */
-	int include_python; /* --include-python: walk *.py and *.ipynb too */
+	int no_python; /* --no-python: walks skip *.py and *.ipynb */
+	/* --extend-exclude: more ignore patterns, relative to the working
+	 * folder, for every walk (as ruff's) */
+	const char *const *extend_exclude;
+	size_t extend_exclude_count;
 	/* --select / --ignore given (opts->select, opts->ignore): they
 	 * replace the files' select / ignore-rules */
 	int select_set;

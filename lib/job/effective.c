@@ -241,8 +241,8 @@ compiler_intent(const struct smp_job *job)
 	    job->pytorchxla_enabled || job->gpu_num_devices ||
 	    smp__job_xla_misspelled(job))
 		return 1;
-	for (i = 0; hp && hp->kind == SMP_NODE_MAPPING &&
-		    i < hp->u.mapping.count;
+	for (i = 0;
+	     hp && hp->kind == SMP_NODE_MAPPING && i < hp->u.mapping.count;
 	     i++) {
 		const char *k = smp__node_text(hp->u.mapping.items[i].key);
 

@@ -87,10 +87,11 @@ not_judged(const struct smp_context *ctx, struct smp_job *job,
 	c.cat = &ctx->catalog;
 	c.rep = rep;
 	c.settings = &ctx->settings;
-	c.instance = job->instance_type
-			     ? smp__catalog_instance(
-				       c.cat, smp__node_text(job->instance_type))
-			     : NULL;
+	c.instance =
+		job->instance_type
+			? smp__catalog_instance(
+				  c.cat, smp__node_text(job->instance_type))
+			: NULL;
 	hook->fn(hook->ud, &c);
 	rep->count = from;
 	return 0;
