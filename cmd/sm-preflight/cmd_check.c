@@ -41,6 +41,7 @@ enum {
 	OPT_ALL_JOBS,
 	OPT_EXTEND_EXCLUDE,
 	OPT_VERBOSE,
+	OPT_AS_WALK,
 	OPT_OFFLINE,
 	OPT_STALE_DAYS,
 	OPT_FORMAT,
@@ -102,6 +103,10 @@ static const struct cli_option options[] = {
 	{"--extend-exclude", 0, OPT_EXTEND_EXCLUDE, "PATTERN",
 	 "also skip walked entries matching PATTERN (gitignore style, "
 	 "relative to the working directory; repeatable)"},
+	{"--as-walk", 0, OPT_AS_WALK, NULL,
+	 "check the named files as if a walk had found them: those without "
+	 "a training job are skipped, only Training Compiler jobs judged "
+	 "(for hooks that pass every staged file)"},
 	{"--verbose", 'v', OPT_VERBOSE, NULL,
 	 "list the walked files skipped because they hold no training job, "
 	 "and the jobs not judged (on stderr)"},
@@ -739,6 +744,7 @@ run_check(int argc, char **argv)
 	char **owned;
 	size_t ninputs = 0, nowned = 0, i;
 	int id, k, status = CLI_EXIT_OK, quiet = 0, statistics = 0;
+	int as_walk = 0;
 	const char *stale_value = NULL;
 	enum smp_severity stale_sev;
 	char cache_dir[1024];
@@ -864,6 +870,9 @@ run_check(int argc, char **argv)
 		case OPT_VERBOSE:
 			r.verbose = 1;
 			break;
+		case OPT_AS_WALK:
+			as_walk = 1;
+			break;
 		case OPT_OFFLINE:
 			opts.offline = 1;
 			break;
@@ -945,6 +954,8 @@ run_check(int argc, char **argv)
 			  "entries are skipped)",
 			  files.empty[i],
 			  cargs.no_python ? "" : ", *.py, *.ipynb");
+	for (i = 0; as_walk && i < files.count; i++)
+		files.walked[i] = strcmp(files.paths[i], "-") != 0;
 	for (i = 0; i < files.count && !r.walked; i++)
 		r.walked = files.walked[i];
 	if (files.count == 0 && files.empty_count) {

@@ -67,10 +67,12 @@ cli_walk_default_suffix(const char *name)
 	return 0;
 }
 
+/* dir/name; in "." just name, so that `check .` prints "jobs/a.yaml"
+ * as ruff does (and GitHub annotations name the file as the checkout). */
 static char *
 join(const char *dir, const char *name)
 {
-	size_t dl = strlen(dir), nl = strlen(name);
+	size_t dl = strcmp(dir, ".") == 0 ? 0 : strlen(dir), nl = strlen(name);
 	size_t sl = dl > 0 && dir[dl - 1] != '/' ? 1 : 0;
 	char *p = malloc(dl + sl + nl + 1);
 
