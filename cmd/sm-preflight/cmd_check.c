@@ -462,10 +462,13 @@ print_summary(const struct run *r)
 			sev != SMP_SEVERITY_INFO && n != 1 ? "s" : "");
 		first = 0;
 	}
-	fprintf(stderr, " in %s file%s",
-		grouped(num, sizeof(num), r->files_checked),
-		plural_s(r->files_checked) ? "s" : "");
-	if (r->walked)
+	if (total == 0 && r->files_checked == 0 && r->walked)
+		fputs(": no Training Compiler job found", stderr);
+	else
+		fprintf(stderr, " in %s file%s",
+			grouped(num, sizeof(num), r->files_checked),
+			plural_s(r->files_checked) ? "s" : "");
+	if (r->walked && r->files_checked)
 		fprintf(stderr, " (%s job%s checked)",
 			grouped(num, sizeof(num), r->jobs),
 			plural_s(r->jobs) ? "s" : "");
