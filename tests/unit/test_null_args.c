@@ -34,6 +34,8 @@ static const char *const walked[] = {
 	"smp_check_file",
 	"smp_report_free",
 	"smp_report_count",
+	"smp_report_jobs",
+	"smp_report_jobs_skipped",
 	"smp_report_get",
 	"smp_report_max_severity",
 	"smp_rule_count",
@@ -231,6 +233,8 @@ Test(null_args, check_and_report)
 	smp_report_free(rep);
 	smp_report_free(NULL);
 	cr_assert_eq(smp_report_count(NULL), 0);
+	cr_assert_eq(smp_report_jobs(NULL), 0);
+	cr_assert_eq(smp_report_jobs_skipped(NULL), 0);
 	cr_assert_null(smp_report_get(NULL, 0));
 	cr_assert_eq(smp_report_max_severity(NULL), SMP_SEVERITY_OFF);
 	cr_assert_eq(smp_emit_text(NULL, SMP_SEVERITY_INFO, 0, sink, NULL),
