@@ -1164,6 +1164,10 @@ struct smp_config {
 	 * SMP_EPARSE at its position, with a did-you-mean) */
 	struct smp_config_list select;
 	struct smp_config_list ignore_rules;
+	/* `all-jobs:`: 1 true, 0 false, -1 not set; a walk then judges every
+	 * job found, not only Training Compiler ones */
+	int all_jobs;
+	struct smp_config_pos all_jobs_pos;
 };
 
 /*

@@ -162,8 +162,8 @@ struct run {
 	struct cli_outputs *outs;
 	unsigned int text_flags;
 	size_t files_checked;
-	int all_jobs;    /* --all-jobs */
-	int verbose;     /* --verbose */
+	unsigned char *all_jobs; /* per file: all-jobs, --all-jobs */
+	int verbose;             /* --verbose */
 	int walked;      /* an input was a folder: the summary is said */
 	size_t skipped;  /* walked files without a training job */
 	size_t jobs;     /* jobs judged */
@@ -277,7 +277,7 @@ check_work(void *ud, size_t i)
 		o.baseline = r->baseline;
 		if (r->files->walked[i])
 			o.flags = SMP_CHECK_WALKED |
-				  (r->all_jobs ? SMP_CHECK_ALL_JOBS : 0u);
+				  (r->all_jobs[i] ? SMP_CHECK_ALL_JOBS : 0u);
 		res->rc = smp_check(&res->rep, r->ctxs[i], path, NULL, 0, &o,
 				    &res->err);
 	}
@@ -690,7 +690,8 @@ resolve_contexts(struct run *r, struct cli_configs *configs,
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers, one a file */
 	r->ctxs = calloc(files->count + 1, sizeof(*r->ctxs));
 	r->fail_on = calloc(files->count + 1, 1);
-	if (!r->ctxs || !r->fail_on) {
+	r->all_jobs = calloc(files->count + 1, 1);
+	if (!r->ctxs || !r->fail_on || !r->all_jobs) {
 		internal_error(SMP_ENOMEM, NULL);
 		return CLI_EXIT_INTERNAL;
 	}
@@ -702,6 +703,7 @@ resolve_contexts(struct run *r, struct cli_configs *configs,
 		if (status != CLI_EXIT_OK)
 			return status;
 		r->fail_on[i] = (unsigned char)cli_profile_fail_on(p);
+		r->all_jobs[i] = (unsigned char)cli_profile_all_jobs(p);
 	}
 	if (files->count) {
 		*first = r->ctxs[0];
@@ -859,13 +861,13 @@ run_check(int argc, char **argv)
 			opts.no_script = 1;
 			break;
 		case OPT_INCLUDE_PYTHON:
-			cargs.no_python = 0;
+			cargs.include_python = 1;
 			break;
 		case OPT_NO_PYTHON:
 			cargs.no_python = 1;
 			break;
 		case OPT_ALL_JOBS:
-			r.all_jobs = 1;
+			cargs.all_jobs = 1;
 			break;
 		case OPT_EXTEND_EXCLUDE:
 			excludes[nexcludes++] = value;
@@ -1043,6 +1045,7 @@ out:
 	smp_baseline_free(baseline);
 	free(r.ctxs);
 	free(r.fail_on);
+	free(r.all_jobs);
 	free(r.stats);
 	cli_walk_list_free(&files);
 	cli_configs_free(configs);

@@ -80,7 +80,9 @@ filter_skip(void *ud, const char *path, const char *name, int is_dir)
 	/* the folder's instance overlay is data, not a spec */
 	if (!skip && !is_dir)
 		skip = !(has_extension(p->extensions, name) ||
-			 (!c->args->no_python && is_python(name))) ||
+			 (!c->args->no_python &&
+			  (!p->extensions || c->args->include_python) &&
+			  is_python(name))) ||
 		       (p->overlay && strcmp(p->overlay, abs) == 0);
 	free(abs);
 	free(dir);
