@@ -960,7 +960,8 @@ run_check(int argc, char **argv)
 			  files.empty[i],
 			  cargs.no_python ? "" : ", *.py, *.ipynb");
 	for (i = 0; as_walk && i < files.count; i++)
-		files.walked[i] = strcmp(files.paths[i], "-") != 0;
+		files.walked[i] =
+			(unsigned char)(strcmp(files.paths[i], "-") != 0);
 	for (i = 0; i < files.count && !r.walked; i++)
 		r.walked = files.walked[i];
 	if (files.count == 0 && files.empty_count) {

@@ -39,7 +39,7 @@ struct cli_config_args {
 	int fail_on_set;         /* --fail-on given */
 	enum smp_severity fail_on;
 	int lr_scaling_set; /* --lr-scaling given (opts->lr_scaling) */
-	int no_python; /* --no-python: walks skip *.py and *.ipynb */
+	int no_python;      /* --no-python: walks skip *.py and *.ipynb */
 	/* --include-python: walks read them even where the configuration's
 	 * extensions leave them out */
 	int include_python;

@@ -7,6 +7,7 @@
 #define _XOPEN_SOURCE                                                          \
 	700 /* realpath(), with _POSIX_C_SOURCE from the Makefile */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -121,13 +122,10 @@ join(const char *a, const char *b)
 	size_t al = strlen(a), bl = strlen(b);
 	char *p = malloc(al + bl + 2);
 
-	if (p) {
-		memcpy(p, a, al);
-		p[al] = '/';
-		memcpy(p + al + 1, b, bl + 1);
-		if (al == 1 && a[0] == '/')
-			memmove(p + 1, p + 2, bl + 1); /* "/" + "x" */
-	}
+	/* "/" + "x" is "/x" */
+	if (p)
+		snprintf(p, al + bl + 2, "%s%s%s", a,
+			 al == 1 && a[0] == '/' ? "" : "/", b);
 	return p;
 }
 
@@ -151,6 +149,7 @@ dir_list(struct cli_gitignore *g, const char *dir)
 
 	if (g->used * 2 >= g->cap) {
 		size_t ncap = g->cap ? g->cap * 2 : 64, k;
+		/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
 		struct plist **n = calloc(ncap, sizeof(*n));
 
 		if (!n)
@@ -387,11 +386,13 @@ set_parent(struct cli_gitignore *g, const char *parent)
 	/* the folders from top down to real, each with its .gitignore */
 	tl = strlen(g->top);
 	for (p = real + tl;; p = strchr(p + 1, '/')) {
-		char saved = p ? *p : '\0';
+		char saved = '\0';
 		struct plist *l, **grown;
 
-		if (p)
+		if (p) {
+			saved = *p;
 			*p = '\0';
+		}
 		l = dir_list(g, real);
 		if (p)
 			*p = saved;
@@ -400,6 +401,7 @@ set_parent(struct cli_gitignore *g, const char *parent)
 		if (g->nchain == g->chain_cap) {
 			size_t n = g->chain_cap ? g->chain_cap * 2 : 16;
 
+			/* NOLINTNEXTLINE(bugprone-sizeof-expression) */
 			grown = realloc(g->chain, n * sizeof(*grown));
 			if (!grown)
 				return -1;

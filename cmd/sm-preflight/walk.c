@@ -106,7 +106,7 @@ add_entry(struct walk *w, char *path, int why)
 		return;
 	}
 	l->paths[l->count] = path;
-	l->walked[l->count] = w->root != NULL;
+	l->walked[l->count] = (unsigned char)(w->root != NULL);
 	l->errors[l->count++] = err;
 }
 
@@ -345,7 +345,7 @@ sort_name(const char *p)
 struct entry {
 	char *path;
 	char *error;
-	char walked;
+	unsigned char walked;
 };
 
 static int
@@ -449,7 +449,9 @@ cli_walk_collect(struct cli_walk_list *out, const char *const *inputs, size_t n,
 	for (i = k = 0; i < out->count; i++) {
 		if (k && strcmp(out->paths[k - 1], out->paths[i]) == 0) {
 			/* named and found by a walk: named */
-			out->walked[k - 1] &= out->walked[i];
+			out->walked[k - 1] =
+				(unsigned char)(out->walked[k - 1] &
+						out->walked[i]);
 			free(out->paths[i]);
 			free(out->errors[i]);
 		} else {

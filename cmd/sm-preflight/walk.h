@@ -44,7 +44,7 @@ struct cli_walk_list {
 	char **errors;
 	/* walked[i] 1 when paths[i] was found by walking a folder, 0 when
 	 * it was named on the command line (the check treats them apart) */
-	char *walked;
+	unsigned char *walked;
 	/* symbolic links skipped because they lead out of the walked
 	 * folder */
 	size_t outside;

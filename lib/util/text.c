@@ -260,10 +260,12 @@ int
 smp__mem_contains(const char *buf, size_t len, const char *word)
 {
 	size_t n = strlen(word);
-	const char *p = buf, *end = buf + len;
+	const char *p, *end;
 
 	if (!buf || n == 0)
 		return n == 0;
+	p = buf;
+	end = buf + len;
 	while ((size_t)(end - p) >= n) {
 		p = memchr(p, word[0], (size_t)(end - p) - n + 1);
 		if (!p)
