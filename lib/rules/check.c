@@ -55,6 +55,16 @@ soften_response_keys(struct smp_report *rep, size_t first)
 	}
 }
 
+/* The instance data of the job's type; NULL when unknown or unset. */
+static const struct smp_instance *
+job_instance(const struct smp_context *ctx, const struct smp_job *job)
+{
+	return job->instance_type ? smp__catalog_instance(
+					    &ctx->catalog,
+					    smp__node_text(job->instance_type))
+				  : NULL;
+}
+
 /*
  * A walk judges Training Compiler jobs only: one that neither enables the
  * compiler nor shows the intent to (job.h: compiler_intent) is not this
@@ -87,11 +97,7 @@ not_judged(const struct smp_context *ctx, struct smp_job *job,
 	c.cat = &ctx->catalog;
 	c.rep = rep;
 	c.settings = &ctx->settings;
-	c.instance =
-		job->instance_type
-			? smp__catalog_instance(
-				  c.cat, smp__node_text(job->instance_type))
-			: NULL;
+	c.instance = job_instance(ctx, job);
 	hook->fn(hook->ud, &c);
 	rep->count = from;
 	return 0;
@@ -181,10 +187,7 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	c.cat = &ctx->catalog;
 	c.rep = rep;
 	c.settings = &ctx->settings;
-	c.instance = job.instance_type
-			     ? smp__catalog_instance(
-				       c.cat, smp__node_text(job.instance_type))
-			     : NULL;
+	c.instance = job_instance(ctx, &job);
 	n = smp__rule_checks(checks, SMP_RULE_COUNT);
 	for (i = 0; i < n; i++)
 		checks[i](&c);
