@@ -685,6 +685,15 @@ int smp_emitter_add_failure(struct smp_emitter *em, const char *file,
  * for smp_emitter_add(). */
 int smp_emitter_finish(struct smp_emitter *em);
 
+/*
+ * What a walk skipped (SMP_CHECK_WALKED): files without a training job,
+ * and the jobs judged and not judged, for the JSON summary's "walk"
+ * object (other formats ignore it). Call before smp_emitter_finish();
+ * without the call the summary has no "walk". SMP_EINVAL for a NULL em.
+ */
+int smp_emitter_walk_summary(struct smp_emitter *em, size_t files_skipped,
+			     size_t jobs, size_t jobs_not_judged);
+
 /* Frees an emitter (finished or not: nothing more is written); NULL is a
  * no-op. */
 void smp_emitter_free(struct smp_emitter *em);

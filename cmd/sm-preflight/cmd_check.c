@@ -1024,6 +1024,11 @@ run_check(int argc, char **argv)
 			r.status = CLI_EXIT_INTERNAL;
 		}
 	}
+	/* the JSON summary's "walk": what the walk skipped */
+	for (i = 0; r.walked && i < outs.count; i++)
+		if (outs.items[i].em)
+			smp_emitter_walk_summary(outs.items[i].em, r.skipped,
+						 r.jobs, r.unjudged);
 	if (r.status == CLI_EXIT_OK)
 		r.status = cli_outputs_finish(&outs);
 	if (r.stats && r.status == CLI_EXIT_OK)

@@ -11,7 +11,9 @@
  *       ...
  *     ],
  *     "errors": [{"file": ..., "message": ...}, ...],
- *     "summary": {"files": ..., "files_with_errors": ..., ...}
+ *     "summary": {"files": ..., "files_with_errors": ..., ...,
+ *                 "walk": {"files_skipped": ..., "jobs": ...,
+ *                          "jobs_not_judged": ...}}
  *   }
  *
  * "errors" (the files that could not be checked) and the summary's
@@ -189,6 +191,16 @@ json_end(struct smp_emitter *em)
 	if (em->failures) {
 		smp__out_str(o, ", \"files_failed\": ");
 		smp__out_uint(o, em->failures);
+	}
+	if (em->walked) {
+		/* what a walk skipped: smp_emitter_walk_summary() */
+		smp__out_str(o, ", \"walk\": {\"files_skipped\": ");
+		smp__out_uint(o, em->walk_skipped);
+		smp__out_str(o, ", \"jobs\": ");
+		smp__out_uint(o, em->walk_jobs);
+		smp__out_str(o, ", \"jobs_not_judged\": ");
+		smp__out_uint(o, em->walk_not_judged);
+		smp__out_str(o, "}");
 	}
 	smp__out_str(o, "}\n}\n");
 }

@@ -52,6 +52,7 @@ static const char *const walked[] = {
 	"smp_emitter_add",
 	"smp_emitter_add_failure",
 	"smp_emitter_finish",
+	"smp_emitter_walk_summary",
 	"smp_emitter_free",
 	"smp_baseline_new",
 	"smp_baseline_free",
@@ -283,6 +284,7 @@ Test(null_args, emitter)
 	cr_assert_eq(smp_emitter_add_failure(em, NULL, "m"), SMP_EINVAL);
 	cr_assert_eq(smp_emitter_add_failure(em, "f", NULL), SMP_EINVAL);
 	cr_assert_eq(smp_emitter_finish(NULL), SMP_EINVAL);
+	cr_assert_eq(smp_emitter_walk_summary(NULL, 0, 0, 0), SMP_EINVAL);
 	smp_emitter_free(em);
 	smp_emitter_free(NULL);
 	smp_context_free(ctx);
