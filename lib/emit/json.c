@@ -159,6 +159,25 @@ json_failure(struct smp_emitter *em, const char *file, const char *message)
 	smp__emit_body_close(em, &saved);
 }
 
+/* The summary's "walk": what smp_emitter_walk_summary() said. */
+static void
+json_walk(struct smp_emitter *em)
+{
+	static const char *const keys[] = {"files_skipped", "jobs",
+					   "jobs_not_judged"};
+	const size_t values[] = {em->walk_skipped, em->walk_jobs,
+				 em->walk_not_judged};
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		smp__out_str(&em->out, i ? ", \"" : ", \"walk\": {\"");
+		smp__out_str(&em->out, keys[i]);
+		smp__out_str(&em->out, "\": ");
+		smp__out_uint(&em->out, values[i]);
+	}
+	smp__out_str(&em->out, "}");
+}
+
 static void
 json_end(struct smp_emitter *em)
 {
@@ -192,16 +211,8 @@ json_end(struct smp_emitter *em)
 		smp__out_str(o, ", \"files_failed\": ");
 		smp__out_uint(o, em->failures);
 	}
-	if (em->walked) {
-		/* what a walk skipped: smp_emitter_walk_summary() */
-		smp__out_str(o, ", \"walk\": {\"files_skipped\": ");
-		smp__out_uint(o, em->walk_skipped);
-		smp__out_str(o, ", \"jobs\": ");
-		smp__out_uint(o, em->walk_jobs);
-		smp__out_str(o, ", \"jobs_not_judged\": ");
-		smp__out_uint(o, em->walk_not_judged);
-		smp__out_str(o, "}");
-	}
+	if (em->walked)
+		json_walk(em);
 	smp__out_str(o, "}\n}\n");
 }
 
