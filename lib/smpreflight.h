@@ -363,7 +363,24 @@ enum smp_input_format {
 
 struct smp_baseline;
 
-#define SMP_CHECK_OPTIONS_VERSION 1
+#define SMP_CHECK_OPTIONS_VERSION 2
+
+/*
+ * smp_check_options.flags (version 2). SMP_CHECK_WALKED: the file was
+ * found by walking a folder, not named by the user. Then a file whose
+ * content shows no training job (no estimator, ModelTrainer,
+ * CreateTrainingJob request, DescribeTrainingJob response or pipeline
+ * definition; a .py or notebook that never calls a SageMaker job class
+ * through its imports) gets no finding at all, and a job that neither
+ * enables Training Compiler nor shows the intent to (a compiler image,
+ * sagemaker_training_compiler_* hyperparameters, compiler_config or a
+ * near-miss of it, pytorchxla, GPU_NUM_DEVICES, a TrainingCompilerConfig
+ * import) is not judged; smp_report_jobs() and smp_report_jobs_skipped()
+ * say what was found. Files that cannot be read or parsed are reported
+ * as always. SMP_CHECK_ALL_JOBS (with WALKED): every job found is judged.
+ */
+#define SMP_CHECK_WALKED 1u
+#define SMP_CHECK_ALL_JOBS 2u
 
 /* Per-check options; NULL options mean the defaults (all zero). */
 struct smp_check_options {
@@ -378,6 +395,9 @@ struct smp_check_options {
 	const char *script_dir;
 	/* How the spec is written; AUTO decides from the name and bytes. */
 	enum smp_input_format format;
+	/* Version 2. SMP_CHECK_WALKED, SMP_CHECK_ALL_JOBS; 0: the file was
+	 * named by the user and every job in it is judged. */
+	unsigned int flags;
 };
 
 #define SMP_CHECK_OPTIONS_INIT                                                 \
@@ -416,6 +436,14 @@ void smp_report_free(struct smp_report *report);
 
 /* The number of findings, suppressed ones included; 0 for NULL. */
 size_t smp_report_count(const struct smp_report *report);
+
+/*
+ * The jobs the check judged, and those it found but did not judge (not
+ * Training Compiler jobs, in a walk: SMP_CHECK_WALKED); 0 for NULL. A
+ * walked file with neither, and no finding, holds no training job.
+ */
+size_t smp_report_jobs(const struct smp_report *report);
+size_t smp_report_jobs_skipped(const struct smp_report *report);
 
 /* The i-th finding, or NULL when i is out of range or report NULL. */
 const struct smp_finding *smp_report_get(const struct smp_report *report,
@@ -656,6 +684,15 @@ int smp_emitter_add_failure(struct smp_emitter *em, const char *file,
 /* Ends the document (also when no report was added). 0 or an error as
  * for smp_emitter_add(). */
 int smp_emitter_finish(struct smp_emitter *em);
+
+/*
+ * What a walk skipped (SMP_CHECK_WALKED): files without a training job,
+ * and the jobs judged and not judged, for the JSON summary's "walk"
+ * object (other formats ignore it). Call before smp_emitter_finish();
+ * without the call the summary has no "walk". SMP_EINVAL for a NULL em.
+ */
+int smp_emitter_walk_summary(struct smp_emitter *em, size_t files_skipped,
+			     size_t jobs, size_t jobs_not_judged);
 
 /* Frees an emitter (finished or not: nothing more is written); NULL is a
  * no-op. */
@@ -1136,6 +1173,10 @@ struct smp_config {
 	 * SMP_EPARSE at its position, with a did-you-mean) */
 	struct smp_config_list select;
 	struct smp_config_list ignore_rules;
+	/* `all-jobs:`: 1 true, 0 false, -1 not set; a walk then judges every
+	 * job found, not only Training Compiler ones */
+	int all_jobs;
+	struct smp_config_pos all_jobs_pos;
 };
 
 /*

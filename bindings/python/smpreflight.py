@@ -277,6 +277,22 @@ _smp_check_buffer = _proto("smp_check_buffer", ctypes.c_int,
                            ctypes.c_size_t, _ERR)
 _smp_check_file = _proto("smp_check_file", ctypes.c_int, ctypes.POINTER(_P),
                          _P, _c_str, _ERR)
+
+
+class _CheckOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint), ("baseline", _P),
+                ("script_dir", _c_str), ("format", _c_enum),
+                ("flags", ctypes.c_uint)]
+
+
+_SMP_CHECK_WALKED = 1
+_SMP_CHECK_ALL_JOBS = 2
+_smp_check = _proto("smp_check", ctypes.c_int, ctypes.POINTER(_P), _P,
+                    _c_str, _c_str, ctypes.c_size_t,
+                    ctypes.POINTER(_CheckOptions), _ERR)
+_smp_report_jobs = _proto("smp_report_jobs", ctypes.c_size_t, _P)
+_smp_report_jobs_skipped = _proto("smp_report_jobs_skipped", ctypes.c_size_t,
+                                  _P)
 _smp_report_free = _proto("smp_report_free", None, _P)
 _smp_report_count = _proto("smp_report_count", ctypes.c_size_t, _P)
 _smp_report_get = _proto("smp_report_get", ctypes.POINTER(_Finding), _P,
@@ -863,6 +879,33 @@ class Context:
                             % type(path).__name__)
         return self.check(_PathStr(os.fspath(path)),
                           include_suppressed=include_suppressed)
+
+    def check_walked(self, path, *, all_jobs=False, include_suppressed=False):
+        """check_file() for a file a walk found, as `sm-preflight check DIR`
+        reads it: a file whose content shows no training job gets no
+        finding, and only jobs that use or mean to use Training Compiler
+        are judged (all jobs with all_jobs). Returns (findings, jobs
+        judged, jobs not judged); (no findings, 0, 0) is a file without a
+        training job."""
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError("check_walked() takes a path, not %s"
+                            % type(path).__name__)
+        opts = _CheckOptions()
+        opts.version = 2
+        opts.flags = _SMP_CHECK_WALKED | (_SMP_CHECK_ALL_JOBS if all_jobs
+                                          else 0)
+        rep = _P()
+        err = _Error()
+        rc = _smp_check(ctypes.byref(rep), self._handle(),
+                        _to_bytes(os.fspath(path)), None, 0,
+                        ctypes.byref(opts), ctypes.byref(err))
+        if rc:
+            _raise(rc, err)
+        try:
+            return (_findings(rep, include_suppressed),
+                    _smp_report_jobs(rep), _smp_report_jobs_skipped(rep))
+        finally:
+            _smp_report_free(rep)
 
     def render_text(self, source, *, name=None, min_severity="info",
                     color=False) -> str:

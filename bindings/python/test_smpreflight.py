@@ -250,6 +250,25 @@ class TestCheck(InRoot):
         self.assertTrue(fs)
         self.assertEqual(fs[0].file, "<string>")
 
+    def test_check_walked_agrees_with_the_cli_walk(self):
+        ctx = smpreflight.Context()
+        walk = os.path.join(ROOT, "tests", "cases", "walk")
+        # a conda environment: no job, no finding (named: findings)
+        env = os.path.join(walk, "nonjobs", "environment.yml")
+        self.assertEqual(ctx.check_walked(env), ([], 0, 0))
+        self.assertTrue(ctx.check_file(env))
+        # a plain job: found, not judged unless all_jobs
+        plain = os.path.join(walk, "nonjobs", "jobs", "plain-job.yaml")
+        self.assertEqual(ctx.check_walked(plain), ([], 0, 1))
+        fs, jobs, skipped = ctx.check_walked(plain, all_jobs=True)
+        self.assertEqual((jobs, skipped), (1, 0))
+        self.assertIn("compiler-not-enabled", [f.rule for f in fs])
+        # a near miss is judged
+        fs, jobs, _ = ctx.check_walked(os.path.join(walk, "nearmiss",
+                                                    "confg.yaml"))
+        self.assertEqual(jobs, 1)
+        self.assertIn("unknown-key", [f.rule for f in fs])
+
     def test_a_str_is_never_opened(self):
         # one-line text that names a real file is still text
         fs = smpreflight.check("/etc/passwd")

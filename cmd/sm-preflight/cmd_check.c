@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "config.h"
 #include "format.h"
+#include "gitignore.h"
 #include "jobs.h"
 #include "output.h"
 #include "selection.h"
@@ -35,6 +36,12 @@ enum {
 	OPT_LR_SCALING,
 	OPT_NO_SCRIPT,
 	OPT_INCLUDE_PYTHON,
+	/* the walk: what it reads, and which jobs it judges */
+	OPT_NO_PYTHON,
+	OPT_ALL_JOBS,
+	OPT_EXTEND_EXCLUDE,
+	OPT_VERBOSE,
+	OPT_AS_WALK,
 	OPT_OFFLINE,
 	OPT_STALE_DAYS,
 	OPT_FORMAT,
@@ -85,8 +92,24 @@ static const struct cli_option options[] = {
 	{"--no-script", 0, OPT_NO_SCRIPT, NULL,
 	 "do not read the entry scripts the specs name (no script-* rules)"},
 	{"--include-python", 0, OPT_INCLUDE_PYTHON, NULL,
-	 "in a directory, also check *.py launchers and *.ipynb notebooks "
-	 "(a file named on the command line always is)"},
+	 "walk *.py launchers and *.ipynb notebooks too (the default; "
+	 "kept for older scripts)"},
+	{"--no-python", 0, OPT_NO_PYTHON, NULL,
+	 "in a directory, check only *.yaml, *.yml and *.json (a file named "
+	 "on the command line always is checked)"},
+	{"--all-jobs", 0, OPT_ALL_JOBS, NULL,
+	 "in a directory, judge every training job found, not only those "
+	 "that use or mean to use Training Compiler"},
+	{"--extend-exclude", 0, OPT_EXTEND_EXCLUDE, "PATTERN",
+	 "also skip walked entries matching PATTERN (gitignore style, "
+	 "relative to the working directory; repeatable)"},
+	{"--as-walk", 0, OPT_AS_WALK, NULL,
+	 "check the named files as if a walk had found them: those without "
+	 "a training job are skipped, only Training Compiler jobs judged "
+	 "(for hooks that pass every staged file)"},
+	{"--verbose", 'v', OPT_VERBOSE, NULL,
+	 "list the walked files skipped because they hold no training job, "
+	 "and the jobs not judged (on stderr)"},
 	{"--offline", 0, OPT_OFFLINE, NULL,
 	 "never use the network (checking does not anyway): the built-in or "
 	 "refreshed data only"},
@@ -139,6 +162,12 @@ struct run {
 	struct cli_outputs *outs;
 	unsigned int text_flags;
 	size_t files_checked;
+	unsigned char *all_jobs; /* per file: all-jobs, --all-jobs */
+	int verbose;             /* --verbose */
+	int walked;      /* an input was a folder: the summary is said */
+	size_t skipped;  /* walked files without a training job */
+	size_t jobs;     /* jobs judged */
+	size_t unjudged; /* walked jobs without Training Compiler */
 	size_t unreadable;
 	size_t failed; /* checks that failed (out of memory, internal) */
 	size_t counts[SMP_SEVERITY_ERROR + 1];
@@ -246,6 +275,9 @@ check_work(void *ud, size_t i)
 		struct smp_check_options o = SMP_CHECK_OPTIONS_INIT;
 
 		o.baseline = r->baseline;
+		if (r->files->walked[i])
+			o.flags = SMP_CHECK_WALKED |
+				  (r->all_jobs[i] ? SMP_CHECK_ALL_JOBS : 0u);
 		res->rc = smp_check(&res->rep, r->ctxs[i], path, NULL, 0, &o,
 				    &res->err);
 	}
@@ -261,6 +293,12 @@ check_discard(void *ud, void *result)
 	if (res)
 		smp_report_free(res->rep);
 	free(res);
+}
+
+static size_t
+plural_s(size_t n)
+{
+	return n == 1 ? 0 : 1;
 }
 
 /* A file that was not checked, to every output. */
@@ -329,8 +367,27 @@ check_done(void *ud, size_t i, void *result)
 		r->failed++;
 		return not_checked(r, path, why);
 	}
-	r->files_checked++;
 	n = smp_report_count(rep);
+	r->jobs += smp_report_jobs(rep);
+	r->unjudged += smp_report_jobs_skipped(rep);
+	if (r->files->walked[i] && n == 0 && smp_report_jobs(rep) == 0) {
+		/* found by the walk, nothing to judge: said only as a count
+		 * (and by --verbose), in no output */
+		if (smp_report_jobs_skipped(rep) == 0) {
+			r->skipped++;
+			if (r->verbose)
+				cli_error("skipped '%s': no training job",
+					  path);
+		} else if (r->verbose) {
+			cli_error("skipped '%s': %zu job%s without Training "
+				  "Compiler (--all-jobs judges them)",
+				  path, smp_report_jobs_skipped(rep),
+				  plural_s(smp_report_jobs_skipped(rep)) ? "s"
+									 : "");
+		}
+		return 0;
+	}
+	r->files_checked++;
 	for (k = 0; k < n; k++) {
 		const struct smp_finding *f = smp_report_get(rep, k);
 
@@ -357,24 +414,41 @@ check_done(void *ud, size_t i, void *result)
 	return 0;
 }
 
-static size_t
-plural_s(size_t n)
+/* n with thousands separators: "1,702". */
+static const char *
+grouped(char *buf, size_t size, size_t n)
 {
-	return n == 1 ? 0 : 1;
+	char digits[32];
+	size_t len = (size_t)snprintf(digits, sizeof(digits), "%zu", n), i,
+	       k = 0;
+
+	for (i = 0; i < len && k + 2 < size; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[k++] = ',';
+		buf[k++] = digits[i];
+	}
+	buf[k] = '\0';
+	return buf;
 }
 
-/* "2 errors, 1 warning, 1 info in 3 files" (nothing when all is well). */
+/*
+ * "2 errors, 1 warning, 1 info in 3 files"; after a walk always (also
+ * "no findings"), with the jobs judged and what the walk skipped:
+ * "no findings in 9 files (9 jobs checked); 1,702 files without a
+ * training job skipped". Nothing when named files are all well.
+ */
 static void
 print_summary(const struct run *r)
 {
 	static const char *const names[] = {"", "info", "warning", "error"};
 	size_t total = 0;
 	int sev, first = 1;
+	char num[40];
 
 	for (sev = SMP_SEVERITY_ERROR; sev >= SMP_SEVERITY_INFO; sev--)
 		total += r->counts[sev];
 	if (total == 0 && r->unreadable == 0 && r->failed == 0 &&
-	    r->suppressed == 0)
+	    r->suppressed == 0 && !r->walked)
 		return;
 	fflush(stdout);
 	if (total == 0)
@@ -388,8 +462,25 @@ print_summary(const struct run *r)
 			sev != SMP_SEVERITY_INFO && n != 1 ? "s" : "");
 		first = 0;
 	}
-	fprintf(stderr, " in %zu file%s", r->files_checked,
-		plural_s(r->files_checked) ? "s" : "");
+	if (total == 0 && r->files_checked == 0 && r->walked)
+		fputs(": no Training Compiler job found", stderr);
+	else
+		fprintf(stderr, " in %s file%s",
+			grouped(num, sizeof(num), r->files_checked),
+			plural_s(r->files_checked) ? "s" : "");
+	if (r->walked && r->files_checked)
+		fprintf(stderr, " (%s job%s checked)",
+			grouped(num, sizeof(num), r->jobs),
+			plural_s(r->jobs) ? "s" : "");
+	if (r->skipped)
+		fprintf(stderr, "; %s file%s without a training job skipped",
+			grouped(num, sizeof(num), r->skipped),
+			plural_s(r->skipped) ? "s" : "");
+	if (r->unjudged)
+		fprintf(stderr,
+			"; %s job%s without Training Compiler not judged",
+			grouped(num, sizeof(num), r->unjudged),
+			plural_s(r->unjudged) ? "s" : "");
 	if (r->suppressed)
 		fprintf(stderr, "; %zu suppressed", r->suppressed);
 	if (r->unreadable)
@@ -464,6 +555,17 @@ print_statistics(const struct run *r, FILE *f)
 			first = 0;
 		}
 		fputs("]\n", f);
+	}
+	if (r->walked) {
+		char a[40], b[40];
+
+		fprintf(f,
+			"%s walked file%s without a training job skipped, %s "
+			"job%s without Training Compiler not judged\n",
+			grouped(a, sizeof(a), r->skipped),
+			plural_s(r->skipped) ? "s" : "",
+			grouped(b, sizeof(b), r->unjudged),
+			plural_s(r->unjudged) ? "s" : "");
 	}
 }
 
@@ -588,7 +690,8 @@ resolve_contexts(struct run *r, struct cli_configs *configs,
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers, one a file */
 	r->ctxs = calloc(files->count + 1, sizeof(*r->ctxs));
 	r->fail_on = calloc(files->count + 1, 1);
-	if (!r->ctxs || !r->fail_on) {
+	r->all_jobs = calloc(files->count + 1, 1);
+	if (!r->ctxs || !r->fail_on || !r->all_jobs) {
 		internal_error(SMP_ENOMEM, NULL);
 		return CLI_EXIT_INTERNAL;
 	}
@@ -600,6 +703,7 @@ resolve_contexts(struct run *r, struct cli_configs *configs,
 		if (status != CLI_EXIT_OK)
 			return status;
 		r->fail_on[i] = (unsigned char)cli_profile_fail_on(p);
+		r->all_jobs[i] = (unsigned char)cli_profile_all_jobs(p);
 	}
 	if (files->count) {
 		*first = r->ctxs[0];
@@ -638,10 +742,14 @@ run_check(int argc, char **argv)
 	struct cli_outputs outs;
 	struct run r;
 	const char *value;
-	const char **inputs;
+	const char **inputs, **excludes;
+	struct cli_gitignore *gitignore = NULL;
+	struct cli_walk_filter config_filter;
+	size_t nexcludes = 0;
 	char **owned;
 	size_t ninputs = 0, nowned = 0, i;
 	int id, k, status = CLI_EXIT_OK, quiet = 0, statistics = 0;
+	int as_walk = 0;
 	const char *stale_value = NULL;
 	enum smp_severity stale_sev;
 	char cache_dir[1024];
@@ -657,7 +765,10 @@ run_check(int argc, char **argv)
 	overrides = calloc((size_t)argc + 1, sizeof(*overrides));
 	inputs = calloc((size_t)argc + 1, sizeof(*inputs));
 	owned = calloc((size_t)argc + 1, sizeof(*owned));
-	if (!overrides || !inputs || !owned) {
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
+	excludes = calloc((size_t)argc + 1, sizeof(*excludes));
+	gitignore = cli_gitignore_new();
+	if (!overrides || !inputs || !owned || !excludes || !gitignore) {
 		internal_error(SMP_ENOMEM, NULL);
 		status = CLI_EXIT_INTERNAL;
 		goto out;
@@ -752,6 +863,21 @@ run_check(int argc, char **argv)
 		case OPT_INCLUDE_PYTHON:
 			cargs.include_python = 1;
 			break;
+		case OPT_NO_PYTHON:
+			cargs.no_python = 1;
+			break;
+		case OPT_ALL_JOBS:
+			cargs.all_jobs = 1;
+			break;
+		case OPT_EXTEND_EXCLUDE:
+			excludes[nexcludes++] = value;
+			break;
+		case OPT_VERBOSE:
+			r.verbose = 1;
+			break;
+		case OPT_AS_WALK:
+			as_walk = 1;
+			break;
 		case OPT_OFFLINE:
 			opts.offline = 1;
 			break;
@@ -801,6 +927,8 @@ run_check(int argc, char **argv)
 	opts.select.count = select.count;
 	opts.ignore.names = (const char *const *)ignore.names;
 	opts.ignore.count = ignore.count;
+	cargs.extend_exclude = excludes;
+	cargs.extend_exclude_count = nexcludes;
 	cargs.select_set = select.set;
 	cargs.ignore_set = ignore.set;
 	/* a refreshed copy in the user's cache, when valid (update-data) */
@@ -811,7 +939,8 @@ run_check(int argc, char **argv)
 	if (status != CLI_EXIT_OK)
 		goto out;
 	/* every file first, sorted: the output order (walk.c) */
-	cli_configs_filter(configs, &filter);
+	cli_configs_filter(configs, &config_filter);
+	cli_gitignore_filter(gitignore, &config_filter, &filter);
 	k = cli_walk_collect(&files, inputs, ninputs, &filter, r.stdin_name);
 	if (k == CLI_WALK_ENOMEM) {
 		internal_error(SMP_ENOMEM, NULL);
@@ -829,7 +958,12 @@ run_check(int argc, char **argv)
 			  "configuration's extensions; hidden and ignored "
 			  "entries are skipped)",
 			  files.empty[i],
-			  cargs.include_python ? ", *.py, *.ipynb" : "");
+			  cargs.no_python ? "" : ", *.py, *.ipynb");
+	for (i = 0; as_walk && i < files.count; i++)
+		files.walked[i] =
+			(unsigned char)(strcmp(files.paths[i], "-") != 0);
+	for (i = 0; i < files.count && !r.walked; i++)
+		r.walked = files.walked[i];
 	if (files.count == 0 && files.empty_count) {
 		status = CLI_EXIT_USAGE;
 		goto out;
@@ -890,6 +1024,11 @@ run_check(int argc, char **argv)
 			r.status = CLI_EXIT_INTERNAL;
 		}
 	}
+	/* the JSON summary's "walk": what the walk skipped */
+	for (i = 0; r.walked && i < outs.count; i++)
+		if (outs.items[i].em)
+			smp_emitter_walk_summary(outs.items[i].em, r.skipped,
+						 r.jobs, r.unjudged);
 	if (r.status == CLI_EXIT_OK)
 		r.status = cli_outputs_finish(&outs);
 	if (r.stats && r.status == CLI_EXIT_OK)
@@ -912,6 +1051,7 @@ out:
 	smp_baseline_free(baseline);
 	free(r.ctxs);
 	free(r.fail_on);
+	free(r.all_jobs);
 	free(r.stats);
 	cli_walk_list_free(&files);
 	cli_configs_free(configs);
@@ -919,6 +1059,8 @@ out:
 		free(owned[i]);
 	free(owned);
 	free(inputs);
+	free(excludes);
+	cli_gitignore_free(gitignore);
 	free(overrides);
 	cli_select_release(&select);
 	cli_select_release(&ignore);
@@ -928,9 +1070,13 @@ out:
 const struct cli_command cli_cmd_check = {
 	"check",
 	"[OPTION]... [FILE|DIR|-]...",
-	"Check SageMaker Training Compiler job specs (YAML or JSON). A DIR is "
-	"walked for *.yaml, *.yml and *.json (hidden entries skipped); '-' "
-	"reads stdin. This is the default command.",
+	"Check SageMaker Training Compiler jobs: specs (YAML or JSON), Python "
+	"launchers and notebooks. A DIR is walked for *.yaml, *.yml, *.json, "
+	"*.py and *.ipynb, skipping hidden entries, what git ignores and "
+	"build, dist, node_modules, venv, __pycache__ ...; in a walk, files "
+	"without a training job and jobs that do not use Training Compiler "
+	"are skipped and counted. '-' reads stdin. This is the default "
+	"command.",
 	"Exit status: 0 no finding at or above --fail-on, 1 findings at or "
 	"above it, 2 usage error or an input that could not be read, 3 "
 	"internal error.",

@@ -39,7 +39,15 @@ struct cli_config_args {
 	int fail_on_set;         /* --fail-on given */
 	enum smp_severity fail_on;
 	int lr_scaling_set; /* --lr-scaling given (opts->lr_scaling) */
-	int include_python; /* --include-python: walk *.py and *.ipynb too */
+	int no_python;      /* --no-python: walks skip *.py and *.ipynb */
+	/* --include-python: walks read them even where the configuration's
+	 * extensions leave them out */
+	int include_python;
+	int all_jobs; /* --all-jobs: over every file's all-jobs */
+	/* --extend-exclude: more ignore patterns, relative to the working
+	 * folder, for every walk (as ruff's) */
+	const char *const *extend_exclude;
+	size_t extend_exclude_count;
 	/* --select / --ignore given (opts->select, opts->ignore): they
 	 * replace the files' select / ignore-rules */
 	int select_set;
@@ -91,5 +99,9 @@ const char *cli_profile_data_url(const struct cli_profile *p);
 
 /* The profile's fail-on: the command line's, a file's, or error. */
 enum smp_severity cli_profile_fail_on(const struct cli_profile *p);
+
+/* 1 when a walk judges every job of the profile's folder (all-jobs:
+ * true, or --all-jobs), not only Training Compiler ones. */
+int cli_profile_all_jobs(const struct cli_profile *p);
 
 #endif

@@ -28,7 +28,7 @@ has_extension(const struct smp_config_list *exts, const char *name)
 	return 0;
 }
 
-/* A launcher or notebook, walked with --include-python. */
+/* A launcher or notebook, walked unless --no-python. */
 static int
 is_python(const char *name)
 {
@@ -55,6 +55,14 @@ filter_skip(void *ud, const char *path, const char *name, int is_dir)
 		free(dir);
 		return -1;
 	}
+	/* --extend-exclude: relative to the working folder */
+	for (i = 0; i < c->args->extend_exclude_count && !skip; i++) {
+		size_t cl = strlen(c->cwd);
+
+		if (strncmp(abs, c->cwd, cl) == 0 && abs[cl] == '/')
+			skip = cli_ignore_match(c->args->extend_exclude[i],
+						abs + cl + 1, name, is_dir);
+	}
 	for (i = 0; i < p->ignore_count && !skip; i++) {
 		const char *base = p->ignores[i].base;
 		size_t bl = strlen(base);
@@ -72,7 +80,9 @@ filter_skip(void *ud, const char *path, const char *name, int is_dir)
 	/* the folder's instance overlay is data, not a spec */
 	if (!skip && !is_dir)
 		skip = !(has_extension(p->extensions, name) ||
-			 (c->args->include_python && is_python(name))) ||
+			 (!c->args->no_python &&
+			  (!p->extensions || c->args->include_python) &&
+			  is_python(name))) ||
 		       (p->overlay && strcmp(p->overlay, abs) == 0);
 	free(abs);
 	free(dir);

@@ -138,6 +138,8 @@ print_profile(struct cli_configs *c, const struct cli_profile *p,
 		return cfg_oom();
 	printf("fail-on: %s", cli_fail_on_name(p->fail_on));
 	print_origin(&p->fail_on_from, p->fail_on_cli ? cli : "default");
+	printf("all-jobs: %s", p->all_jobs ? "true" : "false");
+	print_origin(&p->all_jobs_from, c->args->all_jobs ? cli : "default");
 	printf("lr-scaling: %s", smp_lr_scaling_name(p->lr_scaling));
 	print_origin(&p->lr_from, p->lr_cli ? cli : "default");
 	if (!p->rule_count && !c->args->opts->override_count)
@@ -232,7 +234,7 @@ print_profile(struct cli_configs *c, const struct cli_profile *p,
 		print_list(p->extensions);
 		print_origin(&p->extensions_from, "default");
 	} else {
-		printf("[yaml, yml, json]  # default\n");
+		printf("[yaml, yml, json, py, ipynb]  # default\n");
 	}
 	return fflush(stdout) ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 }

@@ -72,6 +72,8 @@ struct cli_profile {
 	struct origin data_url_from;
 	const struct smp_config_list *extensions; /* NULL: default */
 	struct origin extensions_from;
+	int all_jobs; /* all-jobs: true, or --all-jobs */
+	struct origin all_jobs_from;
 	/* select: and ignore-rules: of the nearest file that has each, or
 	 * NULL (the command line's --select / --ignore replace them) */
 	const struct smp_config_list *select;

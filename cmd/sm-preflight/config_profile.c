@@ -117,6 +117,11 @@ apply_file(struct cli_profile *p, const struct cfg_file *f,
 		p->data_url_from.file = f;
 		p->data_url_from.pos = cfg->data_url.pos;
 	}
+	if (cfg->all_jobs >= 0 && !a->all_jobs) {
+		p->all_jobs = cfg->all_jobs;
+		p->all_jobs_from.file = f;
+		p->all_jobs_from.pos = cfg->all_jobs_pos;
+	}
 	if (cfg->extensions.set) {
 		p->extensions = &cfg->extensions;
 		p->extensions_from.file = f;
@@ -215,6 +220,7 @@ cfg_profile_of(struct cli_configs *c, struct chain *ch,
 	p->fail_on_cli = a->fail_on_set;
 	p->lr_scaling = a->opts->lr_scaling;
 	p->lr_cli = a->lr_scaling_set;
+	p->all_jobs = a->all_jobs;
 	for (; ch && n < sizeof(files) / sizeof(files[0]); ch = ch->parent)
 		files[n++] = ch;
 	/* farthest first, so that nearer files override */
@@ -298,6 +304,12 @@ enum smp_severity
 cli_fail_level(enum smp_severity fail_on)
 {
 	return fail_on > SMP_SEVERITY_ERROR ? SMP_SEVERITY_ERROR : fail_on;
+}
+
+int
+cli_profile_all_jobs(const struct cli_profile *p)
+{
+	return p->all_jobs;
 }
 
 enum smp_severity

@@ -1,6 +1,9 @@
 /* walk.c - recursive directory walk for spec files, sorted, loop-safe */
+#define _XOPEN_SOURCE                                                          \
+	700 /* realpath(), with _POSIX_C_SOURCE from the Makefile */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +25,11 @@ struct walk {
 	struct dir_id *seen;
 	size_t seen_count, seen_cap;
 	size_t revisits; /* folders met again (a link, or named twice) */
+	size_t outside;  /* symbolic links out of the walked folder */
+	/* the folder being walked, resolved: no symbolic link is followed
+	 * out of it (NULL while adding the paths named on the command line) */
+	char *root;
+	size_t root_len;
 	int nomem;
 	int stopped;
 };
@@ -59,10 +67,12 @@ cli_walk_default_suffix(const char *name)
 	return 0;
 }
 
+/* dir/name; in "." just name, so that `check .` prints "jobs/a.yaml"
+ * as ruff does (and GitHub annotations name the file as the checkout). */
 static char *
 join(const char *dir, const char *name)
 {
-	size_t dl = strlen(dir), nl = strlen(name);
+	size_t dl = strcmp(dir, ".") == 0 ? 0 : strlen(dir), nl = strlen(name);
 	size_t sl = dl > 0 && dir[dl - 1] != '/' ? 1 : 0;
 	char *p = malloc(dl + sl + nl + 1);
 
@@ -83,8 +93,11 @@ add_entry(struct walk *w, char *path, int why)
 	size_t cap = l->cap;
 	char *err = why ? strdup(strerror(why)) : NULL;
 
+	size_t wcap = l->cap;
+
 	if (!path || (why && !err) ||
 	    grow((void **)&l->paths, &cap, l->count + 1, sizeof(*l->paths)) ||
+	    grow((void **)&l->walked, &wcap, l->count + 1, 1) ||
 	    grow((void **)&l->errors, &l->cap, l->count + 1,
 		 sizeof(*l->errors))) {
 		free(path);
@@ -93,6 +106,7 @@ add_entry(struct walk *w, char *path, int why)
 		return;
 	}
 	l->paths[l->count] = path;
+	l->walked[l->count] = (unsigned char)(w->root != NULL);
 	l->errors[l->count++] = err;
 }
 
@@ -200,6 +214,45 @@ list_dir(struct walk *w, const char *dir, char ***out, size_t *count)
 	return 0;
 }
 
+int
+cli_walk_default_exclude(const char *name)
+{
+	/* ruff's default excludes that are not hidden (hidden entries are
+	 * skipped anyway), and Python's byte-code caches */
+	static const char *const names[] = {
+		"__pycache__",  "__pypackages__", "_build",
+		"buck-out",     "build",          "dist",
+		"node_modules", "site-packages",  "venv",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * 1 when the symbolic link path leads out of the folder being walked
+ * (a secret such as /proc/self/environ, /etc/passwd, or / itself): it is
+ * skipped, as if it were not there. A link that resolves to nothing is
+ * kept (0): what it names cannot be read, and the check says so.
+ */
+static int
+leads_out(struct walk *w, const char *path)
+{
+	char *real = realpath(path, NULL);
+	int out;
+
+	if (!real)
+		return errno == ENOMEM ? (w->nomem = 1) : 0;
+	out = !(strncmp(real, w->root, w->root_len) == 0 &&
+		(real[w->root_len] == '/' || real[w->root_len] == '\0' ||
+		 w->root_len == 1));
+	free(real);
+	return out;
+}
+
 /* 1 to skip: the filter's word, or the default suffixes. */
 static int
 skip(struct walk *w, const char *path, const char *name, int is_dir)
@@ -235,6 +288,10 @@ walk_dir(struct walk *w, const char *dir, const struct stat *dst)
 
 		if (!path) {
 			w->nomem = 1;
+		} else if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
+			   leads_out(w, path)) {
+			w->outside++;
+			free(path);
 		} else if (stat(path, &st) != 0) {
 			e = errno;
 			if (e == EACCES) {
@@ -260,7 +317,8 @@ walk_dir(struct walk *w, const char *dir, const struct stat *dst)
 				free(path);
 			}
 		} else if (S_ISDIR(st.st_mode)) {
-			if (!skip(w, path, names[i], 1))
+			if (!cli_walk_default_exclude(names[i]) &&
+			    !skip(w, path, names[i], 1))
 				walk_dir(w, path, &st);
 			free(path);
 		} else if (S_ISREG(st.st_mode) && !skip(w, path, names[i], 0)) {
@@ -287,6 +345,7 @@ sort_name(const char *p)
 struct entry {
 	char *path;
 	char *error;
+	unsigned char walked;
 };
 
 static int
@@ -311,6 +370,7 @@ sort_list(struct cli_walk_list *l, const char *stdin_name)
 	for (i = 0; i < l->count; i++) {
 		e[i].path = l->paths[i];
 		e[i].error = l->errors[i];
+		e[i].walked = l->walked[i];
 	}
 	/* qsort has no context argument: the name of "-" is passed in a
 	 * file-scope variable, set and cleared around the one call */
@@ -320,6 +380,7 @@ sort_list(struct cli_walk_list *l, const char *stdin_name)
 	for (i = 0; i < l->count; i++) {
 		l->paths[i] = e[i].path;
 		l->errors[i] = e[i].error;
+		l->walked[i] = e[i].walked;
 	}
 	free(e);
 	return 0;
@@ -359,9 +420,18 @@ cli_walk_collect(struct cli_walk_list *out, const char *const *inputs, size_t n,
 		else {
 			size_t before = out->count, revisits = w.revisits;
 
+			w.root = realpath(inputs[i], NULL);
+			if (!w.root) {
+				add_entry(&w, strdup(inputs[i]),
+					  errno ? errno : EIO);
+				continue;
+			}
+			w.root_len = strlen(w.root);
 			/* a folder walked before (named twice, or inside
 			 * another input) is not empty */
 			walk_dir(&w, inputs[i], &st);
+			free(w.root);
+			w.root = NULL;
 			if (out->count == before && w.revisits == revisits &&
 			    !w.nomem && !w.stopped &&
 			    note_empty(out, inputs[i], n))
@@ -369,6 +439,7 @@ cli_walk_collect(struct cli_walk_list *out, const char *const *inputs, size_t n,
 		}
 	}
 	free(w.seen);
+	out->outside = w.outside;
 	if (w.nomem)
 		return CLI_WALK_ENOMEM;
 	if (w.stopped)
@@ -377,10 +448,15 @@ cli_walk_collect(struct cli_walk_list *out, const char *const *inputs, size_t n,
 		return CLI_WALK_ENOMEM;
 	for (i = k = 0; i < out->count; i++) {
 		if (k && strcmp(out->paths[k - 1], out->paths[i]) == 0) {
+			/* named and found by a walk: named */
+			out->walked[k - 1] =
+				(unsigned char)(out->walked[k - 1] &
+						out->walked[i]);
 			free(out->paths[i]);
 			free(out->errors[i]);
 		} else {
 			out->errors[k] = out->errors[i];
+			out->walked[k] = out->walked[i];
 			out->paths[k++] = out->paths[i];
 		}
 	}
@@ -401,6 +477,7 @@ cli_walk_list_free(struct cli_walk_list *list)
 	}
 	free(list->paths);
 	free(list->errors);
+	free(list->walked);
 	free(list->empty);
 	memset(list, 0, sizeof(*list));
 }

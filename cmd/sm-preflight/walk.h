@@ -1,8 +1,10 @@
 /*
  * walk.h - turning command-line paths into spec files. A directory is
  * walked recursively for *.yaml, *.yml and *.json (or what a filter
- * accepts), skipping hidden entries, following symbolic links but never
- * into a directory already visited (so loops end). All the files of all
+ * accepts), skipping hidden entries and the folders of
+ * cli_walk_default_exclude(), following symbolic links that stay inside
+ * the folder being walked (never one that leads out of it, and never
+ * into a directory already visited, so loops end). All the files of all
  * the inputs are sorted by path and each is listed once, so the order of
  * the output depends neither on readdir() nor on the order of the
  * arguments.
@@ -40,6 +42,12 @@ struct cli_walk_filter {
 struct cli_walk_list {
 	char **paths;
 	char **errors;
+	/* walked[i] 1 when paths[i] was found by walking a folder, 0 when
+	 * it was named on the command line (the check treats them apart) */
+	unsigned char *walked;
+	/* symbolic links skipped because they lead out of the walked
+	 * folder */
+	size_t outside;
 	size_t count;
 	size_t cap;
 	/* the inputs that are directories in which the walk found nothing
@@ -64,6 +72,14 @@ int cli_walk_collect(struct cli_walk_list *out, const char *const *inputs,
 		     const char *stdin_name);
 
 void cli_walk_list_free(struct cli_walk_list *list);
+
+/*
+ * 1 for the folders a walk never enters, like ruff's default excludes:
+ * __pycache__, __pypackages__, _build, buck-out, build, dist,
+ * node_modules, site-packages, venv (hidden ones such as .git, .venv,
+ * .tox and .ipynb_checkpoints are skipped as hidden).
+ */
+int cli_walk_default_exclude(const char *name);
 
 /* 1 when name ends in .yaml, .yml or .json: the default spec files. */
 int cli_walk_default_suffix(const char *name);

@@ -4,6 +4,7 @@
  * format) and its two thin wrappers for the common cases. The pipeline
  * itself is rules/check.c; this file only turns options into its hook.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "advise/baseline.h"
@@ -11,7 +12,8 @@
 #include "util/options_version.h"
 
 static const size_t check_options_size[SMP_CHECK_OPTIONS_VERSION + 1] = {
-	0, sizeof(struct smp_check_options)};
+	0, offsetof(struct smp_check_options, flags),
+	sizeof(struct smp_check_options)};
 
 int
 smp_check_options_init(struct smp_check_options *opts, unsigned int version)
@@ -65,6 +67,9 @@ smp_check(struct smp_report **out, const struct smp_context *ctx,
 	}
 	hook.format = o.format;
 	hook.script_dir = o.script_dir;
+	if (o.flags & ~(SMP_CHECK_WALKED | SMP_CHECK_ALL_JOBS))
+		return invalid(err, "invalid smp_check_options.flags");
+	hook.flags = o.flags;
 	if (!buf)
 		return smp__check_file_run(out, ctx, name, &hook, err);
 	return smp__check_run(out, ctx, name, buf, len, &hook, err);

@@ -198,7 +198,10 @@ read_config(struct config *c, const struct smp_node *root,
 		const struct smp_node *k = root->u.mapping.items[i].key;
 		const struct smp_node *v = root->u.mapping.items[i].value;
 
-		if (smp__scalar_is(k, "root")) {
+		if (smp__scalar_is(k, "all-jobs")) {
+			c->pub.all_jobs = smp__scalar_bool(v) == 1;
+			c->pub.all_jobs_pos = pos_of(k);
+		} else if (smp__scalar_is(k, "root")) {
 			c->pub.root = smp__scalar_bool(v) == 1;
 			c->pub.root_pos = pos_of(k);
 		} else if (smp__scalar_is(k, "fail-on")) {
@@ -312,6 +315,7 @@ smp_config_parse(struct smp_config **out, const char *name, const char *buf,
 	c->alloc = a;
 	smp__arena_init(&c->arena, &c->alloc);
 	c->pub.name = smp__arena_strndup(&c->arena, name, strlen(name));
+	c->pub.all_jobs = -1;
 	rc = c->pub.name ? parse(c, buf ? buf : "", len, err) : SMP_ENOMEM;
 	if (rc) {
 		if (rc == SMP_ENOMEM && !c->pub.name)

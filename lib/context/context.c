@@ -223,6 +223,7 @@ selection_error(struct smp_error *err, const char *bad)
  * select and ignore after the overrides: a rule the selection leaves out
  * is off whatever severity an override gave it, so that a configuration
  * file's severities never bring back a rule the command line ignores.
+ * syntax and input-limit are never left out.
  */
 static int
 apply_selection(struct smp_context *ctx, const struct smp_options *o,
@@ -241,6 +242,10 @@ apply_selection(struct smp_context *ctx, const struct smp_options *o,
 	if (smp__rules_select(on, o->select.names, o->select.count,
 			      o->ignore.names, o->ignore.count, &bad))
 		return selection_error(err, bad);
+	/* a file that could not be read or parsed is always said, whatever
+	 * the selection (as ruff does): nothing else in it was checked */
+	on[SMP_RULE_SYNTAX] = 1;
+	on[SMP_RULE_INPUT_LIMIT] = 1;
 	for (i = 0; i < SMP_RULE_COUNT; i++)
 		if (!on[i])
 			ctx->severity[i] = SMP_SEVERITY_OFF;

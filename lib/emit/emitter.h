@@ -40,7 +40,10 @@ struct smp_emitter {
 	struct smp_buf side;
 	size_t failed_cases;
 	size_t failures; /* smp_emitter_add_failure() calls */
-	int oom;         /* the body could not grow */
+	/* smp_emitter_walk_summary(): walked is 1 once it was called */
+	int walked;
+	size_t walk_skipped, walk_jobs, walk_not_judged;
+	int oom; /* the body could not grow */
 	struct smp__out out;
 };
 

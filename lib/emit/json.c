@@ -11,7 +11,9 @@
  *       ...
  *     ],
  *     "errors": [{"file": ..., "message": ...}, ...],
- *     "summary": {"files": ..., "files_with_errors": ..., ...}
+ *     "summary": {"files": ..., "files_with_errors": ..., ...,
+ *                 "walk": {"files_skipped": ..., "jobs": ...,
+ *                          "jobs_not_judged": ...}}
  *   }
  *
  * "errors" (the files that could not be checked) and the summary's
@@ -157,6 +159,25 @@ json_failure(struct smp_emitter *em, const char *file, const char *message)
 	smp__emit_body_close(em, &saved);
 }
 
+/* The summary's "walk": what smp_emitter_walk_summary() said. */
+static void
+json_walk(struct smp_emitter *em)
+{
+	static const char *const keys[] = {"files_skipped", "jobs",
+					   "jobs_not_judged"};
+	const size_t values[] = {em->walk_skipped, em->walk_jobs,
+				 em->walk_not_judged};
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		smp__out_str(&em->out, i ? ", \"" : ", \"walk\": {\"");
+		smp__out_str(&em->out, keys[i]);
+		smp__out_str(&em->out, "\": ");
+		smp__out_uint(&em->out, values[i]);
+	}
+	smp__out_str(&em->out, "}");
+}
+
 static void
 json_end(struct smp_emitter *em)
 {
@@ -190,6 +211,8 @@ json_end(struct smp_emitter *em)
 		smp__out_str(o, ", \"files_failed\": ");
 		smp__out_uint(o, em->failures);
 	}
+	if (em->walked)
+		json_walk(em);
 	smp__out_str(o, "}\n}\n");
 }
 

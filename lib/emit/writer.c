@@ -267,6 +267,20 @@ smp_emitter_finish(struct smp_emitter *em)
 }
 
 /* See smpreflight.h. */
+int
+smp_emitter_walk_summary(struct smp_emitter *em, size_t files_skipped,
+			 size_t jobs, size_t jobs_not_judged)
+{
+	if (!em)
+		return SMP_EINVAL;
+	em->walked = 1;
+	em->walk_skipped = files_skipped;
+	em->walk_jobs = jobs;
+	em->walk_not_judged = jobs_not_judged;
+	return 0;
+}
+
+/* See smpreflight.h. */
 void
 smp_emitter_free(struct smp_emitter *em)
 {

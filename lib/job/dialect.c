@@ -629,3 +629,77 @@ smp__hp_flag(const struct smp_node *n)
 		return 0;
 	return -1;
 }
+
+/*
+ * The keys that show a mapping is a training job when a walk meets it
+ * (sorted): those only an estimator, a ModelTrainer or a CreateTraining
+ * Job request (or DescribeTrainingJob response) has, not the generic
+ * ones a conda environment, a Kubernetes manifest or a package.json
+ * shares with them (dependencies, environment, tags, role, rules ...).
+ */
+static const char *const evidence_keys[] = {
+	"AlgorithmSpecification",
+	"ResourceConfig",
+	"StoppingCondition",
+	"TrainingJobArn",
+	"TrainingJobName",
+	"TrainingJobStatus",
+	"algorithm_name",
+	"compiler_config",
+	"entry_point",
+	"estimator",
+	"framework_version",
+	"image_name",
+	"image_uri",
+	"instance_count",
+	"instance_groups",
+	"instance_type",
+	"py_version",
+	"pytorch_version",
+	"source_code",
+	"source_dir",
+	"tensorflow_version",
+	"train_instance_count",
+	"train_instance_type",
+	"training_image",
+	"training_image_config",
+	"training_recipe",
+	"transformers_version",
+};
+
+int
+smp__job_evidence(const struct smp_node *root)
+{
+	size_t i;
+
+	if (!root || root->kind != SMP_NODE_MAPPING)
+		return 0;
+	for (i = 0; i < root->u.mapping.count; i++) {
+		const struct smp_node *k = root->u.mapping.items[i].key;
+		const struct smp_node *v = root->u.mapping.items[i].value;
+
+		if (k->kind != SMP_NODE_SCALAR ||
+		    strlen(k->u.scalar.value) != k->u.scalar.len)
+			continue;
+		if (bsearch(k->u.scalar.value, evidence_keys,
+			    COUNT(evidence_keys), sizeof(char *), cmp_key))
+			return 1;
+		/* ModelTrainer's Compute(instance_type=...): a bare
+		 * 'compute' key is too common in other files */
+		if (strcmp(k->u.scalar.value, "compute") == 0 &&
+		    smp__map_get(v, "instance_type"))
+			return 1;
+	}
+	return 0;
+}
+
+int
+smp__text_may_hold_job(const char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < COUNT(evidence_keys); i++)
+		if (smp__mem_contains(buf, len, evidence_keys[i]))
+			return 1;
+	return 0;
+}

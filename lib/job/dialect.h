@@ -14,6 +14,19 @@ enum smp_dialect smp__detect_dialect(const struct smp_node *root);
 const char *const *smp__dialect_keys(enum smp_dialect dialect, size_t *count);
 
 /*
+ * 1 when root shows by its keys that it is a training job (a key only
+ * estimators, ModelTrainer specs or CreateTrainingJob requests have):
+ * what a walk asks of a file it found before judging it as a job.
+ */
+int smp__job_evidence(const struct smp_node *root);
+
+/*
+ * 1 when buf[0..len) holds the name of one of those keys: a file without
+ * any cannot hold a job, and a walk skips it before parsing it.
+ */
+int smp__text_may_hold_job(const char *buf, size_t len);
+
+/*
  * 1 when root is a DescribeTrainingJob response: a CreateTrainingJob
  * request plus members only a response has (TrainingJobArn,
  * TrainingJobStatus, ...; smp__response_keys lists them, sorted).

@@ -9,6 +9,7 @@
 #include "job/image.h"
 #include "job/normalize.h"
 #include "script/script.h"
+#include "util/text.h"
 
 #define HP_COMPILER "sagemaker_training_compiler_enabled"
 #define HP_DEBUG "sagemaker_training_compiler_debug_mode"
@@ -209,6 +210,49 @@ count_user_hyperparameters(const struct smp_job *job)
 	return n;
 }
 
+/* A top-level key that is compiler_config, or one or two edits from it
+ * (compiler_confg=, compilerconfig=): a spelling that silently turns a
+ * compiler job into a plain one. */
+static int
+compiler_config_key(const struct smp_node *root)
+{
+	size_t i;
+
+	for (i = 0; root && root->kind == SMP_NODE_MAPPING &&
+		    i < root->u.mapping.count;
+	     i++) {
+		const char *k = smp__node_text(root->u.mapping.items[i].key);
+
+		if (k && smp__edit_distance(k, "compiler_config", 2) <= 2)
+			return 1;
+	}
+	return 0;
+}
+
+/* See job.h: compiler_intent. */
+static int
+compiler_intent(const struct smp_job *job)
+{
+	const struct smp_node *hp = job->hyperparameters;
+	size_t i;
+
+	if (job->compiler || job->image_trcomp || job->compiler_config ||
+	    job->compiler_flag || job->pytorchxla_dist ||
+	    job->pytorchxla_enabled || job->gpu_num_devices ||
+	    smp__job_xla_misspelled(job))
+		return 1;
+	for (i = 0;
+	     hp && hp->kind == SMP_NODE_MAPPING && i < hp->u.mapping.count;
+	     i++) {
+		const char *k = smp__node_text(hp->u.mapping.items[i].key);
+
+		if (k && strncmp(k, "sagemaker_training_compiler_", 28) == 0)
+			return 1;
+	}
+	return job->dialect == SMP_DIALECT_ESTIMATOR &&
+	       compiler_config_key(job->root);
+}
+
 void
 smp__job_resolve(struct smp_job *job, const struct smp_catalog *cat)
 {
@@ -238,6 +282,7 @@ smp__job_resolve(struct smp_job *job, const struct smp_catalog *cat)
 		job->gpu_devices_from = SMP_GPU_DEVICES_HP;
 	job->spawns_workers = job->launcher_script != NULL;
 	job->user_hyperparameters = count_user_hyperparameters(job);
+	job->compiler_intent = compiler_intent(job);
 }
 
 void

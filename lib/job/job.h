@@ -120,6 +120,11 @@ struct smp_job {
 	const struct smp_node *compiler_flag;
 	const struct smp_node *compiler_debug;
 
+	/* the job enables Training Compiler or shows the intent to (a
+	 * compiler image, sagemaker_training_compiler_* hyperparameters,
+	 * compiler_config given in any form or misspelled, pytorchxla or a
+	 * misspelling of it, GPU_NUM_DEVICES): what a walk judges */
+	int compiler_intent;
 	int pytorchxla_enabled; /* distribution.pytorchxla.enabled or the
 				   sagemaker_pytorch_xla_multi_worker_enabled
 				   hyperparameter */

@@ -80,6 +80,18 @@ smp_report_count(const struct smp_report *r)
 	return r ? r->count : 0;
 }
 
+size_t
+smp_report_jobs(const struct smp_report *r)
+{
+	return r ? r->jobs : 0;
+}
+
+size_t
+smp_report_jobs_skipped(const struct smp_report *r)
+{
+	return r ? r->jobs_skipped : 0;
+}
+
 const struct smp_finding *
 smp_report_get(const struct smp_report *r, size_t i)
 {

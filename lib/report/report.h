@@ -43,6 +43,8 @@ struct smp_report {
 	int failed;     /* an allocation failed: the report is incomplete */
 	size_t dropped; /* findings past SMP_REPORT_FINDINGS_MAX */
 	int finished;   /* smp__report_finish() added its finding */
+	size_t jobs;    /* jobs judged (smp_report_jobs()) */
+	size_t jobs_skipped; /* found in a walk, not Training Compiler jobs */
 	struct smp_lines lines; /* of buf, built when findings need it */
 };
 

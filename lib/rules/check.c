@@ -55,6 +55,54 @@ soften_response_keys(struct smp_report *rep, size_t first)
 	}
 }
 
+/* The instance data of the job's type; NULL when unknown or unset. */
+static const struct smp_instance *
+job_instance(const struct smp_context *ctx, const struct smp_job *job)
+{
+	return job->instance_type ? smp__catalog_instance(
+					    &ctx->catalog,
+					    smp__node_text(job->instance_type))
+				  : NULL;
+}
+
+/*
+ * A walk judges Training Compiler jobs only: one that neither enables the
+ * compiler nor shows the intent to (job.h: compiler_intent) is not this
+ * tool's business unless SMP_CHECK_ALL_JOBS asks for every job. A job
+ * the user named is always judged.
+ */
+static int
+judged(const struct smp_check_hook *hook, const struct smp_job *job)
+{
+	return !SMP__WALKED(hook) || (hook->flags & SMP_CHECK_ALL_JOBS) ||
+	       (hook->flags & SMP__CHECK_FILE_INTENT) || job->compiler_intent;
+}
+
+/*
+ * A job a walk does not judge: no rule runs and it says nothing; a hook
+ * still sees it (a side-by-side notebook's native job is the baseline of
+ * its compiled twin), and what the hook adds about it is dropped.
+ */
+static int
+not_judged(const struct smp_context *ctx, struct smp_job *job,
+	   struct smp_report *rep, const struct smp_check_hook *hook)
+{
+	struct smp_check c;
+	size_t from = rep->count;
+
+	rep->jobs_skipped++;
+	if (!hook->fn)
+		return 0;
+	c.job = job;
+	c.cat = &ctx->catalog;
+	c.rep = rep;
+	c.settings = &ctx->settings;
+	c.instance = job_instance(ctx, job);
+	hook->fn(hook->ud, &c);
+	rep->count = from;
+	return 0;
+}
+
 int
 smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 		enum smp_dialect forced, struct smp_arena *arena,
@@ -72,6 +120,10 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 
 	if (!root)
 		return 0; /* an empty YAML document holds no job */
+	/* a file a walk found is a job only when its keys show it */
+	if (SMP__WALKED(hook) && forced == SMP_DIALECT_AUTO &&
+	    ctx->dialect == SMP_DIALECT_AUTO && !smp__job_evidence(root))
+		return 0;
 	rep->root = root;
 	if (root->kind != SMP_NODE_MAPPING) {
 		smp__report_node(rep, SMP_RULE_WRONG_TYPE, root,
@@ -94,15 +146,6 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 				 "model_trainer or create_training_job");
 		return 0;
 	}
-	rc = smp__context_schema(ctx, dialect, &schema);
-	first = rep->count;
-	if (!rc && schema)
-		rc = smp__schema_check(schema, root, rep);
-	if (rc)
-		return rc;
-	if (dialect == SMP_DIALECT_CREATE_TRAINING_JOB &&
-	    smp__is_describe_response(root))
-		soften_response_keys(rep, first);
 	memset(&job, 0, sizeof(job));
 	job.dialect = dialect;
 	job.arena = arena;
@@ -113,6 +156,18 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 		rep->failed = 1;
 		return SMP_ENOMEM;
 	}
+	if (!judged(hook, &job))
+		return not_judged(ctx, &job, rep, hook);
+	rep->jobs++;
+	rc = smp__context_schema(ctx, dialect, &schema);
+	first = rep->count;
+	if (!rc && schema)
+		rc = smp__schema_check(schema, root, rep);
+	if (rc)
+		return rc;
+	if (dialect == SMP_DIALECT_CREATE_TRAINING_JOB &&
+	    smp__is_describe_response(root))
+		soften_response_keys(rep, first);
 	if (hook && hook->sources) {
 		script_dir = hook->sources;
 		job.source_dir = NULL;
@@ -134,10 +189,7 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	c.cat = &ctx->catalog;
 	c.rep = rep;
 	c.settings = &ctx->settings;
-	c.instance = job.instance_type
-			     ? smp__catalog_instance(
-				       c.cat, smp__node_text(job.instance_type))
-			     : NULL;
+	c.instance = job_instance(ctx, &job);
 	n = smp__rule_checks(checks, SMP_RULE_COUNT);
 	for (i = 0; i < n; i++)
 		checks[i](&c);

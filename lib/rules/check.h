@@ -71,7 +71,20 @@ struct smp_check_hook {
 	 * cells), read when an entry script is not on disk */
 	const struct smp_script_file *files;
 	size_t nfiles;
+	/* smp_check_options.flags (SMP_CHECK_WALKED, SMP_CHECK_ALL_JOBS),
+	 * and SMP__CHECK_FILE_INTENT below */
+	unsigned int flags;
 };
+
+/*
+ * Set by check_source.c on a walked source that imports
+ * TrainingCompilerConfig but passes it to none of its jobs: each of
+ * them shows the intent (the config was meant for one of them).
+ */
+#define SMP__CHECK_FILE_INTENT 0x100u
+
+/* 1 when a walk skips what holds no job (SMP_CHECK_WALKED in flags). */
+#define SMP__WALKED(hook) ((hook) && ((hook)->flags & SMP_CHECK_WALKED))
 
 /*
  * The pipeline for one document's root: schema, normalize, entry script,

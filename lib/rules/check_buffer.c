@@ -13,6 +13,7 @@
 #include "report/suppress.h"
 #include "job/source_python.h"
 #include "util/error.h"
+#include "util/text.h"
 
 /*
  * One loaded document: a SageMaker Pipeline definition is checked step
@@ -34,6 +35,8 @@ check_doc(const struct smp_context *ctx, struct smp_docs *docs,
 		return smp__check_root(ctx, root, SMP_DIALECT_AUTO,
 				       &docs->arena, rep, hook, script_dir);
 	if (!steps.count) {
+		if (SMP__WALKED(hook))
+			return 0; /* a pipeline that trains nothing */
 		smp__report_node(rep, SMP_RULE_NO_TRAINING_JOB, root,
 				 "no training job found: the pipeline "
 				 "definition has no step of Type 'Training'");
@@ -88,6 +91,9 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	if (docs.format == SMP_INPUT_AUTO && smp__pysrc_kind(name)) {
 		/* a launcher or notebook: its jobs, each as a document */
 		rc = smp__check_source(ctx, name, &docs, rep, hook, script_dir);
+	} else if (SMP__WALKED(hook) && ctx->dialect == SMP_DIALECT_AUTO &&
+		   !smp__text_may_hold_job(rep->buf, len)) {
+		rc = 0; /* found by a walk, no job key in it: not parsed */
 	} else {
 		rc = smp__load(&docs, name, rep->buf, len, &ctx->limits);
 		rep->is_json = docs.is_json;
@@ -133,6 +139,40 @@ smp__check_run(struct smp_report **out, const struct smp_context *ctx,
 			 ctx ? ctx->script_base_dir : NULL, err);
 }
 
+/*
+ * A walked file over the size limit: 1 when its first MiB already shows
+ * that it cannot hold a job (no job key; a source that never names
+ * sagemaker or boto3), so that a large data file found by a walk is
+ * skipped like any file without a job; 0 when it may hold one (then its
+ * size is a finding), or cannot be read again.
+ */
+static int
+too_big_without_job(const struct smp_context *ctx, const char *path)
+{
+	enum { PREFIX = 1 << 20 };
+	FILE *f = smp__open_regular(path, NULL);
+	char *buf;
+	size_t n;
+	int none;
+
+	if (!f)
+		return 0;
+	buf = smp__malloc(&ctx->alloc, PREFIX);
+	if (!buf) {
+		fclose(f);
+		return 0;
+	}
+	n = fread(buf, 1, PREFIX, f);
+	fclose(f);
+	if (smp__pysrc_kind(path))
+		none = !smp__mem_contains(buf, n, "sagemaker") &&
+		       !smp__mem_contains(buf, n, "boto3");
+	else
+		none = !smp__text_may_hold_job(buf, n);
+	smp__free(&ctx->alloc, buf);
+	return none;
+}
+
 int
 smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
 		    const char *path, const struct smp_check_hook *hook,
@@ -163,6 +203,11 @@ smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
 		if (rc)
 			return rc;
 		rep->severity_set = ctx->severity_set;
+		if (SMP__WALKED(hook) && ctx->dialect == SMP_DIALECT_AUTO &&
+		    too_big_without_job(ctx, path)) {
+			*out = rep; /* found by a walk: data, not a job */
+			return 0;
+		}
 		smp__report_add(rep, SMP_RULE_INPUT_LIMIT, &at, NULL,
 				"file is larger than the limit of %zu bytes%s",
 				limit, notebook ? " for a notebook" : "");

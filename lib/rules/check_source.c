@@ -220,6 +220,7 @@ smp__check_jobs(const struct smp_context *ctx, const struct smp_pysrc *src,
 	}
 	own.fn = auto_base_fn;
 	own.ud = &ab;
+	own.flags = hook ? hook->flags : 0;
 	ab.name = src->jobs[native].name;
 	ab.capture = 1;
 	rc = check_one(ctx, &src->jobs[native], docs, rep, &own, script_dir,
@@ -236,6 +237,18 @@ smp__check_jobs(const struct smp_context *ctx, const struct smp_pysrc *src,
 		rc = check_one(ctx, j, docs, rep, &own, script_dir, what, push);
 	}
 	return rc;
+}
+
+/* 1 when a job of src is given a compiler_config. */
+static int
+any_compiled(const struct smp_pysrc *src)
+{
+	size_t k;
+
+	for (k = 0; k < src->count; k++)
+		if (src->jobs[k].compiled)
+			return 1;
+	return 0;
 }
 
 /* The calls no variable names: by their class and line (or cell). */
@@ -444,6 +457,12 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 	memset(&nb, 0, sizeof(nb));
 	memset(&src, 0, sizeof(src));
 	files.count = files.nenv = 0;
+	/* found by a walk: a source that never names sagemaker or boto3
+	 * cannot create a job through their imports; not even tokenized */
+	if (SMP__WALKED(hook) &&
+	    !smp__mem_contains(rep->buf, rep->len, "sagemaker") &&
+	    !smp__mem_contains(rep->buf, rep->len, "boto3"))
+		return 0;
 	if (!notebook && !source_ok(ctx, rep))
 		return rep->failed ? SMP_ENOMEM : 0;
 	if (notebook) {
@@ -482,6 +501,8 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 		smp__report_add(rep, SMP_RULE_SYNTAX, &src.err_at, NULL,
 				"%s; nothing else in this file is checked",
 				src.err);
+	} else if (rc == 0 && !src.count && SMP__WALKED(hook)) {
+		/* found by a walk: a file without a job says nothing */
 	} else if (rc == 0 && !src.count) {
 		struct smp_pos at = {1, 1, 0};
 
@@ -491,9 +512,19 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 				"create_training_job through the sagemaker "
 				"or boto3 imports");
 	} else if (rc == 0) {
+		struct smp_check_hook h;
+
 		rc = name_calls(&src, notebook ? &nb : NULL, &docs->arena);
+		if (hook)
+			h = *hook;
+		else
+			memset(&h, 0, sizeof(h));
+		if (SMP__WALKED(hook) && !any_compiled(&src) &&
+		    smp__mem_contains(rep->buf, rep->len,
+				      "TrainingCompilerConfig"))
+			h.flags |= SMP__CHECK_FILE_INTENT;
 		if (rc == 0)
-			rc = smp__check_jobs(ctx, &src, docs, rep, hook,
+			rc = smp__check_jobs(ctx, &src, docs, rep, &h,
 					     script_dir, "", 1);
 	}
 	rep->root = NULL;

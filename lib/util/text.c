@@ -255,3 +255,24 @@ smp__is_json_number(const char *s)
 	s = smp__exponent_end(s);
 	return s && *s == '\0';
 }
+
+int
+smp__mem_contains(const char *buf, size_t len, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p, *end;
+
+	if (!buf || n == 0)
+		return n == 0;
+	p = buf;
+	end = buf + len;
+	while ((size_t)(end - p) >= n) {
+		p = memchr(p, word[0], (size_t)(end - p) - n + 1);
+		if (!p)
+			return 0;
+		if (memcmp(p, word, n) == 0)
+			return 1;
+		p++;
+	}
+	return 0;
+}

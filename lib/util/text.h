@@ -36,6 +36,9 @@ size_t smp__edit_distance(const char *a, const char *b, size_t limit);
 const char *smp__did_you_mean(const char *word, const char *const *candidates,
 			      size_t count);
 
+/* 1 when buf[0..len) holds word (memmem(), which C11 lacks). */
+int smp__mem_contains(const char *buf, size_t len, const char *word);
+
 /* 1 when a and b are both non-NULL and equal. */
 int smp__streq(const char *a, const char *b);
 

@@ -20,6 +20,12 @@ time) and times, as whole processes:
                  project's schema, --fast, one process per dialect
   python         PyYAML (C loader) + python3-jsonschema, the same schemas
 
+Then a repository walk: `check . --jobs 1` over a generated repository of
+5,000 files as real ones hold them (Python modules, notebooks that never
+use SageMaker, conda environments, Kubernetes manifests, package.json,
+JSON fixtures, Markdown, a .gitignore'd build folder and node_modules),
+with 50 Training Compiler jobs among them; target 1 s CPU, 64 MiB.
+
 Then the launcher and notebook corpora (gen.py --sources, 1000 files each
 or the largest size asked for): `check --include-python --jobs 1` per
 corpus, with the cost per file beside the YAML corpus's, and one notebook
@@ -230,7 +236,94 @@ def main():
         hostile(args)
     print()
     sources_table(args, results, have_hf)
+    print()
+    repo_table(args, have_hf)
     return 0
+
+
+REPO_FILES = {
+    "util.py": "import os\n\n\ndef path(*a):\n    return os.path.join(*a)\n",
+    "session.py": "import sagemaker\n\nsession = sagemaker.Session()\n",
+    "explore.ipynb": json.dumps({
+        "cells": [{"cell_type": "code", "metadata": {}, "outputs": [],
+                   "execution_count": None,
+                   "source": ["import pandas as pd\n", "pd.DataFrame()\n"]}],
+        "metadata": {"kernelspec": {"language": "python"}},
+        "nbformat": 4, "nbformat_minor": 5}),
+    "environment.yml": "name: env\nchannels: [conda-forge]\n"
+                       "dependencies: [python=3.10, pandas]\n",
+    "deployment.yaml": "apiVersion: apps/v1\nkind: Deployment\n"
+                       "metadata: {name: x}\nspec: {replicas: 1}\n",
+    "package.json": '{"name": "x", "version": "1.0.0", "dependencies": {}}\n',
+    "fixture.json": '[{"id": 1, "label": "cat"}, {"id": 2}]\n',
+    "README.md": "# a folder\n",
+}
+
+REPO_JOB = """estimator: HuggingFace
+entry_point: train.py
+transformers_version: "4.21.1"
+pytorch_version: "1.11.0"
+py_version: py38
+instance_type: ml.p3.2xlarge
+compiler_config: {enabled: true}
+debugger_hook_config: false
+disable_profiler: true
+hyperparameters: {epochs: 1, per_device_train_batch_size: 24}
+"""
+
+
+def repo_tree(work, n=5000):
+    """A repository of n files: mostly not jobs, 50 compiler jobs."""
+    out = os.path.join(work, "repo-%d" % n)
+    stamp = os.path.join(out, ".complete")
+    if os.path.exists(stamp):
+        return out
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(os.path.join(out, ".git"))
+    with open(os.path.join(out, ".gitignore"), "w") as f:
+        f.write("/build/\n*.log\n")
+    names = sorted(REPO_FILES)
+    made = 0
+    k = 0
+    while made < n:
+        d = os.path.join(out, "pkg%03d" % (k // 40), "sub%d" % (k % 4))
+        os.makedirs(d, exist_ok=True)
+        if k % 100 == 0:
+            name, text = "job%d.yaml" % k, REPO_JOB
+        else:
+            base = names[k % len(names)]
+            stem, ext = os.path.splitext(base)
+            name, text = "%s%d%s" % (stem, k, ext), REPO_FILES[base]
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+        made += 1
+        k += 1
+    # what the walk never reads: ignored, and node_modules
+    for skipped in ("build", "node_modules"):
+        os.makedirs(os.path.join(out, skipped))
+        for i in range(50):
+            with open(os.path.join(out, skipped, "f%d.json" % i), "w") as f:
+                f.write('{"name": "x"}\n')
+    open(stamp, "w").close()
+    return out
+
+
+def repo_table(args, have_hf):
+    """`check .` over a repository, as the Action runs it."""
+    tree = repo_tree(args.work)
+    cmd = [args.cli, "check", "-q", "--color", "never", "--no-script",
+           "--jobs", "1", tree]
+    if have_hf:
+        wall, cpu = hyperfine(cmd, args.runs)
+        rss, _, _ = time_v(cmd, 3, False)
+    else:
+        rss, wall, cpu = time_v(cmd, args.runs, True)
+    print("%-24s %7s %10s %10s %9s   %s" %
+          ("walk", "files", "wall ms", "cpu ms", "RSS MiB", "targets"))
+    print("%-24s %7d %10.1f %10.1f %9.2f   cpu <= 1000 ms, RSS <= 64 MiB"
+          % ("repository (check .)", 5000, wall * 1000, cpu * 1000,
+             rss / 1024.0))
+    sys.stdout.flush()
 
 
 def sources_table(args, results, have_hf):

@@ -46,13 +46,32 @@ def expect(what, ok, detail=""):
         print("FAIL %s%s" % (what, (": " + detail) if detail else ""))
 
 
+NOTEBOOK = json.dumps({
+    "cells": [{"cell_type": "code", "metadata": {}, "outputs": [],
+               "execution_count": None,
+               "source": ["import pandas as pd\n", "df = pd.DataFrame()\n"]}],
+    "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5})
+
+
 def sample_repo(top):
+    """A repository as they are: a job, and files that are not jobs."""
     os.makedirs(os.path.join(top, "jobs", "scripts"))
     os.makedirs(os.path.join(top, ".github", "workflows"))
+    os.makedirs(os.path.join(top, "web"))
     with open(os.path.join(top, "jobs", "good.yaml"), "w") as f:
         f.write(GOOD)
     with open(os.path.join(top, ".github", "workflows", "ci.yaml"), "w") as f:
         f.write("name: ci\non: push\njobs: {}\n")
+    with open(os.path.join(top, "environment.yml"), "w") as f:
+        f.write("name: env\nchannels: [conda-forge]\n"
+                "dependencies: [python=3.10, {pip: [sagemaker]}]\n")
+    with open(os.path.join(top, "web", "package.json"), "w") as f:
+        f.write('{"name": "web", "version": "1.0.0", "dependencies": {}}\n')
+    with open(os.path.join(top, "explore.ipynb"), "w") as f:
+        f.write(NOTEBOOK)
+    with open(os.path.join(top, "util.py"), "w") as f:
+        f.write("import os\nprint(os.getcwd())\n")
 
 
 def expand(text, inputs):
@@ -103,6 +122,12 @@ def run_action(work, overrides):
 def test_action(tmp):
     work = os.path.join(tmp, "action")
     sample_repo(work)
+    # the default paths: the whole checkout, unrelated files and all
+    rc, outputs, out = run_action(work, {})
+    expect("action: paths '.' on a repository with one good job exits 0",
+           rc == 0, out)
+    expect("action: one summary line", "1 job checked" in out and
+           "files without a training job skipped" in out, out)
     rc, outputs, out = run_action(work, {"paths": "jobs"})
     expect("action: a clean job exits 0", rc == 0, out)
     expect("action: exit-code output", outputs.get("exit-code") == "0",
@@ -139,10 +164,23 @@ def test_action(tmp):
                                     "uriBaseId": "%SRCROOT%"}
                             for loc in locs), repr(locs))
 
+    rc, outputs, out = run_action(work, {"args": "--fail-on error"})
+    expect("action: paths '.' with a broken job fails the step", rc == 1,
+           out)
+    expect("action: its annotation",
+           re.search(r"^::error file=jobs/bad\.yaml,line=\d+", out,
+                     re.M) is not None, out)
     rc, outputs, out = run_action(work, {"paths": "jobs/good.yaml",
                                          "sarif-file": ""})
     expect("action: no SARIF when sarif-file is empty",
            rc == 0 and "sarif-file" not in outputs, repr(outputs))
+    rc, outputs, out = run_action(work, {"paths": "jobs/good.yaml",
+                                         "sarif-file": "x.sarif\nexit-code=0"})
+    expect("action: a line break in sarif-file is refused",
+           rc == 2 and outputs == {}, repr(outputs) + out)
+    rc, outputs, out = run_action(work, {"paths": "jobs/*.yaml"})
+    expect("action: paths are not glob patterns",
+           rc == 2 and "jobs/*.yaml" in out, out)
 
 
 def git(cwd, *args):
@@ -159,7 +197,12 @@ def run_hook(repo):
                              "--diff-filter=ACMR"], cwd=repo,
                             stdout=subprocess.PIPE, text=True,
                             check=True).stdout.split()
-    files = [f for f in staged if re.search(hook["files"], f)]
+    # pre-commit's identify tags, for the extensions the hook names
+    tags = {"yaml": (".yaml", ".yml"), "json": (".json",),
+            "python": (".py",), "jupyter": (".ipynb",)}
+    exts = tuple(e for t in hook["types_or"] for e in tags[t])
+    files = [f for f in staged if f.endswith(exts) and
+             re.search(hook.get("files", ""), f)]
     entry = os.path.join(ROOT, hook["entry"])
     if not files:
         return 0, files, ""
@@ -178,9 +221,12 @@ def test_pre_commit(tmp):
     git(repo, "init", "-q")
     git(repo, "add", "-A")
     rc, files, out = run_hook(repo)
-    expect("pre-commit: only job files are passed",
-           files == ["jobs/good.yaml"], repr(files))
-    expect("pre-commit: a clean job passes", rc == 0, out)
+    expect("pre-commit: specs, launchers and notebooks are passed",
+           sorted(files) == [".github/workflows/ci.yaml", "environment.yml",
+                             "explore.ipynb", "jobs/good.yaml", "util.py",
+                             "web/package.json"], repr(files))
+    expect("pre-commit: a clean job among unrelated files passes",
+           rc == 0, out)
     with open(os.path.join(repo, "jobs", "bad.yaml"), "w") as f:
         f.write(BAD)
     git(repo, "add", "jobs/bad.yaml")

@@ -61,6 +61,15 @@ Test(config_file, parse_reads_every_key)
 	cr_assert_eq(c->data_url.pos.line, 14);
 	cr_assert_eq(c->select.set, 0);
 	cr_assert_eq(c->ignore_rules.set, 0);
+	cr_assert_eq(c->all_jobs, -1); /* not set */
+	smp_config_free(c);
+
+	cr_assert_eq(smp_config_parse(&c, "all.yaml",
+				      "root: true\nall-jobs: true\n", 25, NULL,
+				      &err),
+		     0, "%s", err.message);
+	cr_assert_eq(c->all_jobs, 1);
+	cr_assert_eq(c->all_jobs_pos.line, 2);
 	smp_config_free(c);
 
 	cr_assert_eq(smp_config_parse(&c, "sel.yaml",

@@ -34,6 +34,8 @@ static const char *const walked[] = {
 	"smp_check_file",
 	"smp_report_free",
 	"smp_report_count",
+	"smp_report_jobs",
+	"smp_report_jobs_skipped",
 	"smp_report_get",
 	"smp_report_max_severity",
 	"smp_rule_count",
@@ -50,6 +52,7 @@ static const char *const walked[] = {
 	"smp_emitter_add",
 	"smp_emitter_add_failure",
 	"smp_emitter_finish",
+	"smp_emitter_walk_summary",
 	"smp_emitter_free",
 	"smp_baseline_new",
 	"smp_baseline_free",
@@ -231,6 +234,8 @@ Test(null_args, check_and_report)
 	smp_report_free(rep);
 	smp_report_free(NULL);
 	cr_assert_eq(smp_report_count(NULL), 0);
+	cr_assert_eq(smp_report_jobs(NULL), 0);
+	cr_assert_eq(smp_report_jobs_skipped(NULL), 0);
 	cr_assert_null(smp_report_get(NULL, 0));
 	cr_assert_eq(smp_report_max_severity(NULL), SMP_SEVERITY_OFF);
 	cr_assert_eq(smp_emit_text(NULL, SMP_SEVERITY_INFO, 0, sink, NULL),
@@ -279,6 +284,7 @@ Test(null_args, emitter)
 	cr_assert_eq(smp_emitter_add_failure(em, NULL, "m"), SMP_EINVAL);
 	cr_assert_eq(smp_emitter_add_failure(em, "f", NULL), SMP_EINVAL);
 	cr_assert_eq(smp_emitter_finish(NULL), SMP_EINVAL);
+	cr_assert_eq(smp_emitter_walk_summary(NULL, 0, 0, 0), SMP_EINVAL);
 	smp_emitter_free(em);
 	smp_emitter_free(NULL);
 	smp_context_free(ctx);

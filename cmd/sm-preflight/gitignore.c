@@ -1,0 +1,531 @@
+/*
+ * gitignore.c - what git ignores (see gitignore.h). Each folder's
+ * .gitignore is read once (a hash table by real path); the chain of
+ * folders from the repository's top level to the entry's folder is kept
+ * for the last folder asked about, which is the next one's too in a walk.
+ */
+#define _XOPEN_SOURCE                                                          \
+	700 /* realpath(), with _POSIX_C_SOURCE from the Makefile */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "gitignore.h"
+#include "glob.h"
+#include "output.h"
+#include "readfile.h"
+
+/* The patterns of one file, relative to dir. */
+struct plist {
+	char *dir; /* real path of the folder they are relative to */
+	char **pats;
+	unsigned char *negate;
+	size_t count;
+};
+
+struct cli_gitignore {
+	/* folder (real path) -> its .gitignore, open addressing */
+	struct plist **table;
+	size_t cap, used;
+	/* the global excludes file and the current top's info/exclude */
+	struct plist global, info;
+	int global_read;
+	char *top; /* the repository's top level, NULL outside one */
+	/* the last folder asked about, as spelled and resolved, and the
+	 * .gitignore lists from top down to it */
+	char *parent, *real;
+	struct plist **chain;
+	size_t nchain, chain_cap;
+	struct cli_walk_filter inner;
+	int nomem;
+};
+
+static void
+plist_release(struct plist *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->count; i++)
+		free(l->pats[i]);
+	free(l->pats);
+	free(l->negate);
+	free(l->dir);
+	memset(l, 0, sizeof(*l));
+}
+
+/* One line of a gitignore file into l (see gitignore(5)). */
+static int
+add_line(struct plist *l, char *line, size_t n)
+{
+	int neg = 0;
+	char **p;
+	unsigned char *g;
+
+	if (n && line[n - 1] == '\r')
+		n--;
+	/* trailing spaces go unless quoted with a backslash */
+	while (n && line[n - 1] == ' ' && !(n > 1 && line[n - 2] == '\\'))
+		n--;
+	line[n] = '\0';
+	if (!n || line[0] == '#')
+		return 0;
+	if (line[0] == '!') {
+		neg = 1;
+		line++;
+		n--;
+	}
+	if (!n)
+		return 0;
+	p = realloc(l->pats, (l->count + 1) * sizeof(*p));
+	if (!p)
+		return -1;
+	l->pats = p;
+	g = realloc(l->negate, l->count + 1);
+	if (!g)
+		return -1;
+	l->negate = g;
+	l->pats[l->count] = strdup(line);
+	if (!l->pats[l->count])
+		return -1;
+	l->negate[l->count++] = (unsigned char)neg;
+	return 0;
+}
+
+/* Reads the patterns of file (absent or unreadable: none) into l. */
+static int
+read_patterns(struct plist *l, const char *file)
+{
+	char *buf, *line, *nl;
+	size_t len;
+	const char *why;
+	int rc = 0;
+
+	if (cli_read_regular(file, CLI_READ_MAX, &buf, &len, &why) !=
+	    CLI_READ_OK)
+		return errno == ENOMEM ? -1 : 0;
+	for (line = buf; rc == 0 && line < buf + len; line = nl + 1) {
+		nl = memchr(line, '\n', (size_t)(buf + len - line));
+		if (!nl)
+			nl = buf + len;
+		rc = add_line(l, line, (size_t)(nl - line));
+	}
+	free(buf);
+	return rc;
+}
+
+static char *
+join(const char *a, const char *b)
+{
+	size_t al = strlen(a), bl = strlen(b);
+	char *p = malloc(al + bl + 2);
+
+	/* "/" + "x" is "/x" */
+	if (p)
+		snprintf(p, al + bl + 2, "%s%s%s", a,
+			 al == 1 && a[0] == '/' ? "" : "/", b);
+	return p;
+}
+
+static size_t
+hash_str(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 ^ (unsigned char)*s++;
+	return h;
+}
+
+/* The .gitignore list of the folder dir (real path), read once. */
+static struct plist *
+dir_list(struct cli_gitignore *g, const char *dir)
+{
+	struct plist *l;
+	size_t i, mask;
+	char *file;
+
+	if (g->used * 2 >= g->cap) {
+		size_t ncap = g->cap ? g->cap * 2 : 64, k;
+		/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
+		struct plist **n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (k = 0; k < g->cap; k++) {
+			if (!g->table[k])
+				continue;
+			for (i = hash_str(g->table[k]->dir) & (ncap - 1); n[i];
+			     i = (i + 1) & (ncap - 1))
+				;
+			n[i] = g->table[k];
+		}
+		free(g->table);
+		g->table = n;
+		g->cap = ncap;
+	}
+	mask = g->cap - 1;
+	for (i = hash_str(dir) & mask; g->table[i]; i = (i + 1) & mask)
+		if (strcmp(g->table[i]->dir, dir) == 0)
+			return g->table[i];
+	l = calloc(1, sizeof(*l));
+	file = join(dir, ".gitignore");
+	if (!l || !file || !(l->dir = strdup(dir)) ||
+	    read_patterns(l, file) != 0) {
+		free(file);
+		if (l)
+			plist_release(l);
+		free(l);
+		return NULL;
+	}
+	free(file);
+	g->table[i] = l;
+	g->used++;
+	return l;
+}
+
+/* 1 when dir/.git exists (a folder, or a worktree's file). */
+static int
+has_git(const char *dir)
+{
+	char *p = join(dir, ".git");
+	struct stat st;
+	int yes = p && stat(p, &st) == 0;
+
+	free(p);
+	return yes;
+}
+
+/*
+ * The folder holding the repository's data, from top/.git: the folder
+ * itself, or where a worktree's ".git" file points (its "gitdir: X"),
+ * then that folder's "commondir" when it has one.
+ */
+static char *
+git_dir(const char *top)
+{
+	char *dot = join(top, ".git"), *buf = NULL, *dir, *common, *c;
+	const char *why;
+	struct stat st;
+	size_t len;
+
+	if (!dot || stat(dot, &st) != 0 || S_ISDIR(st.st_mode))
+		return dot;
+	if (cli_read_regular(dot, 4096, &buf, &len, &why) != CLI_READ_OK ||
+	    strncmp(buf, "gitdir: ", 8) != 0) {
+		free(buf);
+		return dot;
+	}
+	free(dot);
+	buf[strcspn(buf, "\r\n")] = '\0';
+	dir = buf[8] == '/' ? strdup(buf + 8) : join(top, buf + 8);
+	free(buf);
+	common = dir ? join(dir, "commondir") : NULL;
+	if (common &&
+	    cli_read_regular(common, 4096, &buf, &len, &why) == CLI_READ_OK) {
+		buf[strcspn(buf, "\r\n")] = '\0';
+		c = buf[0] == '/' ? strdup(buf) : join(dir, buf);
+		free(buf);
+		if (c) {
+			free(dir);
+			dir = c;
+		}
+	}
+	free(common);
+	return dir;
+}
+
+/* ~/x with $HOME, as git expands core.excludesFile. */
+static char *
+expand_home(const char *v)
+{
+	const char *home = getenv("HOME");
+
+	if (v[0] == '~' && v[1] == '/' && home && *home)
+		return join(home, v + 2);
+	return strdup(v);
+}
+
+/* core.excludesFile from ~/.gitconfig ([core] excludesfile = X). */
+static char *
+config_excludes_file(void)
+{
+	const char *home = getenv("HOME"), *why;
+	char *cfg, *buf, *line, *nl, *found = NULL;
+	size_t len;
+	int in_core = 0;
+
+	if (!home || !*home)
+		return NULL;
+	cfg = join(home, ".gitconfig");
+	if (!cfg || cli_read_regular(cfg, CLI_READ_MAX, &buf, &len, &why) !=
+			    CLI_READ_OK) {
+		free(cfg);
+		return NULL;
+	}
+	free(cfg);
+	for (line = buf; line < buf + len && !found; line = nl + 1) {
+		char *s, *e;
+
+		nl = memchr(line, '\n', (size_t)(buf + len - line));
+		if (!nl)
+			nl = buf + len;
+		*nl = '\0';
+		for (s = line; *s == ' ' || *s == '\t'; s++)
+			;
+		if (*s == '[') {
+			in_core = strncmp(s, "[core]", 6) == 0;
+			continue;
+		}
+		if (!in_core || strncasecmp(s, "excludesfile", 12) != 0)
+			continue;
+		s += 12;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s++ != '=')
+			continue;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '"')
+			s++;
+		e = s + strlen(s);
+		while (e > s && (e[-1] == ' ' || e[-1] == '\t' ||
+				 e[-1] == '\r' || e[-1] == '"'))
+			e--;
+		*e = '\0';
+		if (*s)
+			found = expand_home(s);
+	}
+	free(buf);
+	return found;
+}
+
+/* The global excludes file's patterns (read once). */
+static int
+read_global(struct cli_gitignore *g)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char *file = config_excludes_file(), *base;
+	int rc = 0;
+
+	g->global_read = 1;
+	if (!file && xdg && *xdg)
+		file = join(xdg, "git/ignore");
+	else if (!file && home && *home) {
+		base = join(home, ".config");
+		file = base ? join(base, "git/ignore") : NULL;
+		free(base);
+	}
+	if (file)
+		rc = read_patterns(&g->global, file);
+	free(file);
+	return rc;
+}
+
+/* The repository top level above real (inclusive), or NULL. */
+static char *
+find_top(const char *real)
+{
+	char *p = strdup(real), *slash;
+
+	while (p) {
+		if (has_git(p))
+			return p;
+		slash = strrchr(p, '/');
+		if (!slash || slash == p) {
+			free(p);
+			return NULL;
+		}
+		*slash = '\0';
+	}
+	return NULL;
+}
+
+/* Resolves the folder parent (as spelled) into g's chain. */
+static int
+set_parent(struct cli_gitignore *g, const char *parent)
+{
+	char *real, *top, *p;
+	size_t tl;
+
+	if (g->parent && strcmp(g->parent, parent) == 0)
+		return 0;
+	free(g->parent);
+	free(g->real);
+	g->parent = strdup(parent);
+	g->real = real = realpath(parent, NULL);
+	g->nchain = 0;
+	if (!g->parent)
+		return -1;
+	if (!real)
+		return errno == ENOMEM ? -1 : 0;
+	if (!g->global_read && read_global(g))
+		return -1;
+	top = find_top(real);
+	if (!top || !g->top || strcmp(top, g->top) != 0) {
+		char *gd = top ? git_dir(top) : NULL, *ex;
+
+		plist_release(&g->info);
+		free(g->top);
+		g->top = top;
+		ex = gd ? join(gd, "info/exclude") : NULL;
+		if (ex && read_patterns(&g->info, ex)) {
+			free(gd);
+			free(ex);
+			return -1;
+		}
+		free(gd);
+		free(ex);
+	} else {
+		free(top);
+	}
+	if (!g->top)
+		return 0;
+	/* the folders from top down to real, each with its .gitignore */
+	tl = strlen(g->top);
+	for (p = real + tl;; p = strchr(p + 1, '/')) {
+		char saved = '\0';
+		struct plist *l, **grown;
+
+		if (p) {
+			saved = *p;
+			*p = '\0';
+		}
+		l = dir_list(g, real);
+		if (p)
+			*p = saved;
+		if (!l)
+			return -1;
+		if (g->nchain == g->chain_cap) {
+			size_t n = g->chain_cap ? g->chain_cap * 2 : 16;
+
+			/* NOLINTNEXTLINE(bugprone-sizeof-expression) */
+			grown = realloc(g->chain, n * sizeof(*grown));
+			if (!grown)
+				return -1;
+			g->chain = grown;
+			g->chain_cap = n;
+		}
+		g->chain[g->nchain++] = l;
+		if (!p || !*p)
+			break;
+	}
+	return 0;
+}
+
+/* The verdict of l on the entry at abs: 1 ignore, 0 include, -1 none. */
+static int
+verdict(const struct plist *l, const char *base, const char *abs,
+	const char *name, int is_dir)
+{
+	size_t bl = strlen(base), i;
+	const char *rel;
+	int v = -1;
+
+	if (strcmp(base, "/") == 0)
+		rel = abs + 1;
+	else if (strncmp(abs, base, bl) == 0 && abs[bl] == '/')
+		rel = abs + bl + 1;
+	else
+		return -1;
+	for (i = 0; i < l->count; i++)
+		if (cli_ignore_match(l->pats[i], rel, name, is_dir))
+			v = !l->negate[i];
+	return v;
+}
+
+int
+cli_gitignore_match(struct cli_gitignore *g, const char *path, const char *name,
+		    int is_dir)
+{
+	const char *slash = strrchr(path, '/');
+	char *parent, *abs;
+	size_t i;
+	int v = 0, k;
+
+	if (!g)
+		return 0;
+	parent = slash ? strndup(path,
+				 slash == path ? 1 : (size_t)(slash - path))
+		       : strdup(".");
+	if (!parent || set_parent(g, parent)) {
+		free(parent);
+		return -1;
+	}
+	free(parent);
+	if (!g->top || !g->real)
+		return 0;
+	abs = join(g->real, name);
+	if (!abs)
+		return -1;
+	/* lowest precedence first: the last verdict stands */
+	k = verdict(&g->global, g->top, abs, name, is_dir);
+	if (k >= 0)
+		v = k;
+	k = verdict(&g->info, g->top, abs, name, is_dir);
+	if (k >= 0)
+		v = k;
+	for (i = 0; i < g->nchain; i++) {
+		k = verdict(g->chain[i], g->chain[i]->dir, abs, name, is_dir);
+		if (k >= 0)
+			v = k;
+	}
+	free(abs);
+	return v;
+}
+
+struct cli_gitignore *
+cli_gitignore_new(void)
+{
+	return calloc(1, sizeof(struct cli_gitignore));
+}
+
+void
+cli_gitignore_free(struct cli_gitignore *g)
+{
+	size_t i;
+
+	if (!g)
+		return;
+	for (i = 0; i < g->cap; i++)
+		if (g->table[i]) {
+			plist_release(g->table[i]);
+			free(g->table[i]);
+		}
+	free(g->table);
+	plist_release(&g->global);
+	plist_release(&g->info);
+	free(g->top);
+	free(g->parent);
+	free(g->real);
+	free(g->chain);
+	free(g);
+}
+
+static int
+filter_skip(void *ud, const char *path, const char *name, int is_dir)
+{
+	struct cli_gitignore *g = ud;
+	int k = cli_gitignore_match(g, path, name, is_dir);
+
+	if (k < 0)
+		cli_error("out of memory reading the .gitignore files");
+	if (k)
+		return k; /* ignored, or out of memory (-1 stops) */
+	if (g->inner.skip)
+		return g->inner.skip(g->inner.ud, path, name, is_dir);
+	return is_dir ? 0 : !cli_walk_default_suffix(name);
+}
+
+void
+cli_gitignore_filter(struct cli_gitignore *g,
+		     const struct cli_walk_filter *inner,
+		     struct cli_walk_filter *out)
+{
+	if (inner)
+		g->inner = *inner;
+	out->skip = filter_skip;
+	out->ud = g;
+}

@@ -1,0 +1,1 @@
+check --color never --no-script walk/configured

@@ -1,0 +1,1 @@
+check --color never --no-script --extend-exclude "walk/nearmiss/*.py" --extend-exclude torchxla.yaml --extend-exclude "**/gpu-*.yaml" walk/nearmiss

@@ -1,0 +1,1 @@
+check --color never --no-script --no-python walk/pytree

@@ -1,0 +1,1 @@
+check --color never --no-script --all-jobs walk/nonjobs

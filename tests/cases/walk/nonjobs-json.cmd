@@ -1,0 +1,1 @@
+check --color never --no-script --format json walk/nonjobs

@@ -1,0 +1,1 @@
+check --color never --no-script --verbose --statistics walk/nonjobs

@@ -1,0 +1,4 @@
+# imports sagemaker but creates no job
+import sagemaker
+
+session = sagemaker.Session()

@@ -1,0 +1,1 @@
+d=$(mktemp -d) && mkdir "$d/data" && { printf '['; head -c 4500000 /dev/zero | tr '\0' '1' | sed 's/1111/1, /g'; printf '1]\n'; } >"$d/data/records.json" && { printf 'instance_type: ml.p3.2xlarge\nnotes: "'; head -c 4500000 /dev/zero | tr '\0' 'x'; printf '"\n'; } >"$d/data/job.yaml" && cd "$d" && "$1" check --color never --no-script data; rc=$?; cd / && rm -rf "$d"; exit $rc
