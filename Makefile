@@ -107,7 +107,7 @@ SANITIZED = $(findstring -fsanitize,$(CFLAGS) $(LDFLAGS))
 
 .PHONY: all run test check-all deps deps-test asan lint format clean fuzz docs docs-check
 .PHONY: warnings-check generated-check completions
-.PHONY: shared install uninstall tsan bench
+.PHONY: shared install uninstall tsan bench web web-deps test-web
 
 all: $(LIBA) $(CLI)
 
@@ -173,6 +173,14 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 	done
 	@# large inputs, many findings: the report's cap (tests/fuzz/fuzz_check.c)
 	@SMP_FUZZ_LARGE=1 $(BUILD)/fuzz/replay_fuzz_check tests/fuzz/corpus-large/check
+	@echo "== the playground (WebAssembly, in chromium)"
+	@if [ -n "$(SANITIZED)" ]; then \
+		echo "skipped in a sanitizer build (run by make test)"; \
+	elif m=$$(sh web/deps.sh check $(BUILD)); then \
+		$(MAKE) --no-print-directory test-web; \
+	else \
+		echo "skipped the playground tests: $$m not installed (make web-deps as root: apt-get install emscripten chromium, libyaml's source, npm ci)"; \
+	fi
 	@echo "== install into a DESTDIR, Python binding"
 	@if [ -n "$(SANITIZED)" ]; then \
 		echo "skipped in a sanitizer build (run by make test)"; \
@@ -185,6 +193,26 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 			$(call skip,the Python binding's tests,python3); \
 		fi; \
 	fi
+
+# The playground (web/): the library in WebAssembly and a static page in
+# $(BUILD)/web. web-deps installs what it needs (web/deps.sh, as root);
+# test-web compares it with the CLI and drives it in Debian's chromium.
+WEB_SRC = $(wildcard web/*.c web/*.js web/*.html web/*.py web/*.sh)
+WEB_YAML = $(BUILD)/web-src/libyaml-0.2.5
+
+web-deps:
+	@sh web/deps.sh install $(BUILD)
+
+web: web-deps $(BUILD)/web/sm-preflight.js
+
+$(BUILD)/web/sm-preflight.js: $(WEB_SRC) $(LIB_SRC) $(BUILD)/gen/embedded_data.c \
+		$(BUILD)/gen/embedded_catalog.c $(wildcard examples/*) docs/rules.md
+	$(call say,WEB,$(BUILD)/web)sh web/build.sh $(BUILD) $(WEB_YAML) $(BUILD)/web
+
+test-web: web all
+	node tests/web/same_as_cli.js $(BUILD)/web/sm-preflight.js $(CLI)
+	NODE_PATH=tests/web/node_modules node tests/web/browser.js \
+		$(BUILD)/web $(CLI) $(BUILD)/web-shots
 
 $(BUILD)/%.o: %.c
 	$(call compile,-MMD -MP)
@@ -397,6 +425,10 @@ bench: all $(BENCH_DIR)/floor
 	else echo "bench: no JSON Schema CLI (npm missing or offline)"; fi; \
 	$(PYTHON) tests/bench/bench.py --cli $(CLI) \
 		--floor $(BENCH_DIR)/floor --work $(BENCH_DIR) $$js $(BENCH_ARGS)
+	@if m=$$(sh web/deps.sh check $(BUILD)); then \
+		$(MAKE) --no-print-directory web && \
+		sh tests/web/bench.sh $(BUILD) $(CLI); \
+	else echo "bench: no playground row ($$m not installed: make web-deps)"; fi
 
 $(BENCH_DIR)/floor: tests/bench/floor.c
 	@mkdir -p $(@D)
