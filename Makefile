@@ -107,7 +107,7 @@ SANITIZED = $(findstring -fsanitize,$(CFLAGS) $(LDFLAGS))
 
 .PHONY: all run test check-all deps deps-test asan lint format clean fuzz docs docs-check
 .PHONY: warnings-check generated-check completions
-.PHONY: shared install uninstall tsan bench
+.PHONY: shared install uninstall tsan bench wheel wheel-files
 
 all: $(LIBA) $(CLI)
 
@@ -173,11 +173,12 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 	done
 	@# large inputs, many findings: the report's cap (tests/fuzz/fuzz_check.c)
 	@SMP_FUZZ_LARGE=1 $(BUILD)/fuzz/replay_fuzz_check tests/fuzz/corpus-large/check
-	@echo "== install into a DESTDIR, Python binding"
+	@echo "== install into a DESTDIR, the wheel, Python binding"
 	@if [ -n "$(SANITIZED)" ]; then \
 		echo "skipped in a sanitizer build (run by make test)"; \
 	else \
 		MAKE="$(MAKE)" PYTHON="$(PYTHON)" sh tests/install/run.sh $(BUILD) && \
+		MAKE="$(MAKE)" PYTHON="$(PYTHON)" sh tests/install/wheel.sh $(BUILD) && \
 		if [ -n "$(HAVE_PYTHON)" ]; then \
 			SMPREFLIGHT_LIBRARY=$(abspath $(SOLIB)) \
 				$(PYTHON) -B bindings/python/test_smpreflight.py; \
@@ -233,6 +234,35 @@ $(BUILD)/$(SONAME): $(SOLIB)
 
 $(BUILD)/libsmpreflight.so: $(BUILD)/$(SONAME)
 	$(Q)ln -sf $(SONAME) $@
+
+# The wheel's files (make wheel-files, run by bindings/python/
+# build_backend.py): the library and the command with libyaml's static
+# archive linked in (Debian's libyaml-dev ships it), so that they need
+# nothing but the C library; libcjson is not needed at all (the linker's
+# --as-needed drops it: the JSON reader is the project's own), and libcurl
+# is loaded by update-data with dlopen() when a download starts. The run
+# path $$ORIGIN is where the backend would put (as auditwheel does) any
+# other shared library they came to need; it refuses to guess otherwise.
+WHEEL_DIR = $(BUILD)/wheel
+LIBYAML_A = $(shell pkg-config --variable=libdir yaml-0.1 2>/dev/null)/libyaml.a
+WHEEL_LIBS = $(LIBYAML_A) $(DL_LIBS) -lm -lpthread
+wheel-files: $(WHEEL_DIR)/$(SONAME) $(WHEEL_DIR)/bin/sm-preflight
+
+$(WHEEL_DIR)/$(SONAME): $(PIC_OBJ) lib/smpreflight.map
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(CFLAGS) $(LDFLAGS) -shared \
+		-Wl,-soname,$(SONAME) -Wl,--version-script=lib/smpreflight.map \
+		-Wl,--no-undefined -Wl,-rpath,'$$ORIGIN' -o $@ $(PIC_OBJ) $(WHEEL_LIBS)
+
+$(WHEEL_DIR)/bin/sm-preflight: $(CLI_OBJ) $(LIBA)
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(CFLAGS) $(LDFLAGS) \
+		-Wl,-rpath,'$$ORIGIN/..' -o $@ $(CLI_OBJ) $(LIBA) $(WHEEL_LIBS)
+
+# make wheel: the wheel in $(BUILD)/dist (what pip install ./bindings/python
+# builds), without pip
+wheel:
+	$(Q)mkdir -p $(BUILD)/dist && cd bindings/python && BUILD=$(BUILD) \
+		MAKE="$(MAKE)" $(PYTHON) -B -c 'import build_backend, sys; \
+		print(build_backend.build_wheel(sys.argv[1]))' $(abspath $(BUILD)/dist)
 
 # the folders too: a file removed from one changes its time
 $(BUILD)/gen/rule_examples.c: cmd/sm-preflight/embed_examples.sh docs/examples $(EXAMPLES)
