@@ -15,6 +15,11 @@ SHARED ?= ../shared
 # libcurl: headers only; lib/fetch_curl.c loads it with dlopen() when a
 # download starts, so that no other command pays for loading it.
 PKGS = yaml-0.1 libcjson libcurl
+PKG_CONFIG ?= pkg-config
+# the Debian package of each (make probe names them)
+DEB_yaml-0.1 = libyaml-dev
+DEB_libcjson = libcjson-dev
+DEB_libcurl = libcurl4-openssl-dev
 LINK_PKGS = yaml-0.1 libcjson
 TEST_PKGS = criterion
 
@@ -44,15 +49,15 @@ compile = $(call say,CC,$(@:$(BUILD)/%=%))mkdir -p $(@D) && \
 	{ $(CC) $(ALL_CFLAGS) $(1) -c -o $@ $< 2>$@.warn; rc=$$?; \
 	cat $@.warn >&2; exit $$rc; }
 CFLAGS ?= -O2 -g
-DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 # dlopen() is in the C library from glibc 2.34 (and in musl); older glibc
 # needs -ldl.
 DL_LIBS := $(shell echo 'void *dlopen(const char *, int); int main(void) \
 	{ return !dlopen(0, 0); }' | $(CC) -x c -o /dev/null - \
 	>/dev/null 2>&1 || echo -ldl)
-DEP_LIBS = $(shell pkg-config --libs $(LINK_PKGS) 2>/dev/null) $(DL_LIBS)
-TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
-TEST_LIBS = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
+DEP_LIBS = $(shell $(PKG_CONFIG) --libs $(LINK_PKGS) 2>/dev/null) $(DL_LIBS)
+TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
+TEST_LIBS = $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 ALL_CFLAGS = $(WARN) -D_POSIX_C_SOURCE=200809L -Ilib -I$(BUILD)/gen \
 	$(DEP_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
@@ -107,9 +112,31 @@ SANITIZED = $(findstring -fsanitize,$(CFLAGS) $(LDFLAGS))
 
 .PHONY: all run test check-all deps deps-test asan lint format clean fuzz docs docs-check
 .PHONY: warnings-check generated-check completions
-.PHONY: shared install uninstall tsan bench wheel wheel-files
+.PHONY: shared install uninstall tsan bench wheel wheel-files probe
 
 all: $(LIBA) $(CLI)
+
+# probe (before the first object is compiled): pkg-config is there and
+# finds every library the build needs; otherwise say which Debian packages
+# to install, not a compiler error about a missing header.
+probe:
+	@if ! command -v $(PKG_CONFIG) >/dev/null 2>&1; then \
+		echo "make: '$(PKG_CONFIG)' is not installed: it finds the build's libraries"; \
+		echo "  Debian/Ubuntu, as root: apt-get install pkg-config $(foreach p,$(PKGS),$(DEB_$(p)))"; \
+		echo "  or 'make deps' (as root) installs what is missing; 'make run' also builds and checks examples/"; \
+		exit 1; \
+	fi; \
+	missing=; debs=; \
+	for p in $(foreach p,$(PKGS),$(p):$(DEB_$(p))); do \
+		$(PKG_CONFIG) --exists "$${p%%:*}" || \
+			{ missing="$$missing $${p%%:*}"; debs="$$debs $${p#*:}"; }; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "make: $(PKG_CONFIG) finds no$$missing (the build needs their headers)"; \
+		echo "  Debian/Ubuntu, as root: apt-get install$$debs"; \
+		echo "  or 'make deps' (as root) installs what is missing; 'make run' also builds and checks examples/"; \
+		exit 1; \
+	fi
 
 # Install missing Debian packages when root; otherwise say which
 # (.ci/deps.sh: the build's for make run, the tests' for make test).
@@ -131,7 +158,7 @@ test: deps-test
 
 # Criterion builds the unit tests; without it (not root, no
 # libcriterion-dev) they are skipped with a message.
-HAVE_CRITERION := $(shell pkg-config --exists $(TEST_PKGS) 2>/dev/null && echo 1)
+HAVE_CRITERION := $(shell $(PKG_CONFIG) --exists $(TEST_PKGS) 2>/dev/null && echo 1)
 HAVE_PYTHON := $(shell command -v $(PYTHON) >/dev/null 2>&1 && echo 1)
 skip = echo "skipped $(1): $(2) is not installed (apt-get install $(2))"
 
@@ -179,6 +206,7 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 	else \
 		MAKE="$(MAKE)" PYTHON="$(PYTHON)" sh tests/install/run.sh $(BUILD) && \
 		MAKE="$(MAKE)" PYTHON="$(PYTHON)" sh tests/install/wheel.sh $(BUILD) && \
+		MAKE="$(MAKE)" sh tests/install/first_run.sh && \
 		if [ -n "$(HAVE_PYTHON)" ]; then \
 			SMPREFLIGHT_LIBRARY=$(abspath $(SOLIB)) \
 				$(PYTHON) -B bindings/python/test_smpreflight.py; \
@@ -187,7 +215,7 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 		fi; \
 	fi
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c | probe
 	$(call compile,-MMD -MP)
 
 $(BUILD)/gen/embedded_data.c: lib/catalog/embed.sh $(EMBED)
@@ -215,7 +243,7 @@ $(LIBA): $(LIB_OBJ)
 
 shared: $(SOLIB) $(BUILD)/$(SONAME) $(BUILD)/libsmpreflight.so
 
-$(BUILD)/pic/%.o: %.c
+$(BUILD)/pic/%.o: %.c | probe
 	$(call compile,-fPIC -MMD -MP)
 
 $(BUILD)/pic/gen/embedded_data.o: $(BUILD)/gen/embedded_data.c
@@ -244,7 +272,7 @@ $(BUILD)/libsmpreflight.so: $(BUILD)/$(SONAME)
 # path $$ORIGIN is where the backend would put (as auditwheel does) any
 # other shared library they came to need; it refuses to guess otherwise.
 WHEEL_DIR = $(BUILD)/wheel
-LIBYAML_A = $(shell pkg-config --variable=libdir yaml-0.1 2>/dev/null)/libyaml.a
+LIBYAML_A = $(shell $(PKG_CONFIG) --variable=libdir yaml-0.1 2>/dev/null)/libyaml.a
 WHEEL_LIBS = $(LIBYAML_A) $(DL_LIBS) -lm -lpthread
 wheel-files: $(WHEEL_DIR)/$(SONAME) $(WHEEL_DIR)/bin/sm-preflight
 
@@ -430,7 +458,7 @@ bench: all $(BENCH_DIR)/floor
 $(BENCH_DIR)/floor: tests/bench/floor.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< \
-		$(shell pkg-config --libs yaml-0.1 2>/dev/null)
+		$(shell $(PKG_CONFIG) --libs yaml-0.1 2>/dev/null)
 
 # generated-check (part of make test): the committed generated files match
 # what their generators make now: docs/rules.md (from the rule table),
@@ -496,7 +524,7 @@ $(BUILD)/smpreflight.pc: lib/smpreflight.pc.in lib/smpreflight.h FORCE
 		-e 's|@LIBDIR@|$(call pc_dir,$(LIBDIR))|g' \
 		-e 's|@INCLUDEDIR@|$(call pc_dir,$(INCLUDEDIR))|g' \
 		-e 's|@VERSION@|$(MAJOR).$(MINOR).$(PATCH)|g' \
-		-e 's|@PRIVATE_LIBS@|$(shell pkg-config --libs $(LINK_PKGS) 2>/dev/null)|g' \
+		-e 's|@PRIVATE_LIBS@|$(shell $(PKG_CONFIG) --libs $(LINK_PKGS) 2>/dev/null)|g' \
 		-e 's|@DL_LIBS@|$(DL_LIBS)|g' $< > $@
 
 # make install [PREFIX=/usr/local] [DESTDIR=staging folder]: CLI, static
