@@ -24,6 +24,7 @@
 
 enum {
 	OPT_FAIL_ON,
+	OPT_EXIT_ZERO,
 	OPT_COLOR,
 	OPT_DIALECT,
 	OPT_INSTANCE_DATA,
@@ -55,6 +56,8 @@ static const struct cli_option options[] = {
 	{"--fail-on", 0, OPT_FAIL_ON, "LEVEL",
 	 "exit 1 on findings at or above LEVEL: error (default), warning, "
 	 "info, or none (report, never exit 1 for findings)"},
+	{"--exit-zero", 0, OPT_EXIT_ZERO, NULL,
+	 "the same as --fail-on none (ruff's spelling)"},
 	{"--color", 0, OPT_COLOR, "WHEN",
 	 "colour the findings: auto (default: when stdout is a terminal, or "
 	 "FORCE_COLOR or CLICOLOR_FORCE is set; never with NO_COLOR), "
@@ -97,6 +100,8 @@ static const struct cli_option options[] = {
 	{"--format", 0, OPT_FORMAT, "FORMAT",
 	 "text (default), json, sarif, github (default when GITHUB_ACTIONS is "
 	 "true) or junit; repeatable, each with its own --output"},
+	{"--output-format", 0, OPT_FORMAT, "FORMAT",
+	 "the same as --format (ruff's spelling)"},
 	{"--output", 'o', OPT_OUTPUT, "FILE",
 	 "write the --format before it to FILE (atomically) instead of "
 	 "stdout"},
@@ -677,6 +682,10 @@ run_check(int argc, char **argv)
 				status = CLI_EXIT_USAGE;
 			else
 				cli_fail_on_parse(&fail_on, fail_levels[k]);
+			cargs.fail_on_set = 1;
+			break;
+		case OPT_EXIT_ZERO:
+			cli_fail_on_parse(&fail_on, "none");
 			cargs.fail_on_set = 1;
 			break;
 		case OPT_COLOR:
