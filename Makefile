@@ -491,14 +491,18 @@ generated-check: docs-check
 
 # docs/rules.md is generated from the rule table (CONVENTIONS.md 24);
 # docs-check (also part of tests/cases/run.sh) fails when it is stale.
+# The README's rules table too (tests/docs/readme.sh, which also checks
+# the README's snippets' refs and examples).
 docs: $(CLI)
 	@mkdir -p docs
 	$(CLI) rules --markdown > docs/rules.md.tmp
 	mv docs/rules.md.tmp docs/rules.md
+	sh tests/docs/readme.sh $(CLI) --write
 
 docs-check: $(CLI)
 	@$(CLI) rules --markdown | cmp -s - docs/rules.md || \
 		{ echo "docs/rules.md is out of date; run 'make docs'"; exit 1; }
+	@sh tests/docs/readme.sh $(CLI)
 
 # Shell completions, generated from the CLI's option tables (its --help).
 COMPLETIONS = $(BUILD)/completions/sm-preflight.bash \
