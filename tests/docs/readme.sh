@@ -7,6 +7,7 @@
 #     repository does not have ('@v1', 'rev: v1.0.0'): with no tags they
 #     pin a commit SHA; a tag they name must exist (git tag) and match the
 #     version in lib/smpreflight.h;
+#   - the upload-sarif step is skipped when the action wrote no report;
 #   - the example files the README runs exist in examples/.
 # Prints "N passed, N failed"; exits 1 when anything failed.
 
@@ -74,6 +75,14 @@ for ref in $refs; do
 	esac
 done
 [ "$failed" -eq 0 ] && passed=$((passed + 1))
+
+# the SARIF upload is skipped when the action wrote none (a failed build)
+if grep -A3 'codeql-action/upload-sarif' README.md |
+	grep -q "if: .*steps\.preflight\.outputs\.sarif-file != ''"; then
+	passed=$((passed + 1))
+else
+	fail "README.md's upload-sarif step runs without a sarif-file (a failed build fails it again)"
+fi
 
 # the example files the README runs
 for f in $(grep -oE '(sm-preflight|check|diagnose|suggest|config) examples/[A-Za-z0-9_./-]+' README.md |
