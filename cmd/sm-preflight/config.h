@@ -17,6 +17,9 @@
 #include "walk.h"
 
 #define CLI_CONFIG_NAME ".sm-preflight.yaml"
+/* read where a folder has no CLI_CONFIG_NAME, when it has the table
+ * [tool.sm-preflight] */
+#define CLI_PYPROJECT_NAME "pyproject.toml"
 
 /* --fail-on none (or fail-on: none in a file): above every severity, so
  * no finding fails the run; the machine formats' failure level is then
