@@ -29,6 +29,7 @@ enum {
 	OPT_DIALECT,
 	OPT_INSTANCE_DATA,
 	OPT_SELECT,
+	OPT_EXTEND_SELECT,
 	OPT_IGNORE,
 	OPT_DISABLE,
 	OPT_SEVERITY,
@@ -70,6 +71,9 @@ static const struct cli_option options[] = {
 	 "run only these rules: comma-separated rule ids, group names (spec, "
 	 "instance, distribution, compiler, versions, script, ...) or ALL "
 	 "(default); repeatable; replaces the configuration's select"},
+	{"--extend-select", 0, OPT_EXTEND_SELECT, "LIST",
+	 "rules or groups to run besides the configuration's select (or "
+	 "--select); repeatable (ruff's option)"},
 	{"--ignore", 0, OPT_IGNORE, "LIST",
 	 "do not run these rules (ids, groups or ALL; repeatable; replaces "
 	 "the configuration's ignore-rules). The most specific name wins: "
@@ -632,7 +636,7 @@ run_check(int argc, char **argv)
 	struct cli_config_args cargs;
 	struct cli_walk_list files;
 	struct cli_walk_filter filter;
-	struct cli_select_list select, ignore;
+	struct cli_select_list select, ignore, extend;
 	unsigned jobs = 0;
 	struct smp_baseline *baseline = NULL;
 	const char *baseline_path = NULL;
@@ -657,6 +661,7 @@ run_check(int argc, char **argv)
 	memset(&files, 0, sizeof(files));
 	memset(&r, 0, sizeof(r));
 	memset(&select, 0, sizeof(select));
+	memset(&extend, 0, sizeof(extend));
 	memset(&ignore, 0, sizeof(ignore));
 	/* every argument is at most one input, override or owned string */
 	overrides = calloc((size_t)argc + 1, sizeof(*overrides));
@@ -706,6 +711,10 @@ run_check(int argc, char **argv)
 			break;
 		case OPT_SELECT:
 			status = cli_select_add(&select, "--select", value);
+			break;
+		case OPT_EXTEND_SELECT:
+			status = cli_select_add(&extend, "--extend-select",
+						value);
 			break;
 		case OPT_IGNORE:
 			status = cli_select_add(&ignore, "--ignore", value);
@@ -806,6 +815,14 @@ run_check(int argc, char **argv)
 		goto out;
 	}
 	opts.overrides = overrides;
+	/* with --select, --extend-select adds to it; else to the files' */
+	for (i = 0; select.set && status == 0 && i < extend.count; i++)
+		status = cli_select_add(&select, "--extend-select",
+					extend.names[i]);
+	if (status)
+		goto out;
+	cargs.extend_select = (const char *const *)extend.names;
+	cargs.extend_count = select.set ? 0 : extend.count;
 	opts.select.names = (const char *const *)select.names;
 	opts.select.count = select.count;
 	opts.ignore.names = (const char *const *)ignore.names;
@@ -930,6 +947,7 @@ out:
 	free(inputs);
 	free(overrides);
 	cli_select_release(&select);
+	cli_select_release(&extend);
 	cli_select_release(&ignore);
 	return status;
 }

@@ -47,6 +47,10 @@ struct cli_config_args {
 	 * replace the files' select / ignore-rules */
 	int select_set;
 	int ignore_set;
+	/* --extend-select (ruff's): added to the files' select when no
+	 * --select replaced it (with --select, already in opts->select) */
+	const char *const *extend_select;
+	size_t extend_count;
 	/* the options of the command line, base of every context; the
 	 * files' rule severities go before opts->overrides */
 	const struct smp_options *opts;
