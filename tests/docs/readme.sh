@@ -21,6 +21,7 @@ case $cli in /*) ;; *) cli=$(pwd)/$cli ;; esac
 cd "$(dirname "$0")/../.." || exit 2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/smp-readme.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT HUP INT TERM
+# shellcheck disable=SC2016 # the backquotes are the marker's text
 begin='<!-- rules table: generated from `sm-preflight rules` by make docs; do not edit -->'
 end='<!-- end of rules table -->'
 passed=0
@@ -35,10 +36,10 @@ fail() {
 	echo "FAIL: $cli rules"
 	exit 1
 }
-grep -qxF "$begin" README.md && grep -qxF "$end" README.md || {
+if ! grep -qxF "$begin" README.md || ! grep -qxF "$end" README.md; then
 	echo "FAIL: README.md has no rules table markers ($begin)"
 	exit 1
-}
+fi
 awk -v b="$begin" -v e="$end" -v t="$tmp/table" '
 	$0 == b { print; print "```"; while ((getline l < t) > 0) print l;
 		print "```"; skip = 1; next }
@@ -85,14 +86,15 @@ else
 fi
 
 # the example files the README runs
-for f in $(grep -oE '(sm-preflight|check|diagnose|suggest|config) examples/[A-Za-z0-9_./-]+' README.md |
-	sed 's/^[a-z-]* //' | sort -u); do
+grep -oE '(sm-preflight|check|diagnose|suggest|config) examples/[A-Za-z0-9_./-]+' README.md |
+	sed 's/^[a-z-]* //' | sort -u >"$tmp/examples"
+while read -r f; do
 	if [ -e "$f" ]; then
 		passed=$((passed + 1))
 	else
 		fail "README.md runs '$f', which is not in examples/"
 	fi
-done
+done <"$tmp/examples"
 
 echo "readme: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
