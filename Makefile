@@ -15,6 +15,11 @@ SHARED ?= ../shared
 # libcurl: headers only; lib/fetch_curl.c loads it with dlopen() when a
 # download starts, so that no other command pays for loading it.
 PKGS = yaml-0.1 libcjson libcurl
+PKG_CONFIG ?= pkg-config
+# the Debian package of each (make probe names them)
+DEB_yaml-0.1 = libyaml-dev
+DEB_libcjson = libcjson-dev
+DEB_libcurl = libcurl4-openssl-dev
 LINK_PKGS = yaml-0.1 libcjson
 TEST_PKGS = criterion
 
@@ -44,15 +49,15 @@ compile = $(call say,CC,$(@:$(BUILD)/%=%))mkdir -p $(@D) && \
 	{ $(CC) $(ALL_CFLAGS) $(1) -c -o $@ $< 2>$@.warn; rc=$$?; \
 	cat $@.warn >&2; exit $$rc; }
 CFLAGS ?= -O2 -g
-DEP_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 # dlopen() is in the C library from glibc 2.34 (and in musl); older glibc
 # needs -ldl.
 DL_LIBS := $(shell echo 'void *dlopen(const char *, int); int main(void) \
 	{ return !dlopen(0, 0); }' | $(CC) -x c -o /dev/null - \
 	>/dev/null 2>&1 || echo -ldl)
-DEP_LIBS = $(shell pkg-config --libs $(LINK_PKGS) 2>/dev/null) $(DL_LIBS)
-TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
-TEST_LIBS = $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
+DEP_LIBS = $(shell $(PKG_CONFIG) --libs $(LINK_PKGS) 2>/dev/null) $(DL_LIBS)
+TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
+TEST_LIBS = $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 ALL_CFLAGS = $(WARN) -D_POSIX_C_SOURCE=200809L -Ilib -I$(BUILD)/gen \
 	$(DEP_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
@@ -107,9 +112,32 @@ SANITIZED = $(findstring -fsanitize,$(CFLAGS) $(LDFLAGS))
 
 .PHONY: all run test check-all deps deps-test asan lint format clean fuzz docs docs-check
 .PHONY: warnings-check generated-check completions
-.PHONY: shared install uninstall tsan bench web web-deps test-web
+.PHONY: shared install uninstall tsan bench wheel wheel-files probe
+.PHONY: web web-deps test-web
 
 all: $(LIBA) $(CLI)
+
+# probe (before the first object is compiled): pkg-config is there and
+# finds every library the build needs; otherwise say which Debian packages
+# to install, not a compiler error about a missing header.
+probe:
+	@if ! command -v $(PKG_CONFIG) >/dev/null 2>&1; then \
+		echo "make: '$(PKG_CONFIG)' is not installed: it finds the build's libraries"; \
+		echo "  Debian/Ubuntu, as root: apt-get install pkg-config $(foreach p,$(PKGS),$(DEB_$(p)))"; \
+		echo "  or 'make deps' (as root) installs what is missing; 'make run' also builds and checks examples/"; \
+		exit 1; \
+	fi; \
+	missing=; debs=; \
+	for p in $(foreach p,$(PKGS),$(p):$(DEB_$(p))); do \
+		$(PKG_CONFIG) --exists "$${p%%:*}" || \
+			{ missing="$$missing $${p%%:*}"; debs="$$debs $${p#*:}"; }; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "make: $(PKG_CONFIG) finds no$$missing (the build needs their headers)"; \
+		echo "  Debian/Ubuntu, as root: apt-get install$$debs"; \
+		echo "  or 'make deps' (as root) installs what is missing; 'make run' also builds and checks examples/"; \
+		exit 1; \
+	fi
 
 # Install missing Debian packages when root; otherwise say which
 # (.ci/deps.sh: the build's for make run, the tests' for make test).
@@ -131,7 +159,7 @@ test: deps-test
 
 # Criterion builds the unit tests; without it (not root, no
 # libcriterion-dev) they are skipped with a message.
-HAVE_CRITERION := $(shell pkg-config --exists $(TEST_PKGS) 2>/dev/null && echo 1)
+HAVE_CRITERION := $(shell $(PKG_CONFIG) --exists $(TEST_PKGS) 2>/dev/null && echo 1)
 HAVE_PYTHON := $(shell command -v $(PYTHON) >/dev/null 2>&1 && echo 1)
 skip = echo "skipped $(1): $(2) is not installed (apt-get install $(2))"
 
@@ -181,11 +209,13 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 	else \
 		echo "skipped the playground tests: $$m not installed (make web-deps as root: apt-get install emscripten chromium, libyaml's source, npm ci)"; \
 	fi
-	@echo "== install into a DESTDIR, Python binding"
+	@echo "== install into a DESTDIR, the wheel, Python binding"
 	@if [ -n "$(SANITIZED)" ]; then \
 		echo "skipped in a sanitizer build (run by make test)"; \
 	else \
 		MAKE="$(MAKE)" PYTHON="$(PYTHON)" sh tests/install/run.sh $(BUILD) && \
+		MAKE="$(MAKE)" PYTHON="$(PYTHON)" sh tests/install/wheel.sh $(BUILD) && \
+		MAKE="$(MAKE)" sh tests/install/first_run.sh && \
 		if [ -n "$(HAVE_PYTHON)" ]; then \
 			SMPREFLIGHT_LIBRARY=$(abspath $(SOLIB)) \
 				$(PYTHON) -B bindings/python/test_smpreflight.py; \
@@ -214,7 +244,7 @@ test-web: web all
 	NODE_PATH=tests/web/node_modules node tests/web/browser.js \
 		$(BUILD)/web $(CLI) $(BUILD)/web-shots
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c | probe
 	$(call compile,-MMD -MP)
 
 $(BUILD)/gen/embedded_data.c: lib/catalog/embed.sh $(EMBED)
@@ -242,7 +272,7 @@ $(LIBA): $(LIB_OBJ)
 
 shared: $(SOLIB) $(BUILD)/$(SONAME) $(BUILD)/libsmpreflight.so
 
-$(BUILD)/pic/%.o: %.c
+$(BUILD)/pic/%.o: %.c | probe
 	$(call compile,-fPIC -MMD -MP)
 
 $(BUILD)/pic/gen/embedded_data.o: $(BUILD)/gen/embedded_data.c
@@ -261,6 +291,35 @@ $(BUILD)/$(SONAME): $(SOLIB)
 
 $(BUILD)/libsmpreflight.so: $(BUILD)/$(SONAME)
 	$(Q)ln -sf $(SONAME) $@
+
+# The wheel's files (make wheel-files, run by bindings/python/
+# build_backend.py): the library and the command with libyaml's static
+# archive linked in (Debian's libyaml-dev ships it), so that they need
+# nothing but the C library; libcjson is not needed at all (the linker's
+# --as-needed drops it: the JSON reader is the project's own), and libcurl
+# is loaded by update-data with dlopen() when a download starts. The run
+# path $$ORIGIN is where the backend would put (as auditwheel does) any
+# other shared library they came to need; it refuses to guess otherwise.
+WHEEL_DIR = $(BUILD)/wheel
+LIBYAML_A = $(shell $(PKG_CONFIG) --variable=libdir yaml-0.1 2>/dev/null)/libyaml.a
+WHEEL_LIBS = $(LIBYAML_A) $(DL_LIBS) -lm -lpthread
+wheel-files: $(WHEEL_DIR)/$(SONAME) $(WHEEL_DIR)/bin/sm-preflight
+
+$(WHEEL_DIR)/$(SONAME): $(PIC_OBJ) lib/smpreflight.map
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(CFLAGS) $(LDFLAGS) -shared \
+		-Wl,-soname,$(SONAME) -Wl,--version-script=lib/smpreflight.map \
+		-Wl,--no-undefined -Wl,-rpath,'$$ORIGIN' -o $@ $(PIC_OBJ) $(WHEEL_LIBS)
+
+$(WHEEL_DIR)/bin/sm-preflight: $(CLI_OBJ) $(LIBA)
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(CFLAGS) $(LDFLAGS) \
+		-Wl,-rpath,'$$ORIGIN/..' -o $@ $(CLI_OBJ) $(LIBA) $(WHEEL_LIBS)
+
+# make wheel: the wheel in $(BUILD)/dist (what pip install ./bindings/python
+# builds), without pip
+wheel:
+	$(Q)mkdir -p $(BUILD)/dist && cd bindings/python && BUILD=$(BUILD) \
+		MAKE="$(MAKE)" $(PYTHON) -B -c 'import build_backend, sys; \
+		print(build_backend.build_wheel(sys.argv[1]))' $(abspath $(BUILD)/dist)
 
 # the folders too: a file removed from one changes its time
 $(BUILD)/gen/rule_examples.c: cmd/sm-preflight/embed_examples.sh docs/examples $(EXAMPLES)
@@ -433,7 +492,7 @@ bench: all $(BENCH_DIR)/floor
 $(BENCH_DIR)/floor: tests/bench/floor.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< \
-		$(shell pkg-config --libs yaml-0.1 2>/dev/null)
+		$(shell $(PKG_CONFIG) --libs yaml-0.1 2>/dev/null)
 
 # generated-check (part of make test): the committed generated files match
 # what their generators make now: docs/rules.md (from the rule table),
@@ -466,14 +525,18 @@ generated-check: docs-check
 
 # docs/rules.md is generated from the rule table (CONVENTIONS.md 24);
 # docs-check (also part of tests/cases/run.sh) fails when it is stale.
+# The README's rules table too (tests/docs/readme.sh, which also checks
+# the README's snippets' refs and examples).
 docs: $(CLI)
 	@mkdir -p docs
 	$(CLI) rules --markdown > docs/rules.md.tmp
 	mv docs/rules.md.tmp docs/rules.md
+	sh tests/docs/readme.sh $(CLI) --write
 
 docs-check: $(CLI)
 	@$(CLI) rules --markdown | cmp -s - docs/rules.md || \
 		{ echo "docs/rules.md is out of date; run 'make docs'"; exit 1; }
+	@sh tests/docs/readme.sh $(CLI)
 
 # Shell completions, generated from the CLI's option tables (its --help).
 COMPLETIONS = $(BUILD)/completions/sm-preflight.bash \
@@ -499,7 +562,7 @@ $(BUILD)/smpreflight.pc: lib/smpreflight.pc.in lib/smpreflight.h FORCE
 		-e 's|@LIBDIR@|$(call pc_dir,$(LIBDIR))|g' \
 		-e 's|@INCLUDEDIR@|$(call pc_dir,$(INCLUDEDIR))|g' \
 		-e 's|@VERSION@|$(MAJOR).$(MINOR).$(PATCH)|g' \
-		-e 's|@PRIVATE_LIBS@|$(shell pkg-config --libs $(LINK_PKGS) 2>/dev/null)|g' \
+		-e 's|@PRIVATE_LIBS@|$(shell $(PKG_CONFIG) --libs $(LINK_PKGS) 2>/dev/null)|g' \
 		-e 's|@DL_LIBS@|$(DL_LIBS)|g' $< > $@
 
 # make install [PREFIX=/usr/local] [DESTDIR=staging folder]: CLI, static

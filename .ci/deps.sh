@@ -8,7 +8,9 @@
 #        checks), openssl (test certificates), python3-jsonschema and
 #        python3-yaml (schema validation), python3-venv (pip install of
 #        the binding into a venv),
-#        libxml2-utils (xmllint, the JUnit schemas).
+#        libxml2-utils (xmllint, the JUnit schemas), debootstrap (the
+#        minimal Debian root the wheel is installed into, built once into
+#        /var/tmp by tests/install/wheel.sh).
 #
 # As root, the missing ones are installed with apt-get, quietly (apt's
 # and debconf's output go to LOG, default build/apt.log, shown only when
@@ -21,7 +23,7 @@ log=${2:-build/apt.log}
 
 build_pkgs="libyaml-dev libcjson-dev libcurl4-openssl-dev pkg-config"
 test_pkgs="libcriterion-dev python3 openssl python3-jsonschema python3-yaml
-python3-venv libxml2-utils"
+python3-venv libxml2-utils debootstrap"
 
 case $what in
 build) want=$build_pkgs ;;

@@ -24,6 +24,7 @@ checks). The module-level check() and suggest() use a default Context.
 
 import ctypes
 import ctypes.util
+import difflib
 import enum
 import json
 import os
@@ -36,11 +37,14 @@ __all__ = [
     "Context", "Error", "Finding", "Rule", "Severity", "Suggestion",
     "SuggestSide", "TestedRow", "check", "check_text", "check_file",
     "check_kwargs", "suggest", "rules", "version",
-    "library_path", "has_errors", "Diagnosis", "diagnose",
+    "library_path", "has_errors", "Diagnosis", "diagnose", "__version__",
 ]
 
 # The ABI this binding was written for (SMP_ABI_VERSION: the soname's major).
 _ABI_MAJOR = 1
+# The package's version: the library's it is built with (lib/smpreflight.h),
+# written here by the wheel's build backend; version() is the loaded one.
+__version__ = "0.0.0+source"
 # The oldest library version with that ABI (smp_version()).
 _MIN_VERSION = (0, 1)
 # The smp_options layout version this binding fills (SMP_OPTIONS_VERSION).
@@ -860,6 +864,7 @@ class Context:
         (a Session, a PipelineVariable) is unknown, and no rule guesses
         about it. Line N of a finding is the Nth keyword argument, and its
         pointer starts with the argument's name."""
+        _check_kwargs_args(cls, kwargs)
         return self.check(_kwargs_text(cls, kwargs), name=name,
                           include_suppressed=include_suppressed)
 
@@ -1110,6 +1115,28 @@ def _kwarg_value(value, depth=0):
     return _UNKNOWN + json.dumps(repr(value)[:200])
 
 
+_JOB_CLASSES = ("HuggingFace", "PyTorch", "TensorFlow", "Estimator",
+                "ModelTrainer", "create_training_job")
+
+
+def _check_kwargs_args(cls, kwargs):
+    """check_kwargs()'s arguments: a known job class (with the nearest
+    spelling when it is not one) and a mapping of keyword arguments."""
+    if not isinstance(cls, str):
+        raise TypeError("check_kwargs() takes the job class as a str "
+                        "(e.g. 'HuggingFace'), not %s" % type(cls).__name__)
+    if cls not in _JOB_CLASSES:
+        near = difflib.get_close_matches(cls, _JOB_CLASSES, n=1, cutoff=0.6)
+        lower = [c for c in _JOB_CLASSES if c.lower() == cls.lower()]
+        hint = lower or near
+        raise ValueError("unknown job class %r%s (one of %s)"
+                         % (cls, "; did you mean %r?" % hint[0] if hint
+                            else "", ", ".join(_JOB_CLASSES)))
+    if not isinstance(kwargs, Mapping):
+        raise TypeError("check_kwargs() takes the keyword arguments as a "
+                        "mapping (a dict), not %s" % type(kwargs).__name__)
+
+
 def _kwargs_text(cls, kwargs):
     """The job as a spec, one keyword argument per line, then the class."""
     lines = [json.dumps(str(k)) + ": " + _kwarg_value(v)
@@ -1198,3 +1225,8 @@ if tuple(int(x) for x in version().split(".")[:2]) < _MIN_VERSION:
                       "%d.%d or later (ABI %d)"
                       % ((library_path, version()) + _MIN_VERSION
                          + (_ABI_MAJOR,)))
+
+
+# from a source tree (no wheel wrote the version above): the library's
+if __version__ == "0.0.0+source":
+    __version__ = version()

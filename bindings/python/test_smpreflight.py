@@ -133,6 +133,8 @@ class TestLibrary(InRoot):
         parts = [re.search(r"#define SMP_VERSION_%s (\d+)" % p, h).group(1)
                  for p in ("MAJOR", "MINOR", "PATCH")]
         self.assertEqual(smpreflight.version(), ".".join(parts))
+        # from the source tree __version__ is the loaded library's
+        self.assertEqual(smpreflight.__version__, ".".join(parts))
 
     def test_library_found_through_the_environment(self):
         want = os.environ.get("SMPREFLIGHT_LIBRARY")
@@ -505,6 +507,23 @@ class TestCheckKwargs(InRoot):
     def test_unknown_class(self):
         with self.assertRaises(ValueError):
             smpreflight.check_kwargs("Trainer", {})
+
+    def test_misspelt_class_names_the_nearest(self):
+        for wrong, right in (("Huggingface", "HuggingFace"),
+                             ("pytorch", "PyTorch"),
+                             ("ModelTrainr", "ModelTrainer")):
+            with self.assertRaises(ValueError) as e:
+                smpreflight.check_kwargs(wrong, {})
+            self.assertIn("did you mean %r?" % right, str(e.exception))
+
+    def test_kwargs_not_a_mapping_is_a_type_error(self):
+        for kw in ([("entry_point", "train.py")], "entry_point=train.py",
+                   None, 3):
+            with self.assertRaises(TypeError) as e:
+                smpreflight.check_kwargs("HuggingFace", kw)
+            self.assertIn("mapping", str(e.exception))
+        with self.assertRaises(TypeError):
+            smpreflight.check_kwargs(None, {})
 
 
 class TestSuggest(InRoot):

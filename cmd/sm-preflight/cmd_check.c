@@ -25,10 +25,12 @@
 
 enum {
 	OPT_FAIL_ON,
+	OPT_EXIT_ZERO,
 	OPT_COLOR,
 	OPT_DIALECT,
 	OPT_INSTANCE_DATA,
 	OPT_SELECT,
+	OPT_EXTEND_SELECT,
 	OPT_IGNORE,
 	OPT_DISABLE,
 	OPT_SEVERITY,
@@ -62,6 +64,8 @@ static const struct cli_option options[] = {
 	{"--fail-on", 0, OPT_FAIL_ON, "LEVEL",
 	 "exit 1 on findings at or above LEVEL: error (default), warning, "
 	 "info, or none (report, never exit 1 for findings)"},
+	{"--exit-zero", 0, OPT_EXIT_ZERO, NULL,
+	 "the same as --fail-on none (ruff's spelling)"},
 	{"--color", 0, OPT_COLOR, "WHEN",
 	 "colour the findings: auto (default: when stdout is a terminal, or "
 	 "FORCE_COLOR or CLICOLOR_FORCE is set; never with NO_COLOR), "
@@ -74,6 +78,9 @@ static const struct cli_option options[] = {
 	 "run only these rules: comma-separated rule ids, group names (spec, "
 	 "instance, distribution, compiler, versions, script, ...) or ALL "
 	 "(default); repeatable; replaces the configuration's select"},
+	{"--extend-select", 0, OPT_EXTEND_SELECT, "LIST",
+	 "rules or groups to run besides the configuration's select (or "
+	 "--select); repeatable (ruff's option)"},
 	{"--ignore", 0, OPT_IGNORE, "LIST",
 	 "do not run these rules (ids, groups or ALL; repeatable; replaces "
 	 "the configuration's ignore-rules). The most specific name wins: "
@@ -120,6 +127,8 @@ static const struct cli_option options[] = {
 	{"--format", 0, OPT_FORMAT, "FORMAT",
 	 "text (default), json, sarif, github (default when GITHUB_ACTIONS is "
 	 "true) or junit; repeatable, each with its own --output"},
+	{"--output-format", 0, OPT_FORMAT, "FORMAT",
+	 "the same as --format (ruff's spelling)"},
 	{"--output", 'o', OPT_OUTPUT, "FILE",
 	 "write the --format before it to FILE (atomically) instead of "
 	 "stdout"},
@@ -731,7 +740,7 @@ run_check(int argc, char **argv)
 	struct cli_config_args cargs;
 	struct cli_walk_list files;
 	struct cli_walk_filter filter;
-	struct cli_select_list select, ignore;
+	struct cli_select_list select, ignore, extend;
 	unsigned jobs = 0;
 	struct smp_baseline *baseline = NULL;
 	const char *baseline_path = NULL;
@@ -760,6 +769,7 @@ run_check(int argc, char **argv)
 	memset(&files, 0, sizeof(files));
 	memset(&r, 0, sizeof(r));
 	memset(&select, 0, sizeof(select));
+	memset(&extend, 0, sizeof(extend));
 	memset(&ignore, 0, sizeof(ignore));
 	/* every argument is at most one input, override or owned string */
 	overrides = calloc((size_t)argc + 1, sizeof(*overrides));
@@ -790,6 +800,10 @@ run_check(int argc, char **argv)
 				cli_fail_on_parse(&fail_on, fail_levels[k]);
 			cargs.fail_on_set = 1;
 			break;
+		case OPT_EXIT_ZERO:
+			cli_fail_on_parse(&fail_on, "none");
+			cargs.fail_on_set = 1;
+			break;
 		case OPT_COLOR:
 			k = cli_choice("--color", value, colors, 3);
 			if (k < 0)
@@ -808,6 +822,10 @@ run_check(int argc, char **argv)
 			break;
 		case OPT_SELECT:
 			status = cli_select_add(&select, "--select", value);
+			break;
+		case OPT_EXTEND_SELECT:
+			status = cli_select_add(&extend, "--extend-select",
+						value);
 			break;
 		case OPT_IGNORE:
 			status = cli_select_add(&ignore, "--ignore", value);
@@ -923,6 +941,14 @@ run_check(int argc, char **argv)
 		goto out;
 	}
 	opts.overrides = overrides;
+	/* with --select, --extend-select adds to it; else to the files' */
+	for (i = 0; select.set && status == 0 && i < extend.count; i++)
+		status = cli_select_add(&select, "--extend-select",
+					extend.names[i]);
+	if (status)
+		goto out;
+	cargs.extend_select = (const char *const *)extend.names;
+	cargs.extend_count = select.set ? 0 : extend.count;
 	opts.select.names = (const char *const *)select.names;
 	opts.select.count = select.count;
 	opts.ignore.names = (const char *const *)ignore.names;
@@ -1063,6 +1089,7 @@ out:
 	cli_gitignore_free(gitignore);
 	free(overrides);
 	cli_select_release(&select);
+	cli_select_release(&extend);
 	cli_select_release(&ignore);
 	return status;
 }

@@ -17,6 +17,9 @@
 #include "walk.h"
 
 #define CLI_CONFIG_NAME ".sm-preflight.yaml"
+/* read where a folder has no CLI_CONFIG_NAME, when it has the table
+ * [tool.sm-preflight] */
+#define CLI_PYPROJECT_NAME "pyproject.toml"
 
 /* --fail-on none (or fail-on: none in a file): above every severity, so
  * no finding fails the run; the machine formats' failure level is then
@@ -52,6 +55,10 @@ struct cli_config_args {
 	 * replace the files' select / ignore-rules */
 	int select_set;
 	int ignore_set;
+	/* --extend-select (ruff's): added to the files' select when no
+	 * --select replaced it (with --select, already in opts->select) */
+	const char *const *extend_select;
+	size_t extend_count;
 	/* the options of the command line, base of every context; the
 	 * files' rule severities go before opts->overrides */
 	const struct smp_options *opts;

@@ -81,6 +81,7 @@ create_context(struct cli_configs *c, struct cli_profile *p,
 	const struct smp_options *base = c->args->opts;
 	struct smp_options o = *base;
 	struct smp_rule_override *ov;
+	const char **sel = NULL;
 	struct smp_names *dst[4];
 	char *buf = NULL, *display = NULL;
 	struct smp_error err;
@@ -100,8 +101,23 @@ create_context(struct cli_configs *c, struct cli_profile *p,
 	o.overrides = ov;
 	o.override_count = p->rule_count + base->override_count;
 	o.lr_scaling = p->lr_scaling;
-	/* the files' selection, unless the command line replaced it */
-	if (p->select) {
+	/* the files' selection, unless the command line replaced it, with
+	 * --extend-select's names after it */
+	if (p->select && c->args->extend_count) {
+		size_t n = p->select->count, m = c->args->extend_count;
+
+		sel = calloc(n + m, sizeof(*sel));
+		if (!sel) {
+			free(ov);
+			return cfg_oom();
+		}
+		for (i = 0; i < n; i++)
+			sel[i] = p->select->items[i];
+		for (i = 0; i < m; i++)
+			sel[n + i] = c->args->extend_select[i];
+		o.select.names = sel;
+		o.select.count = n + m;
+	} else if (p->select) {
 		o.select.names = p->select->items;
 		o.select.count = p->select->count;
 	}
@@ -141,6 +157,7 @@ create_context(struct cli_configs *c, struct cli_profile *p,
 	free(buf);
 	free(display);
 	free(ov);
+	free(sel);
 	return rc;
 }
 

@@ -65,6 +65,10 @@ load_chain(struct cli_configs *c, char *path, struct chain *parent,
 		return cfg_oom();
 	rc = cfg_load_file(c, path, &f);
 	free(path);
+	if (rc == 0 && !f) { /* a pyproject.toml without the table */
+		*out = parent;
+		return 0;
+	}
 	return rc ? rc : new_chain(c, f, parent, out);
 }
 
@@ -193,6 +197,12 @@ cfg_chain_of_dir(struct cli_configs *c, const char *dir, struct chain **out)
 	ch = parent;
 	if (exists(dir, CLI_CONFIG_NAME, 0)) {
 		rc = load_chain(c, cfg_join(dir, CLI_CONFIG_NAME), parent, &ch);
+		if (rc)
+			return rc;
+	} else if (exists(dir, CLI_PYPROJECT_NAME, 0)) {
+		/* as ruff reads pyproject.toml when there is no ruff.toml */
+		rc = load_chain(c, cfg_join(dir, CLI_PYPROJECT_NAME), parent,
+				&ch);
 		if (rc)
 			return rc;
 	}

@@ -5,6 +5,7 @@
  *
  *   config_discover.c  the upward search, the memo, the run's lifetime
  *   config_load.c      reading and parsing one file (errors with positions)
+ *   config_pyproject.c pyproject.toml's [tool.sm-preflight] as that YAML
  *   config_profile.c   merging a chain's files into a profile
  *   config_context.c   one context per distinct profile
  *   config_filter.c    the walk filter (`ignore:` globs in glob.c)
@@ -142,6 +143,45 @@ char *cfg_display_of(const char *cwd, const char *p);
  * Returns an exit status; errors are printed as FILE:LINE:COL. */
 int cfg_load_file(struct cli_configs *c, const char *abs,
 		  struct cfg_file **out);
+
+/* What cfg_pyproject_yaml() returns. */
+enum { CFG_TOML_OK, CFG_TOML_NONE, CFG_TOML_ERROR, CFG_TOML_ENOMEM };
+
+struct cfg_toml_error {
+	unsigned line, column; /* 1-based, in the TOML */
+	char message[160];
+};
+
+/* Where a line's key and value are, to map the YAML's columns back. */
+struct cfg_toml_col {
+	unsigned yaml_value; /* the value's column in the YAML; 0: none */
+	unsigned toml_key;   /* the key's and the value's in the TOML */
+	unsigned toml_value;
+};
+
+struct cfg_toml_yaml {
+	char *yaml; /* line N holds what line N of the TOML did */
+	size_t len;
+	struct cfg_toml_col *cols; /* per line */
+	size_t ncols;
+};
+
+/*
+ * The [tool.sm-preflight] table (and its [tool.sm-preflight.KEY]
+ * subtables) of a pyproject.toml's text as YAML for smp_config_parse, line
+ * for line. CFG_TOML_OK with *out filled (cfg_pyproject_release() frees
+ * it); CFG_TOML_NONE when the file has no such table; CFG_TOML_ERROR with
+ * *err set (what the reader does not take, or broken TOML);
+ * CFG_TOML_ENOMEM.
+ */
+int cfg_pyproject_yaml(const char *buf, size_t len, struct cfg_toml_yaml *out,
+		       struct cfg_toml_error *err);
+
+/* The TOML's column of a column of the YAML's line. */
+unsigned cfg_pyproject_column(const struct cfg_toml_yaml *y, unsigned line,
+			      unsigned column);
+
+void cfg_pyproject_release(struct cfg_toml_yaml *y);
 
 /* The memo entry of an absolute folder, or NULL when not searched yet. */
 struct memo *cfg_memo_find(struct cli_configs *c, const char *dir);

@@ -97,17 +97,20 @@ cli_outputs_sources(struct cli_outputs *o, char *const *files, size_t n)
 }
 
 /* SARIF's source root and the working directory, when a SARIF output is
- * there: 0 or an exit status (printed). */
+ * there, or annotations in a GitHub workspace (their file names are
+ * relative to it, as the SARIF's): 0 or an exit status (printed). */
 static int
 sarif_root(struct cli_outputs *o, struct smp_emitter_options *opts)
 {
+	const char *ws = getenv("GITHUB_WORKSPACE");
 	size_t i;
-	int rc;
+	int rc, want = 0;
 
 	for (i = 0; i < o->count; i++)
-		if (o->items[i].format == SMP_FORMAT_SARIF)
-			break;
-	if (i == o->count)
+		if (o->items[i].format == SMP_FORMAT_SARIF ||
+		    (o->items[i].format == SMP_FORMAT_GITHUB && ws && ws[0]))
+			want = 1;
+	if (!want)
 		return 0;
 	rc = cli_sarif_root(&o->root, &o->cwd, o->sarif_root, o->files,
 			    o->nfiles);

@@ -1,6 +1,7 @@
 /*
  * main.c - sm-preflight: the sub-command table, global options (--help,
- * --version) and `check` as the default command. The CLI uses only the
+ * --version, also as the commands help and version) and `check` as the
+ * default command. The CLI uses only the
  * public API in smpreflight.h (CONVENTIONS.md 14).
  */
 #include <stdio.h>
@@ -57,6 +58,8 @@ print_help(void)
 		cli_wrap(stdout, commands[i]->summary, 6, 0);
 	}
 	printf("  help [COMMAND]\n      Show this help, or one command's.\n");
+	printf("  version\n      Print the version and the built-in data's "
+	       "version, as --version.\n");
 	for (i = 0; i < NCOMMANDS; i++) {
 		if (commands[i]->option_count <= 1)
 			continue; /* only --help */
@@ -105,6 +108,7 @@ command_names(const char **names)
 	for (i = 0; i < NCOMMANDS; i++)
 		names[i] = commands[i]->name;
 	names[NCOMMANDS] = "help";
+	names[NCOMMANDS + 1] = "version";
 	return names;
 }
 
@@ -112,17 +116,23 @@ static int
 run_help(int argc, char **argv)
 {
 	const struct cli_command *cmd;
-	const char *names[NCOMMANDS + 1];
+	const char *names[NCOMMANDS + 2];
 	const char *best;
 
 	if (argc < 3 || strcmp(argv[2], "help") == 0)
 		return print_help();
 	if (argc > 3)
 		return cli_usage_error("'help' takes one command name");
+	if (strcmp(argv[2], "version") == 0) {
+		printf("Usage: sm-preflight version\n\nPrint the version and "
+		       "the built-in instance data's version (as "
+		       "--version).\n");
+		return fflush(stdout) ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+	}
 	cmd = find_command(argv[2]);
 	if (cmd)
 		return cli_help(cmd);
-	best = cli_did_you_mean(argv[2], command_names(names), NCOMMANDS + 1);
+	best = cli_did_you_mean(argv[2], command_names(names), NCOMMANDS + 2);
 	if (best)
 		return cli_usage_error("unknown command '%s'; did you mean "
 				       "'%s'?",
@@ -138,12 +148,12 @@ run_help(int argc, char **argv)
 static const char *
 mistyped_command(const char *arg)
 {
-	const char *names[NCOMMANDS + 1];
+	const char *names[NCOMMANDS + 2];
 
 	if (arg[0] == '-' || strchr(arg, '/') || strchr(arg, '.') ||
 	    access(arg, F_OK) == 0)
 		return NULL;
-	return cli_did_you_mean(arg, command_names(names), NCOMMANDS + 1);
+	return cli_did_you_mean(arg, command_names(names), NCOMMANDS + 2);
 }
 
 /* Dispatches to a sub-command; anything else is `check`. */
@@ -159,7 +169,8 @@ main(int argc, char **argv)
 		return argc == 2 ? print_help()
 				 : cli_usage_error("'%s' takes no argument",
 						   argv[1]);
-	if (strcmp(argv[1], "--version") == 0)
+	if (strcmp(argv[1], "--version") == 0 ||
+	    strcmp(argv[1], "version") == 0)
 		return argc == 2 ? print_version()
 				 : cli_usage_error("'%s' takes no argument",
 						   argv[1]);

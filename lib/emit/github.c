@@ -4,14 +4,20 @@
  * annotations on the pull request:
  *
  *   ::error file=jobs/bert.yaml,line=14,col=20,endLine=14,endColumn=23,
- *   title=gpu-num-devices-mismatch::GPU_NUM_DEVICES is "8" but ...
+ *   title=sm-preflight (gpu-num-devices-mismatch)::GPU_NUM_DEVICES is ...
  *
- * (one line). Errors are ::error, warnings ::warning, infos ::notice. The
+ * (one line). The title names the tool and the rule, so that the
+ * annotations are told apart from other linters' on the same line. A file
+ * below the emitter's source root (the CLI's GITHUB_WORKSPACE, as for
+ * SARIF) is named relative to it, as the runner places annotations by
+ * the repository's paths; other names are written as given. Errors are
+ * ::error, warnings ::warning, infos ::notice. The
  * runner rejects col/endColumn on a range over several lines, so such a
  * finding gives its start only (line and col). The fix follows the
  * message on a second line of the annotation. Suppressed findings are not
  * written: an annotation cannot be marked as dismissed.
  */
+#include "emit/artifact.h"
 #include "emit/emitter.h"
 #include "report/report.h"
 
@@ -37,12 +43,34 @@ out_property(struct smp__out *o, const char *name, uint32_t v)
 	smp__out_uint(o, v);
 }
 
+/* file=NAME: relative to the source root when the file is below it. */
 static void
-out_finding(struct smp__out *o, const struct smp_finding *f, const char *file)
+out_file(struct smp_emitter *em, const char *file)
 {
+	struct smp__artifact art;
+
+	smp__out_str(&em->out, "file=");
+	if (!em->source_root) {
+		smp__out_github_property(&em->out, file);
+		return;
+	}
+	if (smp__artifact_resolve(&art, &em->alloc, em->source_root,
+				  em->base_dir, file)) {
+		em->oom = 1;
+		return;
+	}
+	smp__out_github_property(&em->out, art.in_root ? art.path : file);
+	smp__artifact_release(&art, &em->alloc);
+}
+
+static void
+out_finding(struct smp_emitter *em, const struct smp_finding *f,
+	    const char *file)
+{
+	struct smp__out *o = &em->out;
+
 	smp__out_str(o, command(f->severity));
-	smp__out_str(o, "file=");
-	smp__out_github_property(o, f->file ? f->file : file);
+	out_file(em, f->file ? f->file : file);
 	if (f->line) {
 		int one_line = f->end_line == f->line;
 
@@ -54,9 +82,9 @@ out_finding(struct smp__out *o, const struct smp_finding *f, const char *file)
 			out_property(o, "endColumn", f->end_column);
 		}
 	}
-	smp__out_str(o, ",title=");
+	smp__out_str(o, ",title=sm-preflight (");
 	smp__out_github_property(o, f->rule ? f->rule : "?");
-	smp__out_str(o, "::");
+	smp__out_str(o, ")::");
 	smp__out_github_data(o, f->message ? f->message : "");
 	if (f->fix) {
 		smp__out_str(o, "%0Afix: ");
@@ -75,7 +103,7 @@ github_file(struct smp_emitter *em, const struct smp_report *report)
 		const struct smp_finding *f = &report->items[i];
 
 		if (smp__emit_visible(em, f) && !f->suppressed)
-			out_finding(&em->out, f, file);
+			out_finding(em, f, file);
 	}
 }
 
@@ -85,8 +113,8 @@ github_failure(struct smp_emitter *em, const char *file, const char *message)
 {
 	struct smp__out *o = &em->out;
 
-	smp__out_str(o, "::error file=");
-	smp__out_github_property(o, file);
+	smp__out_str(o, "::error ");
+	out_file(em, file);
 	smp__out_str(o, ",title=sm-preflight::could not be checked: ");
 	smp__out_github_data(o, message);
 	smp__out_str(o, "\n");

@@ -278,13 +278,18 @@ test_unsearchable_folder_reported() {
 	chmod 644 "$T/perm/a.yaml"
 	chmod 444 "$T/perm/locked"
 	chmod 311 "$T/perm/noread"
+	# a copy 'nobody' can reach wherever the clone is (root's checkout
+	# in /root, mode 700, is not searchable by others)
+	mkdir -p "$T/bin" && cp "$cli" "$T/bin/sm-preflight" &&
+		chmod 755 "$T/bin" "$T/bin/sm-preflight" ||
+		{ fail "cannot copy $cli into $T/bin"; return; }
 	if ! setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		"$cli" --version >/dev/null 2>&1; then
-		skip "'nobody' cannot run $cli here"
+		"$T/bin/sm-preflight" --version >/dev/null 2>&1; then
+		skip "'nobody' cannot run $T/bin/sm-preflight here"
 		return
 	fi
 	setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		$limit "$cli" check --no-script --format json "$T/perm" \
+		$limit "$T/bin/sm-preflight" check --no-script --format json "$T/perm" \
 		>"$T/out" 2>"$T/err"
 	rc=$?
 	cat "$T/err" >>"$T/out"

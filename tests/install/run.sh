@@ -276,7 +276,8 @@ if command -v "$python" >/dev/null 2>&1 &&
 	venv=$tmp/venv
 	check "python -m venv" "$python" -m venv "$venv"
 	check "pip install --no-build-isolation ./bindings/python (offline)" \
-		env BUILD="$build" MAKE="$make" PIP_NO_INDEX=1 \
+		env -u PKG_CONFIG_SYSROOT_DIR -u PKG_CONFIG_PATH \
+		BUILD="$build" MAKE="$make" PIP_NO_INDEX=1 \
 		PIP_DISABLE_PIP_VERSION_CHECK=1 "$venv/bin/pip" install \
 		--no-build-isolation --no-index "$root/bindings/python"
 	bundled() {

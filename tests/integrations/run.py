@@ -74,34 +74,89 @@ def sample_repo(top):
         f.write("import os\nprint(os.getcwd())\n")
 
 
-def expand(text, inputs):
+def expand(text, inputs, steps=None):
     def one(m):
         expr = m.group(1).strip()
         if expr == "github.action_path":
             return ROOT
         if expr.startswith("inputs."):
             return inputs[expr[len("inputs."):]]
+        s = re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+)", expr)
+        if s and steps is not None:
+            return steps.get(s.group(1), {}).get(s.group(2), "")
         raise SystemExit("run.py: no value for ${{ %s }}" % expr)
     return re.sub(r"\$\{\{(.*?)\}\}", one, str(text))
 
 
-def run_action(work, overrides):
+def condition(expr, steps):
+    """A step's if: the forms action.yml uses (an output compared with a
+    string, joined by &&); anything else stops the test."""
+    if expr is None:
+        return True
+    ok = True
+    for part in str(expr).split("&&"):
+        m = re.fullmatch(r"\s*steps\.([\w-]+)\.outputs\.([\w-]+)\s*"
+                         r"(==|!=)\s*'([^']*)'\s*", part)
+        if not m:
+            raise SystemExit("run.py: cannot evaluate if: %s" % expr)
+        value = steps.get(m.group(1), {}).get(m.group(2), "")
+        ok = ok and ((value == m.group(4)) == (m.group(3) == "=="))
+    return ok
+
+
+def read_outputs(path):
+    with open(path) as f:
+        out = dict(line.split("=", 1) for line in f.read().splitlines()
+                   if "=" in line)
+    open(path, "w").close()
+    return out
+
+
+def cache_step(step, inputs, steps, cache_dir, saves):
+    """actions/cache: restores the path saved under the key (cache-hit
+    true), else saves it after the last step, as the post step does."""
+    path = expand(step["with"]["path"], inputs, steps)
+    key = expand(step["with"]["key"], inputs, steps)
+    if not key or not path:
+        raise SystemExit("run.py: actions/cache without a key or path")
+    stored = os.path.join(cache_dir, re.sub(r"[^\w.-]", "_", key))
+    if os.path.isdir(stored):
+        shutil.rmtree(path, ignore_errors=True)
+        shutil.copytree(stored, path)
+        return {"cache-hit": "true"}
+    saves.append((path, stored))
+    return {"cache-hit": "false"}
+
+
+def run_action(work, overrides, cache_dir=None, env_extra=None):
     """Runs the steps in order; returns (exit status of the last step run,
-    outputs, stdout of all steps)."""
+    outputs, stdout of all steps, the names of the steps run)."""
     action = yaml.safe_load(open(os.path.join(ROOT, "action.yml")))
     inputs = {k: str(v.get("default", "")) for k, v in
               action["inputs"].items()}
     inputs.update(overrides)
     out_file = os.path.join(work, ".github-output")
     open(out_file, "w").close()
+    cache_dir = cache_dir or os.path.join(work, ".cache-store")
     stdout = ""
     rc = 0
+    steps, saves, ran = {}, [], []
     for step in action["runs"]["steps"]:
+        if not condition(step.get("if"), steps):
+            continue
+        ran.append(step["name"])
+        if "uses" in step:
+            if not step["uses"].startswith("actions/cache@"):
+                raise SystemExit("run.py: no stand-in for %s" % step["uses"])
+            steps[step.get("id", "")] = cache_step(step, inputs, steps,
+                                                   cache_dir, saves)
+            continue
         env = dict(os.environ)
         env.update({"GITHUB_OUTPUT": out_file, "GITHUB_WORKSPACE": work,
                     "GITHUB_ACTIONS": "true", "CI": "true"})
+        env.update(env_extra or {})
         for k, v in (step.get("env") or {}).items():
-            env[k] = expand(v, inputs)
+            env[k] = expand(v, inputs, steps)
         if "${{" in step["run"]:
             raise SystemExit("run.py: step '%s' expands an expression in "
                              "its script; pass it through env" %
@@ -112,23 +167,87 @@ def run_action(work, overrides):
                            stderr=subprocess.STDOUT, text=True)
         stdout += p.stdout
         rc = p.returncode
+        steps[step.get("id", "")] = read_outputs(out_file)
         if rc != 0:
             break
-    outputs = dict(line.split("=", 1) for line in
-                   open(out_file).read().splitlines() if "=" in line)
-    return rc, outputs, stdout
+    if rc == 0 or rc == 1:  # the post step saves after the job's steps
+        for path, stored in saves:
+            if os.path.isdir(path) and not os.path.isdir(stored):
+                shutil.copytree(path, stored)
+    outputs = {}
+    for k, v in action.get("outputs", {}).items():
+        value = expand(v["value"], inputs, steps)
+        if value:
+            outputs[k] = value
+    return rc, outputs, stdout, ran
+
+
+def test_action_cache(tmp):
+    """A cold run builds and fills the cache; a warm one restores the tool
+    (removed from the checkout in between), installs and builds nothing,
+    and checks the same; the key names the runner image."""
+    work = os.path.join(tmp, "cached")
+    sample_repo(work)
+    store = os.path.join(tmp, "cache-store")
+    rc, outputs, out, ran = run_action(work, {"paths": "jobs"}, store)
+    expect("action cache: a cold run builds", rc == 0 and
+           "Build sm-preflight" in ran, out + repr(ran))
+    keys = os.listdir(store) if os.path.isdir(store) else []
+    expect("action cache: the cold run saved the tool", len(keys) == 1,
+           repr(keys))
+    shutil.rmtree(os.path.join(ROOT, "build", "action"), ignore_errors=True)
+    rc, outputs, out, ran = run_action(work, {"paths": "jobs"}, store,
+                                       {"ImageOS": "ubuntu24",
+                                        "ImageVersion": "20261130.1"})
+    expect("action cache: another runner image misses", "Build sm-preflight"
+           in ran, repr(ran))
+    shutil.rmtree(os.path.join(ROOT, "build", "action"), ignore_errors=True)
+    rc, outputs, out, ran = run_action(work, {"paths": "jobs"}, store)
+    expect("action cache: a warm run installs and builds nothing",
+           rc == 0 and "Install build dependencies" not in ran and
+           "Build sm-preflight" not in ran, out + repr(ran))
+    expect("action cache: the warm run checks", outputs.get("exit-code") ==
+           "0" and "sarif-file" in outputs, repr(outputs))
+    tool = os.path.join(ROOT, "build", "action", "sm-preflight")
+    needed = subprocess.run(["readelf", "-d", tool], stdout=subprocess.PIPE,
+                            text=True).stdout
+    libs = re.findall(r"\(NEEDED\).*\[(.*)\]", needed)
+    expect("action cache: the cached tool needs only the C library",
+           libs and all(x in ("libc.so.6", "libm.so.6") for x in libs),
+           repr(libs))
+
+
+def test_build_failure_no_sarif_output(tmp):
+    """A build that fails stops the action before the check: no
+    sarif-file output, which the README's upload step tests for."""
+    work = os.path.join(tmp, "failing")
+    sample_repo(work)
+    shutil.rmtree(os.path.join(ROOT, "build", "action"), ignore_errors=True)
+    # a make that fails, as a build missing a dependency does
+    bin_dir = os.path.join(tmp, "failing-bin")
+    os.makedirs(bin_dir)
+    with open(os.path.join(bin_dir, "make"), "w") as f:
+        f.write("#!/bin/sh\necho 'make: *** [probe] Error 1' >&2\nexit 2\n")
+    os.chmod(os.path.join(bin_dir, "make"), 0o755)
+    rc, outputs, out, ran = run_action(
+        work, {"paths": "jobs"}, os.path.join(tmp, "empty-store"),
+        {"PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")})
+    expect("action: a failed build fails the action", rc != 0, out)
+    expect("action: a failed build leaves no sarif-file output",
+           "sarif-file" not in outputs and "Check job files" not in ran,
+           repr(outputs) + repr(ran))
 
 
 def test_action(tmp):
     work = os.path.join(tmp, "action")
     sample_repo(work)
     # the default paths: the whole checkout, unrelated files and all
-    rc, outputs, out = run_action(work, {})
+    rc, outputs, out, _ = run_action(work, {})
     expect("action: paths '.' on a repository with one good job exits 0",
            rc == 0, out)
     expect("action: one summary line", "1 job checked" in out and
            "files without a training job skipped" in out, out)
-    rc, outputs, out = run_action(work, {"paths": "jobs"})
+    rc, outputs, out, _ = run_action(work, {"paths": "jobs"})
     expect("action: a clean job exits 0", rc == 0, out)
     expect("action: exit-code output", outputs.get("exit-code") == "0",
            repr(outputs))
@@ -140,7 +259,7 @@ def test_action(tmp):
 
     with open(os.path.join(work, "jobs", "bad.yaml"), "w") as f:
         f.write(BAD)
-    rc, outputs, out = run_action(work, {"paths": "jobs",
+    rc, outputs, out, _ = run_action(work, {"paths": "jobs",
                                          "args": "--fail-on error"})
     expect("action: a broken job fails the step", rc == 1, out)
     expect("action: exit-code 1", outputs.get("exit-code") == "1")
@@ -164,21 +283,21 @@ def test_action(tmp):
                                     "uriBaseId": "%SRCROOT%"}
                             for loc in locs), repr(locs))
 
-    rc, outputs, out = run_action(work, {"args": "--fail-on error"})
+    rc, outputs, out, _ = run_action(work, {"args": "--fail-on error"})
     expect("action: paths '.' with a broken job fails the step", rc == 1,
            out)
     expect("action: its annotation",
            re.search(r"^::error file=jobs/bad\.yaml,line=\d+", out,
                      re.M) is not None, out)
-    rc, outputs, out = run_action(work, {"paths": "jobs/good.yaml",
+    rc, outputs, out, _ = run_action(work, {"paths": "jobs/good.yaml",
                                          "sarif-file": ""})
     expect("action: no SARIF when sarif-file is empty",
            rc == 0 and "sarif-file" not in outputs, repr(outputs))
-    rc, outputs, out = run_action(work, {"paths": "jobs/good.yaml",
+    rc, outputs, out, _ = run_action(work, {"paths": "jobs/good.yaml",
                                          "sarif-file": "x.sarif\nexit-code=0"})
     expect("action: a line break in sarif-file is refused",
            rc == 2 and outputs == {}, repr(outputs) + out)
-    rc, outputs, out = run_action(work, {"paths": "jobs/*.yaml"})
+    rc, outputs, out, _ = run_action(work, {"paths": "jobs/*.yaml"})
     expect("action: paths are not glob patterns",
            rc == 2 and "jobs/*.yaml" in out, out)
 
@@ -249,6 +368,8 @@ def main():
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         test_action(tmp)
+        test_action_cache(tmp)
+        test_build_failure_no_sarif_output(tmp)
         test_pre_commit(tmp)
     print("integrations: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0

@@ -1,0 +1,1 @@
+check --exit-zero --no-script format/bad.yaml

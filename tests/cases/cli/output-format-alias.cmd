@@ -1,0 +1,1 @@
+check --output-format json --no-script --exit-zero format/bad.yaml

@@ -1,0 +1,1 @@
+cd ../../examples/config && "$1" config jobs/nlp/bert.yaml

@@ -1,0 +1,1 @@
+cd ../../examples/diagnose && "$1" diagnose job.json

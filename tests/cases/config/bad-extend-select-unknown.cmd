@@ -1,0 +1,1 @@
+check --color never --no-script --extend-select distributon config/select/job.yaml

@@ -1,0 +1,1 @@
+check --color never --config config/bad/schema-without-dollar.yaml config/tree/a.yaml

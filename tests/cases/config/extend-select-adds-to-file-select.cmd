@@ -1,0 +1,1 @@
+check --color never --no-script --extend-select distribution config/select/job.yaml

@@ -1,0 +1,1 @@
+cd config/pyproject && "$1" config jobs/a.yaml

@@ -1,0 +1,1 @@
+cd config/pyproject-both && "$1" config a.yaml
