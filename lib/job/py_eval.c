@@ -2045,7 +2045,7 @@ binary(struct smp_pyeval *ev, size_t *i, const char *const *ops,
        struct smp_pyval *(*next)(struct smp_pyeval *, size_t *))
 {
 	size_t from = *i;
-	struct smp_pyval *v = next(ev, i);
+	struct smp_pyval *v = next(ev, i), *rhs;
 
 	for (;;) {
 		size_t k;
@@ -2057,7 +2057,10 @@ binary(struct smp_pyeval *ev, size_t *i, const char *const *ops,
 		if (!op)
 			return v;
 		(*i)++;
-		v = arith(ev, op, v, next(ev, i), from, *i);
+		/* the right operand first: C leaves the order of a call's
+		 * arguments open, and the span must end after it */
+		rhs = next(ev, i);
+		v = arith(ev, op, v, rhs, from, *i);
 	}
 }
 
