@@ -46,16 +46,16 @@ extra(const struct smp_pyeval *ev)
 
 void
 smp__pyeval_init(struct smp_pyeval *ev, const struct smp_allocator *a,
-		 const char *buf, size_t len, const struct smp_pytoken *toks,
-		 size_t ntoks)
+		 const struct smp_pymodel *m)
 {
+	size_t len = m->len;
+
 	memset(ev, 0, sizeof(*ev));
 	smp__arena_init(&ev->arena, a);
 	ev->alloc = a;
-	ev->buf = buf;
-	ev->len = len;
-	ev->toks = toks;
-	ev->ntoks = ntoks;
+	ev->buf = m->buf;
+	ev->len = m->len;
+	ev->m = m;
 	/* values may take some multiple of the source, never unbounded */
 	ev->budget = len * 16 + ((size_t)4 << 20);
 	ev->max_str = (size_t)64 << 10;
@@ -94,32 +94,25 @@ spent(struct smp_pyeval *ev)
 static const struct smp_pytoken *
 tk(const struct smp_pyeval *ev, size_t i)
 {
-	/* the array always ends with an END token */
-	return &ev->toks[i < ev->ntoks ? i : ev->ntoks - 1];
+	return smp__pym_tok(ev->m, i);
 }
 
 static int
 is_op(const struct smp_pyeval *ev, size_t i, const char *s)
 {
-	const struct smp_pytoken *t = tk(ev, i);
-
-	return t->kind == SMP_PYTOK_OP && t->len == strlen(s) &&
-	       memcmp(ev->buf + t->off, s, t->len) == 0;
+	return smp__pym_op(ev->m, i, s);
 }
 
 static int
 is_name(const struct smp_pyeval *ev, size_t i, const char *s)
 {
-	const struct smp_pytoken *t = tk(ev, i);
-
-	return t->kind == SMP_PYTOK_NAME && t->len == strlen(s) &&
-	       memcmp(ev->buf + t->off, s, t->len) == 0;
+	return smp__pym_name(ev->m, i, s);
 }
 
 static int
 is_open(const struct smp_pyeval *ev, size_t i)
 {
-	return is_op(ev, i, "(") || is_op(ev, i, "[") || is_op(ev, i, "{");
+	return smp__pym_is_open(ev->m, i);
 }
 
 /* A token that ends an expression at its level. */
@@ -151,7 +144,7 @@ is_stop(const struct smp_pyeval *ev, size_t i)
 static void
 skip_expr(const struct smp_pyeval *ev, size_t *i)
 {
-	while (*i < ev->ntoks) {
+	while (*i < ev->m->ntoks) {
 		if (is_open(ev, *i)) {
 			*i = tk(ev, *i)->match + 1;
 			continue;
@@ -738,13 +731,10 @@ static struct smp_pyval *eval_expr(struct smp_pyeval *ev, size_t *i);
 static void
 fstring_field(struct smp_pyeval *ev, struct pystr *b, const char *s, size_t n)
 {
-	struct smp_pytoken toks[64];
-	struct smp_pytok_state st;
-	struct smp_pytok t;
-	const struct smp_pytoken *saved = ev->toks;
-	size_t savedn = ev->ntoks, nt = 0, i = 0, k, stack[64], sp = 0;
+	struct smp_pymodel fm;
+	const struct smp_pymodel *saved = ev->m;
 	const char *savedbuf = ev->buf;
-	size_t savedlen = ev->len;
+	size_t savedlen = ev->len, i = 0;
 	struct smp_pyval *v;
 
 	/* the field is never longer than the f-string's own line */
@@ -753,50 +743,17 @@ fstring_field(struct smp_pyeval *ev, struct pystr *b, const char *s, size_t n)
 			b->bad = 1; /* the self-documenting f"{x=}" */
 			return;
 		}
-	smp__pytok_init(&st, s, n);
-	for (;;) {
-		smp__pytok_next(&st, &t);
-		if (t.kind == SMP_PYTOK_COMMENT)
-			continue;
-		if (nt == sizeof(toks) / sizeof(toks[0]) ||
-		    t.kind == SMP_PYTOK_ERROR) {
-			b->bad = 1;
-			return;
-		}
-		toks[nt].kind = t.kind;
-		toks[nt].flags = t.flags;
-		toks[nt].off = t.off;
-		toks[nt].len = t.len;
-		toks[nt].start = t.start;
-		toks[nt].end = t.end;
-		toks[nt].match = nt;
-		if (t.kind == SMP_PYTOK_OP && t.len == 1 &&
-		    strchr("([{", s[t.off])) {
-			if (sp == sizeof(stack) / sizeof(stack[0])) {
-				b->bad = 1;
-				return;
-			}
-			stack[sp++] = nt;
-		} else if (t.kind == SMP_PYTOK_OP && t.len == 1 &&
-			   strchr(")]}", s[t.off])) {
-			if (!sp) {
-				b->bad = 1;
-				return;
-			}
-			k = stack[--sp];
-			toks[k].match = nt;
-			toks[nt].match = k;
-		}
-		nt++;
-		if (t.kind == SMP_PYTOK_END)
-			break;
-	}
-	if (sp) {
+	if (smp__pymodel_build(&fm, ev->alloc, s, n)) {
+		ev->oom = 1;
 		b->bad = 1;
 		return;
 	}
-	ev->toks = toks;
-	ev->ntoks = nt;
+	if (fm.syntax || fm.ntoks > 64) {
+		smp__pymodel_release(&fm);
+		b->bad = 1;
+		return;
+	}
+	ev->m = &fm;
 	ev->buf = s;
 	ev->len = n;
 	v = eval_expr(ev, &i);
@@ -804,10 +761,10 @@ fstring_field(struct smp_pyeval *ev, struct pystr *b, const char *s, size_t n)
 	if (!(tk(ev, i)->kind == SMP_PYTOK_NEWLINE ||
 	      tk(ev, i)->kind == SMP_PYTOK_END))
 		b->bad = 1;
-	ev->toks = saved;
-	ev->ntoks = savedn;
+	ev->m = saved;
 	ev->buf = savedbuf;
 	ev->len = savedlen;
+	smp__pymodel_release(&fm);
 	if (b->bad)
 		return;
 	switch (v->kind) {
@@ -1632,7 +1589,7 @@ eval_atom(struct smp_pyeval *ev, size_t *i)
 		if (is_name(ev, from, "None"))
 			return mk(ev, SMP_PV_NONE, from, *i);
 		if (is_name(ev, from, "lambda")) {
-			while (*i < ev->ntoks && !is_op(ev, *i, ":") &&
+			while (*i < ev->m->ntoks && !is_op(ev, *i, ":") &&
 			       !is_stop(ev, *i))
 				(*i)++;
 			if (is_op(ev, *i, ":")) {

@@ -18,7 +18,7 @@
 #include <stddef.h>
 
 #include "doc/doc.h"
-#include "script/pytok.h"
+#include "script/pymodel.h"
 #include "util/arena.h"
 
 enum smp_pyval_kind {
@@ -68,15 +68,6 @@ struct smp_pyval {
 	size_t src_off, src_len;
 };
 
-/* One token of the source, comments left out. */
-struct smp_pytoken {
-	enum smp_pytok_kind kind;
-	unsigned int flags;
-	size_t off, len;
-	struct smp_pos start, end;
-	size_t match; /* the matching bracket's index, for ( [ { ) ] } */
-};
-
 struct smp_pyenv_entry {
 	const char *name;
 	size_t len;
@@ -98,10 +89,9 @@ typedef long (*smp_pyjob_fn)(struct smp_pyeval *ev, enum smp_pycls cls,
 
 struct smp_pyeval {
 	struct smp_arena arena; /* values */
-	const char *buf;
+	const char *buf;        /* m's */
 	size_t len;
-	const struct smp_pytoken *toks;
-	size_t ntoks;
+	const struct smp_pymodel *m; /* the tokens */
 	struct smp_pyenv_entry *env; /* bindings, newest last */
 	size_t nenv, capenv;
 	const struct smp_allocator *alloc;
@@ -115,8 +105,7 @@ struct smp_pyeval {
 };
 
 void smp__pyeval_init(struct smp_pyeval *ev, const struct smp_allocator *a,
-		      const char *buf, size_t len,
-		      const struct smp_pytoken *toks, size_t ntoks);
+		      const struct smp_pymodel *m);
 void smp__pyeval_release(struct smp_pyeval *ev);
 
 /*

@@ -24,8 +24,7 @@ struct scan {
 	struct smp_pyeval ev;
 	struct smp_pysrc *out;
 	struct smp_arena *arena;
-	struct smp_pytoken *toks;
-	size_t ntoks, cap;
+	struct smp_pymodel m;
 	struct block blocks[SMP_PYTOK_MAX_INDENT + 2];
 	size_t nblocks;
 	int oom;
@@ -43,199 +42,30 @@ smp__pysrc_kind(const char *name)
 	return 0;
 }
 
-/* ------------------------------------------------------------ tokens */
-
-static void
-syntax(struct scan *s, const struct smp_pos *at, const char *msg)
-{
-	if (s->out->syntax)
-		return;
-	s->out->syntax = 1;
-	s->out->err_at = *at;
-	snprintf(s->out->err, sizeof(s->out->err), "%s", msg);
-}
-
-static int
-push_tok(struct scan *s, const struct smp_pytok *t,
-	 const struct smp_allocator *a)
-{
-	void *items = s->toks;
-	struct smp_pytoken *x;
-
-	if (smp__grow(a, &items, &s->cap, s->ntoks + 1, sizeof(*s->toks)))
-		return -1;
-	s->toks = items;
-	x = &s->toks[s->ntoks++];
-	x->kind = t->kind;
-	x->flags = t->flags;
-	x->off = t->off;
-	x->len = t->len;
-	x->start = t->start;
-	x->end = t->end;
-	x->match = s->ntoks - 1;
-	return 0;
-}
-
-/*
- * Tokenizes buf, matching brackets; what CPython's tokenizer rejects
- * (a stray character, an unterminated string, unbalanced brackets) is a
- * syntax error at its position.
- */
-static int
-tokenize(struct scan *s, const struct smp_allocator *a, const char *buf,
-	 size_t len)
-{
-	struct smp_pytok_state st;
-	struct smp_pytok t;
-	size_t *stack = NULL, sp = 0, cap = 0;
-	int rc = 0;
-
-	smp__pytok_init(&st, buf, len);
-	for (;;) {
-		smp__pytok_next(&st, &t);
-		if (t.kind == SMP_PYTOK_COMMENT)
-			continue;
-		if (t.kind == SMP_PYTOK_ERROR)
-			syntax(s, &t.start,
-			       t.len && buf[t.off] == '\\'
-				       ? "unexpected character after line "
-					 "continuation character"
-				       : "invalid character in Python source");
-		if (t.kind == SMP_PYTOK_STRING &&
-		    (t.flags & SMP_PYSTR_UNTERMINATED))
-			syntax(s, &t.start,
-			       t.flags & SMP_PYSTR_TRIPLE
-				       ? "unterminated triple-quoted string "
-					 "literal"
-				       : "unterminated string literal");
-		if (push_tok(s, &t, a)) {
-			rc = -1;
-			break;
-		}
-		if (t.kind == SMP_PYTOK_OP && t.len == 1 &&
-		    strchr("([{", buf[t.off])) {
-			void *items = stack;
-
-			if (smp__grow(a, &items, &cap, sp + 1,
-				      sizeof(size_t))) {
-				rc = -1;
-				break;
-			}
-			stack = items;
-			stack[sp++] = s->ntoks - 1;
-		} else if (t.kind == SMP_PYTOK_OP && t.len == 1 &&
-			   strchr(")]}", buf[t.off])) {
-			static const char pairs[] = "()[]{}";
-			size_t o;
-
-			char msg[80];
-
-			if (!sp) {
-				snprintf(msg, sizeof(msg), "unmatched '%c'",
-					 buf[t.off]);
-				syntax(s, &t.start, msg);
-				continue;
-			}
-			o = stack[--sp];
-			if (strchr(pairs, buf[s->toks[o].off])[1] !=
-			    buf[t.off]) {
-				snprintf(msg, sizeof(msg),
-					 "closing parenthesis '%c' does not "
-					 "match opening parenthesis '%c'",
-					 buf[t.off], buf[s->toks[o].off]);
-				syntax(s, &t.start, msg);
-			}
-			s->toks[o].match = s->ntoks - 1;
-			s->toks[s->ntoks - 1].match = o;
-		}
-		if (t.kind == SMP_PYTOK_END)
-			break;
-	}
-	if (!rc && sp) {
-		char msg[40];
-
-		snprintf(msg, sizeof(msg), "'%c' was never closed",
-			 buf[s->toks[stack[0]].off]);
-		syntax(s, &s->toks[stack[0]].start, msg);
-		/* close them at the end so that nothing reads past it */
-		while (sp)
-			s->toks[stack[--sp]].match = s->ntoks - 1;
-	}
-	smp__free(a, stack);
-	return rc;
-}
-
 /* ----------------------------------------------------------- helpers */
 
 static const struct smp_pytoken *
 tok(const struct scan *s, size_t i)
 {
-	return &s->toks[i < s->ntoks ? i : s->ntoks - 1];
+	return smp__pym_tok(&s->m, i);
 }
 
 static int
 op_is(const struct scan *s, size_t i, const char *op)
 {
-	const struct smp_pytoken *t = tok(s, i);
-
-	return t->kind == SMP_PYTOK_OP && t->len == strlen(op) &&
-	       memcmp(s->ev.buf + t->off, op, t->len) == 0;
+	return smp__pym_op(&s->m, i, op);
 }
 
 static int
 name_is(const struct scan *s, size_t i, const char *name)
 {
-	const struct smp_pytoken *t = tok(s, i);
-
-	return t->kind == SMP_PYTOK_NAME && t->len == strlen(name) &&
-	       memcmp(s->ev.buf + t->off, name, t->len) == 0;
+	return smp__pym_name(&s->m, i, name);
 }
 
 static int
 is_open(const struct scan *s, size_t i)
 {
-	return op_is(s, i, "(") || op_is(s, i, "[") || op_is(s, i, "{");
-}
-
-static int
-line_end(const struct scan *s, size_t i)
-{
-	enum smp_pytok_kind k = tok(s, i)->kind;
-
-	return k == SMP_PYTOK_NEWLINE || k == SMP_PYTOK_END;
-}
-
-/* The end of the simple statement at i: its ';' or NEWLINE. */
-static size_t
-stmt_end(const struct scan *s, size_t i)
-{
-	while (!line_end(s, i) && !op_is(s, i, ";")) {
-		if (is_open(s, i))
-			i = tok(s, i)->match;
-		i++;
-	}
-	return i;
-}
-
-/* The ':' that ends a compound statement's header, or its line end. */
-static size_t
-header_colon(const struct scan *s, size_t i)
-{
-	int lambda = 0;
-
-	while (!line_end(s, i)) {
-		if (is_open(s, i))
-			i = tok(s, i)->match;
-		else if (name_is(s, i, "lambda"))
-			lambda++;
-		else if (op_is(s, i, ":")) {
-			if (!lambda)
-				return i;
-			lambda--;
-		}
-		i++;
-	}
-	return i;
+	return smp__pym_is_open(&s->m, i);
 }
 
 static struct smp_pyval *
@@ -288,123 +118,21 @@ bind_names_unknown(struct scan *s, size_t from, size_t to, int params)
 
 /* ----------------------------------------------------------- imports */
 
-/* A dotted name at *i ("sagemaker.huggingface") as an arena string. */
-static const char *
-dotted(struct scan *s, size_t *i, size_t *len)
-{
-	size_t from = *i, n = 0, k;
-	char *p;
-
-	while (tok(s, *i)->kind == SMP_PYTOK_NAME) {
-		n += tok(s, *i)->len + 1;
-		(*i)++;
-		if (!op_is(s, *i, "."))
-			break;
-		(*i)++;
-	}
-	if (!n)
-		return NULL;
-	p = smp__arena_alloc(&s->ev.arena, n);
-	if (!p) {
-		s->oom = 1;
-		return NULL;
-	}
-	*len = 0;
-	for (k = from; k < *i; k++) {
-		const struct smp_pytoken *t = tok(s, k);
-
-		if (t->kind != SMP_PYTOK_NAME)
-			continue;
-		if (*len)
-			p[(*len)++] = '.';
-		memcpy(p + *len, s->ev.buf + t->off, t->len);
-		*len += t->len;
-	}
-	p[*len] = '\0';
-	return p;
-}
-
-static struct smp_pyval *
-module(struct scan *s, const char *path, size_t len, size_t at)
-{
-	return path ? smp__pyval_module(&s->ev, path, len, at)
-		    : unknown_at(s, at, at + 1);
-}
-
-/* import a.b.c [as x], ... */
+/* The bindings the model read from the import statement st. */
 static void
-stmt_import(struct scan *s, size_t i, size_t end)
+stmt_import(struct scan *s, const struct smp_pystmt *st)
 {
-	i++;
-	while (i < end) {
-		size_t first = i, len = 0;
-		const char *path = dotted(s, &i, &len);
+	size_t k;
 
-		if (!path)
-			break;
-		if (name_is(s, i, "as") &&
-		    tok(s, i + 1)->kind == SMP_PYTOK_NAME) {
-			bind_tok(s, i + 1, module(s, path, len, first));
-			i += 2;
-		} else {
-			/* import a.b binds a */
-			bind_tok(s, first,
-				 module(s, path, tok(s, first)->len, first));
-		}
-		if (!op_is(s, i, ","))
-			break;
-		i++;
-	}
-}
+	for (k = st->bind; k < st->bind + st->nbind; k++) {
+		const struct smp_pybinding *b = &s->m.binds[k];
 
-/* from a.b import X [as Y], (...) */
-static void
-stmt_from(struct scan *s, size_t i, size_t end)
-{
-	size_t len = 0, plen;
-	const char *base;
-	int relative = 0;
-
-	i++;
-	while (op_is(s, i, ".") || op_is(s, i, "...")) {
-		relative = 1;
-		i++;
-	}
-	base = dotted(s, &i, &len);
-	if (!name_is(s, i, "import"))
-		return;
-	i++;
-	if (op_is(s, i, "("))
-		i++;
-	while (i < end && tok(s, i)->kind == SMP_PYTOK_NAME) {
-		size_t name = i, bindat = i;
-		const struct smp_pytoken *t = tok(s, i);
-		char *p;
-
-		i++;
-		if (name_is(s, i, "as") &&
-		    tok(s, i + 1)->kind == SMP_PYTOK_NAME) {
-			bindat = i + 1;
-			i += 2;
-		}
-		if (relative || !base) {
-			bind_tok(s, bindat, unknown_at(s, name, name + 1));
-		} else {
-			plen = len + 1 + t->len;
-			p = smp__arena_alloc(&s->ev.arena, plen + 1);
-			if (!p) {
-				s->oom = 1;
-				return;
-			}
-			memcpy(p, base, len);
-			p[len] = '.';
-			memcpy(p + len + 1, s->ev.buf + t->off, t->len);
-			p[plen] = '\0';
-			bind_tok(s, bindat, module(s, p, plen, name));
-		}
-		if (!op_is(s, i, ","))
-			break;
-		i++;
+		bind_tok(s, b->name_tok,
+			 b->relative
+				 ? unknown_at(s, b->name_tok, b->name_tok + 1)
+				 : smp__pyval_module(&s->ev, b->target,
+						     b->target_len,
+						     b->path_tok));
 	}
 }
 
@@ -685,19 +413,17 @@ static const char *const aug_ops[] = {
 	"+=", "-=", "*=", "/=",  "//=", "%=", "**=",
 	"|=", "&=", "^=", ">>=", "<<=", "@=", NULL};
 
-/* One simple statement [i, end). */
+/* One simple statement. */
 static void
-simple(struct scan *s, size_t i, size_t end)
+simple(struct scan *s, const struct smp_pystmt *st)
 {
-	size_t eqs[32], neq = 0, j, k, ann = 0;
+	size_t eqs[32], neq = 0, j, k, ann = 0, i = st->first, end = st->end;
 	struct smp_pyval *v;
 
-	if (name_is(s, i, "import")) {
-		stmt_import(s, i, end);
+	if (end <= i)
 		return;
-	}
-	if (name_is(s, i, "from")) {
-		stmt_from(s, i, end);
+	if (name_is(s, i, "import") || name_is(s, i, "from")) {
+		stmt_import(s, st);
 		return;
 	}
 	if (name_is(s, i, "return") || name_is(s, i, "await")) {
@@ -765,20 +491,15 @@ simple(struct scan *s, size_t i, size_t end)
 		assign(s, eqs[k - 1] + 1, eqs[k], v, 0);
 }
 
-/* The simple statements of a line, from i to its NEWLINE. */
+/* The simple statements on a header's line from statement k: returns
+ * the last one's index. */
 static size_t
-simple_line(struct scan *s, size_t i)
+simple_line(struct scan *s, size_t k)
 {
-	while (!line_end(s, i)) {
-		size_t end = stmt_end(s, i);
-
-		if (end > i)
-			simple(s, i, end);
-		i = end;
-		if (op_is(s, i, ";"))
-			i++;
-	}
-	return i;
+	while (k < s->m.nstmts && s->m.stmts[k].same_line &&
+	       s->m.stmts[k].kind == SMP_PYSTMT_SIMPLE)
+		simple(s, &s->m.stmts[k++]);
+	return k - 1;
 }
 
 /* ------------------------------------------------------------ blocks */
@@ -833,13 +554,13 @@ is_main_guard(const struct scan *s, size_t i, size_t colon)
 /*
  * A compound statement's header at i: what its block is, with the names
  * it binds (for targets, with ... as, except ... as, parameters) bound to
- * unknown. Returns the token after its ':'; *kind gets the block kind.
+ * unknown; *kind gets the block kind.
  */
-static size_t
-header(struct scan *s, size_t i, enum block_kind *kind, int *scope_params,
-       size_t *pfrom, size_t *pto)
+static void
+header(struct scan *s, const struct smp_pystmt *st, enum block_kind *kind,
+       int *scope_params, size_t *pfrom, size_t *pto)
 {
-	size_t colon = header_colon(s, i), k;
+	size_t i = st->first, colon = st->colon, k;
 
 	*scope_params = 0;
 	if (name_is(s, i, "async"))
@@ -887,92 +608,46 @@ header(struct scan *s, size_t i, enum block_kind *kind, int *scope_params,
 			bind_names_unknown(s, k, colon, 0);
 		}
 	}
-	return line_end(s, colon) ? colon : colon + 1;
-}
-
-static int
-is_compound(const struct scan *s, size_t i)
-{
-	static const char *const kw[] = {"if",    "elif", "else",   "for",
-					 "while", "try",  "except", "finally",
-					 "with",  "def",  "class",  NULL};
-	size_t k;
-
-	if (name_is(s, i, "async") &&
-	    (name_is(s, i + 1, "def") || name_is(s, i + 1, "for") ||
-	     name_is(s, i + 1, "with")))
-		return 1;
-	for (k = 0; kw[k]; k++)
-		if (name_is(s, i, kw[k]))
-			return 1;
-	/* soft keywords: match x: / case y: */
-	if ((name_is(s, i, "match") || name_is(s, i, "case")) &&
-	    tok(s, i + 1)->kind != SMP_PYTOK_OP) {
-		size_t c = header_colon(s, i);
-
-		return !line_end(s, c) && line_end(s, c + 1);
-	}
-	return 0;
 }
 
 static void
 walk(struct scan *s)
 {
-	size_t i = 0;
+	size_t k, d, pfrom = 0, pto = 0;
 	int pending = 0, params = 0;
 	enum block_kind kind = BLOCK_PLAIN;
-	size_t pfrom = 0, pto = 0;
 
-	while (i < s->ntoks && !s->oom && !s->ev.oom) {
-		const struct smp_pytoken *t = tok(s, i);
+	for (k = 0; k < s->m.nstmts && !s->oom && !s->ev.oom; k++) {
+		const struct smp_pystmt *st = &s->m.stmts[k];
 
-		if (t->kind == SMP_PYTOK_END)
-			break;
-		if (t->kind == SMP_PYTOK_NEWLINE) {
-			i++;
-			continue;
-		}
-		if (t->kind == SMP_PYTOK_INDENT) {
+		for (d = 0; d < st->dedents; d++)
+			pop_block(s);
+		if (st->indent) {
 			push_block(s, pending ? kind : BLOCK_PLAIN);
 			if (pending && params)
 				bind_names_unknown(s, pfrom, pto, 1);
-			pending = 0;
-			i++;
-			continue;
-		}
-		if (t->kind == SMP_PYTOK_DEDENT) {
-			pop_block(s);
-			i++;
-			continue;
 		}
 		pending = 0;
-		if (op_is(s, i, "@")) {
-			/* a decorator line */
-			while (!line_end(s, i))
-				i++;
+		if (st->kind == SMP_PYSTMT_DECORATOR)
+			continue;
+		if (st->kind == SMP_PYSTMT_SIMPLE) {
+			simple(s, st);
 			continue;
 		}
-		if (is_compound(s, i)) {
-			size_t body =
-				header(s, i, &kind, &params, &pfrom, &pto);
-
-			if (line_end(s, body)) {
-				pending = 1;
-				i = body;
-				continue;
-			}
-			/* a body on the header's line: if x: y = 1 */
-			if (push_block(s, kind) == 0) {
-				if (params)
-					bind_names_unknown(s, pfrom, pto, 1);
-				i = simple_line(s, body);
-				pop_block(s);
-			} else {
-				i = simple_line(s, body);
-			}
+		header(s, st, &kind, &params, &pfrom, &pto);
+		if (k + 1 >= s->m.nstmts || !s->m.stmts[k + 1].same_line) {
+			pending = 1;
 			continue;
 		}
-		i = simple_line(s, i);
+		/* a body on the header's line: if x: y = 1 */
+		if (push_block(s, kind) == 0) {
+			if (params)
+				bind_names_unknown(s, pfrom, pto, 1);
+			k = simple_line(s, k + 1);
+			pop_block(s);
+		} else {
+			k = simple_line(s, k + 1);
+		}
 	}
 }
 
@@ -987,12 +662,14 @@ smp__pysrc_scan(struct smp_pysrc *out, struct smp_arena *arena,
 	memset(&s, 0, sizeof(s));
 	s.out = out;
 	s.arena = arena;
-	if (tokenize(&s, a, buf, len)) {
-		smp__free(a, s.toks);
+	if (smp__pymodel_build(&s.m, a, buf, len))
 		return SMP_ENOMEM;
-	}
-	if (!out->syntax) {
-		smp__pyeval_init(&s.ev, a, buf, len, s.toks, s.ntoks);
+	if (s.m.syntax) {
+		out->syntax = 1;
+		out->err_at = s.m.err_at;
+		snprintf(out->err, sizeof(out->err), "%s", s.m.err);
+	} else {
+		smp__pyeval_init(&s.ev, a, &s.m);
 		s.ev.on_job = on_job;
 		walk(&s);
 		if (s.ev.oom && s.ev.arena.total + 64 < s.ev.budget)
@@ -1001,6 +678,6 @@ smp__pysrc_scan(struct smp_pysrc *out, struct smp_arena *arena,
 			rc = SMP_ENOMEM;
 		smp__pyeval_release(&s.ev);
 	}
-	smp__free(a, s.toks);
+	smp__pymodel_release(&s.m);
 	return rc;
 }
