@@ -16,23 +16,23 @@
 #include "job/py_eval.h"
 #include "util/alloc.h"
 #include "util/buf.h"
+#include "util/siphash.h"
 #include "util/text.h"
 
-#define MAX_DEPTH 100 /* expression nesting evaluated; deeper is skipped */
-#define ENV_BUCKETS 4096u
+#define MAX_DEPTH 100    /* expression nesting evaluated; deeper is skipped */
+#define DICT_INDEX_MIN 8 /* keys before a dict gets a hash index */
 
 /* One unknown value handed out when the budget is spent or memory ran
  * out: never mutated (only DICT and LIST values are). */
 static struct smp_pyval *spent(struct smp_pyeval *ev);
 
-struct env_index {
-	size_t head[ENV_BUCKETS]; /* newest entry + 1 with that hash, or 0 */
-};
-
-/* The environment's hash index lives after the entries' shadow links:
- * shadow[k] is the head of k's bucket before k was added. */
+/* The environment's hash index: head[h] is the newest entry + 1 whose
+ * name hashes to bucket h (0: none), shadow[k] the head of k's bucket
+ * before k was added. The buckets grow with the entries and the hash is
+ * keyed (siphash.h), so no source makes its names collide. */
 struct env_extra {
-	struct env_index idx;
+	size_t *head;
+	size_t nbuckets; /* a power of two, or 0 */
 	size_t *shadow;
 	size_t capshadow;
 	struct smp_pyval spent;
@@ -46,7 +46,7 @@ extra(const struct smp_pyeval *ev)
 
 void
 smp__pyeval_init(struct smp_pyeval *ev, const struct smp_allocator *a,
-		 const struct smp_pymodel *m)
+		 const struct smp_pymodel *m, const struct smp_hashkey *key)
 {
 	size_t len = m->len;
 
@@ -56,6 +56,7 @@ smp__pyeval_init(struct smp_pyeval *ev, const struct smp_allocator *a,
 	ev->buf = m->buf;
 	ev->len = m->len;
 	ev->m = m;
+	ev->hkey = *key;
 	/* values may take some multiple of the source, never unbounded */
 	ev->budget = len * 16 + ((size_t)4 << 20);
 	ev->max_str = (size_t)64 << 10;
@@ -71,6 +72,7 @@ smp__pyeval_release(struct smp_pyeval *ev)
 {
 	if (ev->priv) {
 		smp__free(ev->alloc, extra(ev)->shadow);
+		smp__free(ev->alloc, extra(ev)->head);
 		smp__free(ev->alloc, ev->priv);
 	}
 	smp__free(ev->alloc, ev->env);
@@ -165,8 +167,15 @@ valloc(struct smp_pyeval *ev, size_t size)
 {
 	void *p;
 
-	if (ev->oom || ev->arena.total + size > ev->budget)
+	if (ev->oom)
 		return NULL;
+	if (ev->arena.total + size > ev->budget) {
+		if (!ev->limited) {
+			ev->limited = 1;
+			ev->limit_at = ev->at;
+		}
+		return NULL;
+	}
 	p = smp__arena_zalloc(&ev->arena, size);
 	if (!p)
 		ev->oom = 1;
@@ -255,6 +264,111 @@ mk_str(struct smp_pyeval *ev, const char *s, size_t n, size_t from, size_t to)
 	return v;
 }
 
+/* ------------------------------------------------------ dict index */
+
+/* A dict's keys by hash: open addressing, slots hold a key's index + 1. */
+struct smp_pyindex {
+	size_t *slots;
+	size_t cap; /* a power of two */
+	const struct smp_hashkey *key;
+};
+
+static int key_eq(const struct smp_pyval *k, const char *s, size_t n);
+static int hashable_key(const struct smp_pyval *k);
+static int same_key(const struct smp_pyval *a, const struct smp_pyval *b);
+
+static uint64_t
+key_hash(const struct smp_hashkey *hk, const struct smp_pyval *k)
+{
+	if (k->kind == SMP_PV_STR)
+		return smp__siphash(hk, k->text, k->len);
+	if (k->kind == SMP_PV_NONE)
+		return 0x9e3779b97f4a7c15ULL;
+	/* int and bool alike: True == 1 */
+	return smp__siphash(hk, &k->i, sizeof(k->i)) ^ 1u;
+}
+
+/* The slot of key (or of the string s[0..n) when key is NULL): its
+ * key's index + 1 in *found (0 when absent) and the slot in *at. */
+static void
+index_probe(const struct smp_pyval *d, const struct smp_pyval *key,
+	    const char *s, size_t n, size_t *found, size_t *at)
+{
+	const struct smp_pyindex *x = d->index;
+	uint64_t h = key ? key_hash(x->key, key) : smp__siphash(x->key, s, n);
+	size_t i = (size_t)h & (x->cap - 1);
+
+	for (;; i = (i + 1) & (x->cap - 1)) {
+		size_t j = x->slots[i];
+
+		if (!j || (key ? same_key(d->keys[j - 1], key)
+			       : key_eq(d->keys[j - 1], s, n))) {
+			*found = j;
+			*at = i;
+			return;
+		}
+	}
+}
+
+/* Enters key k (an index into d->keys): the newest of equal keys wins,
+ * as the search from the end finds it. */
+static void
+index_put(struct smp_pyval *d, size_t k)
+{
+	size_t found, at;
+
+	if (!hashable_key(d->keys[k]))
+		return;
+	index_probe(d, d->keys[k], NULL, 0, &found, &at);
+	d->index->slots[at] = k + 1;
+}
+
+/* Builds or grows d's index for its keys: 0, or -1 without memory (the
+ * dict then cannot be followed). */
+static int
+index_build(struct smp_pyeval *ev, struct smp_pyval *d)
+{
+	size_t cap = d->index ? d->index->cap : 16, k;
+
+	while (cap < d->count * 2)
+		cap *= 2;
+	if (!d->index) {
+		struct smp_pyindex *x = valloc(ev, sizeof(*x));
+
+		if (!x)
+			return -1;
+		x->key = &ev->hkey;
+		x->slots = NULL;
+		d->index = x;
+	}
+	d->index->slots = valloc(ev, cap * sizeof(size_t));
+	if (!d->index->slots) {
+		d->index = NULL;
+		return -1;
+	}
+	d->index->cap = cap;
+	for (k = 0; k < d->count; k++)
+		index_put(d, k);
+	return 0;
+}
+
+/* The index + 1 of key (or s[0..n)) in DICT or OBJECT d, 0 if absent. */
+static size_t
+find_key(const struct smp_pyval *d, const struct smp_pyval *key, const char *s,
+	 size_t n)
+{
+	size_t k, found, at;
+
+	if (d->index) {
+		index_probe(d, key, s, n, &found, &at);
+		return found;
+	}
+	for (k = d->count; k-- > 0;)
+		if (key ? same_key(d->keys[k], key) : key_eq(d->keys[k], s, n))
+			return k + 1;
+	return 0;
+}
+
 static int
 push_item(struct smp_pyeval *ev, struct smp_pyval *c, struct smp_pyval *key,
 	  struct smp_pyval *v)
@@ -285,6 +399,12 @@ push_item(struct smp_pyeval *ev, struct smp_pyval *c, struct smp_pyval *key,
 	if (c->keys)
 		c->keys[c->count] = key;
 	c->items[c->count++] = v;
+	if (c->keys && key) {
+		if (c->index && c->count * 2 <= c->index->cap)
+			index_put(c, c->count - 1);
+		else if (c->count >= DICT_INDEX_MIN && index_build(ev, c))
+			return -1;
+	}
 	return 0;
 }
 
@@ -302,10 +422,8 @@ smp__pyval_get(const struct smp_pyval *d, const char *key, size_t len)
 
 	if (!d || (d->kind != SMP_PV_DICT && d->kind != SMP_PV_OBJECT))
 		return NULL;
-	for (k = d->count; k-- > 0;)
-		if (key_eq(d->keys[k], key, len))
-			return d->items[k];
-	return NULL;
+	k = find_key(d, NULL, key, len);
+	return k ? d->items[k - 1] : NULL;
 }
 
 /* A key usable in a dict display: a string, int or bool. */
@@ -339,11 +457,11 @@ smp__pyval_set(struct smp_pyeval *ev, struct smp_pyval *d,
 		d->kind = SMP_PV_UNKNOWN; /* which key changed is not known */
 		return 0;
 	}
-	for (k = 0; k < d->count; k++)
-		if (same_key(d->keys[k], key)) {
-			d->items[k] = v; /* the key keeps its first position */
-			return 0;
-		}
+	k = find_key(d, key, NULL, 0);
+	if (k) {
+		d->items[k - 1] = v; /* the key keeps its first position */
+		return 0;
+	}
 	if (push_item(ev, d, key, v)) {
 		d->kind = SMP_PV_UNKNOWN;
 		return -1;
@@ -373,13 +491,36 @@ copy_container(struct smp_pyeval *ev, const struct smp_pyval *c,
 /* ------------------------------------------------------- environment */
 
 static size_t
-hash_name(const char *s, size_t n)
+hash_name(const struct smp_pyeval *ev, const char *s, size_t n)
 {
-	size_t h = 5381;
+	return (size_t)smp__siphash(&ev->hkey, s, n) &
+	       (extra(ev)->nbuckets - 1);
+}
 
-	while (n--)
-		h = h * 33 + (unsigned char)*s++;
-	return h % ENV_BUCKETS;
+/* Doubles the buckets when the entries reach half of them. */
+static int
+env_rehash(struct smp_pyeval *ev, size_t want)
+{
+	struct env_extra *x = extra(ev);
+	size_t n = x->nbuckets ? x->nbuckets : 64, k, h;
+	size_t *head;
+
+	if (want * 2 <= x->nbuckets)
+		return 0;
+	while (want * 2 > n)
+		n *= 2;
+	head = smp__calloc(ev->alloc, n, sizeof(size_t));
+	if (!head)
+		return -1;
+	smp__free(ev->alloc, x->head);
+	x->head = head;
+	x->nbuckets = n;
+	for (k = 0; k < ev->nenv; k++) {
+		h = hash_name(ev, ev->env[k].name, ev->env[k].len);
+		x->shadow[k] = head[h];
+		head[h] = k + 1;
+	}
+	return 0;
 }
 
 int
@@ -407,12 +548,16 @@ smp__pyeval_bind(struct smp_pyeval *ev, const char *name, size_t len,
 	}
 	x->shadow = shadow;
 	x->capshadow = capshadow;
-	h = hash_name(name, len);
+	if (env_rehash(ev, ev->nenv + 1)) {
+		ev->oom = 1;
+		return -1;
+	}
+	h = hash_name(ev, name, len);
 	ev->env[ev->nenv].name = name;
 	ev->env[ev->nenv].len = len;
 	ev->env[ev->nenv].val = v;
-	x->shadow[ev->nenv] = x->idx.head[h];
-	x->idx.head[h] = ev->nenv + 1;
+	x->shadow[ev->nenv] = x->head[h];
+	x->head[h] = ev->nenv + 1;
 	ev->nenv++;
 	return 0;
 }
@@ -425,7 +570,7 @@ smp__pyeval_truncate(struct smp_pyeval *ev, size_t n)
 	while (x && ev->nenv > n) {
 		struct smp_pyenv_entry *e = &ev->env[--ev->nenv];
 
-		x->idx.head[hash_name(e->name, e->len)] = x->shadow[ev->nenv];
+		x->head[hash_name(ev, e->name, e->len)] = x->shadow[ev->nenv];
 	}
 }
 
@@ -435,9 +580,9 @@ smp__pyeval_lookup(const struct smp_pyeval *ev, const char *name, size_t len)
 	const struct env_extra *x = extra(ev);
 	size_t k;
 
-	if (!x)
+	if (!x || !x->nbuckets)
 		return NULL;
-	for (k = x->idx.head[hash_name(name, len)]; k; k = x->shadow[k - 1]) {
+	for (k = x->head[hash_name(ev, name, len)]; k; k = x->shadow[k - 1]) {
 		const struct smp_pyenv_entry *e = &ev->env[k - 1];
 
 		if (e->len == len && memcmp(e->name, name, len) == 0)
@@ -1016,10 +1161,37 @@ positional_names(enum smp_pycls cls)
 /* ------------------------------------------------------------- calls */
 
 struct args {
-	struct smp_pyval *pos; /* TUPLE of positional arguments */
-	struct smp_pyval *kw;  /* DICT of keyword arguments */
-	int partial;           /* an unknown *args or **kwargs */
+	struct smp_pyval *pos;       /* TUPLE of positional arguments */
+	struct smp_pyval *kw;        /* DICT of keyword arguments */
+	int partial;                 /* an unknown *args or **kwargs */
+	const struct smp_pyval *dup; /* a keyword given twice, or NULL */
+	size_t dup_at, dup_end;      /* the argument that repeats it */
 };
+
+/* Sets keyword key of the call, noting a key given twice. */
+static void
+set_kw(struct smp_pyeval *ev, struct args *a, struct smp_pyval *key,
+       struct smp_pyval *v, size_t at)
+{
+	if (a->kw->kind != SMP_PV_DICT)
+		return;
+	if (!a->dup && hashable_key(key) && find_key(a->kw, key, NULL, 0)) {
+		a->dup = key;
+		a->dup_at = at;
+	}
+	smp__pyval_set(ev, a->kw, key, v);
+}
+
+/* A call Python rejects: reported, and unknown. */
+static int
+type_error(struct smp_pyeval *ev, const struct args *a, size_t callee)
+{
+	if (!a->dup)
+		return 0;
+	if (ev->on_type_error)
+		ev->on_type_error(ev, callee, a->dup_at, a->dup_end, a->dup);
+	return 1;
+}
 
 /* Reads the arguments of the call whose '(' is at *i; *i past ')'. */
 static void
@@ -1030,6 +1202,8 @@ eval_args(struct smp_pyeval *ev, size_t *i, struct args *a)
 	a->pos = mk(ev, SMP_PV_TUPLE, *i, close + 1);
 	a->kw = mk(ev, SMP_PV_DICT, *i, close + 1);
 	a->partial = 0;
+	a->dup = NULL;
+	a->dup_at = a->dup_end = 0;
 	(*i)++;
 	while (*i < close) {
 		size_t from = *i;
@@ -1042,8 +1216,8 @@ eval_args(struct smp_pyeval *ev, size_t *i, struct args *a)
 			d = eval_expr(ev, i);
 			if (d->kind == SMP_PV_DICT) {
 				for (k = 0; k < d->count; k++)
-					smp__pyval_set(ev, a->kw, d->keys[k],
-						       d->items[k]);
+					set_kw(ev, a, d->keys[k], d->items[k],
+					       from);
 			} else {
 				a->partial = 1;
 			}
@@ -1069,8 +1243,7 @@ eval_args(struct smp_pyeval *ev, size_t *i, struct args *a)
 
 			*i += 2;
 			v = eval_expr(ev, i);
-			if (a->kw->kind == SMP_PV_DICT)
-				smp__pyval_set(ev, a->kw, key, v);
+			set_kw(ev, a, key, v, from);
 		} else {
 			struct smp_pyval *v = eval_expr(ev, i);
 
@@ -1084,6 +1257,8 @@ eval_args(struct smp_pyeval *ev, size_t *i, struct args *a)
 			    push_item(ev, a->pos, NULL, v))
 				a->pos = smp__pyval_unknown(ev, from, *i);
 		}
+		if (a->dup && !a->dup_end)
+			a->dup_end = *i;
 		/* anything the reader did not take: to the next argument */
 		while (*i < close && !is_op(ev, *i, ",")) {
 			if (is_open(ev, *i))
@@ -1109,6 +1284,9 @@ construct(struct smp_pyeval *ev, enum smp_pycls cls, const char *path,
 	size_t k;
 
 	eval_args(ev, i, &a);
+	if (cls != SMP_PYCLS_HELPER && cls != SMP_PYCLS_COMPILER_CONFIG &&
+	    type_error(ev, &a, callee))
+		return smp__pyval_unknown(ev, from, *i);
 	obj = mk(ev, SMP_PV_OBJECT, from, *i);
 	if (obj->kind == SMP_PV_UNKNOWN)
 		return obj;
@@ -1346,6 +1524,8 @@ method(struct smp_pyeval *ev, struct smp_pyval *recv, size_t attr, size_t from,
 		struct smp_pyval *obj;
 
 		eval_args(ev, i, &a);
+		if (type_error(ev, &a, attr))
+			return smp__pyval_unknown(ev, from, *i);
 		obj = mk(ev, SMP_PV_OBJECT, from, *i);
 		if (obj->kind == SMP_PV_UNKNOWN)
 			return obj;
@@ -1644,11 +1824,10 @@ subscript(struct smp_pyeval *ev, struct smp_pyval *v, size_t from, size_t *i)
 	}
 	*i = close + 1;
 	if (v->kind == SMP_PV_DICT && hashable_key(k)) {
-		size_t j;
+		size_t j = find_key(v, k, NULL, 0);
 
-		for (j = v->count; j-- > 0;)
-			if (same_key(v->keys[j], k))
-				return v->items[j];
+		if (j)
+			return v->items[j - 1];
 	}
 	if ((v->kind == SMP_PV_LIST || v->kind == SMP_PV_TUPLE) &&
 	    (k->kind == SMP_PV_INT || k->kind == SMP_PV_BOOL)) {
@@ -2077,11 +2256,8 @@ contains(const struct smp_pyval *x, const struct smp_pyval *c)
 		return 0;
 	}
 	if (c->kind == SMP_PV_DICT && hashable_key(x)) {
-		for (k = 0; k < c->count; k++)
-			if (c->keys[k]->kind == x->kind &&
-			    same_key(c->keys[k], x))
-				return 1;
-		return 0;
+		k = find_key(c, x, NULL, 0);
+		return k && c->keys[k - 1]->kind == x->kind;
 	}
 	if (c->kind == SMP_PV_LIST || c->kind == SMP_PV_TUPLE) {
 		int unknown = 0;

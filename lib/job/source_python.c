@@ -136,6 +136,95 @@ stmt_import(struct scan *s, const struct smp_pystmt *st)
 	}
 }
 
+/* ------------------------------------------------------------- notes */
+
+/* Adds a note on tokens [from, to) with text[0..len) (NULL: the source). */
+static struct smp_pysrc_note *
+note(struct scan *s, enum smp_pysrc_note_kind kind, size_t from, size_t to,
+     const char *text, size_t len)
+{
+	struct smp_pysrc *out = s->out;
+	struct smp_pysrc_note *n;
+
+	if (out->nnotes >= SMP_PYSRC_MAX_NOTES)
+		return NULL;
+	if (out->nnotes == out->capnotes) {
+		size_t cap = out->capnotes ? out->capnotes * 2 : 4;
+		struct smp_pysrc_note *notes =
+			smp__arena_zalloc(s->arena, cap * sizeof(*notes));
+
+		if (!notes) {
+			s->oom = 1;
+			return NULL;
+		}
+		if (out->nnotes)
+			memcpy(notes, out->notes, out->nnotes * sizeof(*notes));
+		out->notes = notes;
+		out->capnotes = cap;
+	}
+	if (to <= from)
+		to = from + 1;
+	n = &out->notes[out->nnotes];
+	memset(n, 0, sizeof(*n));
+	n->kind = kind;
+	n->at = tok(s, from)->start;
+	n->end = tok(s, to - 1)->end;
+	if (!text) {
+		text = s->m.buf + tok(s, from)->off;
+		len = tok(s, to - 1)->off + tok(s, to - 1)->len -
+		      tok(s, from)->off;
+	}
+	n->text = smp__arena_strndup(s->arena, text, len);
+	if (!n->text) {
+		s->oom = 1;
+		return NULL;
+	}
+	out->nnotes++;
+	return n;
+}
+
+static void
+on_type_error(struct smp_pyeval *ev, size_t callee, size_t arg, size_t arg_end,
+	      const struct smp_pyval *key)
+{
+	struct scan *s =
+		(struct scan *)((char *)ev - offsetof(struct scan, ev));
+	struct smp_pysrc_note *n;
+	const struct smp_pytoken *t = tok(s, callee);
+
+	if (key->kind != SMP_PV_STR)
+		return;
+	n = note(s, SMP_PYNOTE_TYPE_ERROR, arg, arg_end, key->text, key->len);
+	if (n) {
+		n->what =
+			smp__arena_strndup(s->arena, s->m.buf + t->off, t->len);
+		if (!n->what)
+			s->oom = 1;
+	}
+}
+
+/*
+ * target: value where target is a subscript (d["k"], self.hp["k"]): an
+ * annotation, which Python evaluates and stores nothing for, written
+ * where an assignment was meant. [i, colon) is the target.
+ */
+static int
+annotation_slip(const struct scan *s, size_t i, size_t colon, size_t end)
+{
+	int subscript = 0;
+
+	if (tok(s, i)->kind != SMP_PYTOK_NAME || colon + 1 >= end)
+		return 0;
+	i++;
+	while (op_is(s, i, ".") && tok(s, i + 1)->kind == SMP_PYTOK_NAME)
+		i += 2;
+	while (op_is(s, i, "[")) {
+		i = tok(s, i)->match + 1;
+		subscript = 1;
+	}
+	return subscript && i == colon;
+}
+
 /* ------------------------------------------------------------- jobs */
 
 static const char *
@@ -422,6 +511,7 @@ simple(struct scan *s, const struct smp_pystmt *st)
 
 	if (end <= i)
 		return;
+	s->ev.at = i;
 	if (name_is(s, i, "import") || name_is(s, i, "from")) {
 		stmt_import(s, st);
 		return;
@@ -476,6 +566,8 @@ simple(struct scan *s, const struct smp_pystmt *st)
 	}
 	if (!neq) {
 		j = i;
+		if (ann && annotation_slip(s, i, ann, end))
+			note(s, SMP_PYNOTE_ANNOTATION, i, end, NULL, 0);
 		if (ann)
 			return; /* x: int */
 		smp__pyeval_exprlist(&s->ev, &j);
@@ -562,6 +654,8 @@ header(struct scan *s, const struct smp_pystmt *st, enum block_kind *kind,
 {
 	size_t i = st->first, colon = st->colon, k;
 
+	s->ev.at = i;
+
 	*scope_params = 0;
 	if (name_is(s, i, "async"))
 		i++;
@@ -617,7 +711,8 @@ walk(struct scan *s)
 	int pending = 0, params = 0;
 	enum block_kind kind = BLOCK_PLAIN;
 
-	for (k = 0; k < s->m.nstmts && !s->oom && !s->ev.oom; k++) {
+	for (k = 0; k < s->m.nstmts && !s->oom && !s->ev.oom && !s->ev.limited;
+	     k++) {
 		const struct smp_pystmt *st = &s->m.stmts[k];
 
 		for (d = 0; d < st->dedents; d++)
@@ -651,12 +746,91 @@ walk(struct scan *s)
 	}
 }
 
+/* ------------------------------------------------- assumed imports */
+
+/* The SDK classes a documentation snippet uses without importing them. */
+static const struct {
+	const char *name, *path;
+} sdk_names[] = {
+	{"PyTorch", "sagemaker.pytorch.PyTorch"},
+	{"HuggingFace", "sagemaker.huggingface.HuggingFace"},
+	{"TensorFlow", "sagemaker.tensorflow.TensorFlow"},
+	{"TrainingCompilerConfig",
+	 "sagemaker.training_compiler.config.TrainingCompilerConfig"},
+};
+
+/*
+ * The first call of name, when name is used only as a call of a plain
+ * name (never defined, assigned, imported or an attribute) and nothing
+ * is imported with '*': then it can only be the SDK's class, so that a
+ * snippet such as the documentation's reads as it is meant. Else
+ * SIZE_MAX.
+ */
+static size_t
+unambiguous(const struct scan *s, const char *name)
+{
+	size_t k, first = (size_t)-1, n = strlen(name);
+
+	if (smp__pym_binding(&s->m, name, n, (size_t)-1))
+		return (size_t)-1;
+	for (k = 0; k + 1 < s->m.ntoks; k++) {
+		if (name_is(s, k, "import") && op_is(s, k + 1, "*"))
+			return (size_t)-1;
+		if (!name_is(s, k, name))
+			continue;
+		if (!op_is(s, k + 1, "(") ||
+		    (k && (op_is(s, k - 1, ".") || name_is(s, k - 1, "def") ||
+			   name_is(s, k - 1, "class"))))
+			return (size_t)-1;
+		if (first == (size_t)-1)
+			first = k;
+	}
+	return first;
+}
+
+/* Binds the SDK names a snippet uses without imports; *first gets the
+ * first use, and the names go to names[0..cap). Returns how many. */
+static size_t
+assume_imports(struct scan *s, size_t *first, char *names, size_t cap)
+{
+	size_t k, n = 0, used = 0;
+
+	*first = (size_t)-1;
+	names[0] = '\0';
+	for (k = 0; k < sizeof(sdk_names) / sizeof(sdk_names[0]); k++) {
+		size_t at = unambiguous(s, sdk_names[k].name);
+		const char *path = sdk_names[k].path;
+		int w;
+
+		if (at == (size_t)-1)
+			continue;
+		if (smp__pyeval_bind(&s->ev, sdk_names[k].name,
+				     strlen(sdk_names[k].name),
+				     smp__pyval_module(&s->ev, path,
+						       strlen(path), at))) {
+			s->oom = 1;
+			return 0;
+		}
+		if (at < *first)
+			*first = at;
+		w = snprintf(names + used, cap - used, "%s'%s'", n ? ", " : "",
+			     sdk_names[k].name);
+		if (w > 0 && (size_t)w < cap - used)
+			used += (size_t)w;
+		n++;
+	}
+	return n;
+}
+
 int
 smp__pysrc_scan(struct smp_pysrc *out, struct smp_arena *arena,
-		const struct smp_allocator *a, const char *buf, size_t len)
+		const struct smp_allocator *a, const struct smp_hashkey *key,
+		const char *buf, size_t len)
 {
 	struct scan s;
 	int rc = 0;
+	size_t assumed, first;
+	char names[128];
 
 	memset(out, 0, sizeof(*out));
 	memset(&s, 0, sizeof(s));
@@ -669,9 +843,22 @@ smp__pysrc_scan(struct smp_pysrc *out, struct smp_arena *arena,
 		out->err_at = s.m.err_at;
 		snprintf(out->err, sizeof(out->err), "%s", s.m.err);
 	} else {
-		smp__pyeval_init(&s.ev, a, &s.m);
+		smp__pyeval_init(&s.ev, a, &s.m, key);
 		s.ev.on_job = on_job;
+		s.ev.on_type_error = on_type_error;
+		assumed = assume_imports(&s, &first, names, sizeof(names));
 		walk(&s);
+		if (assumed && out->count)
+			note(&s, SMP_PYNOTE_ASSUMED, first, first + 1, names,
+			     strlen(names));
+		if (s.ev.limited) {
+			struct smp_pysrc_note *n =
+				note(&s, SMP_PYNOTE_LIMIT, s.ev.limit_at,
+				     s.ev.limit_at + 1, "", 0);
+
+			if (n)
+				n->budget = s.ev.budget;
+		}
 		if (s.ev.oom && s.ev.arena.total + 64 < s.ev.budget)
 			rc = SMP_ENOMEM; /* a real failure, not the budget */
 		if (s.oom)

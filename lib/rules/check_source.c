@@ -16,6 +16,7 @@
 #include "job/notebook.h"
 #include "job/source_python.h"
 #include "report/suppress.h"
+#include "rules/python_notes.h"
 #include "util/text.h"
 
 /*
@@ -285,25 +286,30 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 		rep->len = nb.len;
 		docs->count = 0; /* the notebook's JSON is not a job */
 	}
-	rc = smp__pysrc_scan(&src, &docs->arena, &ctx->alloc, rep->buf,
-			     rep->len);
+	rc = smp__pysrc_scan(&src, &docs->arena, &ctx->alloc, &ctx->hash_key,
+			     rep->buf, rep->len);
 	if (rc == 0 && src.syntax) {
 		smp__report_add(rep, SMP_RULE_SYNTAX, &src.err_at, NULL,
 				"%s; nothing else in this file is checked",
 				src.err);
-	} else if (rc == 0 && !src.count) {
-		struct smp_pos at = {1, 1, 0};
-
-		smp__report_add(rep, SMP_RULE_NO_TRAINING_JOB, &at, NULL,
-				"no SageMaker training job found: no call of "
-				"an estimator, ModelTrainer or "
-				"create_training_job through the sagemaker "
-				"or boto3 imports");
 	} else if (rc == 0) {
-		rc = name_calls(&src, notebook ? &nb : NULL, &docs->arena);
-		if (rc == 0)
-			rc = smp__check_jobs(ctx, &src, docs, rep, hook,
-					     script_dir, "", 1);
+		smp__rules_python_notes(rep, &src);
+		if (src.count) {
+			rc = name_calls(&src, notebook ? &nb : NULL,
+					&docs->arena);
+			if (rc == 0)
+				rc = smp__check_jobs(ctx, &src, docs, rep, hook,
+						     script_dir, "", 1);
+		} else if (!smp__python_notes_stopped(&src)) {
+			struct smp_pos at = {1, 1, 0};
+
+			smp__report_add(rep, SMP_RULE_NO_TRAINING_JOB, &at,
+					NULL,
+					"no SageMaker training job found: no "
+					"call of an estimator, ModelTrainer or "
+					"create_training_job through the "
+					"sagemaker or boto3 imports");
+		}
 	}
 	rep->root = NULL;
 	if (rc == 0 && !rep->failed && !ctx->no_inline_ignores && !src.syntax)

@@ -39,7 +39,10 @@ TestSuite(py_eval, .init = setup, .fini = teardown);
 static void
 scan(const char *code)
 {
-	cr_assert_eq(smp__pysrc_scan(&src, &arena, &alloc, code, strlen(code)),
+	struct smp_hashkey key = {1, 2};
+
+	cr_assert_eq(smp__pysrc_scan(&src, &arena, &alloc, &key, code,
+				     strlen(code)),
 		     0);
 }
 
