@@ -21,6 +21,7 @@
 
 #define MAX_DEPTH 100    /* expression nesting evaluated; deeper is skipped */
 #define DICT_INDEX_MIN 8 /* keys before a dict gets a hash index */
+#define MAX_BUDGET ((size_t)12 << 20) /* bytes of values at most */
 
 /* One unknown value handed out when the budget is spent or memory ran
  * out: never mutated (only DICT and LIST values are). */
@@ -57,8 +58,11 @@ smp__pyeval_init(struct smp_pyeval *ev, const struct smp_allocator *a,
 	ev->len = m->len;
 	ev->m = m;
 	ev->hkey = *key;
-	/* values may take some multiple of the source, never unbounded */
+	/* values may take some multiple of the source, never unbounded:
+	 * with the model's tokens a large launcher stays within 64 MiB */
 	ev->budget = len * 16 + ((size_t)4 << 20);
+	if (ev->budget > MAX_BUDGET)
+		ev->budget = MAX_BUDGET;
 	ev->max_str = (size_t)64 << 10;
 	ev->priv = smp__calloc(a, 1, sizeof(struct env_extra));
 	if (!ev->priv)
@@ -193,8 +197,8 @@ span(struct smp_pyeval *ev, enum smp_pyval_kind kind, size_t from, size_t to)
 	v->job = -1;
 	if (to <= from)
 		to = from + 1;
-	v->start = tk(ev, from)->start;
-	v->end = tk(ev, to - 1)->end;
+	v->start = smp__pym_start(ev->m, from);
+	v->end = smp__pym_end(ev->m, to - 1);
 	v->src_off = tk(ev, from)->off;
 	v->src_len = tk(ev, to - 1)->off + tk(ev, to - 1)->len - v->src_off;
 	return v;
@@ -2460,8 +2464,8 @@ smp__pyeval_exprlist(struct smp_pyeval *ev, size_t *i)
 			t = spent(ev);
 	}
 	if (t->kind == SMP_PV_TUPLE) {
-		t->start = tk(ev, from)->start;
-		t->end = tk(ev, *i - 1)->end;
+		t->start = smp__pym_start(ev->m, from);
+		t->end = smp__pym_end(ev->m, *i - 1);
 	}
 	return t;
 }

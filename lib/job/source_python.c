@@ -13,6 +13,9 @@
 #include "job/source_python.h"
 #include "util/alloc.h"
 
+/* Jobs kept: a generated file's first thousand suffice. */
+#define MAX_JOBS 1000
+
 enum block_kind { BLOCK_PLAIN, BLOCK_COND, BLOCK_SCOPE };
 
 struct block {
@@ -167,8 +170,8 @@ note(struct scan *s, enum smp_pysrc_note_kind kind, size_t from, size_t to,
 	n = &out->notes[out->nnotes];
 	memset(n, 0, sizeof(*n));
 	n->kind = kind;
-	n->at = tok(s, from)->start;
-	n->end = tok(s, to - 1)->end;
+	n->at = smp__pym_start(&s->m, from);
+	n->end = smp__pym_end(&s->m, to - 1);
 	if (!text) {
 		text = s->m.buf + tok(s, from)->off;
 		len = tok(s, to - 1)->off + tok(s, to - 1)->len -
@@ -292,8 +295,8 @@ on_job(struct smp_pyeval *ev, enum smp_pycls cls, size_t callee,
 	int named = cls == SMP_PYCLS_HUGGINGFACE || cls == SMP_PYCLS_PYTORCH ||
 		    cls == SMP_PYCLS_TENSORFLOW;
 
-	if (out->count >= 1000)
-		return -1; /* a generated file: the first thousand suffice */
+	if (out->count >= MAX_JOBS)
+		return -1;
 	if (out->count == out->cap) {
 		size_t cap = out->cap ? out->cap * 2 : 4;
 		struct smp_pysrc_job *jobs =
@@ -314,12 +317,12 @@ on_job(struct smp_pyeval *ev, enum smp_pycls cls, size_t callee,
 		return -1;
 	}
 	if (named) {
-		const struct smp_pytoken *t = tok(s, callee);
+		struct smp_pos t0 = smp__pym_start(&s->m, callee);
+		struct smp_pos t1 = smp__pym_end(&s->m, callee);
 		struct smp_pair *p = &root->u.mapping.items[n++];
 
-		p->key = text_node(s->arena, "estimator", t->start, t->end);
-		p->value =
-			text_node(s->arena, class_name(cls), t->start, t->end);
+		p->key = text_node(s->arena, "estimator", t0, t1);
+		p->value = text_node(s->arena, class_name(cls), t0, t1);
 		if (!p->key || !p->value) {
 			s->oom = 1;
 			return -1;
@@ -711,7 +714,10 @@ walk(struct scan *s)
 	int pending = 0, params = 0;
 	enum block_kind kind = BLOCK_PLAIN;
 
-	for (k = 0; k < s->m.nstmts && !s->oom && !s->ev.oom && !s->ev.limited;
+	/* past the jobs kept, what follows changes none of them: a job's
+	 * nodes are made when its call is evaluated */
+	for (k = 0; k < s->m.nstmts && !s->oom && !s->ev.oom &&
+		    !s->ev.limited && s->out->count < MAX_JOBS;
 	     k++) {
 		const struct smp_pystmt *st = &s->m.stmts[k];
 
@@ -851,6 +857,14 @@ smp__pysrc_scan(struct smp_pysrc *out, struct smp_arena *arena,
 		if (assumed && out->count)
 			note(&s, SMP_PYNOTE_ASSUMED, first, first + 1, names,
 			     strlen(names));
+		if (s.m.cut) {
+			struct smp_pysrc_note *n =
+				note(&s, SMP_PYNOTE_LIMIT, s.m.ntoks - 1,
+				     s.m.ntoks, "", 0);
+
+			if (n)
+				n->tokens = SMP_PYMODEL_MAX_TOKENS;
+		}
 		if (s.ev.limited) {
 			struct smp_pysrc_note *n =
 				note(&s, SMP_PYNOTE_LIMIT, s.ev.limit_at,

@@ -50,7 +50,8 @@ struct smp_pysrc_note {
 	struct smp_pos at, end;
 	const char *text; /* the statement, keyword or names (arena) */
 	const char *what; /* TYPE_ERROR: the callee as written (arena) */
-	size_t budget;    /* LIMIT: the bytes of values allowed */
+	size_t budget;    /* LIMIT: the bytes of values allowed, or 0 */
+	size_t tokens;    /* LIMIT: the tokens read, when cut there */
 };
 
 #define SMP_PYSRC_MAX_NOTES 100

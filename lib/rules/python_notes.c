@@ -12,7 +12,19 @@
 static void
 limit(struct smp_report *rep, const struct smp_pysrc_note *n)
 {
-	struct smp_finding *f = smp__report_add(
+	struct smp_finding *f;
+
+	if (n->tokens) {
+		f = smp__report_add(rep, SMP_RULE_INPUT_LIMIT, &n->at, NULL,
+				    "this Python source has more than %zu "
+				    "tokens; it is read up to here only",
+				    n->tokens);
+		smp__finding_fix(rep, f,
+				 "split the file, or check the job as a "
+				 "CreateTrainingJob JSON or YAML spec");
+		return;
+	}
+	f = smp__report_add(
 		rep, SMP_RULE_INPUT_LIMIT, &n->at, NULL,
 		"evaluating this statement reaches the limit of %zu bytes of "
 		"values for this file; the jobs from here on are not checked",

@@ -31,14 +31,15 @@ push_tok(struct smp_pymodel *m, const struct smp_pytok *t)
 		return -1;
 	m->toks = items;
 	x = &m->toks[m->ntoks++];
-	x->kind = t->kind;
-	x->flags = t->flags;
-	x->off = t->off;
-	x->len = t->len;
-	x->start = t->start;
-	x->end = t->end;
-	x->depth = t->depth;
-	x->match = m->ntoks - 1;
+	x->kind = (unsigned char)t->kind;
+	x->flags = (unsigned char)t->flags;
+	x->off = (uint32_t)t->off;
+	x->len = (uint32_t)t->len;
+	x->line = t->start.line;
+	x->column = t->start.column;
+	x->end_line = t->end.line;
+	x->end_column = t->end.column;
+	x->match = (uint32_t)(m->ntoks - 1);
 	return 0;
 }
 
@@ -48,6 +49,7 @@ close_bracket(struct smp_pymodel *m, size_t o, size_t close)
 {
 	static const char pairs[] = "()[]{}";
 	const struct smp_pytoken *t = &m->toks[close];
+	struct smp_pos t_start = smp__pym_start(m, close);
 	char msg[80];
 
 	if (strchr(pairs, m->buf[m->toks[o].off])[1] != m->buf[t->off]) {
@@ -55,10 +57,10 @@ close_bracket(struct smp_pymodel *m, size_t o, size_t close)
 			 "closing parenthesis '%c' does not match opening "
 			 "parenthesis '%c'",
 			 m->buf[t->off], m->buf[m->toks[o].off]);
-		syntax(m, &t->start, msg);
+		syntax(m, &t_start, msg);
 	}
-	m->toks[o].match = close;
-	m->toks[close].match = o;
+	m->toks[o].match = (uint32_t)close;
+	m->toks[close].match = (uint32_t)o;
 }
 
 static void
@@ -98,6 +100,15 @@ tokenize(struct smp_pymodel *m)
 			continue;
 		}
 		check_token(m, &t);
+		if (m->ntoks + 1 >= SMP_PYMODEL_MAX_TOKENS &&
+		    t.kind != SMP_PYTOK_END) {
+			/* cut here: the END token closes what was kept */
+			m->cut = 1;
+			m->cut_at = t.start;
+			t.kind = SMP_PYTOK_END;
+			t.len = 0;
+			t.end = t.start;
+		}
 		if (push_tok(m, &t)) {
 			rc = -1;
 			break;
@@ -130,13 +141,16 @@ tokenize(struct smp_pymodel *m)
 	}
 	if (!rc && sp) {
 		char msg[40];
+		struct smp_pos at;
 
 		snprintf(msg, sizeof(msg), "'%c' was never closed",
 			 m->buf[m->toks[stack[0]].off]);
-		syntax(m, &m->toks[stack[0]].start, msg);
+		at = smp__pym_start(m, stack[0]);
+		if (!m->cut) /* else the brackets close after the cut */
+			syntax(m, &at, msg);
 		/* close them at the end so that nothing reads past it */
 		while (sp)
-			m->toks[stack[--sp]].match = m->ntoks - 1;
+			m->toks[stack[--sp]].match = (uint32_t)(m->ntoks - 1);
 	}
 	smp__free(m->alloc, stack);
 	return rc;
@@ -149,6 +163,30 @@ smp__pym_tok(const struct smp_pymodel *m, size_t i)
 {
 	/* the array always ends with an END token */
 	return &m->toks[i < m->ntoks ? i : m->ntoks - 1];
+}
+
+struct smp_pos
+smp__pym_start(const struct smp_pymodel *m, size_t i)
+{
+	const struct smp_pytoken *t = smp__pym_tok(m, i);
+	struct smp_pos p;
+
+	p.line = t->line;
+	p.column = t->column;
+	p.offset = t->off;
+	return p;
+}
+
+struct smp_pos
+smp__pym_end(const struct smp_pymodel *m, size_t i)
+{
+	const struct smp_pytoken *t = smp__pym_tok(m, i);
+	struct smp_pos p;
+
+	p.line = t->end_line;
+	p.column = t->end_column;
+	p.offset = (size_t)t->off + t->len;
+	return p;
 }
 
 int
@@ -502,7 +540,7 @@ smp__pymodel_build(struct smp_pymodel *m, const struct smp_allocator *a,
 		   const char *buf, size_t len)
 {
 	memset(m, 0, sizeof(*m));
-	if (!a)
+	if (!a || len >= UINT32_MAX)
 		return SMP_EINVAL;
 	m->alloc = a;
 	m->buf = buf ? buf : "";

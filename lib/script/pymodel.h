@@ -18,20 +18,32 @@
 #define SMP_PYMODEL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "script/pytok.h"
 #include "util/alloc.h"
 #include "util/arena.h"
 
-/* One token of the source, comments left out. */
+/*
+ * One token of the source, comments left out: 32 bytes, since a large
+ * source has a token every few bytes (smp__pym_start / smp__pym_end give
+ * its positions as struct smp_pos).
+ */
 struct smp_pytoken {
-	enum smp_pytok_kind kind;
-	unsigned int flags;
-	size_t off, len;
-	struct smp_pos start, end;
-	size_t match; /* the matching bracket's index, for ( [ { ) ] } */
-	size_t depth; /* open brackets before this token */
+	unsigned char kind;  /* enum smp_pytok_kind */
+	unsigned char flags; /* SMP_PYSTR_* */
+	uint32_t off, len;
+	uint32_t match; /* the matching bracket's index, for ( [ { ) ] } */
+	uint32_t line, column, end_line, end_column;
 };
+
+/*
+ * Tokens kept at most: past them the model ends (an END token follows
+ * the last one kept) and `cut` is set with the position where it was
+ * cut. A million tokens is 32 MiB; no launcher or training script
+ * written by hand comes near.
+ */
+#define SMP_PYMODEL_MAX_TOKENS ((size_t)1 << 20)
 
 enum smp_pystmt_kind {
 	SMP_PYSTMT_SIMPLE = 0, /* up to its ';' or NEWLINE */
@@ -72,7 +84,9 @@ struct smp_pymodel {
 	size_t nbinds, capbinds;
 	size_t comments;   /* comment tokens left out */
 	size_t bad_tokens; /* ERROR tokens and unterminated strings */
-	int syntax;        /* 1: CPython's tokenizer would reject it */
+	int cut;           /* 1: more than SMP_PYMODEL_MAX_TOKENS tokens */
+	struct smp_pos cut_at;
+	int syntax; /* 1: CPython's tokenizer would reject it */
 	struct smp_pos err_at;
 	char err[160];
 	const struct smp_allocator *alloc;
@@ -80,8 +94,9 @@ struct smp_pymodel {
 };
 
 /*
- * Builds the model of buf[0..len) (any bytes). Returns 0, or SMP_ENOMEM
- * (the model is then released). Release it in either case.
+ * Builds the model of buf[0..len) (any bytes, len below 4 GiB). Returns
+ * 0, SMP_EINVAL for a larger buffer, or SMP_ENOMEM (the model is then
+ * released). Release it in any case.
  */
 int smp__pymodel_build(struct smp_pymodel *m, const struct smp_allocator *a,
 		       const char *buf, size_t len);
@@ -89,6 +104,10 @@ void smp__pymodel_release(struct smp_pymodel *m);
 
 /* Token i, or the END token when i is past it. */
 const struct smp_pytoken *smp__pym_tok(const struct smp_pymodel *m, size_t i);
+
+/* Where token i starts, and just after it. */
+struct smp_pos smp__pym_start(const struct smp_pymodel *m, size_t i);
+struct smp_pos smp__pym_end(const struct smp_pymodel *m, size_t i);
 
 /* 1 when token i is the operator op / the name name. */
 int smp__pym_op(const struct smp_pymodel *m, size_t i, const char *op);

@@ -797,16 +797,26 @@ process(struct scanner *sc, const struct smp_pytok *t)
 	remember(sc, t);
 }
 
+/* Token k as the tokenizer gave it; *depth counts the open brackets. */
 static void
-token_of(const struct smp_pytoken *x, struct smp_pytok *t)
+token_of(const struct smp_pymodel *m, size_t k, struct smp_pytok *t,
+	 size_t *depth)
 {
-	t->kind = x->kind;
+	const struct smp_pytoken *x = &m->toks[k];
+	char c = x->len == 1 && x->kind == SMP_PYTOK_OP ? m->buf[x->off] : 0;
+
+	t->kind = (enum smp_pytok_kind)x->kind;
 	t->flags = x->flags;
 	t->off = x->off;
 	t->len = x->len;
-	t->start = x->start;
-	t->end = x->end;
-	t->depth = x->depth;
+	t->start = smp__pym_start(m, k);
+	t->end = smp__pym_end(m, k);
+	/* as the tokenizer counts: a closer pairs with its opener */
+	if ((c == ')' || c == ']' || c == '}') && *depth)
+		(*depth)--;
+	t->depth = *depth;
+	if (c == '(' || c == '[' || c == '{')
+		(*depth)++;
 }
 
 int
@@ -816,7 +826,7 @@ smp__pyscan_run(struct smp_pyscan *out, struct smp_arena *arena,
 	struct smp_pymodel m;
 	struct smp_pytok t;
 	struct scanner *sc;
-	size_t k;
+	size_t k, depth = 0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -836,8 +846,10 @@ smp__pyscan_run(struct smp_pyscan *out, struct smp_arena *arena,
 	reset_statement(sc);
 	out->tokens = m.ntoks - 1 + m.comments;
 	out->bad_tokens = m.bad_tokens;
+	if (m.cut)
+		out->truncated = 1;
 	for (k = 0; k + 1 < m.ntoks && !sc->rc; k++) {
-		token_of(&m.toks[k], &t);
+		token_of(&m, k, &t, &depth);
 		process(sc, &t);
 	}
 	for (k = 0; k < m.nbinds && !sc->rc; k++)
