@@ -277,7 +277,6 @@ struct smp_pyindex {
 	const struct smp_hashkey *key;
 };
 
-static int key_eq(const struct smp_pyval *k, const char *s, size_t n);
 static int hashable_key(const struct smp_pyval *k);
 static int same_key(const struct smp_pyval *a, const struct smp_pyval *b);
 
@@ -292,21 +291,19 @@ key_hash(const struct smp_hashkey *hk, const struct smp_pyval *k)
 	return smp__siphash(hk, &k->i, sizeof(k->i)) ^ 1u;
 }
 
-/* The slot of key (or of the string s[0..n) when key is NULL): its
- * key's index + 1 in *found (0 when absent) and the slot in *at. */
+/* The slot of key: its key's index + 1 in *found (0 when absent) and
+ * the slot in *at. */
 static void
 index_probe(const struct smp_pyval *d, const struct smp_pyval *key,
-	    const char *s, size_t n, size_t *found, size_t *at)
+	    size_t *found, size_t *at)
 {
 	const struct smp_pyindex *x = d->index;
-	uint64_t h = key ? key_hash(x->key, key) : smp__siphash(x->key, s, n);
-	size_t i = (size_t)h & (x->cap - 1);
+	size_t i = (size_t)key_hash(x->key, key) & (x->cap - 1);
 
 	for (;; i = (i + 1) & (x->cap - 1)) {
 		size_t j = x->slots[i];
 
-		if (!j || (key ? same_key(d->keys[j - 1], key)
-			       : key_eq(d->keys[j - 1], s, n))) {
+		if (!j || same_key(d->keys[j - 1], key)) {
 			*found = j;
 			*at = i;
 			return;
@@ -323,7 +320,7 @@ index_put(struct smp_pyval *d, size_t k)
 
 	if (!hashable_key(d->keys[k]))
 		return;
-	index_probe(d, d->keys[k], NULL, 0, &found, &at);
+	index_probe(d, d->keys[k], &found, &at);
 	d->index->slots[at] = k + 1;
 }
 
@@ -356,19 +353,18 @@ index_build(struct smp_pyeval *ev, struct smp_pyval *d)
 	return 0;
 }
 
-/* The index + 1 of key (or s[0..n)) in DICT or OBJECT d, 0 if absent. */
+/* The index + 1 of key in DICT or OBJECT d, 0 if absent. */
 static size_t
-find_key(const struct smp_pyval *d, const struct smp_pyval *key, const char *s,
-	 size_t n)
+find_key(const struct smp_pyval *d, const struct smp_pyval *key)
 {
 	size_t k, found, at;
 
 	if (d->index) {
-		index_probe(d, key, s, n, &found, &at);
+		index_probe(d, key, &found, &at);
 		return found;
 	}
 	for (k = d->count; k-- > 0;)
-		if (key ? same_key(d->keys[k], key) : key_eq(d->keys[k], s, n))
+		if (d->keys[k] && same_key(d->keys[k], key))
 			return k + 1;
 	return 0;
 }
@@ -412,21 +408,19 @@ push_item(struct smp_pyeval *ev, struct smp_pyval *c, struct smp_pyval *key,
 	return 0;
 }
 
-static int
-key_eq(const struct smp_pyval *k, const char *s, size_t n)
-{
-	return k && k->kind == SMP_PV_STR && k->len == n &&
-	       memcmp(k->text, s, n) == 0;
-}
-
 struct smp_pyval *
 smp__pyval_get(const struct smp_pyval *d, const char *key, size_t len)
 {
+	struct smp_pyval want;
 	size_t k;
 
 	if (!d || (d->kind != SMP_PV_DICT && d->kind != SMP_PV_OBJECT))
 		return NULL;
-	k = find_key(d, NULL, key, len);
+	memset(&want, 0, sizeof(want));
+	want.kind = SMP_PV_STR;
+	want.text = key;
+	want.len = len;
+	k = find_key(d, &want);
 	return k ? d->items[k - 1] : NULL;
 }
 
@@ -461,7 +455,7 @@ smp__pyval_set(struct smp_pyeval *ev, struct smp_pyval *d,
 		d->kind = SMP_PV_UNKNOWN; /* which key changed is not known */
 		return 0;
 	}
-	k = find_key(d, key, NULL, 0);
+	k = find_key(d, key);
 	if (k) {
 		d->items[k - 1] = v; /* the key keeps its first position */
 		return 0;
@@ -1179,7 +1173,7 @@ set_kw(struct smp_pyeval *ev, struct args *a, struct smp_pyval *key,
 {
 	if (a->kw->kind != SMP_PV_DICT)
 		return;
-	if (!a->dup && hashable_key(key) && find_key(a->kw, key, NULL, 0)) {
+	if (!a->dup && hashable_key(key) && find_key(a->kw, key)) {
 		a->dup = key;
 		a->dup_at = at;
 	}
@@ -1828,7 +1822,7 @@ subscript(struct smp_pyeval *ev, struct smp_pyval *v, size_t from, size_t *i)
 	}
 	*i = close + 1;
 	if (v->kind == SMP_PV_DICT && hashable_key(k)) {
-		size_t j = find_key(v, k, NULL, 0);
+		size_t j = find_key(v, k);
 
 		if (j)
 			return v->items[j - 1];
@@ -2260,7 +2254,7 @@ contains(const struct smp_pyval *x, const struct smp_pyval *c)
 		return 0;
 	}
 	if (c->kind == SMP_PV_DICT && hashable_key(x)) {
-		k = find_key(c, x, NULL, 0);
+		k = find_key(c, x);
 		return k && c->keys[k - 1]->kind == x->kind;
 	}
 	if (c->kind == SMP_PV_LIST || c->kind == SMP_PV_TUPLE) {
