@@ -158,13 +158,6 @@ tokenize(struct smp_pymodel *m)
 
 /* ----------------------------------------------------------- helpers */
 
-const struct smp_pytoken *
-smp__pym_tok(const struct smp_pymodel *m, size_t i)
-{
-	/* the array always ends with an END token */
-	return &m->toks[i < m->ntoks ? i : m->ntoks - 1];
-}
-
 struct smp_pos
 smp__pym_start(const struct smp_pymodel *m, size_t i)
 {
@@ -187,42 +180,6 @@ smp__pym_end(const struct smp_pymodel *m, size_t i)
 	p.column = t->end_column;
 	p.offset = (size_t)t->off + t->len;
 	return p;
-}
-
-int
-smp__pym_op(const struct smp_pymodel *m, size_t i, const char *op)
-{
-	const struct smp_pytoken *t = smp__pym_tok(m, i);
-
-	return t->kind == SMP_PYTOK_OP && t->len == strlen(op) &&
-	       memcmp(m->buf + t->off, op, t->len) == 0;
-}
-
-int
-smp__pym_name(const struct smp_pymodel *m, size_t i, const char *name)
-{
-	const struct smp_pytoken *t = smp__pym_tok(m, i);
-
-	return t->kind == SMP_PYTOK_NAME && t->len == strlen(name) &&
-	       memcmp(m->buf + t->off, name, t->len) == 0;
-}
-
-int
-smp__pym_is_open(const struct smp_pymodel *m, size_t i)
-{
-	const struct smp_pytoken *t = smp__pym_tok(m, i);
-
-	return t->kind == SMP_PYTOK_OP && t->len == 1 &&
-	       (m->buf[t->off] == '(' || m->buf[t->off] == '[' ||
-		m->buf[t->off] == '{');
-}
-
-int
-smp__pym_line_end(const struct smp_pymodel *m, size_t i)
-{
-	enum smp_pytok_kind k = smp__pym_tok(m, i)->kind;
-
-	return k == SMP_PYTOK_NEWLINE || k == SMP_PYTOK_END;
 }
 
 size_t

@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "script/pytok.h"
 #include "util/alloc.h"
@@ -102,22 +103,61 @@ int smp__pymodel_build(struct smp_pymodel *m, const struct smp_allocator *a,
 		       const char *buf, size_t len);
 void smp__pymodel_release(struct smp_pymodel *m);
 
+/*
+ * The token helpers every reader calls for every token: inline, so that
+ * the spelling compared folds to a constant.
+ */
+
 /* Token i, or the END token when i is past it. */
-const struct smp_pytoken *smp__pym_tok(const struct smp_pymodel *m, size_t i);
+static inline const struct smp_pytoken *
+smp__pym_tok(const struct smp_pymodel *m, size_t i)
+{
+	/* the array always ends with an END token */
+	return &m->toks[i < m->ntoks ? i : m->ntoks - 1];
+}
 
 /* Where token i starts, and just after it. */
 struct smp_pos smp__pym_start(const struct smp_pymodel *m, size_t i);
 struct smp_pos smp__pym_end(const struct smp_pymodel *m, size_t i);
 
 /* 1 when token i is the operator op / the name name. */
-int smp__pym_op(const struct smp_pymodel *m, size_t i, const char *op);
-int smp__pym_name(const struct smp_pymodel *m, size_t i, const char *name);
+static inline int
+smp__pym_op(const struct smp_pymodel *m, size_t i, const char *op)
+{
+	const struct smp_pytoken *t = smp__pym_tok(m, i);
+
+	return t->kind == SMP_PYTOK_OP && t->len == strlen(op) &&
+	       memcmp(m->buf + t->off, op, t->len) == 0;
+}
+
+static inline int
+smp__pym_name(const struct smp_pymodel *m, size_t i, const char *name)
+{
+	const struct smp_pytoken *t = smp__pym_tok(m, i);
+
+	return t->kind == SMP_PYTOK_NAME && t->len == strlen(name) &&
+	       memcmp(m->buf + t->off, name, t->len) == 0;
+}
 
 /* 1 when token i is ( [ or {. */
-int smp__pym_is_open(const struct smp_pymodel *m, size_t i);
+static inline int
+smp__pym_is_open(const struct smp_pymodel *m, size_t i)
+{
+	const struct smp_pytoken *t = smp__pym_tok(m, i);
+
+	return t->kind == SMP_PYTOK_OP && t->len == 1 &&
+	       (m->buf[t->off] == '(' || m->buf[t->off] == '[' ||
+		m->buf[t->off] == '{');
+}
 
 /* 1 when token i is a NEWLINE or the END. */
-int smp__pym_line_end(const struct smp_pymodel *m, size_t i);
+static inline int
+smp__pym_line_end(const struct smp_pymodel *m, size_t i)
+{
+	unsigned char k = smp__pym_tok(m, i)->kind;
+
+	return k == SMP_PYTOK_NEWLINE || k == SMP_PYTOK_END;
+}
 
 /* The index of the statement that starts at token i, or nstmts. */
 size_t smp__pym_stmt_at(const struct smp_pymodel *m, size_t i);
