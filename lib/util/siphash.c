@@ -3,10 +3,9 @@
  * implementation's description: one compression round per 8-byte word,
  * three finalization rounds.
  */
-#include <fcntl.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "util/siphash.h"
 
@@ -73,16 +72,10 @@ void
 smp__siphash_seed(struct smp_hashkey *key)
 {
 	unsigned char raw[16];
-	ssize_t got = -1;
-	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
 	struct timespec ts;
 	struct smp_hashkey mix = {0x9e3779b97f4a7c15ULL, 0};
 
-	if (fd >= 0) {
-		got = read(fd, raw, sizeof(raw));
-		close(fd);
-	}
-	if (got == (ssize_t)sizeof(raw)) {
+	if (getentropy(raw, sizeof(raw)) == 0) {
 		key->k0 = load64(raw);
 		key->k1 = load64(raw + 8);
 		return;

@@ -19,9 +19,9 @@ uint64_t smp__siphash(const struct smp_hashkey *key, const void *data,
 		      size_t len);
 
 /*
- * A fresh key from the system's random source (getrandom or
- * /dev/urandom), mixed with the time and addresses where neither is
- * available: never the same fixed key for every run.
+ * A fresh key from the system's random source (getentropy), or from
+ * the time and addresses where it fails: never one fixed key for every
+ * run. Opens no file.
  */
 void smp__siphash_seed(struct smp_hashkey *key);
 
