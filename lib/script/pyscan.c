@@ -803,7 +803,10 @@ token_of(const struct smp_pymodel *m, size_t k, struct smp_pytok *t,
 	 size_t *depth)
 {
 	const struct smp_pytoken *x = &m->toks[k];
-	char c = x->len == 1 && x->kind == SMP_PYTOK_OP ? m->buf[x->off] : 0;
+	char c = '\0';
+
+	if (x->len == 1 && x->kind == SMP_PYTOK_OP)
+		c = m->buf[x->off];
 
 	t->kind = (enum smp_pytok_kind)x->kind;
 	t->flags = x->flags;

@@ -9,25 +9,30 @@
 
 #include "util/siphash.h"
 
-#define ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
+static uint64_t
+rotl(uint64_t x, int b)
+{
+	return (x << b) | (x >> (64 - b));
+}
 
-#define SIPROUND(v0, v1, v2, v3)                                               \
-	do {                                                                   \
-		v0 += v1;                                                      \
-		v1 = ROTL(v1, 13);                                             \
-		v1 ^= v0;                                                      \
-		v0 = ROTL(v0, 32);                                             \
-		v2 += v3;                                                      \
-		v3 = ROTL(v3, 16);                                             \
-		v3 ^= v2;                                                      \
-		v0 += v3;                                                      \
-		v3 = ROTL(v3, 21);                                             \
-		v3 ^= v0;                                                      \
-		v2 += v1;                                                      \
-		v1 = ROTL(v1, 17);                                             \
-		v1 ^= v2;                                                      \
-		v2 = ROTL(v2, 32);                                             \
-	} while (0)
+static void
+sipround(uint64_t v[4])
+{
+	v[0] += v[1];
+	v[1] = rotl(v[1], 13);
+	v[1] ^= v[0];
+	v[0] = rotl(v[0], 32);
+	v[2] += v[3];
+	v[3] = rotl(v[3], 16);
+	v[3] ^= v[2];
+	v[0] += v[3];
+	v[3] = rotl(v[3], 21);
+	v[3] ^= v[0];
+	v[2] += v[1];
+	v[1] = rotl(v[1], 17);
+	v[1] ^= v[2];
+	v[2] = rotl(v[2], 32);
+}
 
 static uint64_t
 load64(const unsigned char *p)
@@ -42,30 +47,30 @@ uint64_t
 smp__siphash(const struct smp_hashkey *key, const void *data, size_t len)
 {
 	const unsigned char *p = data;
-	uint64_t v0 = 0x736f6d6570736575ULL ^ key->k0;
-	uint64_t v1 = 0x646f72616e646f6dULL ^ key->k1;
-	uint64_t v2 = 0x6c7967656e657261ULL ^ key->k0;
-	uint64_t v3 = 0x7465646279746573ULL ^ key->k1;
-	uint64_t b = (uint64_t)len << 56, m;
+	uint64_t v[4], b = (uint64_t)len << 56, m;
 	size_t left = len & 7, k;
 
+	v[0] = 0x736f6d6570736575ULL ^ key->k0;
+	v[1] = 0x646f72616e646f6dULL ^ key->k1;
+	v[2] = 0x6c7967656e657261ULL ^ key->k0;
+	v[3] = 0x7465646279746573ULL ^ key->k1;
 	for (k = 0; k + 8 <= len; k += 8) {
 		m = load64(p + k);
-		v3 ^= m;
-		SIPROUND(v0, v1, v2, v3);
-		v0 ^= m;
+		v[3] ^= m;
+		sipround(v);
+		v[0] ^= m;
 	}
 	for (m = 0; left > 0; left--)
 		m |= (uint64_t)p[k + left - 1] << (8 * (left - 1));
 	b |= m;
-	v3 ^= b;
-	SIPROUND(v0, v1, v2, v3);
-	v0 ^= b;
-	v2 ^= 0xff;
-	SIPROUND(v0, v1, v2, v3);
-	SIPROUND(v0, v1, v2, v3);
-	SIPROUND(v0, v1, v2, v3);
-	return v0 ^ v1 ^ v2 ^ v3;
+	v[3] ^= b;
+	sipround(v);
+	v[0] ^= b;
+	v[2] ^= 0xff;
+	sipround(v);
+	sipround(v);
+	sipround(v);
+	return v[0] ^ v[1] ^ v[2] ^ v[3];
 }
 
 void
