@@ -283,6 +283,7 @@ smp_context_new(struct smp_context **out, const struct smp_options *opts,
 		return SMP_ENOMEM;
 	}
 	ctx->alloc = a;
+	smp__siphash_seed(&ctx->hash_key);
 	smp__limits_resolve(&ctx->limits, &opts->limits);
 	ctx->dialect = opts->dialect;
 	if ((unsigned)ctx->dialect > SMP_DIALECT_CREATE_TRAINING_JOB) {

@@ -7,6 +7,7 @@
 #include "report/rule_table.h"
 #include "schema/schema.h"
 #include "job/settings.h"
+#include "util/siphash.h"
 
 struct smp_schema_cache; /* context.c */
 
@@ -36,6 +37,8 @@ struct smp_context {
 	 * are compared with (resolved: never 0) */
 	int no_inline_ignores;
 	int64_t now;
+	/* keys the hash tables an input fills (the Python evaluator's) */
+	struct smp_hashkey hash_key;
 };
 
 /*

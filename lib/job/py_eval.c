@@ -16,23 +16,24 @@
 #include "job/py_eval.h"
 #include "util/alloc.h"
 #include "util/buf.h"
+#include "util/siphash.h"
 #include "util/text.h"
 
-#define MAX_DEPTH 100 /* expression nesting evaluated; deeper is skipped */
-#define ENV_BUCKETS 4096u
+#define MAX_DEPTH 100    /* expression nesting evaluated; deeper is skipped */
+#define DICT_INDEX_MIN 8 /* keys before a dict gets a hash index */
+#define MAX_BUDGET ((size_t)12 << 20) /* bytes of values at most */
 
 /* One unknown value handed out when the budget is spent or memory ran
  * out: never mutated (only DICT and LIST values are). */
 static struct smp_pyval *spent(struct smp_pyeval *ev);
 
-struct env_index {
-	size_t head[ENV_BUCKETS]; /* newest entry + 1 with that hash, or 0 */
-};
-
-/* The environment's hash index lives after the entries' shadow links:
- * shadow[k] is the head of k's bucket before k was added. */
+/* The environment's hash index: head[h] is the newest entry + 1 whose
+ * name hashes to bucket h (0: none), shadow[k] the head of k's bucket
+ * before k was added. The buckets grow with the entries and the hash is
+ * keyed (siphash.h), so no source makes its names collide. */
 struct env_extra {
-	struct env_index idx;
+	size_t *head;
+	size_t nbuckets; /* a power of two, or 0 */
 	size_t *shadow;
 	size_t capshadow;
 	struct smp_pyval spent;
@@ -46,18 +47,22 @@ extra(const struct smp_pyeval *ev)
 
 void
 smp__pyeval_init(struct smp_pyeval *ev, const struct smp_allocator *a,
-		 const char *buf, size_t len, const struct smp_pytoken *toks,
-		 size_t ntoks)
+		 const struct smp_pymodel *m, const struct smp_hashkey *key)
 {
+	size_t len = m->len;
+
 	memset(ev, 0, sizeof(*ev));
 	smp__arena_init(&ev->arena, a);
 	ev->alloc = a;
-	ev->buf = buf;
-	ev->len = len;
-	ev->toks = toks;
-	ev->ntoks = ntoks;
-	/* values may take some multiple of the source, never unbounded */
+	ev->buf = m->buf;
+	ev->len = m->len;
+	ev->m = m;
+	ev->hkey = *key;
+	/* values may take some multiple of the source, never unbounded:
+	 * with the model's tokens a large launcher stays within 64 MiB */
 	ev->budget = len * 16 + ((size_t)4 << 20);
+	if (ev->budget > MAX_BUDGET)
+		ev->budget = MAX_BUDGET;
 	ev->max_str = (size_t)64 << 10;
 	ev->priv = smp__calloc(a, 1, sizeof(struct env_extra));
 	if (!ev->priv)
@@ -71,6 +76,7 @@ smp__pyeval_release(struct smp_pyeval *ev)
 {
 	if (ev->priv) {
 		smp__free(ev->alloc, extra(ev)->shadow);
+		smp__free(ev->alloc, extra(ev)->head);
 		smp__free(ev->alloc, ev->priv);
 	}
 	smp__free(ev->alloc, ev->env);
@@ -94,32 +100,25 @@ spent(struct smp_pyeval *ev)
 static const struct smp_pytoken *
 tk(const struct smp_pyeval *ev, size_t i)
 {
-	/* the array always ends with an END token */
-	return &ev->toks[i < ev->ntoks ? i : ev->ntoks - 1];
+	return smp__pym_tok(ev->m, i);
 }
 
 static int
 is_op(const struct smp_pyeval *ev, size_t i, const char *s)
 {
-	const struct smp_pytoken *t = tk(ev, i);
-
-	return t->kind == SMP_PYTOK_OP && t->len == strlen(s) &&
-	       memcmp(ev->buf + t->off, s, t->len) == 0;
+	return smp__pym_op(ev->m, i, s);
 }
 
 static int
 is_name(const struct smp_pyeval *ev, size_t i, const char *s)
 {
-	const struct smp_pytoken *t = tk(ev, i);
-
-	return t->kind == SMP_PYTOK_NAME && t->len == strlen(s) &&
-	       memcmp(ev->buf + t->off, s, t->len) == 0;
+	return smp__pym_name(ev->m, i, s);
 }
 
 static int
 is_open(const struct smp_pyeval *ev, size_t i)
 {
-	return is_op(ev, i, "(") || is_op(ev, i, "[") || is_op(ev, i, "{");
+	return smp__pym_is_open(ev->m, i);
 }
 
 /* A token that ends an expression at its level. */
@@ -151,7 +150,7 @@ is_stop(const struct smp_pyeval *ev, size_t i)
 static void
 skip_expr(const struct smp_pyeval *ev, size_t *i)
 {
-	while (*i < ev->ntoks) {
+	while (*i < ev->m->ntoks) {
 		if (is_open(ev, *i)) {
 			*i = tk(ev, *i)->match + 1;
 			continue;
@@ -172,8 +171,15 @@ valloc(struct smp_pyeval *ev, size_t size)
 {
 	void *p;
 
-	if (ev->oom || ev->arena.total + size > ev->budget)
+	if (ev->oom)
 		return NULL;
+	if (ev->arena.total + size > ev->budget) {
+		if (!ev->limited) {
+			ev->limited = 1;
+			ev->limit_at = ev->at;
+		}
+		return NULL;
+	}
 	p = smp__arena_zalloc(&ev->arena, size);
 	if (!p)
 		ev->oom = 1;
@@ -191,8 +197,8 @@ span(struct smp_pyeval *ev, enum smp_pyval_kind kind, size_t from, size_t to)
 	v->job = -1;
 	if (to <= from)
 		to = from + 1;
-	v->start = tk(ev, from)->start;
-	v->end = tk(ev, to - 1)->end;
+	v->start = smp__pym_start(ev->m, from);
+	v->end = smp__pym_end(ev->m, to - 1);
 	v->src_off = tk(ev, from)->off;
 	v->src_len = tk(ev, to - 1)->off + tk(ev, to - 1)->len - v->src_off;
 	return v;
@@ -262,6 +268,107 @@ mk_str(struct smp_pyeval *ev, const char *s, size_t n, size_t from, size_t to)
 	return v;
 }
 
+/* ------------------------------------------------------ dict index */
+
+/* A dict's keys by hash: open addressing, slots hold a key's index + 1. */
+struct smp_pyindex {
+	size_t *slots;
+	size_t cap; /* a power of two */
+	const struct smp_hashkey *key;
+};
+
+static int hashable_key(const struct smp_pyval *k);
+static int same_key(const struct smp_pyval *a, const struct smp_pyval *b);
+
+static uint64_t
+key_hash(const struct smp_hashkey *hk, const struct smp_pyval *k)
+{
+	if (k->kind == SMP_PV_STR)
+		return smp__siphash(hk, k->text, k->len);
+	if (k->kind == SMP_PV_NONE)
+		return 0x9e3779b97f4a7c15ULL;
+	/* int and bool alike: True == 1 */
+	return smp__siphash(hk, &k->i, sizeof(k->i)) ^ 1u;
+}
+
+/* The slot of key: its key's index + 1 in *found (0 when absent) and
+ * the slot in *at. */
+static void
+index_probe(const struct smp_pyval *d, const struct smp_pyval *key,
+	    size_t *found, size_t *at)
+{
+	const struct smp_pyindex *x = d->index;
+	size_t i = (size_t)key_hash(x->key, key) & (x->cap - 1);
+
+	for (;; i = (i + 1) & (x->cap - 1)) {
+		size_t j = x->slots[i];
+
+		if (!j || same_key(d->keys[j - 1], key)) {
+			*found = j;
+			*at = i;
+			return;
+		}
+	}
+}
+
+/* Enters key k (an index into d->keys): the newest of equal keys wins,
+ * as the search from the end finds it. */
+static void
+index_put(struct smp_pyval *d, size_t k)
+{
+	size_t found, at;
+
+	if (!hashable_key(d->keys[k]))
+		return;
+	index_probe(d, d->keys[k], &found, &at);
+	d->index->slots[at] = k + 1;
+}
+
+/* Builds or grows d's index for its keys: 0, or -1 without memory (the
+ * dict then cannot be followed). */
+static int
+index_build(struct smp_pyeval *ev, struct smp_pyval *d)
+{
+	size_t cap = d->index ? d->index->cap : 16, k;
+
+	while (cap < d->count * 2)
+		cap *= 2;
+	if (!d->index) {
+		struct smp_pyindex *x = valloc(ev, sizeof(*x));
+
+		if (!x)
+			return -1;
+		x->key = &ev->hkey;
+		x->slots = NULL;
+		d->index = x;
+	}
+	d->index->slots = valloc(ev, cap * sizeof(size_t));
+	if (!d->index->slots) {
+		d->index = NULL;
+		return -1;
+	}
+	d->index->cap = cap;
+	for (k = 0; k < d->count; k++)
+		index_put(d, k);
+	return 0;
+}
+
+/* The index + 1 of key in DICT or OBJECT d, 0 if absent. */
+static size_t
+find_key(const struct smp_pyval *d, const struct smp_pyval *key)
+{
+	size_t k, found, at;
+
+	if (d->index) {
+		index_probe(d, key, &found, &at);
+		return found;
+	}
+	for (k = d->count; k-- > 0;)
+		if (d->keys[k] && same_key(d->keys[k], key))
+			return k + 1;
+	return 0;
+}
+
 static int
 push_item(struct smp_pyeval *ev, struct smp_pyval *c, struct smp_pyval *key,
 	  struct smp_pyval *v)
@@ -292,27 +399,29 @@ push_item(struct smp_pyeval *ev, struct smp_pyval *c, struct smp_pyval *key,
 	if (c->keys)
 		c->keys[c->count] = key;
 	c->items[c->count++] = v;
+	if (c->keys && key) {
+		if (c->index && c->count * 2 <= c->index->cap)
+			index_put(c, c->count - 1);
+		else if (c->count >= DICT_INDEX_MIN && index_build(ev, c))
+			return -1;
+	}
 	return 0;
-}
-
-static int
-key_eq(const struct smp_pyval *k, const char *s, size_t n)
-{
-	return k && k->kind == SMP_PV_STR && k->len == n &&
-	       memcmp(k->text, s, n) == 0;
 }
 
 struct smp_pyval *
 smp__pyval_get(const struct smp_pyval *d, const char *key, size_t len)
 {
+	struct smp_pyval want;
 	size_t k;
 
 	if (!d || (d->kind != SMP_PV_DICT && d->kind != SMP_PV_OBJECT))
 		return NULL;
-	for (k = d->count; k-- > 0;)
-		if (key_eq(d->keys[k], key, len))
-			return d->items[k];
-	return NULL;
+	memset(&want, 0, sizeof(want));
+	want.kind = SMP_PV_STR;
+	want.text = key;
+	want.len = len;
+	k = find_key(d, &want);
+	return k ? d->items[k - 1] : NULL;
 }
 
 /* A key usable in a dict display: a string, int or bool. */
@@ -346,11 +455,11 @@ smp__pyval_set(struct smp_pyeval *ev, struct smp_pyval *d,
 		d->kind = SMP_PV_UNKNOWN; /* which key changed is not known */
 		return 0;
 	}
-	for (k = 0; k < d->count; k++)
-		if (same_key(d->keys[k], key)) {
-			d->items[k] = v; /* the key keeps its first position */
-			return 0;
-		}
+	k = find_key(d, key);
+	if (k) {
+		d->items[k - 1] = v; /* the key keeps its first position */
+		return 0;
+	}
 	if (push_item(ev, d, key, v)) {
 		d->kind = SMP_PV_UNKNOWN;
 		return -1;
@@ -424,13 +533,36 @@ copy_container(struct smp_pyeval *ev, const struct smp_pyval *c,
 /* ------------------------------------------------------- environment */
 
 static size_t
-hash_name(const char *s, size_t n)
+hash_name(const struct smp_pyeval *ev, const char *s, size_t n)
 {
-	size_t h = 5381;
+	return (size_t)smp__siphash(&ev->hkey, s, n) &
+	       (extra(ev)->nbuckets - 1);
+}
 
-	while (n--)
-		h = h * 33 + (unsigned char)*s++;
-	return h % ENV_BUCKETS;
+/* Doubles the buckets when the entries reach half of them. */
+static int
+env_rehash(struct smp_pyeval *ev, size_t want)
+{
+	struct env_extra *x = extra(ev);
+	size_t n = x->nbuckets ? x->nbuckets : 64, k, h;
+	size_t *head;
+
+	if (want * 2 <= x->nbuckets)
+		return 0;
+	while (want * 2 > n)
+		n *= 2;
+	head = smp__calloc(ev->alloc, n, sizeof(size_t));
+	if (!head)
+		return -1;
+	smp__free(ev->alloc, x->head);
+	x->head = head;
+	x->nbuckets = n;
+	for (k = 0; k < ev->nenv; k++) {
+		h = hash_name(ev, ev->env[k].name, ev->env[k].len);
+		x->shadow[k] = head[h];
+		head[h] = k + 1;
+	}
+	return 0;
 }
 
 int
@@ -458,12 +590,16 @@ smp__pyeval_bind(struct smp_pyeval *ev, const char *name, size_t len,
 	}
 	x->shadow = shadow;
 	x->capshadow = capshadow;
-	h = hash_name(name, len);
+	if (env_rehash(ev, ev->nenv + 1)) {
+		ev->oom = 1;
+		return -1;
+	}
+	h = hash_name(ev, name, len);
 	ev->env[ev->nenv].name = name;
 	ev->env[ev->nenv].len = len;
 	ev->env[ev->nenv].val = v;
-	x->shadow[ev->nenv] = x->idx.head[h];
-	x->idx.head[h] = ev->nenv + 1;
+	x->shadow[ev->nenv] = x->head[h];
+	x->head[h] = ev->nenv + 1;
 	ev->nenv++;
 	return 0;
 }
@@ -476,7 +612,7 @@ smp__pyeval_truncate(struct smp_pyeval *ev, size_t n)
 	while (x && ev->nenv > n) {
 		struct smp_pyenv_entry *e = &ev->env[--ev->nenv];
 
-		x->idx.head[hash_name(e->name, e->len)] = x->shadow[ev->nenv];
+		x->head[hash_name(ev, e->name, e->len)] = x->shadow[ev->nenv];
 	}
 }
 
@@ -486,9 +622,9 @@ smp__pyeval_lookup(const struct smp_pyeval *ev, const char *name, size_t len)
 	const struct env_extra *x = extra(ev);
 	size_t k;
 
-	if (!x)
+	if (!x || !x->nbuckets)
 		return NULL;
-	for (k = x->idx.head[hash_name(name, len)]; k; k = x->shadow[k - 1]) {
+	for (k = x->head[hash_name(ev, name, len)]; k; k = x->shadow[k - 1]) {
 		const struct smp_pyenv_entry *e = &ev->env[k - 1];
 
 		if (e->len == len && memcmp(e->name, name, len) == 0)
@@ -782,13 +918,10 @@ static struct smp_pyval *eval_expr(struct smp_pyeval *ev, size_t *i);
 static void
 fstring_field(struct smp_pyeval *ev, struct pystr *b, const char *s, size_t n)
 {
-	struct smp_pytoken toks[64];
-	struct smp_pytok_state st;
-	struct smp_pytok t;
-	const struct smp_pytoken *saved = ev->toks;
-	size_t savedn = ev->ntoks, nt = 0, i = 0, k, stack[64], sp = 0;
+	struct smp_pymodel fm;
+	const struct smp_pymodel *saved = ev->m;
 	const char *savedbuf = ev->buf;
-	size_t savedlen = ev->len;
+	size_t savedlen = ev->len, i = 0;
 	struct smp_pyval *v;
 
 	/* the field is never longer than the f-string's own line */
@@ -797,50 +930,17 @@ fstring_field(struct smp_pyeval *ev, struct pystr *b, const char *s, size_t n)
 			b->bad = 1; /* the self-documenting f"{x=}" */
 			return;
 		}
-	smp__pytok_init(&st, s, n);
-	for (;;) {
-		smp__pytok_next(&st, &t);
-		if (t.kind == SMP_PYTOK_COMMENT)
-			continue;
-		if (nt == sizeof(toks) / sizeof(toks[0]) ||
-		    t.kind == SMP_PYTOK_ERROR) {
-			b->bad = 1;
-			return;
-		}
-		toks[nt].kind = t.kind;
-		toks[nt].flags = t.flags;
-		toks[nt].off = t.off;
-		toks[nt].len = t.len;
-		toks[nt].start = t.start;
-		toks[nt].end = t.end;
-		toks[nt].match = nt;
-		if (t.kind == SMP_PYTOK_OP && t.len == 1 &&
-		    strchr("([{", s[t.off])) {
-			if (sp == sizeof(stack) / sizeof(stack[0])) {
-				b->bad = 1;
-				return;
-			}
-			stack[sp++] = nt;
-		} else if (t.kind == SMP_PYTOK_OP && t.len == 1 &&
-			   strchr(")]}", s[t.off])) {
-			if (!sp) {
-				b->bad = 1;
-				return;
-			}
-			k = stack[--sp];
-			toks[k].match = nt;
-			toks[nt].match = k;
-		}
-		nt++;
-		if (t.kind == SMP_PYTOK_END)
-			break;
-	}
-	if (sp) {
+	if (smp__pymodel_build(&fm, ev->alloc, s, n)) {
+		ev->oom = 1;
 		b->bad = 1;
 		return;
 	}
-	ev->toks = toks;
-	ev->ntoks = nt;
+	if (fm.syntax || fm.ntoks > 64) {
+		smp__pymodel_release(&fm);
+		b->bad = 1;
+		return;
+	}
+	ev->m = &fm;
 	ev->buf = s;
 	ev->len = n;
 	v = eval_expr(ev, &i);
@@ -848,10 +948,10 @@ fstring_field(struct smp_pyeval *ev, struct pystr *b, const char *s, size_t n)
 	if (!(tk(ev, i)->kind == SMP_PYTOK_NEWLINE ||
 	      tk(ev, i)->kind == SMP_PYTOK_END))
 		b->bad = 1;
-	ev->toks = saved;
-	ev->ntoks = savedn;
+	ev->m = saved;
 	ev->buf = savedbuf;
 	ev->len = savedlen;
+	smp__pymodel_release(&fm);
 	if (b->bad)
 		return;
 	switch (v->kind) {
@@ -1103,10 +1203,37 @@ positional_names(enum smp_pycls cls)
 /* ------------------------------------------------------------- calls */
 
 struct args {
-	struct smp_pyval *pos; /* TUPLE of positional arguments */
-	struct smp_pyval *kw;  /* DICT of keyword arguments */
-	int partial;           /* an unknown *args or **kwargs */
+	struct smp_pyval *pos;       /* TUPLE of positional arguments */
+	struct smp_pyval *kw;        /* DICT of keyword arguments */
+	int partial;                 /* an unknown *args or **kwargs */
+	const struct smp_pyval *dup; /* a keyword given twice, or NULL */
+	size_t dup_at, dup_end;      /* the argument that repeats it */
 };
+
+/* Sets keyword key of the call, noting a key given twice. */
+static void
+set_kw(struct smp_pyeval *ev, struct args *a, struct smp_pyval *key,
+       struct smp_pyval *v, size_t at)
+{
+	if (a->kw->kind != SMP_PV_DICT)
+		return;
+	if (!a->dup && hashable_key(key) && find_key(a->kw, key)) {
+		a->dup = key;
+		a->dup_at = at;
+	}
+	smp__pyval_set(ev, a->kw, key, v);
+}
+
+/* A call Python rejects: reported, and unknown. */
+static int
+type_error(struct smp_pyeval *ev, const struct args *a, size_t callee)
+{
+	if (!a->dup)
+		return 0;
+	if (ev->on_type_error)
+		ev->on_type_error(ev, callee, a->dup_at, a->dup_end, a->dup);
+	return 1;
+}
 
 /* Reads the arguments of the call whose '(' is at *i; *i past ')'. */
 static void
@@ -1117,6 +1244,8 @@ eval_args(struct smp_pyeval *ev, size_t *i, struct args *a)
 	a->pos = mk(ev, SMP_PV_TUPLE, *i, close + 1);
 	a->kw = mk(ev, SMP_PV_DICT, *i, close + 1);
 	a->partial = 0;
+	a->dup = NULL;
+	a->dup_at = a->dup_end = 0;
 	(*i)++;
 	while (*i < close) {
 		size_t from = *i;
@@ -1129,8 +1258,8 @@ eval_args(struct smp_pyeval *ev, size_t *i, struct args *a)
 			d = eval_expr(ev, i);
 			if (d->kind == SMP_PV_DICT) {
 				for (k = 0; k < d->count; k++)
-					smp__pyval_set(ev, a->kw, d->keys[k],
-						       d->items[k]);
+					set_kw(ev, a, d->keys[k], d->items[k],
+					       from);
 			} else {
 				a->partial = 1;
 			}
@@ -1156,8 +1285,7 @@ eval_args(struct smp_pyeval *ev, size_t *i, struct args *a)
 
 			*i += 2;
 			v = eval_expr(ev, i);
-			if (a->kw->kind == SMP_PV_DICT)
-				smp__pyval_set(ev, a->kw, key, v);
+			set_kw(ev, a, key, v, from);
 		} else {
 			struct smp_pyval *v = eval_expr(ev, i);
 
@@ -1171,6 +1299,8 @@ eval_args(struct smp_pyeval *ev, size_t *i, struct args *a)
 			    push_item(ev, a->pos, NULL, v))
 				a->pos = smp__pyval_unknown(ev, from, *i);
 		}
+		if (a->dup && !a->dup_end)
+			a->dup_end = *i;
 		/* anything the reader did not take: to the next argument */
 		while (*i < close && !is_op(ev, *i, ",")) {
 			if (is_open(ev, *i))
@@ -1196,6 +1326,9 @@ construct(struct smp_pyeval *ev, enum smp_pycls cls, const char *path,
 	size_t k;
 
 	eval_args(ev, i, &a);
+	if (cls != SMP_PYCLS_HELPER && cls != SMP_PYCLS_COMPILER_CONFIG &&
+	    type_error(ev, &a, callee))
+		return smp__pyval_unknown(ev, from, *i);
 	obj = mk(ev, SMP_PV_OBJECT, from, *i);
 	if (obj->kind == SMP_PV_UNKNOWN)
 		return obj;
@@ -1433,6 +1566,8 @@ method(struct smp_pyeval *ev, struct smp_pyval *recv, size_t attr, size_t from,
 		struct smp_pyval *obj;
 
 		eval_args(ev, i, &a);
+		if (type_error(ev, &a, attr))
+			return smp__pyval_unknown(ev, from, *i);
 		obj = mk(ev, SMP_PV_OBJECT, from, *i);
 		if (obj->kind == SMP_PV_UNKNOWN)
 			return obj;
@@ -1676,7 +1811,7 @@ eval_atom(struct smp_pyeval *ev, size_t *i)
 		if (is_name(ev, from, "None"))
 			return mk(ev, SMP_PV_NONE, from, *i);
 		if (is_name(ev, from, "lambda")) {
-			while (*i < ev->ntoks && !is_op(ev, *i, ":") &&
+			while (*i < ev->m->ntoks && !is_op(ev, *i, ":") &&
 			       !is_stop(ev, *i))
 				(*i)++;
 			if (is_op(ev, *i, ":")) {
@@ -1731,11 +1866,10 @@ subscript(struct smp_pyeval *ev, struct smp_pyval *v, size_t from, size_t *i)
 	}
 	*i = close + 1;
 	if (v->kind == SMP_PV_DICT && hashable_key(k)) {
-		size_t j;
+		size_t j = find_key(v, k);
 
-		for (j = v->count; j-- > 0;)
-			if (same_key(v->keys[j], k))
-				return v->items[j];
+		if (j)
+			return v->items[j - 1];
 	}
 	if ((v->kind == SMP_PV_LIST || v->kind == SMP_PV_TUPLE) &&
 	    (k->kind == SMP_PV_INT || k->kind == SMP_PV_BOOL)) {
@@ -2171,11 +2305,8 @@ contains(const struct smp_pyval *x, const struct smp_pyval *c)
 		return 0;
 	}
 	if (c->kind == SMP_PV_DICT && hashable_key(x)) {
-		for (k = 0; k < c->count; k++)
-			if (c->keys[k]->kind == x->kind &&
-			    same_key(c->keys[k], x))
-				return 1;
-		return 0;
+		k = find_key(c, x);
+		return k && c->keys[k - 1]->kind == x->kind;
 	}
 	if (c->kind == SMP_PV_LIST || c->kind == SMP_PV_TUPLE) {
 		int unknown = 0;
@@ -2378,8 +2509,8 @@ smp__pyeval_exprlist(struct smp_pyeval *ev, size_t *i)
 			t = spent(ev);
 	}
 	if (t->kind == SMP_PV_TUPLE) {
-		t->start = tk(ev, from)->start;
-		t->end = tk(ev, *i - 1)->end;
+		t->start = smp__pym_start(ev->m, from);
+		t->end = smp__pym_end(ev->m, *i - 1);
 	}
 	return t;
 }

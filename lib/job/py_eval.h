@@ -18,8 +18,11 @@
 #include <stddef.h>
 
 #include "doc/doc.h"
-#include "script/pytok.h"
+#include "script/pymodel.h"
 #include "util/arena.h"
+#include "util/siphash.h"
+
+struct smp_pyindex;
 
 enum smp_pyval_kind {
 	SMP_PV_UNKNOWN = 0,
@@ -62,19 +65,11 @@ struct smp_pyval {
 	struct smp_pyval **keys;
 	struct smp_pyval **items;
 	size_t count, cap;
-	enum smp_pycls cls; /* OBJECT */
-	long job;           /* OBJECT of a job class: index of its job, or -1 */
+	struct smp_pyindex *index; /* DICT, OBJECT: keys by hash, or NULL */
+	enum smp_pycls cls;        /* OBJECT */
+	long job; /* OBJECT of a job class: index of its job, or -1 */
 	/* UNKNOWN: the source text of the expression, for messages */
 	size_t src_off, src_len;
-};
-
-/* One token of the source, comments left out. */
-struct smp_pytoken {
-	enum smp_pytok_kind kind;
-	unsigned int flags;
-	size_t off, len;
-	struct smp_pos start, end;
-	size_t match; /* the matching bracket's index, for ( [ { ) ] } */
 };
 
 struct smp_pyenv_entry {
@@ -96,21 +91,35 @@ typedef long (*smp_pyjob_fn)(struct smp_pyeval *ev, enum smp_pycls cls,
 			     size_t callee, const struct smp_pyval *call,
 			     int partial);
 
+/*
+ * Called for a call of a job class that Python rejects before it runs:
+ * keyword key given twice (f(**r, **r): TypeError, "got multiple values
+ * for keyword argument"). callee and arg are token indexes: the callee,
+ * the argument [arg, arg_end) that repeats key. The call makes no job.
+ */
+typedef void (*smp_pytypeerr_fn)(struct smp_pyeval *ev, size_t callee,
+				 size_t arg, size_t arg_end,
+				 const struct smp_pyval *key);
+
 struct smp_pyeval {
 	struct smp_arena arena; /* values */
-	const char *buf;
+	const char *buf;        /* m's */
 	size_t len;
-	const struct smp_pytoken *toks;
-	size_t ntoks;
+	const struct smp_pymodel *m; /* the tokens */
 	struct smp_pyenv_entry *env; /* bindings, newest last */
 	size_t nenv, capenv;
 	const struct smp_allocator *alloc;
-	size_t budget;  /* value bytes still allowed */
-	size_t max_str; /* longest string built */
-	int uncertain;  /* > 0: inside a branch or loop */
-	int oom;        /* an allocation failed */
-	unsigned depth; /* expression nesting */
+	size_t budget;           /* value bytes still allowed */
+	size_t max_str;          /* longest string built */
+	int uncertain;           /* > 0: inside a branch or loop */
+	int oom;                 /* an allocation failed */
+	unsigned depth;          /* expression nesting */
+	struct smp_hashkey hkey; /* the names' and keys' hashes */
 	smp_pyjob_fn on_job;
+	smp_pytypeerr_fn on_type_error;
+	size_t at;   /* the statement being evaluated: its first token */
+	int limited; /* the budget ran out in the statement at limit_at */
+	size_t limit_at;
 	void *priv; /* the evaluator's own: the environment's index */
 	/* os.environ as far as the source set it (a notebook's %env): a
 	 * DICT read by os.environ["K"], a missing key unknown; NULL: none */
@@ -118,8 +127,8 @@ struct smp_pyeval {
 };
 
 void smp__pyeval_init(struct smp_pyeval *ev, const struct smp_allocator *a,
-		      const char *buf, size_t len,
-		      const struct smp_pytoken *toks, size_t ntoks);
+		      const struct smp_pymodel *m,
+		      const struct smp_hashkey *key);
 void smp__pyeval_release(struct smp_pyeval *ev);
 
 /*

@@ -13,6 +13,9 @@
 #include "job/source_python.h"
 #include "util/alloc.h"
 
+/* Jobs kept: a generated file's first thousand suffice. */
+#define MAX_JOBS 1000
+
 enum block_kind { BLOCK_PLAIN, BLOCK_COND, BLOCK_SCOPE };
 
 struct block {
@@ -24,8 +27,7 @@ struct scan {
 	struct smp_pyeval ev;
 	struct smp_pysrc *out;
 	struct smp_arena *arena;
-	struct smp_pytoken *toks;
-	size_t ntoks, cap;
+	struct smp_pymodel m;
 	struct block blocks[SMP_PYTOK_MAX_INDENT + 2];
 	size_t nblocks;
 	int oom;
@@ -45,199 +47,30 @@ smp__pysrc_kind(const char *name)
 	return 0;
 }
 
-/* ------------------------------------------------------------ tokens */
-
-static void
-syntax(struct scan *s, const struct smp_pos *at, const char *msg)
-{
-	if (s->out->syntax)
-		return;
-	s->out->syntax = 1;
-	s->out->err_at = *at;
-	snprintf(s->out->err, sizeof(s->out->err), "%s", msg);
-}
-
-static int
-push_tok(struct scan *s, const struct smp_pytok *t,
-	 const struct smp_allocator *a)
-{
-	void *items = s->toks;
-	struct smp_pytoken *x;
-
-	if (smp__grow(a, &items, &s->cap, s->ntoks + 1, sizeof(*s->toks)))
-		return -1;
-	s->toks = items;
-	x = &s->toks[s->ntoks++];
-	x->kind = t->kind;
-	x->flags = t->flags;
-	x->off = t->off;
-	x->len = t->len;
-	x->start = t->start;
-	x->end = t->end;
-	x->match = s->ntoks - 1;
-	return 0;
-}
-
-/*
- * Tokenizes buf, matching brackets; what CPython's tokenizer rejects
- * (a stray character, an unterminated string, unbalanced brackets) is a
- * syntax error at its position.
- */
-static int
-tokenize(struct scan *s, const struct smp_allocator *a, const char *buf,
-	 size_t len)
-{
-	struct smp_pytok_state st;
-	struct smp_pytok t;
-	size_t *stack = NULL, sp = 0, cap = 0;
-	int rc = 0;
-
-	smp__pytok_init(&st, buf, len);
-	for (;;) {
-		smp__pytok_next(&st, &t);
-		if (t.kind == SMP_PYTOK_COMMENT)
-			continue;
-		if (t.kind == SMP_PYTOK_ERROR)
-			syntax(s, &t.start,
-			       t.len && buf[t.off] == '\\'
-				       ? "unexpected character after line "
-					 "continuation character"
-				       : "invalid character in Python source");
-		if (t.kind == SMP_PYTOK_STRING &&
-		    (t.flags & SMP_PYSTR_UNTERMINATED))
-			syntax(s, &t.start,
-			       t.flags & SMP_PYSTR_TRIPLE
-				       ? "unterminated triple-quoted string "
-					 "literal"
-				       : "unterminated string literal");
-		if (push_tok(s, &t, a)) {
-			rc = -1;
-			break;
-		}
-		if (t.kind == SMP_PYTOK_OP && t.len == 1 &&
-		    strchr("([{", buf[t.off])) {
-			void *items = stack;
-
-			if (smp__grow(a, &items, &cap, sp + 1,
-				      sizeof(size_t))) {
-				rc = -1;
-				break;
-			}
-			stack = items;
-			stack[sp++] = s->ntoks - 1;
-		} else if (t.kind == SMP_PYTOK_OP && t.len == 1 &&
-			   strchr(")]}", buf[t.off])) {
-			static const char pairs[] = "()[]{}";
-			size_t o;
-
-			char msg[80];
-
-			if (!sp) {
-				snprintf(msg, sizeof(msg), "unmatched '%c'",
-					 buf[t.off]);
-				syntax(s, &t.start, msg);
-				continue;
-			}
-			o = stack[--sp];
-			if (strchr(pairs, buf[s->toks[o].off])[1] !=
-			    buf[t.off]) {
-				snprintf(msg, sizeof(msg),
-					 "closing parenthesis '%c' does not "
-					 "match opening parenthesis '%c'",
-					 buf[t.off], buf[s->toks[o].off]);
-				syntax(s, &t.start, msg);
-			}
-			s->toks[o].match = s->ntoks - 1;
-			s->toks[s->ntoks - 1].match = o;
-		}
-		if (t.kind == SMP_PYTOK_END)
-			break;
-	}
-	if (!rc && sp) {
-		char msg[40];
-
-		snprintf(msg, sizeof(msg), "'%c' was never closed",
-			 buf[s->toks[stack[0]].off]);
-		syntax(s, &s->toks[stack[0]].start, msg);
-		/* close them at the end so that nothing reads past it */
-		while (sp)
-			s->toks[stack[--sp]].match = s->ntoks - 1;
-	}
-	smp__free(a, stack);
-	return rc;
-}
-
 /* ----------------------------------------------------------- helpers */
 
 static const struct smp_pytoken *
 tok(const struct scan *s, size_t i)
 {
-	return &s->toks[i < s->ntoks ? i : s->ntoks - 1];
+	return smp__pym_tok(&s->m, i);
 }
 
 static int
 op_is(const struct scan *s, size_t i, const char *op)
 {
-	const struct smp_pytoken *t = tok(s, i);
-
-	return t->kind == SMP_PYTOK_OP && t->len == strlen(op) &&
-	       memcmp(s->ev.buf + t->off, op, t->len) == 0;
+	return smp__pym_op(&s->m, i, op);
 }
 
 static int
 name_is(const struct scan *s, size_t i, const char *name)
 {
-	const struct smp_pytoken *t = tok(s, i);
-
-	return t->kind == SMP_PYTOK_NAME && t->len == strlen(name) &&
-	       memcmp(s->ev.buf + t->off, name, t->len) == 0;
+	return smp__pym_name(&s->m, i, name);
 }
 
 static int
 is_open(const struct scan *s, size_t i)
 {
-	return op_is(s, i, "(") || op_is(s, i, "[") || op_is(s, i, "{");
-}
-
-static int
-line_end(const struct scan *s, size_t i)
-{
-	enum smp_pytok_kind k = tok(s, i)->kind;
-
-	return k == SMP_PYTOK_NEWLINE || k == SMP_PYTOK_END;
-}
-
-/* The end of the simple statement at i: its ';' or NEWLINE. */
-static size_t
-stmt_end(const struct scan *s, size_t i)
-{
-	while (!line_end(s, i) && !op_is(s, i, ";")) {
-		if (is_open(s, i))
-			i = tok(s, i)->match;
-		i++;
-	}
-	return i;
-}
-
-/* The ':' that ends a compound statement's header, or its line end. */
-static size_t
-header_colon(const struct scan *s, size_t i)
-{
-	int lambda = 0;
-
-	while (!line_end(s, i)) {
-		if (is_open(s, i))
-			i = tok(s, i)->match;
-		else if (name_is(s, i, "lambda"))
-			lambda++;
-		else if (op_is(s, i, ":")) {
-			if (!lambda)
-				return i;
-			lambda--;
-		}
-		i++;
-	}
-	return i;
+	return smp__pym_is_open(&s->m, i);
 }
 
 static struct smp_pyval *
@@ -290,124 +123,111 @@ bind_names_unknown(struct scan *s, size_t from, size_t to, int params)
 
 /* ----------------------------------------------------------- imports */
 
-/* A dotted name at *i ("sagemaker.huggingface") as an arena string. */
-static const char *
-dotted(struct scan *s, size_t *i, size_t *len)
+/* The bindings the model read from the import statement st. */
+static void
+stmt_import(struct scan *s, const struct smp_pystmt *st)
 {
-	size_t from = *i, n = 0, k;
-	char *p;
+	size_t k;
 
-	while (tok(s, *i)->kind == SMP_PYTOK_NAME) {
-		n += tok(s, *i)->len + 1;
-		(*i)++;
-		if (!op_is(s, *i, "."))
-			break;
-		(*i)++;
+	for (k = st->bind; k < st->bind + st->nbind; k++) {
+		const struct smp_pybinding *b = &s->m.binds[k];
+
+		bind_tok(s, b->name_tok,
+			 b->relative
+				 ? unknown_at(s, b->name_tok, b->name_tok + 1)
+				 : smp__pyval_module(&s->ev, b->target,
+						     b->target_len,
+						     b->path_tok));
 	}
-	if (!n)
+}
+
+/* ------------------------------------------------------------- notes */
+
+/* Adds a note on tokens [from, to) with text[0..len) (NULL: the source). */
+static struct smp_pysrc_note *
+note(struct scan *s, enum smp_pysrc_note_kind kind, size_t from, size_t to,
+     const char *text, size_t len)
+{
+	struct smp_pysrc *out = s->out;
+	struct smp_pysrc_note *n;
+
+	if (out->nnotes >= SMP_PYSRC_MAX_NOTES)
 		return NULL;
-	p = smp__arena_alloc(&s->ev.arena, n);
-	if (!p) {
+	if (out->nnotes == out->capnotes) {
+		size_t cap = out->capnotes ? out->capnotes * 2 : 4;
+		struct smp_pysrc_note *notes =
+			smp__arena_zalloc(s->arena, cap * sizeof(*notes));
+
+		if (!notes) {
+			s->oom = 1;
+			return NULL;
+		}
+		if (out->nnotes)
+			memcpy(notes, out->notes, out->nnotes * sizeof(*notes));
+		out->notes = notes;
+		out->capnotes = cap;
+	}
+	if (to <= from)
+		to = from + 1;
+	n = &out->notes[out->nnotes];
+	memset(n, 0, sizeof(*n));
+	n->kind = kind;
+	n->at = smp__pym_start(&s->m, from);
+	n->end = smp__pym_end(&s->m, to - 1);
+	if (!text) {
+		text = s->m.buf + tok(s, from)->off;
+		len = tok(s, to - 1)->off + tok(s, to - 1)->len -
+		      tok(s, from)->off;
+	}
+	n->text = smp__arena_strndup(s->arena, text, len);
+	if (!n->text) {
 		s->oom = 1;
 		return NULL;
 	}
-	*len = 0;
-	for (k = from; k < *i; k++) {
-		const struct smp_pytoken *t = tok(s, k);
-
-		if (t->kind != SMP_PYTOK_NAME)
-			continue;
-		if (*len)
-			p[(*len)++] = '.';
-		memcpy(p + *len, s->ev.buf + t->off, t->len);
-		*len += t->len;
-	}
-	p[*len] = '\0';
-	return p;
+	out->nnotes++;
+	return n;
 }
 
-static struct smp_pyval *
-module(struct scan *s, const char *path, size_t len, size_t at)
-{
-	return path ? smp__pyval_module(&s->ev, path, len, at)
-		    : unknown_at(s, at, at + 1);
-}
-
-/* import a.b.c [as x], ... */
 static void
-stmt_import(struct scan *s, size_t i, size_t end)
+on_type_error(struct smp_pyeval *ev, size_t callee, size_t arg, size_t arg_end,
+	      const struct smp_pyval *key)
 {
-	i++;
-	while (i < end) {
-		size_t first = i, len = 0;
-		const char *path = dotted(s, &i, &len);
+	struct scan *s =
+		(struct scan *)((char *)ev - offsetof(struct scan, ev));
+	struct smp_pysrc_note *n;
+	const struct smp_pytoken *t = tok(s, callee);
 
-		if (!path)
-			break;
-		if (name_is(s, i, "as") &&
-		    tok(s, i + 1)->kind == SMP_PYTOK_NAME) {
-			bind_tok(s, i + 1, module(s, path, len, first));
-			i += 2;
-		} else {
-			/* import a.b binds a */
-			bind_tok(s, first,
-				 module(s, path, tok(s, first)->len, first));
-		}
-		if (!op_is(s, i, ","))
-			break;
-		i++;
-	}
-}
-
-/* from a.b import X [as Y], (...) */
-static void
-stmt_from(struct scan *s, size_t i, size_t end)
-{
-	size_t len = 0, plen;
-	const char *base;
-	int relative = 0;
-
-	i++;
-	while (op_is(s, i, ".") || op_is(s, i, "...")) {
-		relative = 1;
-		i++;
-	}
-	base = dotted(s, &i, &len);
-	if (!name_is(s, i, "import"))
+	if (key->kind != SMP_PV_STR)
 		return;
-	i++;
-	if (op_is(s, i, "("))
-		i++;
-	while (i < end && tok(s, i)->kind == SMP_PYTOK_NAME) {
-		size_t name = i, bindat = i;
-		const struct smp_pytoken *t = tok(s, i);
-		char *p;
-
-		i++;
-		if (name_is(s, i, "as") &&
-		    tok(s, i + 1)->kind == SMP_PYTOK_NAME) {
-			bindat = i + 1;
-			i += 2;
-		}
-		if (relative || !base) {
-			bind_tok(s, bindat, unknown_at(s, name, name + 1));
-		} else {
-			plen = len + 1 + t->len;
-			p = smp__arena_alloc(&s->ev.arena, plen + 1);
-			if (!p) {
-				s->oom = 1;
-				return;
-			}
-			memcpy(p, base, len);
-			p[len] = '.';
-			memcpy(p + len + 1, s->ev.buf + t->off, t->len);
-			p[plen] = '\0';
-			bind_tok(s, bindat, module(s, p, plen, name));
-		}
-		if (!op_is(s, i, ","))
-			break;
-		i++;
+	n = note(s, SMP_PYNOTE_TYPE_ERROR, arg, arg_end, key->text, key->len);
+	if (n) {
+		n->what =
+			smp__arena_strndup(s->arena, s->m.buf + t->off, t->len);
+		if (!n->what)
+			s->oom = 1;
 	}
+}
+
+/*
+ * target: value where target is a subscript (d["k"], self.hp["k"]): an
+ * annotation, which Python evaluates and stores nothing for, written
+ * where an assignment was meant. [i, colon) is the target.
+ */
+static int
+annotation_slip(const struct scan *s, size_t i, size_t colon, size_t end)
+{
+	int subscript = 0;
+
+	if (tok(s, i)->kind != SMP_PYTOK_NAME || colon + 1 >= end)
+		return 0;
+	i++;
+	while (op_is(s, i, ".") && tok(s, i + 1)->kind == SMP_PYTOK_NAME)
+		i += 2;
+	while (op_is(s, i, "[")) {
+		i = tok(s, i)->match + 1;
+		subscript = 1;
+	}
+	return subscript && i == colon;
 }
 
 /* ------------------------------------------------------------- jobs */
@@ -477,8 +297,8 @@ on_job(struct smp_pyeval *ev, enum smp_pycls cls, size_t callee,
 	int named = cls == SMP_PYCLS_HUGGINGFACE || cls == SMP_PYCLS_PYTORCH ||
 		    cls == SMP_PYCLS_TENSORFLOW;
 
-	if (out->count >= 1000)
-		return -1; /* a generated file: the first thousand suffice */
+	if (out->count >= MAX_JOBS)
+		return -1;
 	if (out->count == out->cap) {
 		size_t cap = out->cap ? out->cap * 2 : 4;
 		struct smp_pysrc_job *jobs =
@@ -499,12 +319,12 @@ on_job(struct smp_pyeval *ev, enum smp_pycls cls, size_t callee,
 		return -1;
 	}
 	if (named) {
-		const struct smp_pytoken *t = tok(s, callee);
+		struct smp_pos t0 = smp__pym_start(&s->m, callee);
+		struct smp_pos t1 = smp__pym_end(&s->m, callee);
 		struct smp_pair *p = &root->u.mapping.items[n++];
 
-		p->key = text_node(s->arena, "estimator", t->start, t->end);
-		p->value =
-			text_node(s->arena, class_name(cls), t->start, t->end);
+		p->key = text_node(s->arena, "estimator", t0, t1);
+		p->value = text_node(s->arena, class_name(cls), t0, t1);
 		if (!p->key || !p->value) {
 			s->oom = 1;
 			return -1;
@@ -687,19 +507,18 @@ static const char *const aug_ops[] = {
 	"+=", "-=", "*=", "/=",  "//=", "%=", "**=",
 	"|=", "&=", "^=", ">>=", "<<=", "@=", NULL};
 
-/* One simple statement [i, end). */
+/* One simple statement. */
 static void
-simple(struct scan *s, size_t i, size_t end)
+simple(struct scan *s, const struct smp_pystmt *st)
 {
-	size_t eqs[32], neq = 0, j, k, ann = 0;
+	size_t eqs[32], neq = 0, j, k, ann = 0, i = st->first, end = st->end;
 	struct smp_pyval *v;
 
-	if (name_is(s, i, "import")) {
-		stmt_import(s, i, end);
+	if (end <= i)
 		return;
-	}
-	if (name_is(s, i, "from")) {
-		stmt_from(s, i, end);
+	s->ev.at = i;
+	if (name_is(s, i, "import") || name_is(s, i, "from")) {
+		stmt_import(s, st);
 		return;
 	}
 	if (name_is(s, i, "return") || name_is(s, i, "await")) {
@@ -752,6 +571,8 @@ simple(struct scan *s, size_t i, size_t end)
 	}
 	if (!neq) {
 		j = i;
+		if (ann && annotation_slip(s, i, ann, end))
+			note(s, SMP_PYNOTE_ANNOTATION, i, end, NULL, 0);
 		if (ann)
 			return; /* x: int */
 		smp__pyeval_exprlist(&s->ev, &j);
@@ -767,20 +588,15 @@ simple(struct scan *s, size_t i, size_t end)
 		assign(s, eqs[k - 1] + 1, eqs[k], v, 0);
 }
 
-/* The simple statements of a line, from i to its NEWLINE. */
+/* The simple statements on a header's line from statement k: returns
+ * the last one's index. */
 static size_t
-simple_line(struct scan *s, size_t i)
+simple_line(struct scan *s, size_t k)
 {
-	while (!line_end(s, i)) {
-		size_t end = stmt_end(s, i);
-
-		if (end > i)
-			simple(s, i, end);
-		i = end;
-		if (op_is(s, i, ";"))
-			i++;
-	}
-	return i;
+	while (k < s->m.nstmts && s->m.stmts[k].same_line &&
+	       s->m.stmts[k].kind == SMP_PYSTMT_SIMPLE)
+		simple(s, &s->m.stmts[k++]);
+	return k - 1;
 }
 
 /* ------------------------------------------------------------ blocks */
@@ -835,13 +651,15 @@ is_main_guard(const struct scan *s, size_t i, size_t colon)
 /*
  * A compound statement's header at i: what its block is, with the names
  * it binds (for targets, with ... as, except ... as, parameters) bound to
- * unknown. Returns the token after its ':'; *kind gets the block kind.
+ * unknown; *kind gets the block kind.
  */
-static size_t
-header(struct scan *s, size_t i, enum block_kind *kind, int *scope_params,
-       size_t *pfrom, size_t *pto)
+static void
+header(struct scan *s, const struct smp_pystmt *st, enum block_kind *kind,
+       int *scope_params, size_t *pfrom, size_t *pto)
 {
-	size_t colon = header_colon(s, i), k;
+	size_t i = st->first, colon = st->colon, k;
+
+	s->ev.at = i;
 
 	*scope_params = 0;
 	if (name_is(s, i, "async"))
@@ -889,118 +707,161 @@ header(struct scan *s, size_t i, enum block_kind *kind, int *scope_params,
 			bind_names_unknown(s, k, colon, 0);
 		}
 	}
-	return line_end(s, colon) ? colon : colon + 1;
 }
 
-static int
-is_compound(const struct scan *s, size_t i)
+/* The variables set outside the Python (%env) before offset off. */
+static void
+set_env_before(struct scan *s, size_t off)
 {
-	static const char *const kw[] = {"if",    "elif", "else",   "for",
-					 "while", "try",  "except", "finally",
-					 "with",  "def",  "class",  NULL};
-	size_t k;
+	while (s->env_done < s->nenv && s->env[s->env_done].at <= off) {
+		const struct smp_pysrc_env *e = &s->env[s->env_done++];
 
-	if (name_is(s, i, "async") &&
-	    (name_is(s, i + 1, "def") || name_is(s, i + 1, "for") ||
-	     name_is(s, i + 1, "with")))
-		return 1;
-	for (k = 0; kw[k]; k++)
-		if (name_is(s, i, kw[k]))
-			return 1;
-	/* soft keywords: match x: / case y: */
-	if ((name_is(s, i, "match") || name_is(s, i, "case")) &&
-	    tok(s, i + 1)->kind != SMP_PYTOK_OP) {
-		size_t c = header_colon(s, i);
-
-		return !line_end(s, c) && line_end(s, c + 1);
+		if (smp__pyeval_setenv(&s->ev, e->name, e->name_len, e->value,
+				       e->value_len, e->start, e->end))
+			break;
 	}
-	return 0;
 }
 
 static void
 walk(struct scan *s)
 {
-	size_t i = 0;
+	size_t k, d, pfrom = 0, pto = 0;
 	int pending = 0, params = 0;
 	enum block_kind kind = BLOCK_PLAIN;
-	size_t pfrom = 0, pto = 0;
 
-	while (i < s->ntoks && !s->oom && !s->ev.oom) {
-		const struct smp_pytoken *t = tok(s, i);
+	/* past the jobs kept, what follows changes none of them: a job's
+	 * nodes are made when its call is evaluated */
+	for (k = 0; k < s->m.nstmts && !s->oom && !s->ev.oom &&
+		    !s->ev.limited && s->out->count < MAX_JOBS;
+	     k++) {
+		const struct smp_pystmt *st = &s->m.stmts[k];
 
-		if (t->kind == SMP_PYTOK_END)
-			break;
-		if (t->kind == SMP_PYTOK_NEWLINE) {
-			i++;
-			continue;
-		}
-		if (t->kind == SMP_PYTOK_INDENT) {
+		for (d = 0; d < st->dedents; d++)
+			pop_block(s);
+		if (st->indent) {
 			push_block(s, pending ? kind : BLOCK_PLAIN);
 			if (pending && params)
 				bind_names_unknown(s, pfrom, pto, 1);
-			pending = 0;
-			i++;
-			continue;
-		}
-		if (t->kind == SMP_PYTOK_DEDENT) {
-			pop_block(s);
-			i++;
-			continue;
 		}
 		pending = 0;
-		while (s->env_done < s->nenv &&
-		       s->env[s->env_done].at <= t->off) {
-			const struct smp_pysrc_env *e = &s->env[s->env_done++];
-
-			if (smp__pyeval_setenv(&s->ev, e->name, e->name_len,
-					       e->value, e->value_len, e->start,
-					       e->end))
-				break;
-		}
-		if (op_is(s, i, "@")) {
-			/* a decorator line */
-			while (!line_end(s, i))
-				i++;
+		set_env_before(s, s->m.toks[st->first].off);
+		if (st->kind == SMP_PYSTMT_DECORATOR)
+			continue;
+		if (st->kind == SMP_PYSTMT_SIMPLE) {
+			simple(s, st);
 			continue;
 		}
-		if (is_compound(s, i)) {
-			size_t body =
-				header(s, i, &kind, &params, &pfrom, &pto);
-
-			if (line_end(s, body)) {
-				pending = 1;
-				i = body;
-				continue;
-			}
-			/* a body on the header's line: if x: y = 1 */
-			if (push_block(s, kind) == 0) {
-				if (params)
-					bind_names_unknown(s, pfrom, pto, 1);
-				i = simple_line(s, body);
-				pop_block(s);
-			} else {
-				i = simple_line(s, body);
-			}
+		header(s, st, &kind, &params, &pfrom, &pto);
+		if (k + 1 >= s->m.nstmts || !s->m.stmts[k + 1].same_line) {
+			pending = 1;
 			continue;
 		}
-		i = simple_line(s, i);
+		/* a body on the header's line: if x: y = 1 */
+		if (push_block(s, kind) == 0) {
+			if (params)
+				bind_names_unknown(s, pfrom, pto, 1);
+			k = simple_line(s, k + 1);
+			pop_block(s);
+		} else {
+			k = simple_line(s, k + 1);
+		}
 	}
+}
+
+/* ------------------------------------------------- assumed imports */
+
+/* The SDK classes a documentation snippet uses without importing them. */
+static const struct {
+	const char *name, *path;
+} sdk_names[] = {
+	{"PyTorch", "sagemaker.pytorch.PyTorch"},
+	{"HuggingFace", "sagemaker.huggingface.HuggingFace"},
+	{"TensorFlow", "sagemaker.tensorflow.TensorFlow"},
+	{"TrainingCompilerConfig",
+	 "sagemaker.training_compiler.config.TrainingCompilerConfig"},
+};
+
+/*
+ * The first call of name, when name is used only as a call of a plain
+ * name (never defined, assigned, imported or an attribute) and nothing
+ * is imported with '*': then it can only be the SDK's class, so that a
+ * snippet such as the documentation's reads as it is meant. Else
+ * SIZE_MAX.
+ */
+static size_t
+unambiguous(const struct scan *s, const char *name)
+{
+	size_t k, first = (size_t)-1, n = strlen(name);
+
+	if (smp__pym_binding(&s->m, name, n, (size_t)-1))
+		return (size_t)-1;
+	for (k = 0; k + 1 < s->m.ntoks; k++) {
+		if (name_is(s, k, "import") && op_is(s, k + 1, "*"))
+			return (size_t)-1;
+		if (!name_is(s, k, name))
+			continue;
+		if (!op_is(s, k + 1, "(") ||
+		    (k && (op_is(s, k - 1, ".") || name_is(s, k - 1, "def") ||
+			   name_is(s, k - 1, "class"))))
+			return (size_t)-1;
+		if (first == (size_t)-1)
+			first = k;
+	}
+	return first;
+}
+
+/* Binds the SDK names a snippet uses without imports; *first gets the
+ * first use, and the names go to names[0..cap). Returns how many. */
+static size_t
+assume_imports(struct scan *s, size_t *first, char *names, size_t cap)
+{
+	size_t k, n = 0, used = 0;
+
+	*first = (size_t)-1;
+	names[0] = '\0';
+	for (k = 0; k < sizeof(sdk_names) / sizeof(sdk_names[0]); k++) {
+		size_t at = unambiguous(s, sdk_names[k].name);
+		const char *path = sdk_names[k].path;
+		int w;
+
+		if (at == (size_t)-1)
+			continue;
+		if (smp__pyeval_bind(&s->ev, sdk_names[k].name,
+				     strlen(sdk_names[k].name),
+				     smp__pyval_module(&s->ev, path,
+						       strlen(path), at))) {
+			s->oom = 1;
+			return 0;
+		}
+		if (at < *first)
+			*first = at;
+		w = snprintf(names + used, cap - used, "%s'%s'", n ? ", " : "",
+			     sdk_names[k].name);
+		if (w > 0 && (size_t)w < cap - used)
+			used += (size_t)w;
+		n++;
+	}
+	return n;
 }
 
 int
 smp__pysrc_scan(struct smp_pysrc *out, struct smp_arena *arena,
-		const struct smp_allocator *a, const char *buf, size_t len)
+		const struct smp_allocator *a, const struct smp_hashkey *key,
+		const char *buf, size_t len)
 {
-	return smp__pysrc_scan_env(out, arena, a, buf, len, NULL, 0);
+	return smp__pysrc_scan_env(out, arena, a, key, buf, len, NULL, 0);
 }
 
 int
 smp__pysrc_scan_env(struct smp_pysrc *out, struct smp_arena *arena,
-		    const struct smp_allocator *a, const char *buf, size_t len,
+		    const struct smp_allocator *a,
+		    const struct smp_hashkey *key, const char *buf, size_t len,
 		    const struct smp_pysrc_env *env, size_t nenv)
 {
 	struct scan s;
 	int rc = 0;
+	size_t assumed, first;
+	char names[128];
 
 	memset(out, 0, sizeof(*out));
 	memset(&s, 0, sizeof(s));
@@ -1008,20 +869,43 @@ smp__pysrc_scan_env(struct smp_pysrc *out, struct smp_arena *arena,
 	s.nenv = nenv;
 	s.out = out;
 	s.arena = arena;
-	if (tokenize(&s, a, buf, len)) {
-		smp__free(a, s.toks);
+	if (smp__pymodel_build(&s.m, a, buf, len))
 		return SMP_ENOMEM;
-	}
-	if (!out->syntax) {
-		smp__pyeval_init(&s.ev, a, buf, len, s.toks, s.ntoks);
+	if (s.m.syntax) {
+		out->syntax = 1;
+		out->err_at = s.m.err_at;
+		snprintf(out->err, sizeof(out->err), "%s", s.m.err);
+	} else {
+		smp__pyeval_init(&s.ev, a, &s.m, key);
 		s.ev.on_job = on_job;
+		s.ev.on_type_error = on_type_error;
+		assumed = assume_imports(&s, &first, names, sizeof(names));
 		walk(&s);
+		if (assumed && out->count)
+			note(&s, SMP_PYNOTE_ASSUMED, first, first + 1, names,
+			     strlen(names));
+		if (s.m.cut) {
+			struct smp_pysrc_note *n =
+				note(&s, SMP_PYNOTE_LIMIT, s.m.ntoks - 1,
+				     s.m.ntoks, "", 0);
+
+			if (n)
+				n->tokens = SMP_PYMODEL_MAX_TOKENS;
+		}
+		if (s.ev.limited) {
+			struct smp_pysrc_note *n =
+				note(&s, SMP_PYNOTE_LIMIT, s.ev.limit_at,
+				     s.ev.limit_at + 1, "", 0);
+
+			if (n)
+				n->budget = s.ev.budget;
+		}
 		if (s.ev.oom && s.ev.arena.total + 64 < s.ev.budget)
 			rc = SMP_ENOMEM; /* a real failure, not the budget */
 		if (s.oom)
 			rc = SMP_ENOMEM;
 		smp__pyeval_release(&s.ev);
 	}
-	smp__free(a, s.toks);
+	smp__pymodel_release(&s.m);
 	return rc;
 }

@@ -15,6 +15,7 @@
 
 #include "smpreflight.h"
 #include "doc/doc.h"
+#include "util/siphash.h"
 
 /* A value a pipeline parameter's default stands for (pipeline_def.c). */
 struct smp_pysrc_subst {
@@ -36,9 +37,30 @@ struct smp_pysrc_job {
 	size_t nsubst;
 };
 
+/* What the scan noticed besides the jobs, for the rules to report. */
+enum smp_pysrc_note_kind {
+	SMP_PYNOTE_LIMIT,      /* the evaluation ran out of its budget here */
+	SMP_PYNOTE_TYPE_ERROR, /* a job call Python rejects: text the keyword */
+	SMP_PYNOTE_ANNOTATION, /* d["k"]: v, an annotation where = was meant */
+	SMP_PYNOTE_ASSUMED     /* SDK names without imports: text the names */
+};
+
+struct smp_pysrc_note {
+	enum smp_pysrc_note_kind kind;
+	struct smp_pos at, end;
+	const char *text; /* the statement, keyword or names (arena) */
+	const char *what; /* TYPE_ERROR: the callee as written (arena) */
+	size_t budget;    /* LIMIT: the bytes of values allowed, or 0 */
+	size_t tokens;    /* LIMIT: the tokens read, when cut there */
+};
+
+#define SMP_PYSRC_MAX_NOTES 100
+
 struct smp_pysrc {
 	struct smp_pysrc_job *jobs; /* in the arena */
 	size_t count, cap;
+	struct smp_pysrc_note *notes; /* in the arena */
+	size_t nnotes, capnotes;
 	int syntax; /* 1: the source does not tokenize as Python */
 	struct smp_pos err_at;
 	char err[160];
@@ -46,11 +68,13 @@ struct smp_pysrc {
 
 /*
  * Finds the jobs of buf[0..len) into out; nodes and the job array come
- * from arena (the documents'), scratch memory from a. Returns 0 or
+ * from arena (the documents'), scratch memory from a; key keys the
+ * evaluator's hash tables (the context's). Returns 0 or
  * SMP_ENOMEM. A syntax error sets out->syntax and finds nothing.
  */
 int smp__pysrc_scan(struct smp_pysrc *out, struct smp_arena *arena,
-		    const struct smp_allocator *a, const char *buf, size_t len);
+		    const struct smp_allocator *a,
+		    const struct smp_hashkey *key, const char *buf, size_t len);
 
 /*
  * A variable the source sets outside its Python (a notebook's %env
@@ -65,7 +89,8 @@ struct smp_pysrc_env {
 
 /* smp__pysrc_scan() with the variables env[0..nenv) (in order of at). */
 int smp__pysrc_scan_env(struct smp_pysrc *out, struct smp_arena *arena,
-			const struct smp_allocator *a, const char *buf,
+			const struct smp_allocator *a,
+			const struct smp_hashkey *key, const char *buf,
 			size_t len, const struct smp_pysrc_env *env,
 			size_t nenv);
 

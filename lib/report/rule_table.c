@@ -138,6 +138,30 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"SageMaker Python SDK v2.257.6 (sagemaker.huggingface.HuggingFace, "
 	"sagemaker.modules.train.ModelTrainer); boto3 "
 	"SageMaker.Client.create_training_job",
+	[SMP_RULE_ANNOTATION_NOT_ASSIGNMENT].summary =
+		"a subscript annotated where an assignment was meant",
+	"A statement 'target[key]: value' is an annotated assignment "
+	"without a value: Python evaluates the target and the annotation "
+	"and stores nothing, so the dictionary keeps no such key and the "
+	"job runs with the training script's default. A launcher means "
+	"'target[key] = value'.",
+	"Python Language Reference, \"Annotated assignment statements\" "
+	"(https://docs.python.org/3/reference/"
+	"simple_stmts.html#annotated-assignment-statements)",
+	[SMP_RULE_IMPORTS_ASSUMED].summary =
+		"SDK class names used without their imports",
+	"A snippet as the documentation writes it (PyTorch(..., "
+	"compiler_config=TrainingCompilerConfig()) without imports) is "
+	"read as the SageMaker Python SDK's classes when the names can "
+	"mean nothing else: they are only called, never defined, "
+	"assigned or imported, and nothing is imported with '*'. The "
+	"finding says which names were taken for the SDK's; add the "
+	"imports to run the file.",
+	"SageMaker Python SDK v2.257.6 (sagemaker.pytorch.PyTorch, "
+	"sagemaker.huggingface.HuggingFace, "
+	"sagemaker.tensorflow.TensorFlow, "
+	"sagemaker.training_compiler.config.TrainingCompilerConfig);"
+	" " SRC_ENABLE_PT,
 	[SMP_RULE_ENTRY_POINT_MISSING].summary =
 		"a framework estimator without entry_point",
 	"The HuggingFace, PyTorch and TensorFlow estimators run a "

@@ -19,6 +19,7 @@
 #include "job/source_python.h"
 #include "report/suppress.h"
 #include "script/script.h"
+#include "rules/python_notes.h"
 #include "util/text.h"
 
 /*
@@ -251,6 +252,28 @@ any_compiled(const struct smp_pysrc *src)
 	return 0;
 }
 
+/*
+ * Found by a walk with no sign of Training Compiler in it: the notes on
+ * its Python are not reported either (the walk judges compiler jobs
+ * only), except that the evaluation stopped short (input-limit).
+ */
+static int
+walk_quiet(const struct smp_report *rep, const struct smp_pysrc *src,
+	   const struct smp_check_hook *hook)
+{
+	static const char *const signs[] = {"compiler", "torchxla",
+					    "GPU_NUM_DEVICES", "trcomp"};
+	size_t k;
+
+	if (!SMP__WALKED(hook) || (hook->flags & SMP_CHECK_ALL_JOBS) ||
+	    any_compiled(src))
+		return 0;
+	for (k = 0; k < sizeof(signs) / sizeof(signs[0]); k++)
+		if (smp__mem_contains(rep->buf, rep->len, signs[k]))
+			return 0;
+	return 1;
+}
+
 /* The calls no variable names: by their class and line (or cell). */
 static int
 name_calls(struct smp_pysrc *src, const struct smp_notebook *nb,
@@ -419,8 +442,8 @@ scan_source(struct smp_pysrc *src, struct smp_notebook *nb,
 		size_t i;
 
 		rc = smp__pysrc_scan_env(src, &docs->arena, &ctx->alloc,
-					 rep->buf, rep->len, files->env,
-					 files->nenv);
+					 &ctx->hash_key, rep->buf, rep->len,
+					 files->env, files->nenv);
 		if (rc || !src->syntax || !nb || tries == BAD_CELLS_MAX)
 			return rc;
 		cell = smp__notebook_cell_of(nb, src->err_at.line);
@@ -501,31 +524,36 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 		smp__report_add(rep, SMP_RULE_SYNTAX, &src.err_at, NULL,
 				"%s; nothing else in this file is checked",
 				src.err);
-	} else if (rc == 0 && !src.count && SMP__WALKED(hook)) {
-		/* found by a walk: a file without a job says nothing */
-	} else if (rc == 0 && !src.count) {
-		struct smp_pos at = {1, 1, 0};
-
-		smp__report_add(rep, SMP_RULE_NO_TRAINING_JOB, &at, NULL,
-				"no SageMaker training job found: no call of "
-				"an estimator, ModelTrainer or "
-				"create_training_job through the sagemaker "
-				"or boto3 imports");
 	} else if (rc == 0) {
-		struct smp_check_hook h;
+		smp__rules_python_notes(rep, &src, walk_quiet(rep, &src, hook));
+		if (src.count) {
+			struct smp_check_hook h;
 
-		rc = name_calls(&src, notebook ? &nb : NULL, &docs->arena);
-		if (hook)
-			h = *hook;
-		else
-			memset(&h, 0, sizeof(h));
-		if (SMP__WALKED(hook) && !any_compiled(&src) &&
-		    smp__mem_contains(rep->buf, rep->len,
-				      "TrainingCompilerConfig"))
-			h.flags |= SMP__CHECK_FILE_INTENT;
-		if (rc == 0)
-			rc = smp__check_jobs(ctx, &src, docs, rep, &h,
-					     script_dir, "", 1);
+			rc = name_calls(&src, notebook ? &nb : NULL,
+					&docs->arena);
+			if (hook)
+				h = *hook;
+			else
+				memset(&h, 0, sizeof(h));
+			if (SMP__WALKED(hook) && !any_compiled(&src) &&
+			    smp__mem_contains(rep->buf, rep->len,
+					      "TrainingCompilerConfig"))
+				h.flags |= SMP__CHECK_FILE_INTENT;
+			if (rc == 0)
+				rc = smp__check_jobs(ctx, &src, docs, rep, &h,
+						     script_dir, "", 1);
+		} else if (SMP__WALKED(hook)) {
+			/* found by a walk: a file without a job says nothing */
+		} else if (!smp__python_notes_stopped(&src)) {
+			struct smp_pos at = {1, 1, 0};
+
+			smp__report_add(rep, SMP_RULE_NO_TRAINING_JOB, &at,
+					NULL,
+					"no SageMaker training job found: no "
+					"call of an estimator, ModelTrainer or "
+					"create_training_job through the "
+					"sagemaker or boto3 imports");
+		}
 	}
 	rep->root = NULL;
 	if (rc == 0 && !rep->failed && !ctx->no_inline_ignores && !src.syntax)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "script/pymodel.h"
 #include "script/pyscan.h"
 #include "smpreflight.h"
 
@@ -16,7 +17,6 @@
 #define MAX_BLOCKS 64   /* nested def/class/loop/if tracked */
 #define MAX_BRACKETS 64 /* nested brackets tracked */
 #define MAX_LHS 8       /* first tokens of a statement kept */
-#define MAX_IMPORT 256  /* tokens of one import statement kept */
 
 enum hdr {
 	HDR_NONE,
@@ -93,9 +93,7 @@ struct scanner {
 	int body_index;
 	int body_periodic;
 
-	int import_mode;
-	struct smp_pytok imp[MAX_IMPORT];
-	size_t nimp;
+	int import_mode; /* in an import statement: the model read it */
 };
 
 static const char *const keywords[] = {
@@ -293,89 +291,6 @@ add_import(struct scanner *sc, const char *name, size_t nlen,
 	im->target = str_dup(sc, target, tlen);
 	if (im->name && im->target)
 		sc->out->nimports++;
-}
-
-/* Reads NAME(.NAME)* from imp[*i] into buf; returns its length. */
-static size_t
-dotted(struct scanner *sc, size_t *i, char *buf, size_t cap)
-{
-	size_t n = 0;
-
-	while (*i < sc->nimp) {
-		const struct smp_pytok *t = &sc->imp[*i];
-		int name = t->kind == SMP_PYTOK_NAME && !tok_is(sc, t, "as") &&
-			   !tok_is(sc, t, "import") &&
-			   (n == 0 || buf[n - 1] == '.');
-
-		/* names, and the dots between them (or leading: relative) */
-		if (!name && !tok_is(sc, t, ".") && !tok_is(sc, t, "..."))
-			break;
-		if (n + t->len >= cap)
-			return 0;
-		memcpy(buf + n, sc->buf + t->off, t->len);
-		n += t->len;
-		(*i)++;
-	}
-	buf[n] = '\0';
-	return n;
-}
-
-/* `import a.b as c, d` and `from m import (x as y, z)`. */
-static void
-finish_import(struct scanner *sc)
-{
-	char mod[256], name[256], full[512];
-	size_t i = 1, m, n;
-
-	if (sc->nimp == 0)
-		return;
-	if (tok_is(sc, &sc->imp[0], "import")) {
-		while (i < sc->nimp) {
-			const char *dot;
-
-			m = dotted(sc, &i, mod, sizeof(mod));
-			if (!m)
-				break;
-			if (i + 1 < sc->nimp && tok_is(sc, &sc->imp[i], "as") &&
-			    sc->imp[i + 1].kind == SMP_PYTOK_NAME) {
-				add_import(sc, sc->buf + sc->imp[i + 1].off,
-					   sc->imp[i + 1].len, mod, m);
-				i += 2;
-			} else {
-				dot = memchr(mod, '.', m);
-				n = dot ? (size_t)(dot - mod) : m;
-				add_import(sc, mod, n, mod, n);
-			}
-			if (i < sc->nimp && tok_is(sc, &sc->imp[i], ","))
-				i++;
-			else
-				break;
-		}
-		return;
-	}
-	m = dotted(sc, &i, mod, sizeof(mod));
-	if (!m || i >= sc->nimp || !tok_is(sc, &sc->imp[i], "import"))
-		return;
-	for (i++; i < sc->nimp; i++) {
-		const struct smp_pytok *t = &sc->imp[i];
-
-		if (t->kind != SMP_PYTOK_NAME || tok_is(sc, t, "as"))
-			continue;
-		n = t->len < sizeof(name) ? t->len : 0;
-		memcpy(name, sc->buf + t->off, n);
-		name[n] = '\0';
-		if (!n || (size_t)snprintf(full, sizeof(full), "%s.%s", mod,
-					   name) >= sizeof(full))
-			continue;
-		if (i + 2 < sc->nimp && tok_is(sc, &sc->imp[i + 1], "as") &&
-		    sc->imp[i + 2].kind == SMP_PYTOK_NAME) {
-			add_import(sc, sc->buf + sc->imp[i + 2].off,
-				   sc->imp[i + 2].len, full, strlen(full));
-			i += 2;
-		} else {
-			add_import(sc, name, n, full, strlen(full));
-		}
-	}
 }
 
 /* NAME(.NAME)* [ '[' STRING ']' ] '=' : an assignment worth keeping. */
@@ -779,7 +694,6 @@ statement_token(struct scanner *sc, const struct smp_pytok *t)
 		if (k == 0 &&
 		    (tok_is(sc, t, "import") || tok_is(sc, t, "from"))) {
 			sc->import_mode = 1;
-			sc->nimp = 0;
 		} else if (h != HDR_NONE && (k == 0 || h != HDR_ASYNC)) {
 			start_header(sc, h, t);
 			return;
@@ -787,11 +701,8 @@ statement_token(struct scanner *sc, const struct smp_pytok *t)
 	}
 	if (sc->import_mode) {
 		if (t->depth == 0 && tok_is(sc, t, ";")) {
-			finish_import(sc);
 			sc->import_mode = 0;
 			reset_statement(sc);
-		} else if (sc->nimp < MAX_IMPORT) {
-			sc->imp[sc->nimp++] = *t;
 		}
 		return;
 	}
@@ -838,10 +749,7 @@ statement_token(struct scanner *sc, const struct smp_pytok *t)
 static void
 end_line(struct scanner *sc, const struct smp_pytok *t)
 {
-	if (sc->import_mode) {
-		finish_import(sc);
-		sc->import_mode = 0;
-	}
+	sc->import_mode = 0;
 	pop_blocks(sc, t->off, 1);
 	reset_statement(sc);
 	sc->nbr = 0; /* a NEWLINE is never inside brackets */
@@ -850,9 +758,6 @@ end_line(struct scanner *sc, const struct smp_pytok *t)
 static void
 process(struct scanner *sc, const struct smp_pytok *t)
 {
-	if (t->kind == SMP_PYTOK_ERROR || (t->kind == SMP_PYTOK_STRING &&
-					   (t->flags & SMP_PYSTR_UNTERMINATED)))
-		sc->out->bad_tokens++;
 	if (sc->expect_body) {
 		sc->expect_body = 0;
 		if (t->kind == SMP_PYTOK_NEWLINE) {
@@ -892,13 +797,40 @@ process(struct scanner *sc, const struct smp_pytok *t)
 	remember(sc, t);
 }
 
+/* Token k as the tokenizer gave it; *depth counts the open brackets. */
+static void
+token_of(const struct smp_pymodel *m, size_t k, struct smp_pytok *t,
+	 size_t *depth)
+{
+	const struct smp_pytoken *x = &m->toks[k];
+	char c = '\0';
+
+	if (x->len == 1 && x->kind == SMP_PYTOK_OP)
+		c = m->buf[x->off];
+
+	t->kind = (enum smp_pytok_kind)x->kind;
+	t->flags = x->flags;
+	t->off = x->off;
+	t->len = x->len;
+	t->start = smp__pym_start(m, k);
+	t->end = smp__pym_end(m, k);
+	/* as the tokenizer counts: a closer pairs with its opener */
+	if ((c == ')' || c == ']' || c == '}') && *depth)
+		(*depth)--;
+	t->depth = *depth;
+	if (c == '(' || c == '[' || c == '{')
+		(*depth)++;
+}
+
 int
 smp__pyscan_run(struct smp_pyscan *out, struct smp_arena *arena,
 		const char *buf, size_t len)
 {
-	struct smp_pytok_state ts;
+	struct smp_pymodel m;
 	struct smp_pytok t;
 	struct scanner *sc;
+	size_t k, depth = 0;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	out->buf = buf ? buf : "";
@@ -908,24 +840,27 @@ smp__pyscan_run(struct smp_pyscan *out, struct smp_arena *arena,
 	sc = smp__arena_zalloc(arena, sizeof(*sc));
 	if (!sc)
 		return SMP_ENOMEM;
+	rc = smp__pymodel_build(&m, arena->alloc, out->buf, out->len);
+	if (rc)
+		return rc;
 	sc->out = out;
 	sc->arena = arena;
 	sc->buf = out->buf;
 	reset_statement(sc);
-	smp__pytok_init(&ts, out->buf, out->len);
-	for (;;) {
-		smp__pytok_next(&ts, &t);
-		if (t.kind == SMP_PYTOK_END)
-			break;
-		out->tokens++;
-		if (t.kind == SMP_PYTOK_COMMENT)
-			continue;
+	out->tokens = m.ntoks - 1 + m.comments;
+	out->bad_tokens = m.bad_tokens;
+	if (m.cut)
+		out->truncated = 1;
+	for (k = 0; k + 1 < m.ntoks && !sc->rc; k++) {
+		token_of(&m, k, &t, &depth);
 		process(sc, &t);
-		if (sc->rc)
-			return sc->rc;
 	}
-	if (sc->import_mode)
-		finish_import(sc);
+	for (k = 0; k < m.nbinds && !sc->rc; k++)
+		add_import(sc, m.binds[k].name, m.binds[k].name_len,
+			   m.binds[k].target, m.binds[k].target_len);
+	smp__pymodel_release(&m);
+	if (sc->rc)
+		return sc->rc;
 	while (sc->nblocks > 0) {
 		struct block *b = &sc->blocks[--sc->nblocks];
 

@@ -43,7 +43,10 @@ Then, on the largest size, the like-with-like comparisons:
 And the hostile set: inputs generated here (a one-line JSON request with
 8,000 unknown keys, 99,000 duplicate keys on one line, 49,000 findings one
 per line, 3 M blank lines then 4,000 findings, 60,000 suppression
-comments, an exponential glob in a config's ignore list), each run once
+comments, an exponential glob in a config's ignore list, and the Python
+launchers of tests/hostile/gen_launcher.py: a 200,000-key dict literal,
+200,000 subscript assignments, colliding names, 3.8 MB of calls, a spent
+evaluation budget), each run once
 under a 2 GiB address-space limit and a timeout, with its peak RSS and
 wall time against the targets (64 MiB, 1 s). Files that do not parse are left out of the two
 JSON Schema validators' input (both stop at the first one); sm-preflight
@@ -485,6 +488,19 @@ def hostile_inputs(work):
         write(os.path.join(path, "a" * 95 + ".yaml"),
               "estimator: PyTorch\n")
     case("glob *a*a*a*a*a*a*b, 100-char name", "glob", glob_case)
+
+    # Python launchers: the evaluator linear and bounded
+    # (tests/hostile/gen_launcher.py writes them)
+    gen = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       "..", "hostile", "gen_launcher.py")
+    for kind, name in (("dict", ".py, 200,000-key dict literal"),
+                       ("subscript", ".py, 200,000 hp[\"k\"]=i lines"),
+                       ("collide", ".py, 100,000 colliding names"),
+                       ("calls", ".py, 3.8 MB of estimator calls"),
+                       ("budget", ".py, budget spent (l = l + l)")):
+        case(name, "launcher-%s.py" % kind,
+             lambda p, k=kind: subprocess.run(
+                 [sys.executable, gen, k, p], check=True))
     return out
 
 

@@ -545,6 +545,82 @@ f = open(sys.argv[1], "w"); f.write("{\"cells\": [], \"metadata\": {\"x\": \"" +
 	has "larger than the limit of 67108864 bytes for a notebook"
 }
 
+# --- Python launchers -------------------------------------------------------
+
+# gen_launcher KIND FILE: a generated hostile launcher (gen_launcher.py,
+# which `make bench` uses for its hostile set too)
+gen_launcher() {
+	python3 "$here/gen_launcher.py" "$1" "$2"
+}
+
+# bounded WANT ARGS: the CLI under a CPU limit (the target is 1 s, the
+# limit leaves room for a loaded machine; none under the sanitizers), its
+# peak RSS in KiB in $rss when GNU time is there (else 0)
+bounded() {
+	want=$1
+	shift
+	rss=0
+	cpu=6
+	[ -n "$ASAN_OPTIONS" ] && cpu=unlimited
+	if [ -x /usr/bin/time ]; then
+		( ulimit -t $cpu; exec /usr/bin/time -f '%M' -o "$T/rss" \
+			"$cli" "$@" ) >"$T/out" 2>&1 </dev/null
+		rc=$?
+		rss=$(tail -n 1 "$T/rss" 2>/dev/null | tr -cd 0-9)
+		[ -n "$rss" ] || rss=0
+	else
+		( ulimit -t $cpu; exec "$cli" "$@" ) >"$T/out" 2>&1 </dev/null
+		rc=$?
+	fi
+	if [ "$rc" -ne "$want" ]; then
+		fail "'sm-preflight $*' exited $rc, expected $want (a CPU limit of $cpu s)"
+		return 1
+	fi
+	return 0
+}
+
+# rss_within MIB: the last bounded run's peak RSS (not under ASan)
+rss_within() {
+	[ -n "$ASAN_OPTIONS" ] && return 0
+	[ "$rss" -le $(($1 * 1024)) ] ||
+		fail "peak RSS $rss KiB, more than $1 MiB"
+}
+
+# A 200,000-key dict literal: linear, bounded, and a finding where the
+# evaluation stopped, never "no training job" (57 s of CPU before).
+test_python_dict_literal_200k_keys() {
+	no_python && return
+	gen_launcher dict "$T/dict.py"
+	bounded 1 check --no-script "$T/dict.py" &&
+		has 'dict.py:3:1: error: evaluating this statement reaches the limit of [0-9]+ bytes of values' &&
+		hasnt 'no-training-job' && rss_within 64
+}
+
+# 200,000 lines of hp["k"] = i (over 60 s before).
+test_python_200k_subscript_assignments() {
+	no_python && return
+	gen_launcher subscript "$T/sub.py"
+	bounded 1 check --no-script "$T/sub.py" &&
+		has 'input-limit' && hasnt 'no-training-job' && rss_within 64
+}
+
+# Names chosen to collide in a fixed table: the hash is keyed per context
+# (7 s of CPU before, 21 s for the issue's 2.2 MB).
+test_python_colliding_names() {
+	no_python && return
+	gen_launcher collide "$T/collide.py"
+	bounded 0 check --no-script "$T/collide.py" &&
+		has "in 'est'" && rss_within 64
+}
+
+# 3.8 MB of job calls within 64 MiB (116 MiB before).
+test_python_large_launcher_memory() {
+	no_python && return
+	gen_launcher calls "$T/calls.py"
+	bounded 0 check -q --no-script "$T/calls.py" &&
+		has "in 'e0'" && rss_within 64
+}
+
 # --- driver ---------------------------------------------------------------
 
 run_tests

@@ -7,6 +7,7 @@
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "failing_alloc.h"
@@ -39,8 +40,11 @@ TestSuite(py_eval, .init = setup, .fini = teardown);
 static void
 scan(const char *code)
 {
-	cr_assert_eq(smp__pysrc_scan(&src, &arena, &alloc, code, strlen(code)),
-		     0);
+	struct smp_hashkey key = {1, 2};
+
+	cr_assert_eq(
+		smp__pysrc_scan(&src, &arena, &alloc, &key, code, strlen(code)),
+		0);
 }
 
 /* The value node at a path of keys ("hyperparameters", "lr", NULL). */
@@ -428,4 +432,209 @@ Test(py_eval, every_allocation_failure_is_clean)
 	st.fail_at = FA_NEVER;
 	smp_context_free(ctx);
 	cr_assert_eq(st.live, 0);
+}
+
+/* The first note of kind, or NULL. */
+static const struct smp_pysrc_note *
+note_of(enum smp_pysrc_note_kind kind)
+{
+	size_t k;
+
+	for (k = 0; k < src.nnotes; k++)
+		if (src.notes[k].kind == kind)
+			return &src.notes[k];
+	return NULL;
+}
+
+/* Line k of a generated source into p; returns its length. */
+typedef int (*line_fn)(char *p, size_t k);
+
+static int
+line_hp(char *p, size_t k)
+{
+	return sprintf(p, "hp['k%zu'] = %zu\n", k, k);
+}
+
+static int
+line_name(char *p, size_t k)
+{
+	return sprintf(p, "v%zu = %zu\n", k, k);
+}
+
+static int
+line_job(char *p, size_t k)
+{
+	return sprintf(p, "e%zu = PyTorch(entry_point='t.py', seed=%zu)\n", k,
+		       k);
+}
+
+/* A source of n generated lines between head and tail (freed by the
+ * caller). */
+static char *
+generated(const char *head, line_fn line, size_t n, const char *tail)
+{
+	size_t cap = strlen(head) + strlen(tail) + n * 80 + 1;
+	char *s = malloc(cap), *p;
+	size_t k;
+
+	cr_assert_not_null(s);
+	p = s + sprintf(s, "%s", head);
+	for (k = 0; k < n; k++)
+		p += line(p, k);
+	sprintf(p, "%s", tail);
+	return s;
+}
+
+Test(py_eval, large_dicts_are_hashed_and_keep_python_semantics)
+{
+	char *code = generated("from sagemaker.pytorch import PyTorch\n"
+			       "hp = {}\n",
+			       line_hp, 5000,
+			       "hp['k7'] = 'seven'\n"
+			       "hp[1] = 'one'\n"
+			       "hp[True] = 'true'\n"
+			       "est = PyTorch(entry_point='t.py', "
+			       "hyperparameters=hp, lr=hp['k4999'])\n");
+	const struct smp_node *hp;
+
+	scan(code);
+	cr_assert_eq(src.count, 1);
+	hp = at(0, "hyperparameters", NULL);
+	/* 5,000 keys and the int key 1 (True is the same key) */
+	cr_assert_eq(hp->u.mapping.count, 5001);
+	/* a key set again keeps its first position */
+	cr_assert_str_eq(hp->u.mapping.items[7].key->u.scalar.value, "k7");
+	cr_assert_str_eq(text(0, "hyperparameters", "k7"), "seven");
+	cr_assert_str_eq(hp->u.mapping.items[5000].value->u.scalar.value,
+			 "true");
+	cr_assert_str_eq(text(0, "lr", NULL), "4999");
+	free(code);
+}
+
+Test(py_eval, many_names_are_found_in_constant_time)
+{
+	char *code = generated("from sagemaker.pytorch import PyTorch\n",
+			       line_name, 20000,
+			       "est = PyTorch(entry_point='t.py', "
+			       "instance_count=v0, seed=v19999)\n");
+
+	scan(code);
+	cr_assert_eq(src.count, 1);
+	cr_assert_str_eq(text(0, "instance_count", NULL), "0");
+	cr_assert_str_eq(text(0, "seed", NULL), "19999");
+	free(code);
+}
+
+Test(py_eval, budget_spent_is_a_note_where_it_ran_out)
+{
+	scan("from sagemaker.pytorch import PyTorch\n"
+	     "early = PyTorch(entry_point='a.py')\n"
+	     "l = [1, 2, 3, 4, 5, 6, 7, 8]\n"
+	     "l = l + l\nl = l + l\nl = l + l\nl = l + l\nl = l + l\n"
+	     "l = l + l\nl = l + l\nl = l + l\nl = l + l\nl = l + l\n"
+	     "l = l + l\nl = l + l\nl = l + l\nl = l + l\nl = l + l\n"
+	     "l = l + l\nl = l + l\nl = l + l\nl = l + l\nl = l + l\n"
+	     "late = PyTorch(entry_point='b.py')\n");
+	/* the job before stays, the one after is not reached */
+	cr_assert_eq(src.count, 1);
+	cr_assert_str_eq(src.jobs[0].name, "early");
+	cr_assert_not_null(note_of(SMP_PYNOTE_LIMIT));
+	cr_assert_gt(note_of(SMP_PYNOTE_LIMIT)->budget, 0);
+	cr_assert_gt(note_of(SMP_PYNOTE_LIMIT)->at.line, 4);
+	cr_assert_lt(note_of(SMP_PYNOTE_LIMIT)->at.line, 25);
+}
+
+Test(py_eval, a_keyword_given_twice_makes_no_job)
+{
+	const struct smp_pysrc_note *n;
+
+	scan("import boto3\n"
+	     "r = {'TrainingJobName': 'j', 'RoleArn': 'x'}\n"
+	     "sm = boto3.client('sagemaker')\n"
+	     "sm.create_training_job(**r, **r)\n"
+	     "from sagemaker.pytorch import PyTorch\n"
+	     "PyTorch(entry_point='t.py', **{'entry_point': 'u.py'})\n"
+	     "ok = PyTorch(entry_point='t.py', **{'role': 'r'})\n");
+	cr_assert_eq(src.count, 1);
+	cr_assert_str_eq(src.jobs[0].name, "ok");
+	n = note_of(SMP_PYNOTE_TYPE_ERROR);
+	cr_assert_not_null(n);
+	cr_assert_str_eq(n->text, "TrainingJobName");
+	cr_assert_str_eq(n->what, "create_training_job");
+	cr_assert_eq(n->at.line, 4);
+	cr_assert_eq(n->at.column, 29);
+	cr_assert_str_eq(src.notes[1].text, "entry_point");
+	cr_assert_str_eq(src.notes[1].what, "PyTorch");
+}
+
+Test(py_eval, an_annotated_subscript_is_a_note_other_annotations_not)
+{
+	const struct smp_pysrc_note *n;
+
+	scan("from sagemaker.pytorch import PyTorch\n"
+	     "hp = {}\n"
+	     "lr: float = 0.1\n"
+	     "epochs: int\n"
+	     "hp['learning_rate']: lr\n"
+	     "self_like.hp['a']['b']: 2\n"
+	     "hp['x']: int = 3\n"
+	     "est = PyTorch(entry_point='t.py', hyperparameters=hp)\n");
+	cr_assert_eq(src.nnotes, 2);
+	n = note_of(SMP_PYNOTE_ANNOTATION);
+	cr_assert_str_eq(n->text, "hp['learning_rate']: lr");
+	cr_assert_eq(n->at.line, 5);
+	cr_assert_str_eq(src.notes[1].text, "self_like.hp['a']['b']: 2");
+	/* the annotation stores nothing; x: int = 3 assigns */
+	cr_assert_null(at(0, "hyperparameters", "learning_rate"));
+	cr_assert_str_eq(text(0, "hyperparameters", "x"), "3");
+}
+
+Test(py_eval, sdk_names_without_imports_are_assumed_when_unambiguous)
+{
+	const struct smp_pysrc_note *n;
+
+	scan("est = PyTorch(entry_point='t.py', framework_version='1.13.1',\n"
+	     "    compiler_config=TrainingCompilerConfig())\n"
+	     "hf = HuggingFace(entry_point='t.py')\n");
+	cr_assert_eq(src.count, 2);
+	cr_assert_str_eq(src.jobs[0].cls, "PyTorch");
+	cr_assert_eq(src.jobs[0].compiled, 1);
+	cr_assert_str_eq(src.jobs[1].cls, "HuggingFace");
+	n = note_of(SMP_PYNOTE_ASSUMED);
+	cr_assert_not_null(n);
+	cr_assert_str_eq(n->text,
+			 "'PyTorch', 'HuggingFace', 'TrainingCompilerConfig'");
+	cr_assert_eq(n->at.line, 1);
+	cr_assert_eq(n->at.column, 7);
+}
+
+Test(py_eval, sdk_names_defined_or_imported_elsewhere_are_not_assumed)
+{
+	static const char *const files[] = {
+		"class PyTorch:\n    pass\nPyTorch(entry_point='t.py')\n",
+		"def PyTorch(**kw):\n    pass\nPyTorch(entry_point='t.py')\n",
+		"from mylab import PyTorch\nPyTorch(entry_point='t.py')\n",
+		"from mylab import *\nPyTorch(entry_point='t.py')\n",
+		"PyTorch = make()\nPyTorch(entry_point='t.py')\n",
+		"import mylab\nmylab.PyTorch(entry_point='t.py')\n",
+		"for PyTorch in x:\n    PyTorch(entry_point='t.py')\n",
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
+		scan(files[k]);
+		cr_assert_eq(src.count, 0, "file %zu", k);
+		cr_assert_null(note_of(SMP_PYNOTE_ASSUMED), "file %zu", k);
+	}
+}
+
+Test(py_eval, reading_stops_after_the_thousandth_job)
+{
+	char *code = generated("from sagemaker.pytorch import PyTorch\n",
+			       line_job, 1200, "");
+
+	scan(code);
+	cr_assert_eq(src.count, 1000);
+	cr_assert_str_eq(src.jobs[999].name, "e999");
+	free(code);
 }

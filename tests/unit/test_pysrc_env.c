@@ -13,6 +13,7 @@
 
 static struct smp_allocator alloc;
 static struct smp_arena arena;
+static const struct smp_hashkey hkey = {1, 2};
 static struct smp_pysrc src;
 
 static void
@@ -69,7 +70,7 @@ Test(pysrc_env, read_from_where_it_is_set)
 	struct smp_pysrc_env e = gpus_at(0);
 	const struct smp_node *n;
 
-	cr_assert_eq(smp__pysrc_scan_env(&src, &arena, &alloc, code,
+	cr_assert_eq(smp__pysrc_scan_env(&src, &arena, &alloc, &hkey, code,
 					 strlen(code), &e, 1),
 		     0);
 	n = env_of("GPU_NUM_DEVICES");
@@ -86,7 +87,7 @@ Test(pysrc_env, not_before_it_is_set)
 {
 	struct smp_pysrc_env e = gpus_at(strlen(code));
 
-	cr_assert_eq(smp__pysrc_scan_env(&src, &arena, &alloc, code,
+	cr_assert_eq(smp__pysrc_scan_env(&src, &arena, &alloc, &hkey, code,
 					 strlen(code), &e, 1),
 		     0);
 	cr_expect(smp__node_unknown(env_of("GPU_NUM_DEVICES")));
@@ -94,7 +95,7 @@ Test(pysrc_env, not_before_it_is_set)
 
 Test(pysrc_env, none_set_is_unknown)
 {
-	cr_assert_eq(smp__pysrc_scan_env(&src, &arena, &alloc, code,
+	cr_assert_eq(smp__pysrc_scan_env(&src, &arena, &alloc, &hkey, code,
 					 strlen(code), NULL, 0),
 		     0);
 	cr_expect(smp__node_unknown(env_of("GPU_NUM_DEVICES")));

@@ -1,0 +1,28 @@
+/*
+ * siphash.h - a keyed hash for the tables an input fills (names and keys
+ * of a Python source): SipHash-1-3 (Aumasson and Bernstein), as CPython
+ * uses for str and bytes. With a key the input cannot know, no input
+ * makes its names collide on purpose, so a table stays linear.
+ */
+#ifndef SMP_SIPHASH_H
+#define SMP_SIPHASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A 128-bit key: fill it once per context (smp__siphash_seed). */
+struct smp_hashkey {
+	uint64_t k0, k1;
+};
+
+uint64_t smp__siphash(const struct smp_hashkey *key, const void *data,
+		      size_t len);
+
+/*
+ * A fresh key from the system's random source (getentropy), or from
+ * the time and addresses where it fails: never one fixed key for every
+ * run. Opens no file.
+ */
+void smp__siphash_seed(struct smp_hashkey *key);
+
+#endif
