@@ -344,6 +344,8 @@ lint:
 	clang-format --dry-run -Werror $(C_FILES)
 	@echo "== include order of the stages (lib/README.md)"
 	sh tests/lint/include_order.sh lib
+	@echo "== files a spec names: opened by smp__open_beneath() alone"
+	$(PYTHON) tests/lint/file_openers.py lib
 	@echo "== call cycles between the library's files"
 	$(PYTHON) tests/lint/call_cycles.py $(LIB_SRC:%.c=$(BUILD)/%.o)
 	@echo "== public header alone, as C11 and as C++"
