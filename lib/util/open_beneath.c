@@ -109,13 +109,14 @@ from_errno(int e, int *sys_errno)
 static int
 splice(char *path, size_t size, size_t at, const char *link, size_t n)
 {
-	size_t rest = strlen(path + at);
+	size_t rest = strlen(path + at), sep = rest ? 1 : 0;
 
-	if (n + 1 + rest + 1 > size)
+	if (n + sep + rest + 1 > size)
 		return -1;
-	memmove(path + n + 1, path + at, rest + 1);
+	memmove(path + n + sep, path + at, rest + 1);
 	memcpy(path, link, n);
-	path[n] = '/';
+	if (sep)
+		path[n] = '/'; /* a link as the last name keeps no '/' */
 	return 0;
 }
 
@@ -164,7 +165,7 @@ walk(int dirfd, const char *rel, int *fd, int *sys_errno)
 		memcpy(comp, path + at, n);
 		comp[n] = '\0';
 		at += n;
-		last = !path[at + strspn(path + at, "/")];
+		last = !path[at]; /* "name/" must be a folder */
 		if (strcmp(comp, ".") == 0)
 			continue;
 		if (strcmp(comp, "..") == 0) {
@@ -204,8 +205,9 @@ walk(int dirfd, const char *rel, int *fd, int *sys_errno)
 		if (last && !S_ISDIR(st.st_mode)) {
 			/* O_NOFOLLOW: swapped for a symlink since, refused */
 			*fd = openat(cur, comp, FILE_FLAGS | O_NOFOLLOW);
+			e = errno;
 			close(cur);
-			return *fd < 0 ? from_errno(errno, sys_errno)
+			return *fd < 0 ? from_errno(e, sys_errno)
 				       : SMP_BENEATH_OK;
 		}
 		if (!S_ISDIR(st.st_mode)) {

@@ -3,7 +3,7 @@
  * the project root, never through a symlink or ".." out of it, regular
  * files only (CONVENTIONS rule 27). Nothing else in the library opens a
  * path a spec, a notebook, a launcher or a describe response names;
- * tests/lint/spec_paths.sh checks it.
+ * tests/lint/file_openers.py (make lint) checks it.
  */
 #ifndef SMP_OPEN_BENEATH_H
 #define SMP_OPEN_BENEATH_H

@@ -215,6 +215,8 @@ not_regular(opener fn)
 		     SMP_BENEATH_MISSING);
 	cr_assert_eq(try_open(fn, "proj", "train.py/x", NULL, 0),
 		     SMP_BENEATH_MISSING);
+	cr_assert_eq(try_open(fn, "proj", "train.py/", NULL, 0),
+		     SMP_BENEATH_MISSING);
 	snprintf(b, sizeof(b), "%s/proj", top);
 	cr_assert_eq(fn(&fd, b, "loop.py", &e), SMP_BENEATH_ERRNO);
 	cr_assert_eq(e, ELOOP);
