@@ -20,6 +20,7 @@
 #include "report/report.h"
 #include "util/alloc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* GitHub code scanning's limit on a rule's fullDescription, in
@@ -279,28 +280,19 @@ out_artifact(struct smp__out *o, const struct smp__artifact *art)
 				     : "\"}");
 }
 
-/*
- * Sorts idx[0..n) by key, then by index, into idx (tmp is scratch): a
- * merge sort, stable and O(n log n), since qsort() takes no context.
- */
-static void
-sort_by_key(size_t *idx, size_t *tmp, size_t n, unsigned char (*keys)[32])
-{
-	size_t half = n / 2, i = 0, j = half, k = 0;
+/* A finding's key and index, sorted to count the occurrences. */
+struct keyed {
+	unsigned char key[32];
+	size_t i;
+};
 
-	if (n < 2)
-		return;
-	sort_by_key(idx, tmp, half, keys);
-	sort_by_key(idx + half, tmp, n - half, keys);
-	while (i < half && j < n)
-		tmp[k++] = memcmp(keys[idx[j]], keys[idx[i]], 32) < 0
-				   ? idx[j++]
-				   : idx[i++];
-	while (i < half)
-		tmp[k++] = idx[i++];
-	while (j < n)
-		tmp[k++] = idx[j++];
-	memcpy(idx, tmp, n * sizeof(*idx));
+static int
+by_key(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	int c = memcmp(x->key, y->key, 32);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
 /*
@@ -311,22 +303,24 @@ sort_by_key(size_t *idx, size_t *tmp, size_t n, unsigned char (*keys)[32])
 static int
 occurrences(struct files *fs, size_t n)
 {
-	size_t *idx, *tmp, i;
+	struct keyed *k;
+	size_t i;
 
 	fs->occurrence = smp__calloc(&fs->em->alloc, n ? n : 1, sizeof(size_t));
-	idx = smp__calloc(&fs->em->alloc, n ? 2 * n : 1, sizeof(size_t));
-	if (!fs->occurrence || !idx) {
-		smp__free(&fs->em->alloc, idx);
+	k = smp__calloc(&fs->em->alloc, n ? n : 1, sizeof(*k));
+	if (!fs->occurrence || !k) {
+		smp__free(&fs->em->alloc, k);
 		return SMP_ENOMEM;
 	}
-	tmp = idx + n;
-	for (i = 0; i < n; i++)
-		idx[i] = i;
-	sort_by_key(idx, tmp, n, fs->keys);
+	for (i = 0; i < n; i++) {
+		memcpy(k[i].key, fs->keys[i], 32);
+		k[i].i = i;
+	}
+	qsort(k, n, sizeof(*k), by_key);
 	for (i = 1; i < n; i++)
-		if (memcmp(fs->keys[idx[i]], fs->keys[idx[i - 1]], 32) == 0)
-			fs->occurrence[idx[i]] = fs->occurrence[idx[i - 1]] + 1;
-	smp__free(&fs->em->alloc, idx);
+		if (memcmp(k[i].key, k[i - 1].key, 32) == 0)
+			fs->occurrence[k[i].i] = fs->occurrence[k[i - 1].i] + 1;
+	smp__free(&fs->em->alloc, k);
 	return 0;
 }
 
