@@ -346,8 +346,9 @@ lint:
 	sh tests/lint/include_order.sh lib
 	@echo "== files a spec names: opened by smp__open_beneath() alone"
 	$(PYTHON) tests/lint/file_openers.py lib
-	@echo "== call cycles between the library's files"
+	@echo "== call cycles between the library's files, and the CLI's"
 	$(PYTHON) tests/lint/call_cycles.py $(LIB_SRC:%.c=$(BUILD)/%.o)
+	$(PYTHON) tests/lint/call_cycles.py $(CLI_SRC:%.c=$(BUILD)/%.o)
 	@echo "== public header alone, as C11 and as C++"
 	echo '#include "smpreflight.h"' | $(CC) -std=c11 -Wall -Wextra -Werror -pedantic -Ilib -x c -fsyntax-only -
 	echo '#include "smpreflight.h"' | c++ -Wall -Wextra -Werror -Ilib -x c++ -fsyntax-only -

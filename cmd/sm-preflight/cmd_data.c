@@ -26,26 +26,6 @@
 
 /* ---------------------------------------------------- shared helpers */
 
-/*
- * XDG Base Directory: $XDG_CACHE_HOME when set to an absolute path, else
- * $HOME/.cache; NULL when neither gives one (no cache is used then).
- */
-const char *
-cli_cache_dir(char *buf, size_t size)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	int n;
-
-	if (xdg && xdg[0] == '/')
-		n = snprintf(buf, size, "%s/sm-preflight", xdg);
-	else if (home && home[0] == '/')
-		n = snprintf(buf, size, "%s/.cache/sm-preflight", home);
-	else
-		return NULL;
-	return n > 0 && (size_t)n < size ? buf : NULL;
-}
-
 /* A whole number in [min, max]; -1 otherwise. */
 static long
 parse_count(const char *s, long min, long max)

@@ -129,6 +129,7 @@ smp_baseline_new(struct smp_baseline **out, const struct smp_context *ctx,
 		 const char *name, const char *buf, size_t len,
 		 struct smp_error *err)
 {
+	smp__error_clear(err);
 	if (!out)
 		return smp__error_at(err, SMP_EINVAL, "", 0, 0,
 				     "invalid argument: out is NULL");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "advise/baseline.h"
+#include "util/error.h"
 #include "util/options_version.h"
 
 static const size_t check_options_size[SMP_CHECK_OPTIONS_VERSION + 1] = {
@@ -31,12 +32,7 @@ compare(void *ud, const struct smp_check *c)
 static int
 invalid(struct smp_error *err, const char *message)
 {
-	if (err) {
-		memset(err, 0, sizeof(*err));
-		err->code = SMP_EINVAL;
-		strncpy(err->message, message, sizeof(err->message) - 1);
-	}
-	return SMP_EINVAL;
+	return smp__error_set(err, SMP_EINVAL, NULL, NULL, "%s", message);
 }
 
 int
@@ -48,6 +44,7 @@ smp_check(struct smp_report **out, const struct smp_context *ctx,
 	struct smp_check_hook hook;
 	int rc;
 
+	smp__error_clear(err);
 	if (out)
 		*out = NULL;
 	if (!out || !ctx || !name)
@@ -78,6 +75,7 @@ smp_check_buffer(struct smp_report **out, const struct smp_context *ctx,
 		 const char *name, const char *buf, size_t len,
 		 struct smp_error *err)
 {
+	smp__error_clear(err);
 	if (!buf && len)
 		return invalid(err, "invalid argument: NULL buf with len > 0");
 	/* an empty spec: a buffer still, not the file called name */
@@ -88,5 +86,6 @@ int
 smp_check_file(struct smp_report **out, const struct smp_context *ctx,
 	       const char *path, struct smp_error *err)
 {
+	smp__error_clear(err);
 	return smp_check(out, ctx, path, NULL, 0, NULL, err);
 }

@@ -161,6 +161,7 @@ smp_diagnose_buffer(struct smp_diagnosis **out, const struct smp_context *ctx,
 	struct smp_baseline *baseline = NULL;
 	int rc;
 
+	smp__error_clear(err);
 	if (!out)
 		return smp__error_at(err, SMP_EINVAL, "", 0, 0,
 				     "invalid argument");

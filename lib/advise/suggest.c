@@ -861,6 +861,7 @@ smp_suggest(struct smp_suggestion **out, const struct smp_context *ctx,
 	struct smp_suggest_options o = SMP_SUGGEST_OPTIONS_INIT;
 	int rc;
 
+	smp__error_clear(err);
 	if (!out)
 		return smp__error_set(err, SMP_EINVAL, NULL, NULL,
 				      "invalid argument: out is NULL");

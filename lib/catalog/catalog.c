@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "catalog/catalog.h"
@@ -477,6 +478,39 @@ read_instances(struct loader *L, const struct smp_node *root)
 				  cat->instances, cat->instance_count);
 }
 
+/* By model key, then by place in the file (rows are one array). */
+static int
+cmp_model(const void *a, const void *b)
+{
+	const struct smp_tested_model *x =
+		*(const struct smp_tested_model *const *)a;
+	const struct smp_tested_model *y =
+		*(const struct smp_tested_model *const *)b;
+	int c = strcmp(x->model_key, y->model_key);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+static int
+index_tested(struct loader *L)
+{
+	struct smp_catalog *cat = L->cat;
+	const struct smp_tested_model **by;
+	size_t i;
+
+	cat->tested_by_model = NULL;
+	if (!cat->tested_count)
+		return 0;
+	by = smp__arena_alloc(&cat->arena, cat->tested_count * sizeof(void *));
+	if (!by)
+		return fail_nomem(L);
+	for (i = 0; i < cat->tested_count; i++)
+		by[i] = &cat->tested[i];
+	qsort(by, cat->tested_count, sizeof(const void *), cmp_model);
+	cat->tested_by_model = by;
+	return 0;
+}
+
 static int
 read_tested(struct loader *L, const struct smp_node *root)
 {
@@ -499,7 +533,7 @@ read_tested(struct loader *L, const struct smp_node *root)
 		smp__model_key(key, n, rows[i].model);
 		rows[i].model_key = key;
 	}
-	return 0;
+	return index_tested(L);
 }
 
 /* The set of a configuration's 'registries' names at least one row. */
@@ -637,6 +671,34 @@ smp__catalog_release(struct smp_catalog *cat)
 		return;
 	smp__arena_release(&cat->arena);
 	memset(cat, 0, sizeof(*cat));
+}
+
+/* See catalog.h: a binary search for the model's first row. */
+const struct smp_tested_model *const *
+smp__catalog_model_rows(const struct smp_catalog *cat, const char *model_key,
+			size_t *count)
+{
+	size_t lo = 0, hi, end;
+
+	*count = 0;
+	if (!cat || !model_key || !cat->tested_by_model)
+		return NULL;
+	hi = cat->tested_count;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(cat->tested_by_model[mid]->model_key, model_key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo;
+	     end < cat->tested_count &&
+	     strcmp(cat->tested_by_model[end]->model_key, model_key) == 0;
+	     end++)
+		;
+	*count = end - lo;
+	return *count ? cat->tested_by_model + lo : NULL;
 }
 
 /* Linear search: the table has a few dozen rows, kept in file order. */

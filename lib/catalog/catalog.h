@@ -110,6 +110,9 @@ struct smp_catalog {
 	size_t instance_count;
 	const struct smp_tested_model *tested;
 	size_t tested_count;
+	/* the tested rows ordered by model_key, file order within a model:
+	 * a pick reads its model's rows, not the whole table */
+	const struct smp_tested_model *const *tested_by_model;
 	const struct smp_image *images;
 	size_t image_count;
 	/* instance classes the SDK accepts (exact match on ml.<class>.<size>)
@@ -168,6 +171,15 @@ int smp__catalog_overlay(struct smp_catalog *cat, const struct smp_allocator *a,
 
 const struct smp_instance *smp__catalog_instance(const struct smp_catalog *cat,
 						 const char *type);
+
+/*
+ * The tested rows of one model (a model_key, see smp__model_key), in file
+ * order: *count rows from the returned array; NULL with *count 0 when the
+ * table has none.
+ */
+const struct smp_tested_model *const *
+smp__catalog_model_rows(const struct smp_catalog *cat, const char *model_key,
+			size_t *count);
 
 /*
  * 1 when version is the image's framework version or one of its aliases

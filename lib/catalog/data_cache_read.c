@@ -17,6 +17,7 @@
 #include "util/alloc.h"
 #include "util/options.h"
 #include "util/read_file.h"
+#include "util/error.h"
 
 /* ------------------------------------------------------ JSON reading */
 
@@ -221,7 +222,7 @@ read_checked(const char *cache_dir, const struct smp_allocator *a)
 	char path[1100], *buf = NULL;
 	size_t len;
 	int64_t t = 0;
-	struct smp_error e;
+	struct smp_error e = {0};
 
 	if (smp__cache_join(path, sizeof(path), cache_dir,
 			    SMP_CACHE_CHECKED_NAME, NULL) ||
@@ -265,7 +266,7 @@ smp__builtin_data_version(char out[32], const struct smp_allocator *a)
 {
 	const struct smp_embedded_file *f =
 		smp__embedded_find("instances.json");
-	struct smp_error e;
+	struct smp_error e = {0};
 
 	out[0] = '\0';
 	if (!f)
@@ -295,7 +296,7 @@ try_cache(struct smp_catalog *cat, struct smp_data_choice *choice,
 	struct smp_cache_copy copy;
 	struct smp_data_buffer b[3];
 	struct smp_catalog tmp;
-	struct smp_error e;
+	struct smp_error e = {0};
 	char names[3][1100], builtin[32];
 	struct stat st;
 	int rc, i;
@@ -436,11 +437,12 @@ smp_data_cache_info(struct smp_cache_info *out, const struct smp_options *opts,
 	struct smp_cache_copy copy;
 	struct smp_data_buffer b[3];
 	struct smp_catalog cat;
-	struct smp_error e;
+	struct smp_error e = {0};
 	char names[3][1100], builtin[32];
 	struct stat st;
 	int rc, i;
 
+	smp__error_clear(err);
 	if (!out)
 		return smp__cache_fail(err, SMP_EINVAL, "out", "out is NULL");
 	memset(out, 0, sizeof(*out));

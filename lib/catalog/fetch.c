@@ -567,7 +567,7 @@ run_update(struct result *r, struct updater *U, const char *cache_dir,
 	struct doc docs[SMP_DOC_COUNT];
 	const char *use_buf[3], *bufs[SMP_DOC_COUNT];
 	size_t use_len[3], lens[SMP_DOC_COUNT];
-	struct smp_error scratch;
+	struct smp_error scratch = {0};
 	int have_copy = 0, i, rc, same, not_modified = 1, newer;
 
 	memset(&old_cat, 0, sizeof(old_cat));
@@ -737,5 +737,6 @@ int
 smp_data_update(struct smp_update_result **out, const struct smp_options *opts,
 		const struct smp_update_options *update, struct smp_error *err)
 {
+	smp__error_clear(err);
 	return smp__data_update_io(out, opts, update, NULL, err);
 }

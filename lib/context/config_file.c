@@ -290,6 +290,7 @@ smp_config_parse(struct smp_config **out, const char *name, const char *buf,
 	struct config *c;
 	int rc;
 
+	smp__error_clear(err);
 	if (!out)
 		return SMP_EINVAL;
 	*out = NULL;

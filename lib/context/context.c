@@ -256,6 +256,7 @@ smp_context_new(struct smp_context **out, const struct smp_options *opts,
 	struct smp_context *ctx;
 	int rc;
 
+	smp__error_clear(err);
 	if (!out) {
 		set_error(err, SMP_EINVAL, "out", "out is NULL");
 		return SMP_EINVAL;

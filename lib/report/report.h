@@ -30,6 +30,7 @@ struct smp_report {
 	/* borrowed while the check runs, for source lines and pointers */
 	const char *buf;
 	size_t len;
+	int is_json; /* the loader read buf as JSON (smp_docs.is_json) */
 	const struct smp_node *root;
 	/* per-rule severity from the context; NULL means the defaults */
 	const enum smp_severity *severity;

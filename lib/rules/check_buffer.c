@@ -131,6 +131,7 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 		rc = smp__check_source(ctx, name, &docs, rep, hook, script_dir);
 	} else {
 		rc = smp__load(&docs, name, rep->buf, len, &ctx->limits);
+		rep->is_json = docs.is_json;
 		if (rc == 0)
 			rc = smp__rules_input(rep, &docs);
 		for (i = 0; rc == 0 && i < docs.count; i++)

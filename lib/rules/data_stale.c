@@ -17,6 +17,7 @@ smp_check_data_age(struct smp_report **out, const struct smp_context *ctx,
 	long age;
 	int rc;
 
+	smp__error_clear(err);
 	if (!out)
 		return smp__error_set(err, SMP_EINVAL, "out", NULL,
 				      "out is NULL");

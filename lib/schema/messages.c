@@ -403,9 +403,12 @@ violation(const struct walk *w, enum smp_rule_id rule, const struct smp_node *n,
 		return smp__report_node(w->rep, rule, n, "%s",
 					smp__buf_str(msg));
 	if (!v->found || n->start.line < v->err->line ||
-	    (n->start.line == v->err->line && n->start.column < v->err->column))
+	    (n->start.line == v->err->line &&
+	     n->start.column < v->err->column)) {
+		smp__error_clear(v->err); /* an earlier one replaces it */
 		smp__error_set(v->err, SMP_EPARSE, v->name, &n->start, "%s",
 			       smp__buf_str(msg));
+	}
 	v->found = 1;
 	return NULL;
 }

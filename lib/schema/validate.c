@@ -494,8 +494,9 @@ smp__schema_check(const struct smp_schema *s, const struct smp_node *root,
 		return rep->failed ? SMP_ENOMEM : 0;
 	w.rep = rep;
 	w.verr = NULL;
-	/* the loader's decision: a flow mapping in a .yaml file is YAML */
-	w.json = rep->buf && smp__load_is_json(rep->file, rep->buf, rep->len);
+	/* the loader's own decision (a format hint or the bytes can make a
+	 * job.yaml JSON), not the file name again */
+	w.json = rep->is_json;
 	w.depth = 0;
 	validate(&w, s->root, root, NULL, 1);
 	if (rep->failed)

@@ -494,6 +494,8 @@ struct pick_rows {
 	const struct smp_tested_model *row[PICK_MAX];
 	enum smp_row_match match[PICK_MAX];
 	size_t count; /* matching rows, even past PICK_MAX */
+	const struct smp_tested_model *const *model; /* the model's rows */
+	size_t model_count;
 };
 
 static void
@@ -504,13 +506,11 @@ pick_rows(struct pick_rows *p, const struct smp_catalog *cat,
 	size_t i;
 
 	p->count = 0;
-	for (i = 0; i < cat->tested_count; i++) {
-		const struct smp_tested_model *r = &cat->tested[i];
+	p->model = smp__catalog_model_rows(cat, q->model_key, &p->model_count);
+	for (i = 0; i < p->model_count; i++) {
+		const struct smp_tested_model *r = p->model[i];
 		enum smp_row_match m;
 
-		/* most rows are another model's: one byte tells */
-		if (!r->model_key || r->model_key[0] != q->model_key[0])
-			continue;
 		m = row_match(cat, r, q, im, &memo);
 		if (m == SMP_ROW_NONE)
 			continue;
@@ -532,8 +532,8 @@ pick_at(const struct pick_rows *p, const struct smp_catalog *cat,
 		*m = p->match[k];
 		return p->row[k];
 	}
-	*m = row_match(cat, &cat->tested[k], q, im, NULL);
-	return &cat->tested[k];
+	*m = row_match(cat, p->model[k], q, im, NULL);
+	return p->model[k];
 }
 
 void
@@ -552,7 +552,7 @@ smp__tune_pick(struct smp_row_pick *out, const struct smp_catalog *cat,
 		return;
 	im = query_image(cat, q);
 	pick_rows(&rows, cat, q, im);
-	total = rows.count <= PICK_MAX ? rows.count : cat->tested_count;
+	total = rows.count <= PICK_MAX ? rows.count : rows.model_count;
 	/* rows of several lengths and none given: the job may use the
 	 * longest, so the smallest batch is the safe one */
 	for (i = 0; i < total; i++) {
@@ -638,14 +638,16 @@ smp__tune_same_job_max(const struct smp_catalog *cat,
 		       const struct smp_tune_query *q, int any_length)
 {
 	const struct smp_tested_model *best = NULL;
+	const struct smp_tested_model *const *rows;
 	const struct smp_image *im;
-	size_t i;
+	size_t i, n;
 
 	if (!q->model_key || !q->framework || !q->instance)
 		return NULL;
 	im = query_image(cat, q);
-	for (i = 0; i < cat->tested_count; i++) {
-		const struct smp_tested_model *r = &cat->tested[i];
+	rows = smp__catalog_model_rows(cat, q->model_key, &n);
+	for (i = 0; i < n; i++) {
+		const struct smp_tested_model *r = rows[i];
 
 		if (!row_same_model(r, q) || !same_family(r, q) ||
 		    !row_same_versions(r, q, im) ||
@@ -705,11 +707,13 @@ nearest_native(const struct smp_catalog *cat, const struct smp_tune_query *q,
 {
 	const struct smp_tested_model *best = NULL;
 	const struct smp_image *im = query_image(cat, q);
+	const struct smp_tested_model *const *rows;
 	double bf = 0, f;
-	size_t i;
+	size_t i, n;
 
-	for (i = 0; i < cat->tested_count; i++) {
-		const struct smp_tested_model *r = &cat->tested[i];
+	rows = smp__catalog_model_rows(cat, q->model_key, &n);
+	for (i = 0; i < n; i++) {
+		const struct smp_tested_model *r = rows[i];
 
 		if (row_match(cat, r, q, im, NULL) == SMP_ROW_NONE ||
 		    !(row_native(cat, r) > 0) ||
@@ -863,17 +867,13 @@ int
 smp__tune_model_tested(const struct smp_catalog *cat, const char *framework,
 		       const char *model_key)
 {
-	size_t i;
+	const struct smp_tested_model *const *rows;
+	size_t i, n;
 
-	for (i = 0; i < cat->tested_count; i++) {
-		const struct smp_tested_model *r = &cat->tested[i];
-
-		/* most rows are another model's: one byte tells */
-		if (r->model_key && r->model_key[0] == model_key[0] &&
-		    strcmp(r->model_key, model_key) == 0 &&
-		    (!framework || strcmp(r->framework, framework) == 0))
+	rows = smp__catalog_model_rows(cat, model_key, &n);
+	for (i = 0; i < n; i++)
+		if (!framework || strcmp(rows[i]->framework, framework) == 0)
 			return 1;
-	}
 	return 0;
 }
 

@@ -4,15 +4,38 @@
 
 #include "util/error.h"
 
+void
+smp__error_clear(struct smp_error *err)
+{
+	if (err)
+		memset(err, 0, sizeof(*err));
+}
+
+/* A long source name keeps its tail, where the file's name is, behind
+ * "..." (as jansson's jsonp_error_set does). */
+static void
+set_source(struct smp_error *err, const char *source)
+{
+	size_t n = source ? strlen(source) : 0, room = sizeof(err->source);
+
+	if (n < room) {
+		memcpy(err->source, source ? source : "", n + 1);
+		return;
+	}
+	memcpy(err->source, "...", 3);
+	memcpy(err->source + 3, source + n - (room - 4), room - 4);
+	err->source[room - 1] = '\0';
+}
+
 int
 smp__error_setv(struct smp_error *err, int code, const char *source,
 		const struct smp_pos *at, const char *fmt, va_list ap)
 {
-	if (!err)
-		return code;
+	if (!err || err->code != 0)
+		return code; /* the first error is the cause: keep it */
 	memset(err, 0, sizeof(*err));
 	err->code = code;
-	snprintf(err->source, sizeof(err->source), "%s", source ? source : "");
+	set_source(err, source);
 	if (at) {
 		err->line = at->line;
 		err->column = at->column;

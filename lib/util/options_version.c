@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/error.h"
 #include "util/options_version.h"
 
 int
@@ -14,16 +15,10 @@ smp__options_copy(void *out, const void *in, const size_t *sizes,
 		return 0;
 	memcpy(&version, in, sizeof(version));
 	if (version == 0 || version > max) {
-		if (err) {
-			memset(err, 0, sizeof(*err));
-			err->code = SMP_EINVAL;
-			snprintf(err->source, sizeof(err->source), "options");
-			snprintf(err->message, sizeof(err->message),
-				 "unsupported %s version %u (this library "
-				 "reads 1 to %u; start from %s_init())",
-				 what, version, max, what);
-		}
-		return SMP_EINVAL;
+		return smp__error_set(err, SMP_EINVAL, "options", NULL,
+				      "unsupported %s version %u (this library "
+				      "reads 1 to %u; start from %s_init())",
+				      what, version, max, what);
 	}
 	memcpy(out, in, sizes[version]);
 	return 0;

@@ -133,7 +133,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (d = 0; d < 4; d++) {
 		struct smp_report *rep = NULL;
-		struct smp_error err;
+		struct smp_error err = {0};
 
 		if (smp_check_buffer(&rep, contexts[d], "fuzz", buf, size,
 				     &err) != 0)

@@ -42,7 +42,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		setup();
 	for (d = 0; d < 2; d++) {
 		struct smp_report *rep = NULL;
-		struct smp_error err;
+		struct smp_error err = {0};
 
 		if (smp_check_buffer(&rep, context, names[d],
 				     (const char *)data, size, &err) != 0)

@@ -18,7 +18,7 @@ struct smp_context *
 th_context(const struct smp_options *opts)
 {
 	struct smp_context *ctx = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	int rc = smp_context_new(&ctx, opts, &err);
 
 	cr_assert_eq(rc, 0, "context: %s", err.message);
@@ -37,7 +37,7 @@ th_check_named(const struct smp_context *ctx, const char *name,
 	       const char *spec)
 {
 	struct smp_report *rep = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_eq(
 		smp_check_buffer(&rep, ctx, name, spec, strlen(spec), &err), 0,

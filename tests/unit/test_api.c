@@ -128,7 +128,7 @@ Test(api, old_caller_struct_exact_size_is_read_correctly)
 	struct smp_options_v1 *v1 = malloc(sizeof(*v1));
 	struct smp_context *ctx = NULL;
 	struct smp_report *rep = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_not_null(v1);
 	memset(v1, 0, sizeof(*v1));
@@ -163,7 +163,7 @@ Test(api, old_caller_struct_followed_by_garbage_is_not_read_beyond)
 	} mem;
 	struct smp_context *ctx = NULL;
 	struct smp_report *rep = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	memset(&mem, 0xA5, sizeof(mem));
 	mem.v1.version = 1;
@@ -201,7 +201,7 @@ Test(api, version_2_caller_struct_is_read_to_its_end)
 	} garbage;
 	struct smp_context *ctx = NULL;
 	struct smp_report *rep = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_not_null(exact);
 	full.version = 2;
@@ -233,7 +233,7 @@ Test(api, options_version_out_of_range_is_einval)
 {
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_context *ctx = (struct smp_context *)&o;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	o.version = 0;
 	cr_assert_eq(smp_context_new(&ctx, &o, &err), SMP_EINVAL);
@@ -250,7 +250,7 @@ Test(api, version_2_fields_are_read)
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_context *ctx = NULL;
 	struct smp_report *rep = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_eq(o.version, SMP_OPTIONS_VERSION);
 	o.no_script = 1;
@@ -283,7 +283,7 @@ Test(api, instance_data_from_caller_buffers)
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_context *mem = NULL, *builtin = NULL;
 	struct smp_report *a = NULL, *b = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	char *bufs[3], *ta, *tb;
 	int i;
 
@@ -328,7 +328,7 @@ Test(api, data_age_of_caller_buffers)
 	struct smp_context *mem = NULL;
 	struct smp_report *rep = NULL;
 	const struct smp_finding *f;
-	struct smp_error err;
+	struct smp_error err = {0};
 	char *bufs[3];
 	int i;
 
@@ -360,7 +360,7 @@ Test(api, instance_data_needs_all_three_buffers)
 {
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_context *ctx = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	o.instance_data[0].buf = "{}";
 	o.instance_data[0].len = 2;
@@ -373,7 +373,7 @@ Test(api, instance_data_invalid_buffer_names_the_document)
 {
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_context *ctx = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	static const char bad[] = "{\"schema_version\": 1,\n  \"rows\": [}";
 	char *bufs[3];
 	int i, rc;
@@ -411,7 +411,7 @@ Test(api, instance_data_buffers_out_of_memory_at_every_step)
 	o.allocator = &al;
 	for (n = 1; n < 100000 && !ok; n++) {
 		struct smp_context *ctx = NULL;
-		struct smp_error err;
+		struct smp_error err = {0};
 		int rc;
 
 		fa_init(&c, (long)n - 1); /* n counts calls from 1 */
@@ -453,7 +453,7 @@ static struct smp_report *
 check_broken(struct smp_context **ctx)
 {
 	struct smp_report *rep = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_eq(smp_context_new(ctx, NULL, &err), 0);
 	cr_assert_eq(smp_check_buffer(&rep, *ctx, BROKEN, broken_spec,
@@ -586,7 +586,7 @@ Test(api, suggestion_renders_into_a_membuf)
 {
 	struct smp_context *ctx = NULL;
 	struct smp_suggestion *s = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	char buf[8192];
 	struct smp_membuf m = {buf, sizeof(buf), 0};
 

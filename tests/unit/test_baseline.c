@@ -21,7 +21,7 @@ static struct smp_context *
 context(void)
 {
 	struct smp_context *ctx = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	int rc = smp_context_new(&ctx, NULL, &err);
 
 	cr_assert_eq(rc, 0, "context: %s", err.message);
@@ -32,7 +32,7 @@ static struct smp_baseline *
 baseline(const struct smp_context *ctx, const char *spec)
 {
 	struct smp_baseline *b = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	int rc = smp_baseline_new(&b, ctx, "native.yaml", spec, strlen(spec),
 				  &err);
 
@@ -45,7 +45,7 @@ compare(const struct smp_context *ctx, const struct smp_baseline *b,
 	const char *spec)
 {
 	struct smp_report *rep = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	int rc = smp_check(&rep, ctx, "compiled.yaml", spec, strlen(spec),
 			   BASELINE_OPTS(b), &err);
 
@@ -343,7 +343,7 @@ Test(baseline, unusable_baselines)
 	struct smp_context *ctx = context();
 	struct smp_baseline *b = (struct smp_baseline *)ctx;
 	struct smp_report *rep = NULL, *plain = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_eq(smp_baseline_new(&b, ctx, "n.yaml", "a: [1,\n", 7, &err),
 		     SMP_EPARSE);
@@ -379,7 +379,7 @@ Test(baseline, files)
 	struct smp_context *ctx = context();
 	struct smp_baseline *b = NULL;
 	struct smp_report *rep = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	char native[] = "/tmp/smp-baseline-XXXXXX";
 	FILE *f;
 	int fd = mkstemp(native);
@@ -409,7 +409,7 @@ Test(baseline, every_allocation_failure_is_clean)
 	struct smp_baseline *b;
 	struct smp_report *rep;
 	const char *spec = compiled("  learning_rate: 5.0e-5\n");
-	struct smp_error err;
+	struct smp_error err = {0};
 	long n, base;
 	int rc, ok = 0;
 

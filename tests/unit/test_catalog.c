@@ -79,7 +79,7 @@ find_tested(const struct smp_catalog *cat, const char *framework_version,
 Test(catalog, embedded_instances)
 {
 	struct smp_catalog cat;
-	struct smp_error err;
+	struct smp_error err = {0};
 	const struct smp_instance *in;
 
 	memset(&cat, 0, sizeof(cat));
@@ -135,7 +135,7 @@ Test(catalog, embedded_instances)
 Test(catalog, supported_classes_match_instances)
 {
 	struct smp_catalog cat;
-	struct smp_error err;
+	struct smp_error err = {0};
 	size_t i;
 
 	memset(&cat, 0, sizeof(cat));
@@ -162,7 +162,7 @@ Test(catalog, supported_classes_match_instances)
 Test(catalog, embedded_tested_models)
 {
 	struct smp_catalog cat;
-	struct smp_error err;
+	struct smp_error err = {0};
 	const struct smp_tested_model *m;
 	size_t i, pt = 0, tf = 0, lower = 0;
 
@@ -212,10 +212,51 @@ Test(catalog, embedded_tested_models)
 	smp__catalog_release(&cat);
 }
 
+/* The index a pick reads agrees with a scan of the whole table, for the
+ * loaded catalog and for the one compiled into the binary. */
+static void
+expect_model_index(const struct smp_catalog *cat)
+{
+	size_t i, j, n, k;
+
+	for (i = 0; i < cat->tested_count; i++) {
+		const char *key = cat->tested[i].model_key;
+		const struct smp_tested_model *const *rows =
+			smp__catalog_model_rows(cat, key, &n);
+
+		cr_assert_not_null(rows, "%s", key);
+		for (j = 0, k = 0; j < cat->tested_count; j++) {
+			if (strcmp(cat->tested[j].model_key, key) != 0)
+				continue;
+			cr_assert_lt(k, n, "%s", key);
+			cr_assert_eq(rows[k], &cat->tested[j], "%s row %zu",
+				     key, k);
+			k++;
+		}
+		cr_assert_eq(k, n, "%s", key);
+	}
+	cr_assert_null(smp__catalog_model_rows(cat, "no-such-model", &n));
+	cr_assert_eq(n, 0);
+	cr_assert_null(smp__catalog_model_rows(cat, NULL, &n));
+}
+
+Test(catalog, model_rows_in_file_order)
+{
+	struct smp_catalog cat;
+	struct smp_error err = {0};
+
+	memset(&cat, 0, sizeof(cat));
+	cr_assert_eq(load_embedded(&cat, plain_allocator(), &err), 0, "%s",
+		     err.message);
+	expect_model_index(&cat);
+	expect_model_index(&smp__embedded_catalog);
+	smp__catalog_release(&cat);
+}
+
 Test(catalog, model_keys_join_spellings)
 {
 	struct smp_catalog cat;
-	struct smp_error err;
+	struct smp_error err = {0};
 	const struct smp_tested_model *slash, *underscore;
 
 	memset(&cat, 0, sizeof(cat));
@@ -274,7 +315,7 @@ find_image(const struct smp_catalog *cat, const char *estimator,
 Test(catalog, embedded_images)
 {
 	struct smp_catalog cat;
-	struct smp_error err;
+	struct smp_error err = {0};
 	const struct smp_image *im;
 	size_t i, n421 = 0;
 
@@ -488,7 +529,7 @@ expect_error(int which, const char *text, const char *file, unsigned line,
 	     unsigned column, const char *message)
 {
 	struct smp_catalog cat;
-	struct smp_error err;
+	struct smp_error err = {0};
 	int rc;
 
 	memset(&cat, 0, sizeof(cat));
@@ -510,7 +551,7 @@ expect_error(int which, const char *text, const char *file, unsigned line,
 Test(catalog, small_trio_loads)
 {
 	struct smp_catalog cat;
-	struct smp_error err;
+	struct smp_error err = {0};
 	const struct smp_tested_model *m;
 
 	memset(&cat, 0, sizeof(cat));
@@ -838,7 +879,7 @@ Test(catalog, duplicate_type)
 Test(catalog, failed_load_keeps_last_good_data)
 {
 	struct smp_catalog cat;
-	struct smp_error err;
+	struct smp_error err = {0};
 	char *t = replace(small_instances, "\"gpus\": 4", "\"gpus\": null");
 
 	memset(&cat, 0, sizeof(cat));
@@ -875,7 +916,7 @@ overlay_with(const char *text, struct smp_catalog *cat, struct smp_error *err)
 Test(catalog, overlay_adds_and_replaces_rows)
 {
 	struct smp_catalog cat;
-	struct smp_error err;
+	struct smp_error err = {0};
 	const struct smp_instance *in;
 
 	cr_assert_eq(overlay_with("{\"schema_version\": 1, \"instances\": "
@@ -942,7 +983,7 @@ Test(catalog, overlay_is_validated_by_the_schema)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct smp_catalog cat;
-		struct smp_error err;
+		struct smp_error err = {0};
 
 		cr_expect_eq(overlay_with(cases[i].text, &cat, &err),
 			     SMP_EPARSE, "%s", cases[i].text);
@@ -977,7 +1018,7 @@ Test(catalog, allocation_failure_small)
 	for (n = 0;; n++) {
 		struct smp_allocator a = fa_allocator(&c);
 		struct smp_catalog cat;
-		struct smp_error err;
+		struct smp_error err = {0};
 		int rc;
 
 		fa_init(&c, n);
@@ -1008,7 +1049,7 @@ Test(catalog, allocation_failure_embedded)
 	struct failing_alloc c = FA_INIT;
 	struct smp_allocator a = fa_allocator(&c);
 	struct smp_catalog cat;
-	struct smp_error err;
+	struct smp_error err = {0};
 	long total, n, step;
 
 	memset(&cat, 0, sizeof(cat));

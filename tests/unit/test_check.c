@@ -113,7 +113,7 @@ Test(check, unknown_override_is_einval)
 	struct smp_rule_override ov[] = {{"no-such-rule", SMP_SEVERITY_OFF}};
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_context *ctx = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	o.overrides = ov;
 	o.override_count = 1;
@@ -137,7 +137,7 @@ Test(check, unreadable_file_is_eio)
 {
 	struct smp_context *ctx = th_context(NULL);
 	struct smp_report *rep = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_eq(smp_check_file(&rep, ctx, "no/such/file.yaml", &err),
 		     SMP_EIO);

@@ -30,7 +30,7 @@ check_with(const struct smp_context *ctx, const char *name, const char *buf,
 	   const struct smp_check_options *o)
 {
 	struct smp_report *rep = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	int rc =
 		smp_check(&rep, ctx, name, buf, buf ? strlen(buf) : 0, o, &err);
 
@@ -80,7 +80,7 @@ Test(check_entry, buffer_or_file)
 	struct smp_check_options o = SMP_CHECK_OPTIONS_INIT;
 	char dir[] = "/tmp/smp-entry-XXXXXX", path[64];
 	struct smp_report *a, *b;
-	struct smp_error err;
+	struct smp_error err = {0};
 	FILE *f;
 
 	cr_assert_not_null(mkdtemp(dir));
@@ -143,7 +143,7 @@ Test(check_entry, options_of_a_newer_library_are_refused)
 	struct smp_context *ctx = th_context(NULL);
 	struct smp_check_options o = SMP_CHECK_OPTIONS_INIT;
 	struct smp_report *rep = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	o.version = SMP_CHECK_OPTIONS_VERSION + 1;
 	cr_assert_eq(smp_check(&rep, ctx, "j.yaml", YAML_SPEC,

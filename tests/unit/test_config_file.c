@@ -31,7 +31,7 @@ static const char config_text[] =
 Test(config_file, parse_reads_every_key)
 {
 	struct smp_config *c = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_eq(smp_config_parse(&c, ".sm-preflight.yaml", config_text,
 				      strlen(config_text), NULL, &err),
@@ -109,7 +109,7 @@ Test(config_file, parse_errors_have_positions)
 		{"ignore-rules: script\n", 1, 15, "must be a list"},
 	};
 	struct smp_config *c;
-	struct smp_error err;
+	struct smp_error err = {0};
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -179,7 +179,7 @@ Test(config_file, overlay_adds_and_replaces_instance_types)
 {
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_context *ctx = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	static const char new_type[] = "estimator: HuggingFace\n"
 				       "instance_type: ml.g5.96xlarge\n";
 	static const char replaced[] =
@@ -231,7 +231,7 @@ Test(config_file, bad_overlay_is_an_error_with_position)
 		"null, \"compiler_supported\": true, \"source\": \"t\"}]}\n";
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_context *ctx = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	o.instance_overlay.name = "site.json";
 	o.instance_overlay.buf = bad;

@@ -113,7 +113,7 @@ static void
 commit(const char *cache, const struct docs *d, const char *url,
        const struct smp_cache_io *io)
 {
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_eq(commit_rc(cache, d, url, io, &err), 0, "%s: %s",
 		     err.source, err.message);
@@ -124,7 +124,7 @@ static void
 child_commit(const char *cache, const struct docs *d, const char *url,
 	     const struct smp_cache_io *io)
 {
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	_exit(commit_rc(cache, d, url, io, &err) == 0 ? 0 : 1);
 }
@@ -145,7 +145,7 @@ context(const char *cache, const char *dir)
 {
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_context *ctx = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	o.cache_dir = cache;
 	o.instance_data_dir = dir;
@@ -191,7 +191,7 @@ Test(data_cache, invalid_or_older_cache_falls_back_to_builtin)
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_cache_info info;
 	struct smp_context *ctx;
-	struct smp_error err;
+	struct smp_error err = {0};
 	char cache[128], path[256];
 	struct docs d;
 	FILE *f;
@@ -367,7 +367,7 @@ Test(data_cache, lock_symlink_is_not_followed)
 	char cache[128], target[128], p[256];
 	const char *b[SMP_DOC_COUNT];
 	struct smp_cache_meta m;
-	struct smp_error err;
+	struct smp_error err = {0};
 	struct docs d;
 	int i;
 
@@ -418,7 +418,7 @@ child_read(const char *cache, int n)
 {
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_context *ctx;
-	struct smp_error err;
+	struct smp_error err = {0};
 	int i, bad = 0;
 
 	o.cache_dir = cache;
@@ -542,7 +542,7 @@ Test(data_cache, meta_round_trip_drops_unsafe_validators)
 	struct smp_allocator a;
 	struct smp_cache_meta m;
 	struct smp_cache_copy c;
-	struct smp_error err;
+	struct smp_error err = {0};
 	const char *b[SMP_DOC_COUNT];
 	char cache[128];
 	struct docs d;
@@ -595,7 +595,7 @@ Test(data_cache, data_stale_once_at_no_position)
 	struct smp_context *ctx = context(NULL, NULL);
 	struct smp_report *rep = NULL;
 	const struct smp_finding *f;
-	struct smp_error err;
+	struct smp_error err = {0};
 	long born = smp__days_from_date(smp_context_data_date(ctx));
 	int64_t day = 86400;
 
@@ -637,7 +637,7 @@ Test(data_cache, data_stale_follows_severity_overrides)
 	struct smp_rule_override ov = {"data-stale", SMP_SEVERITY_OFF};
 	struct smp_context *ctx = NULL;
 	struct smp_report *rep = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	int64_t late = (int64_t)4102444800; /* 2100-01-01 */
 
 	o.overrides = &ov;
@@ -666,7 +666,7 @@ Test(data_cache, cache_info_without_cache)
 {
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_cache_info info;
-	struct smp_error err;
+	struct smp_error err = {0};
 	char cache[128];
 
 	cr_assert_eq(smp_data_cache_info(&info, &o, &err), 0);
@@ -691,7 +691,7 @@ fail_each(struct failing_alloc *c, const struct smp_options *o, int info_call)
 {
 	struct smp_context *ctx = NULL;
 	struct smp_cache_info info;
-	struct smp_error err;
+	struct smp_error err = {0};
 	long n, total, step;
 	int rc;
 
@@ -731,7 +731,7 @@ Test(data_cache, reading_cache_allocation_failures_are_clean)
 	struct failing_alloc c = FA_INIT;
 	struct smp_allocator a = fa_allocator(&c);
 	struct smp_options o = SMP_OPTIONS_INIT;
-	struct smp_error err;
+	struct smp_error err = {0};
 	char cache[128];
 	struct docs d;
 	int i;

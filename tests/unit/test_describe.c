@@ -337,7 +337,7 @@ Test(describe, sdk_quoted_values_reach_the_rules)
 	struct smp_context *ctx = th_context(NULL);
 	struct smp_report *rep = NULL;
 	const struct smp_finding *f;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_eq(smp_check_buffer(&rep, ctx, "r.json", request,
 				      strlen(request), &err),

@@ -53,7 +53,7 @@ diagnose(const struct smp_context *ctx, const char *text,
 	 const struct smp_diagnose_options *opts)
 {
 	struct smp_diagnosis *d = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_eq(smp_diagnose_buffer(&d, ctx, "job.yaml", text,
 					 strlen(text), opts, &err),
@@ -340,7 +340,7 @@ Test(diagnose, invalid_arguments)
 	struct smp_context *ctx = th_context(NULL);
 	struct smp_diagnose_options o = SMP_DIAGNOSE_OPTIONS_INIT;
 	struct smp_diagnosis *d = (struct smp_diagnosis *)&o;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_expect_eq(smp_diagnose_buffer(NULL, ctx, "j", failed, 1, NULL, &err),
 		     SMP_EINVAL);
@@ -387,7 +387,7 @@ Test(diagnose, unreadable_inputs_are_parse_errors)
 	struct smp_context *ctx = th_context(NULL);
 	struct smp_diagnose_options o = SMP_DIAGNOSE_OPTIONS_INIT;
 	struct smp_diagnosis *d;
-	struct smp_error err;
+	struct smp_error err = {0};
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -423,7 +423,7 @@ Test(diagnose, every_allocation_failure_is_clean)
 	const char *native = NATIVE("[]", "3500");
 	struct smp_context *ctx = NULL;
 	struct smp_diagnosis *d;
-	struct smp_error err;
+	struct smp_error err = {0};
 	long n, base;
 	int rc, ok = 0;
 

@@ -23,7 +23,7 @@ new_context(enum smp_dialect dialect)
 {
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_context *ctx = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	o.dialect = dialect;
 	cr_assert_eq(smp_context_new(&ctx, &o, &err), 0, "context: %s",

@@ -216,7 +216,7 @@ Test(embedded, precompiled_catalog_equals_the_loaded_json)
 	struct smp_data_buffer b[3];
 	struct smp_allocator a;
 	struct smp_catalog cat;
-	struct smp_error err;
+	struct smp_error err = {0};
 	size_t i;
 
 	for (i = 0; i < 3; i++) {

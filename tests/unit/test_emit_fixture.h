@@ -61,7 +61,7 @@ fx_context(struct failing_alloc *a)
 	struct smp_options opts = SMP_OPTIONS_INIT;
 	struct smp_allocator *h = NULL;
 	struct smp_context *ctx = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	if (a) {
 		/* per test: Criterion runs each test in its own process */

@@ -241,7 +241,7 @@ Test(emit_json, real_check_round_trip)
 	struct smp_context *ctx = fx_context(NULL);
 	struct smp_report *rep = NULL;
 	struct fx_sink s = {0};
-	struct smp_error err;
+	struct smp_error err = {0};
 	const cJSON *list, *f;
 	cJSON *doc;
 	int i, n, seen = 0;

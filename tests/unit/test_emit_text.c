@@ -305,7 +305,7 @@ Test(emit_text, real_check)
 	struct smp_options opts = SMP_OPTIONS_INIT;
 	struct smp_context *ctx = NULL;
 	struct smp_report *rep = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	struct sink s;
 
 	memset(&err, 0, sizeof(err));

@@ -235,7 +235,7 @@ builtin(void)
 {
 	static char v[32];
 	struct smp_context *ctx = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_eq(smp_context_new(&ctx, NULL, &err), 0);
 	snprintf(v, sizeof(v), "%s", smp_context_data_version(ctx));
@@ -249,7 +249,7 @@ static void
 expect_in_use(struct env *e, const char *version, enum smp_data_origin o)
 {
 	struct smp_context *ctx = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_eq(smp_context_new(&ctx, &e->opts, &err), 0, "%s",
 		     err.message);
@@ -262,7 +262,7 @@ expect_in_use(struct env *e, const char *version, enum smp_data_origin o)
 
 Test(fetch, url_policy)
 {
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_eq(smp__url_check("https://example.com/d/", 0, &err), 0);
 	cr_assert_eq(smp__url_check("http://127.0.0.1:8080/d", 0, &err), 0);

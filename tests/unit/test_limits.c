@@ -242,7 +242,7 @@ Test(limits, script_past_the_scanner_limit_says_so)
 	struct smp_context *ctx = th_context(NULL);
 	const struct smp_finding *f;
 	struct smp_report *rep = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	char dir[] = "/tmp/smp-limits-XXXXXX", path[128];
 	FILE *fp;
 	int i, rc;

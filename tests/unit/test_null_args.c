@@ -161,7 +161,7 @@ Test(null_args, context)
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_allocator half = {hook_malloc, NULL, NULL, NULL};
 	struct smp_context *ctx = (struct smp_context *)&o;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_eq(smp_context_new(NULL, NULL, &err), SMP_EINVAL);
 	cr_assert_eq(err.code, SMP_EINVAL);
@@ -192,7 +192,7 @@ Test(null_args, check_and_report)
 	struct smp_context *ctx = th_context(NULL);
 	struct smp_check_options bad = SMP_CHECK_OPTIONS_INIT;
 	struct smp_report *rep = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	char buf[8];
 
 	cr_assert_eq(
@@ -290,7 +290,7 @@ Test(null_args, baseline_and_suggest)
 	struct smp_suggest_options bad = SMP_SUGGEST_OPTIONS_INIT;
 	struct smp_baseline *b = NULL;
 	struct smp_suggestion *s = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_eq(
 		smp_baseline_new(NULL, ctx, "n.yaml", SPEC, strlen(SPEC), &err),
@@ -337,7 +337,7 @@ Test(null_args, data)
 	struct smp_cache_info info;
 	struct smp_fetch_request req;
 	struct smp_report *rep = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_eq(smp_check_data_age(NULL, ctx, 0, 1, &err), SMP_EINVAL);
 	cr_assert_eq(smp_check_data_age(&rep, NULL, 0, 1, &err), SMP_EINVAL);
@@ -367,7 +367,7 @@ Test(null_args, config)
 {
 	struct smp_allocator half = {hook_malloc, hook_realloc, NULL, NULL};
 	struct smp_config *c = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_eq(smp_config_parse(NULL, "c.yaml", "", 0, NULL, &err),
 		     SMP_EINVAL);
@@ -385,7 +385,7 @@ Test(null_args, diagnose)
 	struct smp_context *ctx = th_context(NULL);
 	struct smp_diagnose_options o = SMP_DIAGNOSE_OPTIONS_INIT;
 	struct smp_diagnosis *d = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	cr_assert_eq(
 		smp_diagnose_options_init(NULL, SMP_DIAGNOSE_OPTIONS_VERSION),

@@ -142,7 +142,7 @@ static struct smp_report *
 check_with(const struct smp_options *o, struct smp_context **ctx)
 {
 	struct smp_report *rep = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	*ctx = NULL;
 	cr_assert_eq(smp_context_new(ctx, o, &err), 0, "%s", err.message);
@@ -204,7 +204,7 @@ Test(rule_select, context_refuses_unknown_names_with_did_you_mean)
 	static const char *const sel[] = {"distributoin"};
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_context *ctx = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	o.select.names = sel;
 	o.select.count = 1;

@@ -67,7 +67,7 @@ check_spec_in(const struct smp_context *ctx, const char *dir, const char *entry,
 {
 	char spec[2048], path[512];
 	struct smp_report *rep = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	int rc;
 
 	snprintf(spec, sizeof(spec), hf_job, entry, extra);
@@ -164,7 +164,7 @@ Test(script, corpus)
 		char path[512], want[512], got[512];
 		struct lines exp = {NULL, 0};
 		struct smp_report *rep;
-		struct smp_error err;
+		struct smp_error err = {0};
 		int rc;
 
 		snprintf(path, sizeof(path), CORPUS "/%s", jobs.items[i]);
@@ -366,7 +366,7 @@ Test(script, scripts_over_the_size_limit_are_not_read)
 	struct smp_context *ctx;
 	const struct smp_finding *f;
 	struct smp_report *rep;
-	struct smp_error err;
+	struct smp_error err = {0};
 	char dir[64], path[128], big[600];
 
 	o.limits.max_file_size = 512;
@@ -400,7 +400,7 @@ Test(script, buffers_use_the_base_dir_option)
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_context *ctx;
 	struct smp_report *rep;
-	struct smp_error err;
+	struct smp_error err = {0};
 	char dir[64], path[128];
 
 	temp_dir(dir, sizeof(dir));
@@ -450,7 +450,7 @@ Test(script, model_trainer_entry_script)
 	struct smp_context *ctx = th_context(NULL);
 	const struct smp_finding *f;
 	struct smp_report *rep;
-	struct smp_error err;
+	struct smp_error err = {0};
 	char dir[64], path[128];
 
 	temp_dir(dir, sizeof(dir));
@@ -487,7 +487,7 @@ Test(script, non_compiler_jobs_are_not_scanned)
 {
 	struct smp_context *ctx = th_context(NULL);
 	struct smp_report *rep;
-	struct smp_error err;
+	struct smp_error err = {0};
 	char dir[64], path[128];
 
 	temp_dir(dir, sizeof(dir));
@@ -534,7 +534,7 @@ Test(script, out_of_memory_at_every_allocation)
 	struct smp_allocator a = fa_allocator(&fa);
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_context *ctx;
-	struct smp_error err;
+	struct smp_error err = {0};
 	char path[] = CORPUS "/dist_no_loader_no_seed.yaml";
 	long n;
 

@@ -24,7 +24,7 @@ context(enum smp_lr_scaling scaling)
 {
 	struct smp_options opts = SMP_OPTIONS_INIT;
 	struct smp_context *ctx = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	int rc;
 
 	opts.lr_scaling = scaling;
@@ -39,7 +39,7 @@ suggest(const struct smp_context *ctx, const char *name, const char *spec,
 {
 	struct smp_suggest_options opts = SMP_SUGGEST_OPTIONS_INIT;
 	struct smp_suggestion *s = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	int rc;
 
 	opts.to_instance = to;
@@ -507,7 +507,7 @@ Test(suggest, invalid_targets_and_arguments)
 	struct smp_context *ctx = context(SMP_LR_SCALING_LINEAR);
 	struct smp_suggest_options opts = SMP_SUGGEST_OPTIONS_INIT;
 	struct smp_suggestion *s = (struct smp_suggestion *)&opts;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	opts.to_instance = "ml.p4d.24xlarg";
 	cr_assert_eq(smp_suggest(&s, ctx, "x.yaml", DISTILGPT2,
@@ -550,7 +550,7 @@ Test(suggest, every_allocation_failure_is_clean)
 	struct smp_suggest_options so = SMP_SUGGEST_OPTIONS_INIT;
 	struct smp_context *ctx = NULL;
 	struct smp_suggestion *s;
-	struct smp_error err;
+	struct smp_error err = {0};
 	long n, base;
 	int rc, ok = 0;
 

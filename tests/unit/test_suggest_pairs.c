@@ -134,7 +134,7 @@ Test(suggest_pairs, within_the_published_batches)
 {
 	struct smp_options opts = SMP_OPTIONS_INIT;
 	struct smp_context *ctx = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	size_t i, n = sizeof(pairs) / sizeof(pairs[0]);
 	int suggested = 0, abstained = 0, near = 0;
 	char spec[2048];

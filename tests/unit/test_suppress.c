@@ -26,7 +26,7 @@ context_at(int64_t now, int no_inline_ignores)
 {
 	struct smp_options o = SMP_OPTIONS_INIT;
 	struct smp_context *ctx = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 
 	o.now = now;
 	o.no_inline_ignores = no_inline_ignores;

@@ -192,7 +192,7 @@ run_one(const struct smp_context *ctx, const struct smp_baseline *bl,
 	struct growbuf b = {NULL, 0, 0, 0};
 	struct smp_report *rep = NULL;
 	struct smp_suggestion *sug = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	int rc;
 
 	rc = smp_check_file(&rep, ctx, path, &err);
@@ -273,7 +273,7 @@ Test(threads, one_context_eight_threads_match_serial_runs, .timeout = 120)
 	static struct specs specs;
 	struct smp_context *ctx = NULL;
 	struct smp_baseline *bl = NULL;
-	struct smp_error err;
+	struct smp_error err = {0};
 	struct worker w[THREADS];
 	struct shared sh;
 	char **expected;
@@ -377,7 +377,7 @@ Test(threads, first_use_of_a_fresh_context, .timeout = 120)
 	struct smp_context *ref = NULL, *ctx = NULL;
 	struct first_use_run r[THREADS];
 	char *expected[FIRST_USE];
-	struct smp_error err;
+	struct smp_error err = {0};
 	size_t i;
 	int t;
 
@@ -419,7 +419,7 @@ own_context(void *arg)
 	for (k = 0; k < 4; k++) {
 		struct smp_context *ctx = NULL;
 		struct smp_report *rep = NULL;
-		struct smp_error err;
+		struct smp_error err = {0};
 
 		if (smp_context_new(&ctx, NULL, &err) != 0) {
 			(*failures)++;

@@ -482,6 +482,9 @@ static struct smp_tested_model rows[] = {
 	 NULL, 20, 99, 0, 0},
 };
 
+static const struct smp_tested_model *const by_model[] = {
+	&rows[0], &rows[1], &rows[2], &rows[3], &rows[4]};
+
 static void
 hand_catalog(struct smp_catalog *cat)
 {
@@ -490,6 +493,8 @@ hand_catalog(struct smp_catalog *cat)
 	cat->instance_count = 3;
 	cat->tested = rows;
 	cat->tested_count = 5;
+	/* one model, "m": the loader's index is the rows in file order */
+	cat->tested_by_model = by_model;
 }
 
 static void

@@ -298,6 +298,23 @@ put_image_tables(FILE *f, const struct smp_catalog *cat)
 		  sizeof(struct smp_image_tag_suffix), suf, 2);
 }
 
+/* The loader's model index, as pointers into the table above. */
+static void
+put_tested_index(FILE *f, const struct smp_catalog *cat)
+{
+	size_t i;
+
+	if (!cat->tested_count)
+		return;
+	fputs("static const struct smp_tested_model *const "
+	      "tested_by_model[] = {\n",
+	      f);
+	for (i = 0; i < cat->tested_count; i++)
+		fprintf(f, "\t&tested[%zu],\n",
+			(size_t)(cat->tested_by_model[i] - cat->tested));
+	fputs("};\n\n", f);
+}
+
 static int
 write_catalog(FILE *f, const struct smp_catalog *cat)
 {
@@ -311,6 +328,7 @@ write_catalog(FILE *f, const struct smp_catalog *cat)
 	      f);
 	put_instances(f, cat);
 	put_tested(f, cat);
+	put_tested_index(f, cat);
 	put_images(f, cat, &lists);
 	put_image_configs(f, cat, &lists);
 	put_image_tables(f, cat);
@@ -331,9 +349,12 @@ write_catalog(FILE *f, const struct smp_catalog *cat)
 		"\t.instance_count = %zu,\n"
 		"\t.tested = tested,\n"
 		"\t.tested_count = %zu,\n"
+		"\t.tested_by_model = %s,\n"
 		"\t.images = images,\n"
 		"\t.image_count = %zu,\n",
-		cat->instance_count, cat->tested_count, cat->image_count);
+		cat->instance_count, cat->tested_count,
+		cat->tested_count ? "tested_by_model" : "NULL",
+		cat->image_count);
 	put_list_ref(f, "\t", "supported_classes", "supported_class_count",
 		     cat->supported_class_count, &classes);
 	put_list_ref(f, "\t", "sdk_efa_types", "sdk_efa_type_count",
@@ -391,7 +412,7 @@ main(int argc, char **argv)
 	struct smp_data_buffer b[3];
 	struct smp_allocator a;
 	struct smp_catalog cat;
-	struct smp_error err;
+	struct smp_error err = {0};
 	char *bufs[3] = {NULL, NULL, NULL}, tmp[4096];
 	FILE *out;
 	int i, rc = 1;
