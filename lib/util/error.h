@@ -21,7 +21,8 @@ void smp__error_clear(struct smp_error *err);
  * Fills err, when not NULL and still empty (the first error wins, as in
  * jansson): code, source (NULL: empty), the line, column
  * and offset of at (NULL: unknown, all 0) and the formatted message, each
- * truncated to fit (a long source keeps its tail behind "..."). Returns code, so that a caller can return its result.
+ * truncated to fit (a long source keeps its tail behind "..."). Returns code,
+ * so that a caller can return its result.
  */
 int smp__error_set(struct smp_error *err, int code, const char *source,
 		   const struct smp_pos *at, const char *fmt, ...)
