@@ -431,6 +431,8 @@ lint:
 	clang-format --dry-run -Werror $(C_FILES)
 	@echo "== include order of the stages (lib/README.md)"
 	sh tests/lint/include_order.sh lib
+	@echo "== files a spec names: opened by smp__open_beneath() alone"
+	$(PYTHON) tests/lint/file_openers.py lib
 	@echo "== call cycles between the library's files, and the CLI's"
 	$(PYTHON) tests/lint/call_cycles.py $(LIB_SRC:%.c=$(BUILD)/%.o)
 	$(PYTHON) tests/lint/call_cycles.py $(CLI_SRC:%.c=$(BUILD)/%.o)

@@ -64,9 +64,14 @@ main(int argc, char **argv)
 		if (f->severity == SMP_SEVERITY_ERROR) {
 			if (errors++ == 0)
 				printf("\nembed: refusing '%s':\n", argv[1]);
-			printf("  - %s at %s (line %u)\n", f->rule,
-			       f->pointer && f->pointer[0] ? f->pointer : "/",
-			       (unsigned)f->line);
+			/* f->file: the spec, or the entry script the
+			 * finding is in; a script has no JSON Pointer */
+			printf("  - %s in %s", f->rule, f->file);
+			if (f->line)
+				printf(":%u", (unsigned)f->line);
+			if (f->pointer && f->pointer[0])
+				printf(" at %s", f->pointer);
+			printf("\n");
 		} else {
 			others++;
 		}

@@ -308,9 +308,13 @@ struct smp_finding {
 		rule; /* stable kebab-case id, e.g. "gpu-num-devices-missing" */
 	enum smp_severity severity;
 	const char *message; /* lower-case start, no final full stop */
-	const char *file;    /* the name given to the check */
-	uint32_t line;       /* 1-based; 0 when the finding has no position */
-	uint32_t column;     /* 1-based, in characters */
+	/* the file the finding is in: the name given to the check, or the
+	 * path of the entry script (spec folder, source_dir, entry point)
+	 * for a finding of the script's code; line and column are then the
+	 * script's and it has no pointer (NULL or "") */
+	const char *file;
+	uint32_t line;   /* 1-based; 0 when the finding has no position */
+	uint32_t column; /* 1-based, in characters */
 	uint32_t end_line;
 	uint32_t end_column; /* exclusive */
 	const char *

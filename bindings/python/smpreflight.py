@@ -865,7 +865,7 @@ class Context:
         about it. Line N of a finding is the Nth keyword argument, and its
         pointer starts with the argument's name."""
         _check_kwargs_args(cls, kwargs)
-        return self.check(_kwargs_text(cls, kwargs), name=name,
+        return self.check(_kwargs_text(cls, kwargs, name), name=name,
                           include_suppressed=include_suppressed)
 
     def check_text(self, text, name="<string>", *,
@@ -1079,40 +1079,102 @@ _UNKNOWN = "!<tag:sm-preflight,2026:unknown> "
 _TUPLE = "!<tag:sm-preflight,2026:tuple> "
 
 
-def _kwarg_value(value, depth=0):
-    """One value as YAML flow text; SDK objects by duck typing."""
-    if depth > 32:
-        return _UNKNOWN + json.dumps("...")
-    if value is None or isinstance(value, (bool, str)):
-        return json.dumps(value)
-    if isinstance(value, int):
-        return str(int(value))
-    if isinstance(value, float):
-        if value != value:
-            return ".nan"
-        if value in (float("inf"), float("-inf")):
-            return ".inf" if value > 0 else "-.inf"
-        return repr(value)
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(
-            json.dumps(str(k)) + ": " + _kwarg_value(v, depth + 1)
-            for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)):
-        items = "[" + ", ".join(_kwarg_value(v, depth + 1)
+# bounds of check_kwargs(): nesting, and values in all (a structure that
+# shares one list many times is as big as it reads)
+_KWARGS_DEPTH = 32
+_KWARGS_NODES = 100000
+
+
+class _KwargsText:
+    """The keyword arguments of one job as YAML flow text, in bounded
+    time: a container inside itself is a value not known, sharing counts
+    every visit against one budget of values, and an exception raised
+    while reading a value (a property, a __str__, an int too long to
+    print) becomes an Error naming the argument, never escapes raw."""
+
+    def __init__(self, name):
+        self.name = name
+        self.nodes = 0
+        self.open = set()  # ids of the containers being written
+        self.line = 0
+        self.arg = ""
+
+    def fail(self, code, what):
+        raise Error(code, "keyword argument '%s': %s" % (self.arg, what),
+                    self.name, self.line)
+
+    def value(self, value, depth=0):
+        """One value as YAML flow text; SDK objects by duck typing."""
+        self.nodes += 1
+        if self.nodes > _KWARGS_NODES:
+            self.fail(-5, "more than %d values in all (a structure that "
+                      "repeats itself?)" % _KWARGS_NODES)
+        if depth > _KWARGS_DEPTH:
+            return _UNKNOWN + json.dumps("...")
+        if value is None or isinstance(value, (bool, str)):
+            return json.dumps(value)
+        if isinstance(value, int):
+            if value.bit_length() > 256:
+                self.fail(-4, "an integer of %d bits is too large to "
+                          "check; pass it as a string"
+                          % value.bit_length())
+            return str(int(value))
+        if isinstance(value, float):
+            if value != value:
+                return ".nan"
+            if value in (float("inf"), float("-inf")):
+                return ".inf" if value > 0 else "-.inf"
+            return repr(value)
+        if isinstance(value, (Mapping, list, tuple)):
+            if id(value) in self.open:
+                # d['a'] = d: what it holds is itself, not a value
+                return _UNKNOWN + json.dumps("<a container inside itself>")
+            self.open.add(id(value))
+            try:
+                return self.container(value, depth)
+            finally:
+                self.open.discard(id(value))
+        if hasattr(value, "enabled") and hasattr(value, "debug"):
+            # sagemaker.*.TrainingCompilerConfig
+            return self.value({"enabled": value.enabled,
+                               "debug": value.debug}, depth + 1)
+        dump = getattr(value, "model_dump", None)
+        if callable(dump):
+            # the pydantic configs of ModelTrainer (Compute, SourceCode ...)
+            try:
+                dumped = dump(exclude_none=True)
+            except Exception:  # noqa: BLE001 - any failure: not known
+                dumped = None
+            if dumped is not None:
+                return self.value(dumped, depth + 1)
+        return _UNKNOWN + json.dumps(repr(value)[:200])
+
+    def container(self, value, depth):
+        if isinstance(value, Mapping):
+            return "{" + ", ".join(
+                json.dumps(str(k)) + ": " + self.value(v, depth + 1)
+                for k, v in value.items()) + "}"
+        items = "[" + ", ".join(self.value(v, depth + 1)
                                 for v in value) + "]"
         return _TUPLE + items if isinstance(value, tuple) else items
-    if hasattr(value, "enabled") and hasattr(value, "debug"):
-        # sagemaker.*.TrainingCompilerConfig
-        return _kwarg_value({"enabled": value.enabled,
-                             "debug": value.debug}, depth + 1)
-    dump = getattr(value, "model_dump", None)
-    if callable(dump):
-        # the pydantic configs of ModelTrainer (Compute, SourceCode ...)
+
+    def argument(self, key, value):
+        """One line: the keyword argument key and its value."""
+        self.line += 1
+        self.arg = str(key)
         try:
-            return _kwarg_value(dump(exclude_none=True), depth + 1)
-        except Exception:  # noqa: BLE001 - any failure: not known
-            pass
-    return _UNKNOWN + json.dumps(repr(value)[:200])
+            return json.dumps(self.arg) + ": " + self.value(value)
+        except Error:
+            raise
+        except RecursionError:
+            self.fail(-5, "nested too deeply to read")
+        except Exception as e:  # noqa: BLE001 - the caller's code raised
+            try:
+                why = str(e)[:200]
+            except Exception:  # noqa: BLE001 - even its message raises
+                why = ""
+            self.fail(-4, "reading it raised %s%s" % (
+                type(e).__name__, ": " + why if why else ""))
 
 
 _JOB_CLASSES = ("HuggingFace", "PyTorch", "TensorFlow", "Estimator",
@@ -1137,15 +1199,17 @@ def _check_kwargs_args(cls, kwargs):
                         "mapping (a dict), not %s" % type(kwargs).__name__)
 
 
-def _kwargs_text(cls, kwargs):
+def _kwargs_text(cls, kwargs, name="<kwargs>"):
     """The job as a spec, one keyword argument per line, then the class."""
-    lines = [json.dumps(str(k)) + ": " + _kwarg_value(v)
-             for k, v in kwargs.items()]
     if cls in ("HuggingFace", "PyTorch", "TensorFlow"):
-        lines.append("estimator: " + cls)
-    elif cls not in ("Estimator", "ModelTrainer", "create_training_job"):
+        tail = ["estimator: " + cls]
+    elif cls in ("Estimator", "ModelTrainer", "create_training_job"):
+        tail = []
+    else:
         raise ValueError("unknown job class %r" % (cls,))
-    return ("\n".join(lines) + "\n").encode("utf-8")
+    w = _KwargsText(name)
+    lines = [w.argument(k, v) for k, v in kwargs.items()]
+    return ("\n".join(lines + tail) + "\n").encode("utf-8")
 
 
 _default = None

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -524,6 +525,80 @@ class TestCheckKwargs(InRoot):
             self.assertIn("mapping", str(e.exception))
         with self.assertRaises(TypeError):
             smpreflight.check_kwargs(None, {})
+
+    def assertTakesUnder(self, seconds, fn):
+        start = time.process_time()
+        fn()
+        self.assertLess(time.process_time() - start, seconds)
+
+    def test_a_container_inside_itself_is_not_known(self):
+        # d['a'] = d; d['b'] = d: exponential when each visit was expanded
+        d = {}
+        d["a"] = d
+        d["b"] = d
+        hp = {"epochs": 3, "nested": d}
+        kw = dict(self.KWARGS, compiler_config=_CompilerConfig(),
+                  hyperparameters=hp)
+        found = []
+        self.assertTakesUnder(1, lambda: found.extend(
+            smpreflight.check_kwargs("HuggingFace", kw)))
+        # a hyperparameter is a string or a number, never a mapping
+        self.assertEqual([(f.rule, f.pointer) for f in found],
+                         [("wrong-type", "/hyperparameters/nested")])
+        loop = []
+        loop.append(loop)
+        kw = dict(self.KWARGS, compiler_config=_CompilerConfig(),
+                  hyperparameters={"l": loop})
+        self.assertEqual([(f.rule, f.pointer) for f in
+                          smpreflight.check_kwargs("HuggingFace", kw)],
+                         [("wrong-type", "/hyperparameters/l")])
+
+    def test_shared_structure_is_bounded_in_all(self):
+        # no cycle, but 2**40 values as it reads: an error, at once
+        shared = []
+        for _ in range(40):
+            shared = [shared, shared]
+        kw = dict(self.KWARGS, hyperparameters={"x": shared})
+
+        def run():
+            with self.assertRaises(Error) as e:
+                smpreflight.check_kwargs("HuggingFace", kw)
+            self.assertEqual(e.exception.name, "SMP_ELIMIT")
+            self.assertEqual(e.exception.line,
+                             list(kw).index("hyperparameters") + 1)
+            self.assertIn("'hyperparameters'", str(e.exception))
+        self.assertTakesUnder(1, run)
+        # sharing within the bound is read as often as it is used
+        twice = {"lr": 0.1}
+        kw = dict(self.KWARGS, compiler_config=_CompilerConfig(debug=True),
+                  hyperparameters={"a": twice, "b": twice})
+        self.assertEqual(sorted((f.rule, f.pointer) for f in
+                                smpreflight.check_kwargs("HuggingFace", kw)),
+                         [("compiler-debug", "/compiler_config/debug"),
+                          ("wrong-type", "/hyperparameters/a"),
+                          ("wrong-type", "/hyperparameters/b")])
+
+    def test_exceptions_from_values_become_errors(self):
+        class Raising:
+            @property
+            def enabled(self):
+                raise RuntimeError("no session")
+
+            debug = False
+
+        class BadKey:
+            def __str__(self):
+                raise KeyError("x")
+
+        for value in (10 ** 5000, Raising(), {BadKey(): 1}):
+            kw = dict(self.KWARGS, compiler_config=value)
+            with self.assertRaises(Error) as e:
+                smpreflight.check_kwargs("HuggingFace", kw)
+            self.assertEqual(e.exception.name, "SMP_EINVAL")
+            self.assertIn("keyword argument 'compiler_config'",
+                          str(e.exception))
+            self.assertEqual(e.exception.line,
+                             list(kw).index("compiler_config") + 1)
 
 
 class TestSuggest(InRoot):

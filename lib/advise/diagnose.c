@@ -36,6 +36,12 @@ capture(void *ud, const struct smp_check *c)
 		b->script_why = smp__diag_printf(
 			b, "the entry script '%s' %s", s->path,
 			s->reason ? s->reason : "was not read");
+	else if (s && s->status == SMP_SCRIPT_NOT_LOCAL && s->reason) {
+		/* refused, not missing: another --source-dir would not do */
+		b->script_why = smp__diag_printf(b, "the entry script '%s' %s",
+						 s->path, s->reason);
+		b->script_refused = 1;
+	}
 }
 
 static const size_t diagnose_options_size[SMP_DIAGNOSE_OPTIONS_VERSION + 1] = {

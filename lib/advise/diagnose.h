@@ -52,6 +52,7 @@ struct smp_diagnosis_build {
 	int have_job;
 	int script_scanned;     /* the entry script was read and scanned */
 	const char *script_why; /* why it was not: "was not found", ... */
+	int script_refused;     /* outside --source-dir: not to be passed */
 	struct smp_baseline *baseline; /* owned */
 	const struct smp_node *baseline_root;
 	struct smp_report *report;

@@ -208,7 +208,9 @@ judge(struct smp_diagnosis_build *b, const struct item_def *def,
 							"problem, but %s",
 							script_why(b))
 				     : script_why(b);
-		it->needs = b->job.compiler ? SMP__NEEDS_SOURCES : NULL;
+		it->needs = b->job.compiler && !b->script_refused
+				    ? SMP__NEEDS_SOURCES
+				    : NULL;
 		return;
 	}
 	it->state = SMP_ITEM_LOOKS_RIGHT;

@@ -53,23 +53,78 @@ smp__line_normalize(char *out, const char *line)
 /* See fingerprint.h. */
 void
 smp__fingerprint_key(unsigned char key[32], const char *rule, const char *path,
-		     const char *line)
+		     const char *text, size_t len)
 {
 	struct smp_sha256 h;
-	const char *p = line ? line : "", *w;
-	size_t n, words = 0;
+	const char *p = text ? text : "", *end = p + (text ? len : 0);
+	size_t words = 0;
 
 	smp__sha256_init(&h);
 	smp__sha256_update(&h, rule, strlen(rule) + 1);
 	smp__sha256_update(&h, path, strlen(path) + 1);
 	/* the same bytes as smp__line_normalize(), without a copy */
-	while ((w = next_word(&p, &n)) != NULL) {
+	for (;;) {
+		const char *w;
+
+		while (p < end && space(*p))
+			p++;
+		if (p == end || !*p)
+			break;
+		w = p;
+		while (p < end && *p && !space(*p))
+			p++;
 		if (words++)
 			smp__sha256_update(&h, " ", 1);
-		smp__sha256_update(&h, w, n);
+		smp__sha256_update(&h, w, (size_t)(p - w));
 	}
 	smp__sha256_update(&h, "", 1);
 	smp__sha256_final(&h, key);
+}
+
+/* 1 for a byte that continues a UTF-8 sequence. */
+static int
+continuation(char c)
+{
+	return ((unsigned char)c & 0xC0) == 0x80;
+}
+
+/* See fingerprint.h. */
+size_t
+smp__fingerprint_text(struct smp__fp_cursor *c, const char *line,
+		      uint32_t column, const char **start)
+{
+	size_t from, to, half = SMP_FINGERPRINT_WINDOW / 2;
+
+	line = line ? line : "";
+	if (c->line != line) {
+		c->line = line;
+		c->len = strlen(line);
+		c->column = 1;
+		c->at = 0;
+	}
+	*start = line;
+	if (c->len <= SMP_FINGERPRINT_WINDOW)
+		return c->len; /* the whole line, as always */
+	/* the byte of the column: from the last one when it is not past it
+	 * (a report's findings come in line and column order) */
+	if (column < c->column) {
+		c->column = 1;
+		c->at = 0;
+	}
+	while (c->column < column && c->at < c->len) {
+		c->at++;
+		while (c->at < c->len && continuation(line[c->at]))
+			c->at++;
+		c->column++;
+	}
+	from = c->at > half ? c->at - half : 0;
+	to = c->len - c->at > half ? c->at + half : c->len;
+	while (from < to && continuation(line[from]))
+		from++;
+	while (to > from && to < c->len && continuation(line[to]))
+		to--;
+	*start = line + from;
+	return to - from;
 }
 
 /* See fingerprint.h. */

@@ -1,14 +1,16 @@
 /*
  * fingerprint.h - SARIF partialFingerprints that survive line moves: a
  * result is named by its rule, its file (relative to the source root),
- * the text of its line with whitespace collapsed, and which occurrence of
- * that triple in its report it is. Inserting or deleting lines elsewhere
+ * the text of its line with whitespace collapsed (of a long line, the part
+ * around the finding), and which occurrence of that triple in its report
+ * it is. Inserting or deleting lines elsewhere
  * changes none of them; editing the line itself does.
  */
 #ifndef SMP_EMIT_FINGERPRINT_H
 #define SMP_EMIT_FINGERPRINT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The key under partialFingerprints; "v1" changes with the recipe. */
 #define SMP_FINGERPRINT_KEY "smPreflight/v1"
@@ -21,11 +23,38 @@
 size_t smp__line_normalize(char *out, const char *line);
 
 /*
- * The SHA-256 of rule, path and the normalized line, each ended by a NUL
- * byte: two results with the same key are occurrences of one triple.
+ * The SHA-256 of rule, path and the normalized text (len bytes, or up to
+ * a NUL), each ended by a NUL byte: two results with the same key are
+ * occurrences of one triple.
  */
 void smp__fingerprint_key(unsigned char key[32], const char *rule,
-			  const char *path, const char *line);
+			  const char *path, const char *text, size_t len);
+
+/*
+ * A line of up to this many bytes is fingerprinted whole; a longer one
+ * (a minified JSON request on one line) by the bytes within half of it
+ * on either side of the finding's column, so that the cost of a result
+ * does not grow with its line.
+ */
+#define SMP_FINGERPRINT_WINDOW 1024
+
+/* Where smp__fingerprint_text() got to on the last line it was given. */
+struct smp__fp_cursor {
+	const char *line; /* NULL: none yet */
+	size_t len;       /* strlen(line), measured once */
+	uint32_t column;  /* the column of byte at */
+	size_t at;
+};
+
+/*
+ * The text of line (NULL is "") that a finding at column (1-based, in
+ * characters) is fingerprinted by: *start and the length returned (the
+ * whole line, or its window). c, zeroed before the first call, keeps the
+ * line's length and the last column's byte, so that findings of one line
+ * in column order walk it once.
+ */
+size_t smp__fingerprint_text(struct smp__fp_cursor *c, const char *line,
+			     uint32_t column, const char **start);
 
 /*
  * The fingerprint of the occurrence-th (0-based) result with key: the

@@ -20,6 +20,7 @@
 #include "report/report.h"
 #include "util/alloc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* GitHub code scanning's limit on a rule's fullDescription, in
@@ -251,6 +252,7 @@ struct files {
 	const char *name; /* what art was resolved for; NULL: nothing yet */
 	struct smp__artifact art;
 	unsigned char (*keys)[32]; /* per finding: its fingerprint key */
+	size_t *occurrence;        /* per finding: earlier ones with its key */
 };
 
 /* The artifact of name, or NULL when it could not be allocated. */
@@ -278,16 +280,48 @@ out_artifact(struct smp__out *o, const struct smp__artifact *art)
 				     : "\"}");
 }
 
-/* How many findings before the i-th have its key. */
-static size_t
-occurrence(const struct files *fs, size_t i)
-{
-	size_t j, n = 0;
+/* A finding's key and index, sorted to count the occurrences. */
+struct keyed {
+	unsigned char key[32];
+	size_t i;
+};
 
-	for (j = 0; j < i; j++)
-		if (memcmp(fs->keys[j], fs->keys[i], 32) == 0)
-			n++;
-	return n;
+static int
+by_key(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	int c = memcmp(x->key, y->key, 32);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/*
+ * How many findings before each have its key, into fs->occurrence: one
+ * sort instead of a scan of the earlier ones for each (which took
+ * seconds for 99,000 duplicate keys). 0 or SMP_ENOMEM.
+ */
+static int
+occurrences(struct files *fs, size_t n)
+{
+	struct keyed *k;
+	size_t i;
+
+	fs->occurrence = smp__calloc(&fs->em->alloc, n ? n : 1, sizeof(size_t));
+	k = smp__calloc(&fs->em->alloc, n ? n : 1, sizeof(*k));
+	if (!fs->occurrence || !k) {
+		smp__free(&fs->em->alloc, k);
+		return SMP_ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		memcpy(k[i].key, fs->keys[i], 32);
+		k[i].i = i;
+	}
+	qsort(k, n, sizeof(*k), by_key);
+	for (i = 1; i < n; i++)
+		if (memcmp(k[i].key, k[i - 1].key, 32) == 0)
+			fs->occurrence[k[i].i] = fs->occurrence[k[i - 1].i] + 1;
+	smp__free(&fs->em->alloc, k);
+	return 0;
 }
 
 static void
@@ -325,7 +359,7 @@ out_result(struct smp_emitter *em, const struct smp_finding *f,
 	out_region(o, f);
 	smp__out_str(o, "}}], \"partialFingerprints\": {\"" SMP_FINGERPRINT_KEY
 			"\": \"");
-	smp__fingerprint_hex(fp, fs->keys[i], occurrence(fs, i));
+	smp__fingerprint_hex(fp, fs->keys[i], fs->occurrence[i]);
 	smp__out_str(o, fp);
 	smp__out_str(o, "\"}");
 	if (f->suppressed) {
@@ -353,6 +387,7 @@ static void
 sarif_file(struct smp_emitter *em, const struct smp_report *report)
 {
 	const char *file = smp__emit_report_file(report);
+	struct smp__fp_cursor cursor;
 	struct files fs;
 	size_t i;
 
@@ -364,22 +399,30 @@ sarif_file(struct smp_emitter *em, const struct smp_report *report)
 		em->oom = 1;
 		return;
 	}
+	memset(&cursor, 0, sizeof(cursor));
 	for (i = 0; i < report->count; i++) {
 		const struct smp_finding *f = &report->items[i];
 		const struct smp__artifact *art;
+		const char *text;
+		size_t n;
 
 		art = resolve(&fs, f->file ? f->file : file);
 		if (!art) {
 			em->oom = 1;
 			break;
 		}
+		n = smp__fingerprint_text(&cursor, f->source_line, f->column,
+					  &text);
 		smp__fingerprint_key(fs.keys[i], f->rule ? f->rule : "?",
-				     art->path, f->source_line);
+				     art->path, text, n);
 	}
+	if (!em->oom && occurrences(&fs, report->count))
+		em->oom = 1;
 	if (!em->oom)
 		smp__emit_items(em, report, "        ", out_result, &fs);
 	smp__artifact_release(&fs.art, &em->alloc);
 	smp__free(&em->alloc, fs.keys);
+	smp__free(&em->alloc, fs.occurrence);
 }
 
 /* a notification of the run's one invocation, kept in the

@@ -7,13 +7,22 @@
  * unknown.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "job/source_python.h"
 
+/* A parameter by name, in the index sorted for bsearch(). */
+struct param {
+	const struct smp_node *name; /* its Name: a scalar */
+	const struct smp_node *prm;
+	size_t order; /* in the Parameters list: the first of a name wins */
+};
+
 struct pscan {
 	struct smp_arena *arena;
-	const struct smp_node *params; /* the Parameters list, or NULL */
+	struct param *index; /* the Parameters by Name, sorted */
+	size_t nparams;
 	struct smp_pysrc_subst *subst;
 	size_t nsubst, cap;
 	int oom;
@@ -40,24 +49,77 @@ unknown(struct pscan *p, const struct smp_node *at, const char *text)
 	return n;
 }
 
+/* Orders parameters by name (length, then bytes), then by position. */
+static int
+by_name(const void *a, const void *b)
+{
+	const struct param *x = a, *y = b;
+	size_t n = x->name->u.scalar.len, m = y->name->u.scalar.len;
+	int c;
+
+	if (n != m)
+		return n < m ? -1 : 1;
+	c = memcmp(x->name->u.scalar.value, y->name->u.scalar.value, n);
+	if (c)
+		return c;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * The index of the Parameters list: sorted once, then every reference is
+ * a binary search (a scan of the list per reference took 1.3 s for 9,000
+ * parameters referenced 9,000 times). 0 or SMP_ENOMEM.
+ */
+static int
+index_params(struct pscan *p, const struct smp_node *params)
+{
+	size_t k;
+
+	if (!params || params->kind != SMP_NODE_SEQUENCE ||
+	    !params->u.sequence.count)
+		return 0;
+	p->index = smp__arena_alloc(p->arena, params->u.sequence.count *
+						      sizeof(*p->index));
+	if (!p->index)
+		return SMP_ENOMEM;
+	for (k = 0; k < params->u.sequence.count; k++) {
+		const struct smp_node *prm = params->u.sequence.items[k];
+		const struct smp_node *n = smp__map_get(prm, "Name");
+
+		if (!n || n->kind != SMP_NODE_SCALAR)
+			continue;
+		p->index[p->nparams].name = n;
+		p->index[p->nparams].prm = prm;
+		p->index[p->nparams].order = k;
+		p->nparams++;
+	}
+	qsort(p->index, p->nparams, sizeof(*p->index), by_name);
+	return 0;
+}
+
 /* The DefaultValue of parameter name, or NULL. */
 static const struct smp_node *
 param_default(const struct pscan *p, const char *name, const char **pname)
 {
-	size_t k;
+	size_t lo = 0, hi = p->nparams, len = strlen(name);
 
-	if (!p->params || p->params->kind != SMP_NODE_SEQUENCE)
-		return NULL;
-	for (k = 0; k < p->params->u.sequence.count; k++) {
-		const struct smp_node *prm = p->params->u.sequence.items[k];
-		const struct smp_node *n = smp__map_get(prm, "Name");
+	/* the first entry not below (name, order 0) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct smp_node *n = p->index[mid].name;
+		int c = n->u.scalar.len != len
+				? (n->u.scalar.len < len ? -1 : 1)
+				: memcmp(n->u.scalar.value, name, len);
 
-		if (n && smp__scalar_is(n, name)) {
-			*pname = n->u.scalar.value;
-			return smp__map_get(prm, "DefaultValue");
-		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return NULL;
+	if (lo == p->nparams || !smp__scalar_is(p->index[lo].name, name))
+		return NULL;
+	*pname = p->index[lo].name->u.scalar.value;
+	return smp__map_get(p->index[lo].prm, "DefaultValue");
 }
 
 /* A pipeline function: a mapping of one key, Get or Std:*. */
@@ -180,7 +242,8 @@ smp__pipeline_scan(struct smp_pysrc *out, struct smp_arena *arena,
 		return 0;
 	memset(&p, 0, sizeof(p));
 	p.arena = arena;
-	p.params = smp__map_get(root, "Parameters");
+	if (index_params(&p, smp__map_get(root, "Parameters")))
+		return SMP_ENOMEM;
 	out->jobs = smp__arena_zalloc(
 		arena, (steps->u.sequence.count ? steps->u.sequence.count : 1) *
 			       sizeof(*out->jobs));

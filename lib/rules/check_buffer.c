@@ -15,6 +15,23 @@
 #include "util/error.h"
 #include "util/text.h"
 
+/* The first step of Type Training of a pipeline definition, or NULL. */
+static const struct smp_node *
+training_step(const struct smp_node *root)
+{
+	const struct smp_node *steps = smp__map_get(root, "Steps");
+	size_t k;
+
+	if (!steps || steps->kind != SMP_NODE_SEQUENCE)
+		return NULL;
+	for (k = 0; k < steps->u.sequence.count; k++)
+		if (smp__scalar_is(
+			    smp__map_get(steps->u.sequence.items[k], "Type"),
+			    "Training"))
+			return steps->u.sequence.items[k];
+	return NULL;
+}
+
 /*
  * One loaded document: a SageMaker Pipeline definition is checked step
  * by step, anything else as one job.
@@ -35,11 +52,35 @@ check_doc(const struct smp_context *ctx, struct smp_docs *docs,
 		return smp__check_root(ctx, root, SMP_DIALECT_AUTO,
 				       &docs->arena, rep, hook, script_dir);
 	if (!steps.count) {
+		const struct smp_node *step = training_step(root);
+
 		if (SMP__WALKED(hook))
 			return 0; /* a pipeline that trains nothing */
-		smp__report_node(rep, SMP_RULE_NO_TRAINING_JOB, root,
-				 "no training job found: the pipeline "
-				 "definition has no step of Type 'Training'");
+		if (step) {
+			const struct smp_node *name =
+				smp__map_get(step, "Name");
+			struct smp_finding *f = smp__report_node(
+				rep, SMP_RULE_NO_TRAINING_JOB, step,
+				"no training job found: step '%s' of Type "
+				"'Training' has no 'Arguments' mapping (the "
+				"CreateTrainingJob request the pipeline "
+				"sends)",
+				name && name->kind == SMP_NODE_SCALAR
+					? name->u.scalar.value
+					: "");
+
+			if (f)
+				smp__finding_fix(rep, f,
+						 "write the definition with "
+						 "Pipeline.definition() of the "
+						 "SageMaker Python SDK, which "
+						 "puts each step's request "
+						 "under 'Arguments'");
+		} else
+			smp__report_node(rep, SMP_RULE_NO_TRAINING_JOB, root,
+					 "no training job found: the pipeline "
+					 "definition has no step of Type "
+					 "'Training'");
 		return rep->failed ? SMP_ENOMEM : 0;
 	}
 	rc = smp__check_jobs(ctx, &steps, docs, rep, hook, script_dir, "step ",
@@ -179,13 +220,8 @@ smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
 		    struct smp_error *err)
 {
 	const char *slash = path ? strrchr(path, '/') : NULL;
-	int notebook = path && smp__pysrc_kind(path) == 2;
-	/* a notebook's outputs do not count against the size limit: its
-	 * code cells do, once they are read */
-	size_t limit =
-		ctx ? ctx->limits.max_file_size * (notebook ? 16 : 1) : 0;
 	char *buf = NULL, *dir;
-	size_t len = 0;
+	size_t len = 0, limit;
 	int rc;
 
 	if (out)
@@ -193,6 +229,10 @@ smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
 	if (!out || !ctx || !path)
 		return smp__error_set(err, SMP_EINVAL, NULL, NULL,
 				      "invalid argument");
+	/* a notebook's outputs do not count against the size limit: its
+	 * code cells do, once they are read */
+	limit = smp__pysrc_kind(path) == 2 ? ctx->limits.max_file_size * 16
+					   : ctx->limits.max_file_size;
 	rc = smp__read_file(&buf, &len, &ctx->alloc, path, limit, err);
 	if (rc == SMP_ELIMIT) {
 		struct smp_report *rep;
@@ -210,7 +250,12 @@ smp__check_file_run(struct smp_report **out, const struct smp_context *ctx,
 		}
 		smp__report_add(rep, SMP_RULE_INPUT_LIMIT, &at, NULL,
 				"file is larger than the limit of %zu bytes%s",
-				limit, notebook ? " for a notebook" : "");
+				limit,
+				limit != ctx->limits.max_file_size
+					? " for a notebook (16 times the limit "
+					  "of a file, since outputs do not "
+					  "count)"
+					: "");
 		if (rep->failed) {
 			smp_report_free(rep);
 			return SMP_ENOMEM;

@@ -4,16 +4,13 @@
  * (facts.c). A script that cannot be read is a status, not an error.
  */
 #define _XOPEN_SOURCE                                                          \
-	700 /* realpath(), with _POSIX_C_SOURCE from the Makefile */
+	700 /* XSI strerror_r(), with _POSIX_C_SOURCE (Makefile) */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "script/script.h"
-#include "util/read_file.h"
+#include "util/open_beneath.h"
 
 static int
 is_remote(const char *s)
@@ -70,78 +67,46 @@ smp__script_path(char *out, size_t n, const char *base_dir,
 	return 0;
 }
 
-/* 1 when the resolved path p lies in the resolved folder root. */
-static int
-within(const char *p, const char *root)
-{
-	size_t n = strlen(root);
-
-	if (strcmp(root, "/") == 0)
-		return 1;
-	return strncmp(p, root, n) == 0 && (p[n] == '/' || p[n] == '\0');
-}
-
 /*
- * Where a script may be read from: the repository root above base_dir
- * (the nearest folder holding .git), else base_dir itself, resolved.
- * *repo is 1 for a repository root. -1 when base_dir does not resolve.
+ * Why the script at rel beneath base_dir was not read, into s->status and
+ * s->reason: a path that resolves (through "..", symlinks) outside the
+ * spec's folder, or the repository when there is one, is refused like an
+ * absolute path, so that a spec never makes us read /etc/passwd or
+ * /proc/self/environ and print a line of it as an excerpt. 0 or
+ * SMP_ENOMEM.
  */
 static int
-confinement(char *root, const char *base_dir, int *repo)
+not_read(struct smp_script_facts *s, enum smp_beneath r, int e, size_t max_size)
 {
-	char probe[PATH_MAX + 8];
-	struct stat st;
-	size_t n;
+	char why[128];
 
-	if (!realpath(base_dir, root))
-		return -1;
-	n = strlen(root);
-	*repo = 0;
-	for (;;) {
-		if (n + sizeof("/.git") <= sizeof(probe)) {
-			memcpy(probe, root, n);
-			memcpy(probe + (n == 1 ? 0 : n), "/.git",
-			       sizeof("/.git"));
-			if (stat(probe, &st) == 0) {
-				root[n] = '\0';
-				*repo = 1;
-				return 0;
-			}
-		}
-		if (n <= 1)
-			break;
-		while (n > 1 && root[n - 1] != '/')
-			n--;
-		if (n > 1)
-			n--; /* the '/' before the last component */
-		root[n] = '\0';
+	switch (r) {
+	case SMP_BENEATH_OUTSIDE:
+		s->status = SMP_SCRIPT_NOT_LOCAL;
+		s->reason = "resolves outside the spec's folder and its "
+			    "repository";
+		return 0;
+	case SMP_BENEATH_MISSING:
+		s->reason = "was not found";
+		return 0;
+	case SMP_BENEATH_NOT_REGULAR:
+		s->reason = "is not a regular file";
+		return 0;
+	case SMP_BENEATH_TOO_LARGE:
+		s->reason = smp__arena_printf(&s->arena,
+					      "is larger than the limit of %zu "
+					      "bytes",
+					      max_size);
+		return s->reason ? 0 : SMP_ENOMEM;
+	case SMP_BENEATH_NOMEM:
+		return SMP_ENOMEM;
+	default:
+		break;
 	}
-	/* no repository: the spec's own folder */
-	return realpath(base_dir, root) ? 0 : -1;
-}
-
-/*
- * A relative script path that resolves (through "..", symlinks) outside
- * the spec's folder, or the repository when there is one, is refused
- * like an absolute path: the spec must not make us read /etc/passwd or
- * /proc/self/environ and print a line of it as an excerpt. Returns 1 and
- * s->reason when path is refused so; 0 when it may be read (or does not
- * resolve: the caller reports it missing); SMP_ENOMEM.
- */
-static int
-refuse_outside(struct smp_script_facts *s, const char *path,
-	       const char *base_dir)
-{
-	char real[PATH_MAX], root[PATH_MAX];
-	int repo;
-
-	if (!realpath(path, real) || confinement(root, base_dir, &repo))
-		return 0;
-	if (within(real, root))
-		return 0;
-	(void)repo; /* one wording, whether or not there is one */
-	s->reason = "resolves outside the spec's folder and its repository";
-	return 1;
+	if (!e || strerror_r(e, why, sizeof(why)) != 0) /* thread-safe */
+		snprintf(why, sizeof(why), "error %d", e);
+	s->reason = smp__arena_printf(&s->arena, "cannot be read (%s)", why);
+	return s->reason ? 0 : SMP_ENOMEM;
 }
 
 void
@@ -215,9 +180,9 @@ smp__script_load(struct smp_script_facts *s, const struct smp_script_where *w,
 	const struct smp_node *node = w->entry_point;
 	const char *name, *src = NULL;
 	char path[4096];
-	struct smp_error err = {0};
-	struct stat st;
-	int r, rc;
+	enum smp_beneath got;
+	size_t len;
+	int r, rc, e;
 
 	if (!base_dir)
 		return 0;
@@ -248,46 +213,28 @@ smp__script_load(struct smp_script_facts *s, const struct smp_script_where *w,
 		s->reason = "has a path too long to read";
 		return 0;
 	}
-	if (refuse_outside(s, path, base_dir)) {
-		s->status = SMP_SCRIPT_NOT_LOCAL;
-		s->path = name;
-		return 0;
-	}
 	s->path = smp__arena_strndup(&s->arena, path, strlen(path));
 	if (!s->path)
 		return SMP_ENOMEM;
-	if (stat(path, &st) != 0) {
-		int e = errno;
-		char why[128];
-
-		if (e == ENOENT || e == ENOTDIR) {
-			s->reason = "was not found";
-			return defined_file(s, w, base_dir, path);
-		}
-		if (strerror_r(e, why, sizeof(why)) != 0) /* thread-safe */
-			snprintf(why, sizeof(why), "error %d", e);
-		s->reason = smp__arena_printf(&s->arena, "cannot be read (%s)",
-					      why);
-		return s->reason ? 0 : SMP_ENOMEM;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		s->reason = "is not a regular file";
+	/* the same path without the spec's folder, opened beneath it */
+	len = 0;
+	if ((src && join(path, sizeof(path), &len, src)) ||
+	    join(path, sizeof(path), &len, name)) {
+		s->reason = "has a path too long to read";
 		return 0;
 	}
-	if ((unsigned long long)st.st_size > (unsigned long long)max_size) {
-		s->reason = smp__arena_printf(&s->arena,
-					      "is larger than the limit of %zu "
-					      "bytes",
-					      max_size);
-		return s->reason ? 0 : SMP_ENOMEM;
-	}
-	rc = smp__read_file(&s->buf, &s->len, s->alloc, path, max_size, &err);
-	if (rc == SMP_ENOMEM)
+	got = smp__read_beneath(&s->buf, &s->len, s->alloc, base_dir, path,
+				max_size, &e);
+	if (got != SMP_BENEATH_OK) {
+		const char *full = s->path;
+
+		if (got == SMP_BENEATH_OUTSIDE)
+			s->path = name;
+		rc = not_read(s, got, e, max_size);
+		/* not on disk: a notebook's %%writefile cell may define it */
+		if (rc == 0 && got == SMP_BENEATH_MISSING)
+			rc = defined_file(s, w, base_dir, full);
 		return rc;
-	if (rc) {
-		s->reason = smp__arena_printf(&s->arena, "cannot be read (%s)",
-					      err.message);
-		return s->reason ? 0 : SMP_ENOMEM;
 	}
 	rc = smp__pyscan_run(&s->scan, &s->arena, s->buf, s->len);
 	if (rc == 0)

@@ -58,21 +58,16 @@ smp__open_regular(const char *path, struct smp_error *err)
 	return f;
 }
 
-int
-smp__read_file(char **out, size_t *len, const struct smp_allocator *a,
-	       const char *path, size_t max, struct smp_error *err)
+/* Reads the stream f to its end (then closes it); see read_file.h. */
+static int
+read_stream(char **out, size_t *len, const struct smp_allocator *a, FILE *f,
+	    const char *path, size_t max, struct smp_error *err)
 {
 	char chunk[8192];
 	struct smp_buf b;
-	FILE *f;
 	size_t got;
 	int rc, bad = 0, e = 0;
 
-	*out = NULL;
-	*len = 0;
-	f = smp__open_regular(path, err);
-	if (!f)
-		return err ? err->code : SMP_EIO;
 	smp__buf_init(&b, a, max);
 	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		if (smp__buf_add(&b, chunk, got))
@@ -97,4 +92,34 @@ smp__read_file(char **out, size_t *len, const struct smp_allocator *a,
 	if (!*out)
 		return io_error(err, path, SMP_ENOMEM, "out of memory");
 	return 0;
+}
+
+int
+smp__read_file(char **out, size_t *len, const struct smp_allocator *a,
+	       const char *path, size_t max, struct smp_error *err)
+{
+	FILE *f;
+
+	*out = NULL;
+	*len = 0;
+	f = smp__open_regular(path, err);
+	if (!f)
+		return err ? err->code : SMP_EIO;
+	return read_stream(out, len, a, f, path, max, err);
+}
+
+int
+smp__read_fd(char **out, size_t *len, const struct smp_allocator *a, int fd,
+	     const char *path, size_t max, struct smp_error *err)
+{
+	FILE *f;
+
+	*out = NULL;
+	*len = 0;
+	f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
+		return io_error(err, path, SMP_EIO, strerror(errno));
+	}
+	return read_stream(out, len, a, f, path, max, err);
 }

@@ -22,4 +22,11 @@ FILE *smp__open_regular(const char *path, struct smp_error *err);
 int smp__read_file(char **out, size_t *len, const struct smp_allocator *a,
 		   const char *path, size_t max, struct smp_error *err);
 
+/*
+ * smp__read_file() from the open descriptor fd (closed, whatever
+ * happens); path only names it in err.
+ */
+int smp__read_fd(char **out, size_t *len, const struct smp_allocator *a, int fd,
+		 const char *path, size_t max, struct smp_error *err);
+
 #endif

@@ -43,10 +43,12 @@ Then, on the largest size, the like-with-like comparisons:
 And the hostile set: inputs generated here (a one-line JSON request with
 8,000 unknown keys, 99,000 duplicate keys on one line, 49,000 findings one
 per line, 3 M blank lines then 4,000 findings, 60,000 suppression
-comments, an exponential glob in a config's ignore list, and the Python
-launchers of tests/hostile/gen_launcher.py: a 200,000-key dict literal,
-200,000 subscript assignments, colliding names, 3.8 MB of calls, a spent
-evaluation budget), each run once
+comments, a 4 MB line with 1,100 unknown keys, a pipeline of 9,000
+parameters each referenced, an exponential glob in a config's ignore
+list, and the Python launchers of tests/hostile/gen_launcher.py: a
+200,000-key dict literal, 200,000 subscript assignments, colliding names,
+3.8 MB of calls, a spent evaluation budget), each run once in text and in
+SARIF
 under a 2 GiB address-space limit and a timeout, with its peak RSS and
 wall time against the targets (64 MiB, 1 s). Files that do not parse are left out of the two
 JSON Schema validators' input (both stop at the first one); sm-preflight
@@ -481,6 +483,22 @@ def hostile_inputs(work):
              "unknown_%d: 1  # sm-preflight: ignore[unknown-key] bench\n"
              % i for i in range(60000))))
 
+    # round three: SARIF fingerprints of a 4 MB line, pipeline parameters
+    case("4 MB line, 1,100 unknown keys", "long-line-keys.json",
+         lambda p: write(p, API_HEAD + "".join(
+             ', "Unknown%05d": "%s"' % (i, "x" * 3600)
+             for i in range(1100)) + "}"))
+    case("pipeline, 9,000 x 9,000 parameters", "pipeline-params.json",
+         lambda p: write(p, json.dumps({
+             "Version": "2020-12-01",
+             "Parameters": [{"Name": "P%05d" % i, "Type": "String",
+                             "DefaultValue": "v"} for i in range(9000)],
+             "Steps": [{"Name": "Train", "Type": "Training", "Arguments": {
+                 "AlgorithmSpecification": {"TrainingImage": "x"},
+                 "HyperParameters": {
+                     "h%05d" % i: {"Get": "Parameters.P%05d" % (8999 - i)}
+                     for i in range(9000)}}}]})))
+
     # item 5: an exponential glob in a config's ignore list
     def glob_case(path):
         write(os.path.join(path, ".sm-preflight.yaml"),
@@ -538,23 +556,27 @@ def hostile(args):
                                      HOSTILE_TIMEOUT))
     # the time target is judged on CPU time: on a shared machine the wall
     # time also measures the neighbours
-    print("%-38s %9s %9s %7s %7s %6s  %s" % ("input", "size KiB", "RSS MiB",
-                                             "wall s", "cpu s", "exit",
-                                             "target"))
+    print("%-38s %-6s %9s %9s %7s %7s %6s  %s"
+          % ("input", "format", "size KiB", "RSS MiB", "wall s", "cpu s",
+             "exit", "target"))
     for name, path in hostile_inputs(args.work):
         if os.path.isdir(path):
             size = sum(os.path.getsize(os.path.join(path, e))
                        for e in os.listdir(path))
         else:
             size = os.path.getsize(path)
-        rss, wall, cpu, status = run_hostile(
-            [args.cli, "check", "-q", "--color", "never", path])
-        ok = (status != "timeout" and status in (0, 1, 2) and
-              rss <= HOSTILE_RSS_MIB * 1024 and cpu <= HOSTILE_SECONDS)
-        print("%-38s %9.0f %9.1f %7.2f %7.2f %6s  %s"
-              % (name, size / 1024.0, rss / 1024.0, wall, cpu, status,
-                 "met" if ok else "MISSED"))
-        sys.stdout.flush()
+        # SARIF too: its fingerprints once cost findings x line length
+        for fmt in ("text", "sarif"):
+            rss, wall, cpu, status = run_hostile(
+                [args.cli, "check", "-q", "--color", "never", "--format",
+                 fmt, path])
+            ok = (status != "timeout" and status in (0, 1, 2) and
+                  rss <= HOSTILE_RSS_MIB * 1024 and
+                  cpu <= HOSTILE_SECONDS)
+            print("%-38s %-6s %9.0f %9.1f %7.2f %7.2f %6s  %s"
+                  % (name, fmt, size / 1024.0, rss / 1024.0, wall, cpu,
+                     status, "met" if ok else "MISSED"))
+            sys.stdout.flush()
 
 
 if __name__ == "__main__":

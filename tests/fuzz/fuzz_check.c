@@ -6,7 +6,8 @@
  * estimator spec read as a request, a request read as ModelTrainer ...).
  * Besides crashes and sanitizer reports it aborts when a finding breaks
  * the report's contract: a known rule id, a message, a severity, a sane
- * position, and findings in source order.
+ * position, and findings in source order. The report of the detected
+ * dialect is also written as SARIF (to nowhere).
  *
  * With SMP_FUZZ_LARGE=1 in the environment the target runs at the default
  * limits (4 MiB, the default node count) and expands each input, so that
@@ -89,6 +90,33 @@ expand(const uint8_t *data, size_t size, size_t *len)
 	return out;
 }
 
+/* A sink that keeps nothing: the SARIF of a report is only produced. */
+static int
+discard(void *ud, const char *data, size_t len)
+{
+	(void)data;
+	*(size_t *)ud += len;
+	return 0;
+}
+
+/*
+ * The report as SARIF, whose fingerprints once cost findings x line
+ * length: it must be produced, without error, for any report.
+ */
+static void
+emit_sarif(const struct smp_report *rep)
+{
+	struct smp_emitter *em = NULL;
+	size_t written = 0;
+
+	if (smp_emitter_new(&em, contexts[0], SMP_FORMAT_SARIF, NULL, discard,
+			    &written) != 0 ||
+	    smp_emitter_add(em, rep) != 0 || smp_emitter_finish(em) != 0 ||
+	    written == 0)
+		abort();
+	smp_emitter_free(em);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -112,6 +140,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* only out-of-memory may fail, and malloc
 				    does not here */
 		check_report(rep, size);
+		if (d == 0)
+			emit_sarif(rep);
 		smp_report_free(rep);
 	}
 	free(big);

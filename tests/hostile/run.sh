@@ -344,16 +344,12 @@ with open(sys.argv[1], "w") as f:
 
 # --- scripts ----------------------------------------------------------------
 
-# A script symlinked (or ".."-pathed) to a file outside the project is
-# refused, never read, never excerpted.
-test_script_outside_project_not_read() {
-	mkdir -p "$T/proj/.git" "$T/proj/src"
-	printf 'SECRET_TOKEN = 1; import torch_xla\n' >"$T/secret.py"
-	ln -s "$T/secret.py" "$T/proj/src/train.py"
-	cat >"$T/proj/job.yaml" <<'YAML'
-estimator: HuggingFace
-entry_point: train.py
-source_dir: src
+# xla_job ENTRY [LINE]: a Hugging Face job on 8 GPUs with pytorchxla,
+# whose entry point is ENTRY (and LINE, such as a source_dir, after it)
+xla_job() {
+	printf 'estimator: HuggingFace\nentry_point: %s\n' "$1"
+	[ -n "$2" ] && printf '%s\n' "$2"
+	cat <<'YAML'
 instance_type: ml.p3.16xlarge
 instance_count: 1
 transformers_version: "4.21.1"
@@ -364,6 +360,15 @@ distribution: {pytorchxla: {enabled: true}}
 debugger_hook_config: false
 disable_profiler: true
 YAML
+}
+
+# A script symlinked (or ".."-pathed) to a file outside the project is
+# refused, never read, never excerpted.
+test_script_outside_project_not_read() {
+	mkdir -p "$T/proj/.git" "$T/proj/src"
+	printf 'SECRET_TOKEN = 1; import torch_xla\n' >"$T/secret.py"
+	ln -s "$T/secret.py" "$T/proj/src/train.py"
+	xla_job train.py "source_dir: src" >"$T/proj/job.yaml"
 	run 0 check "$T/proj/job.yaml" &&
 		has "resolves outside the spec's folder and its repository" &&
 		hasnt "SECRET_TOKEN"
@@ -379,6 +384,145 @@ YAML
 	printf 'import torch_xla\n' >"$T/proj/src/train.py"
 	run 1 check "$T/proj/jobs/up.yaml" && has "script-mp-fn-missing" &&
 		hasnt "resolves outside"
+}
+
+# confined PROJ: a project (no .git) beside $T/outside/secret.py, whose
+# content must never be printed, with a job of every kind naming it
+confined() {
+	rm -rf "$T/c"
+	mkdir -p "$T/c/proj/sub" "$T/c/outside"
+	printf 'AWS_SECRET_ACCESS_KEY = "wJalrXUtnFEMIK7MDENGbPxRfiCYSECRET"\nimport torch_xla\n' \
+		>"$T/c/outside/secret.py"
+	xla_job ../outside/secret.py >"$T/c/proj/job.yaml"
+	sed 's|\.\./outside|../../outside|' "$T/c/proj/job.yaml" \
+		>"$T/c/proj/sub/job.yaml"
+	sed 's|entry_point: .*|entry_point: link.py|' "$T/c/proj/job.yaml" \
+		>"$T/c/proj/linked.yaml"
+	ln -s ../outside/secret.py "$T/c/proj/link.py"
+	# the walk's launcher, on 8 GPUs with pytorchxla, naming the secret
+	sed -e 's|entry_point="train.py"|entry_point="../outside/secret.py"|' \
+		-e 's|ml.p3.2xlarge|ml.p3.16xlarge|' \
+		-e 's|= TrainingCompilerConfig(),|= TrainingCompilerConfig()|' \
+		-e 's|^    compiler_config=.*|&\n    distribution={"pytorchxla": {"enabled": True}},|' \
+		"$here/../cases/walk/pytree/launch.py" >"$T/c/proj/launch.py"
+	python3 - "$T/c/proj/launch.py" "$T/c/proj/launch.ipynb" <<'PYNB' ||
+import json, sys
+src = open(sys.argv[1]).read()
+nb = {"cells": [{"cell_type": "code", "metadata": {}, "execution_count": None,
+                 "outputs": [], "source": src.splitlines(True)}],
+      "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+json.dump(nb, open(sys.argv[2], "w"))
+PYNB
+		fail "cannot write the notebook"
+	cat >"$T/c/proj/boto.py" <<'PY'
+import boto3
+
+sm = boto3.client("sagemaker", region_name="us-east-1")
+image = "763104351884.dkr.ecr.us-east-1.amazonaws.com/huggingface-pytorch-trcomp-training:1.11.0-transformers4.21.1-gpu-py38-cu113-ubuntu20.04"
+sm.create_training_job(
+    TrainingJobName="bert-trcomp",
+    AlgorithmSpecification={"TrainingImage": image, "TrainingInputMode": "File"},
+    RoleArn="arn:aws:iam::111122223333:role/SageMakerRole",
+    HyperParameters={"sagemaker_training_compiler_enabled": "true",
+                     "sagemaker_program": "../outside/secret.py"},
+    OutputDataConfig={"S3OutputPath": "s3://bucket/out"},
+    ResourceConfig={"InstanceType": "ml.p3.16xlarge", "InstanceCount": 1,
+                    "VolumeSizeInGB": 30},
+    StoppingCondition={"MaxRuntimeInSeconds": 3600},
+)
+PY
+	sed 's|^HyperParameters:|&\n  sagemaker_program: "../outside/secret.py"|;/sagemaker_program: .*train.py/d' \
+		"$here/../cases/diagnose/good.yaml" >"$T/c/proj/describe.yaml"
+}
+
+# secret_kept_out WHAT: the last run printed nothing of the secret, and
+# said why the script was not read
+secret_kept_out() {
+	if grep -q 'wJalrXUtnFEMIK7MDENGbPxRfiCYSECRET\|AWS_SECRET_ACCESS_KEY' \
+		"$T/out"; then
+		fail "$1: the secret outside the project was printed"
+		sed 's/^/    /' "$T/out" | head -20
+	fi
+	grep -q "resolves outside" "$T/out" ||
+		fail "$1: no 'resolves outside' finding"
+}
+
+# in_dir DIR ARGS...: the CLI run from DIR, output in $T/out
+in_dir() {
+	in_dir_at=$1
+	shift
+	(cd "$in_dir_at" && $limit "$cli" "$@") >"$T/out" 2>&1
+}
+
+# A spec named without a folder ("job.yaml", whose folder is "") is
+# confined like "./job.yaml": ".." and a symlink out of the project are
+# refused, from the project and from a subfolder of it, in specs,
+# launchers, notebooks and boto3 calls, and in diagnose --source-dir ''.
+test_script_outside_project_no_folder() {
+	no_python && return
+	confined
+	p=$T/c/proj
+	for f in job.yaml linked.yaml launch.py launch.ipynb boto.py; do
+		in_dir "$p" check "$f"
+		secret_kept_out "check $f"
+	done
+	in_dir "$p/sub" check job.yaml
+	secret_kept_out "check job.yaml from a subfolder"
+	in_dir "$p" check ./job.yaml
+	secret_kept_out "check ./job.yaml"
+	# diagnose does not print the script, but must not read it either:
+	# read, its checklist items would be "looks right"
+	for d in '' .; do
+		in_dir "$p" diagnose --source-dir "$d" describe.yaml
+		secret_kept_out "diagnose --source-dir '$d'"
+		hasnt 'looks right.*mark_step'
+	done
+	# a symlink in --source-dir that leads out is refused, and the
+	# checklist does not ask for the --source-dir it was given
+	mkdir "$p/src"
+	ln -s ../../outside/secret.py "$p/src/train.py"
+	sed 's|"../outside/secret.py"|"train.py"|' "$p/describe.yaml" \
+		>"$p/describe2.yaml"
+	in_dir "$p" diagnose --source-dir src describe2.yaml
+	secret_kept_out "diagnose --source-dir with a symlink out"
+	hasnt 'pass --source-dir'
+}
+
+# The Python binding: check_file('job.yaml') from the project, and a
+# spec given as text with Context(script_base_dir='').
+test_script_outside_project_binding() {
+	no_python && return
+	lib=$(dirname "$cli")/libsmpreflight.so
+	[ -e "$lib" ] || { skip "no $lib (make shared)"; return; }
+	confined
+	(cd "$T/c/proj" && SMPREFLIGHT_LIBRARY=$lib \
+		PYTHONPATH=$here/../../bindings/python $limit python3 -c '
+import smpreflight
+for f in smpreflight.check_file("job.yaml"):
+    print(f)
+ctx = smpreflight.Context(script_base_dir="")
+for f in ctx.check(open("job.yaml").read(), name="job.yaml"):
+    print(f)
+') >"$T/out" 2>&1 || fail "the binding failed: $(head -5 "$T/out")"
+	secret_kept_out "the binding"
+	[ "$(grep -c 'resolves outside' "$T/out")" -ge 2 ] ||
+		fail "the binding: not refused in both calls"
+}
+
+# A FIFO or a device named as the entry script is refused at once.
+test_script_fifo_refused() {
+	mkdir -p "$T/f/proj"
+	mkfifo "$T/f/proj/train.py" || { skip "no mkfifo"; return; }
+	ln -s /dev/zero "$T/f/proj/zero.py"
+	sed 's|^entry_point: .*|entry_point: train.py|' \
+		"$here/../cases/script-missing/fires-dotdot.yaml" >"$T/f/proj/a.yaml"
+	sed 's|^entry_point: .*|entry_point: zero.py|' \
+		"$here/../cases/script-missing/fires-dotdot.yaml" >"$T/f/proj/b.yaml"
+	in_dir "$T/f/proj" check a.yaml b.yaml
+	grep -q "'train.py' is not a regular file" "$T/out" ||
+		fail "the FIFO is not refused: $(head -3 "$T/out")"
+	grep -q "'zero.py' resolves outside" "$T/out" ||
+		fail "the symlink to /dev/zero is not refused: $(head -3 "$T/out")"
 }
 
 # --- configuration -------------------------------------------------------

@@ -233,6 +233,16 @@ check "embed: an error-level finding exits 1" \
 check "embed names the error's rule" \
 	grep -q 'gpu-num-devices-mismatch' "$tmp/out"
 check "embed: an unreadable file exits 2" run_embed 2 "$tmp/missing.yaml"
+# a finding in the entry script is named by the script's file and line
+mkdir "$tmp/scripted"
+cp "$tmp/clean.yaml" "$tmp/scripted/job.yaml"
+printf 'import os\nos.environ["GPU_NUM_DEVICES"] = "8"\n' \
+	>"$tmp/scripted/train.py"
+check "embed: a script's error exits 1" \
+	run_embed 1 "$tmp/scripted/job.yaml"
+check "embed names a script finding by the script's file" \
+	grep -q "script-gpu-num-devices in $tmp/scripted/train.py:2\$" \
+	"$tmp/out"
 
 # libcurl is loaded by the fetcher when a download starts, never linked
 # (it costs every process milliseconds and megabytes)

@@ -6,6 +6,7 @@
  * line text and occurrence only.
  */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit/artifact.h"
@@ -134,7 +135,7 @@ fp(char out[65], const char *rule, const char *path, const char *text,
 {
 	unsigned char key[32];
 
-	smp__fingerprint_key(key, rule, path, text);
+	smp__fingerprint_key(key, rule, path, text, strlen(text));
 	smp__fingerprint_hex(out, key, occurrence);
 }
 
@@ -163,4 +164,74 @@ Test(emit_artifact, fingerprints_name_rule_path_line_text_and_occurrence)
 	fp(a, "ab", "c", "d", 0);
 	fp(b, "a", "bc", "d", 0);
 	cr_assert_str_neq(a, b);
+}
+
+/* The fingerprint of a finding at column of line, by its window. */
+static void
+fp_at(char out[65], const char *line, uint32_t column)
+{
+	struct smp__fp_cursor c;
+	unsigned char key[32];
+	const char *text;
+	size_t n;
+
+	memset(&c, 0, sizeof(c));
+	n = smp__fingerprint_text(&c, line, column, &text);
+	cr_assert_leq(n, SMP_FINGERPRINT_WINDOW);
+	smp__fingerprint_key(key, "unknown-key", "a.json", text, n);
+	smp__fingerprint_hex(out, key, 0);
+}
+
+Test(emit_artifact, long_lines_are_fingerprinted_by_a_window)
+{
+	enum { LEN = 100000 };
+	struct smp__fp_cursor c;
+	char *line = malloc(LEN + 1), *other = malloc(LEN + 1);
+	char a[65], b[65], whole[65];
+	const char *text;
+	size_t i, n;
+
+	cr_assert(line && other);
+	/* a short line is fingerprinted whole, as before */
+	memset(&c, 0, sizeof(c));
+	n = smp__fingerprint_text(&c, "  debug: true", 9, &text);
+	cr_assert_eq(n, strlen("  debug: true"));
+	fp_at(a, "  debug: true", 9);
+	fp(whole, "unknown-key", "a.json", "  debug: true", 0);
+	cr_assert_str_eq(a, whole);
+	for (i = 0; i < LEN; i++)
+		line[i] = (char)('a' + i % 23);
+	line[LEN] = '\0';
+	memcpy(other, line, LEN + 1);
+	/* text far from the column is not part of it, text near it is */
+	other[10] = '#';
+	fp_at(a, line, 50000);
+	fp_at(b, other, 50000);
+	cr_assert_str_eq(a, b);
+	other[50010] = '#';
+	fp_at(b, other, 50000);
+	cr_assert_str_neq(a, b);
+	fp_at(b, line, 20000);
+	cr_assert_str_neq(a, b);
+	/* one cursor over a line's findings in column order, or back */
+	memset(&c, 0, sizeof(c));
+	cr_assert_eq(smp__fingerprint_text(&c, line, 20000, &text),
+		     SMP_FINGERPRINT_WINDOW);
+	cr_assert_eq(text, line + 20000 - 1 - SMP_FINGERPRINT_WINDOW / 2);
+	smp__fingerprint_text(&c, line, 50000, &text);
+	cr_assert_eq(text, line + 50000 - 1 - SMP_FINGERPRINT_WINDOW / 2);
+	smp__fingerprint_text(&c, line, 3, &text);
+	cr_assert_eq(text, line);
+	/* the window never starts or ends inside a UTF-8 character */
+	for (i = 0; i + 1 < LEN; i += 2) {
+		line[i] = (char)0xC3;
+		line[i + 1] = (char)0xA9; /* é */
+	}
+	memset(&c, 0, sizeof(c));
+	n = smp__fingerprint_text(&c, line, 30000, &text);
+	cr_assert_eq(((unsigned char)text[0] & 0xC0), 0xC0);
+	cr_assert_eq(((unsigned char)text[n] & 0xC0), 0xC0);
+	cr_assert_eq(text, line + 2 * (30000 - 1) - SMP_FINGERPRINT_WINDOW / 2);
+	free(line);
+	free(other);
 }

@@ -278,3 +278,59 @@ Test(limits, script_past_the_scanner_limit_says_so)
 	th_rm_tree(dir);
 	smp_context_free(ctx);
 }
+
+/* smp_check_file() of text written to a new file named name. */
+static struct smp_report *
+check_written(struct smp_context *ctx, const char *name, const char *text,
+	      char *dir)
+{
+	struct smp_report *rep = NULL;
+	struct smp_error err;
+	char path[128];
+	FILE *fp;
+
+	strcpy(dir, "/tmp/smp-limits-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "w");
+	cr_assert_not_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+	cr_assert_eq(smp_check_file(&rep, ctx, path, &err), 0, "check: %s",
+		     err.message);
+	return rep;
+}
+
+Test(limits, a_notebook_too_large_names_its_own_limit)
+{
+	struct smp_options o = SMP_OPTIONS_INIT;
+	struct smp_context *ctx;
+	const struct smp_finding *f;
+	struct smp_report *rep;
+	char dir[32], text[2000];
+
+	o.limits.max_file_size = 100; /* a notebook may have 1,600 bytes */
+	ctx = th_context(&o);
+	memset(text, ' ', sizeof(text) - 1);
+	text[0] = '{';
+	text[sizeof(text) - 2] = '}';
+	text[sizeof(text) - 1] = '\0';
+	rep = check_written(ctx, "big.ipynb", text, dir);
+	f = th_find(rep, "input-limit");
+	cr_assert_not_null(f);
+	cr_assert(strstr(f->message, "larger than the limit of 1600 bytes "
+				     "for a notebook") != NULL,
+		  "%s", f->message);
+	smp_report_free(rep);
+	th_rm_tree(dir);
+	/* a spec keeps the plain limit */
+	rep = check_written(ctx, "big.yaml", text, dir);
+	f = th_find(rep, "input-limit");
+	cr_assert_not_null(f);
+	cr_assert(strstr(f->message, "limit of 100 bytes") != NULL, "%s",
+		  f->message);
+	cr_assert_null(strstr(f->message, "notebook"), "%s", f->message);
+	smp_report_free(rep);
+	th_rm_tree(dir);
+	smp_context_free(ctx);
+}
