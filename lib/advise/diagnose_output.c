@@ -34,18 +34,55 @@ static const char *const state_ids[] = {
 	[SMP_ITEM_CANNOT_TELL] = "cannot-tell",
 };
 
-/* s with every line after the first indented by indent. */
+/*
+ * Untrusted text (the response's strings, log lines, file names) goes
+ * out through these: control characters never reach the terminal as
+ * such (smp__out_text_safe), and no line of it can start with "::", which
+ * a GitHub Actions runner would read as a workflow command even after
+ * blanks: the first ':' of such a line is written as "\x3a".
+ */
+static void
+put_line(struct smp__out *o, const char *s, size_t n)
+{
+	size_t blanks = 0;
+
+	while (blanks < n && (s[blanks] == ' ' || s[blanks] == '\t'))
+		blanks++;
+	if (n - blanks >= 2 && s[blanks] == ':' && s[blanks + 1] == ':') {
+		smp__out_text_safe(o, s, blanks);
+		smp__out_str(o, "\\x3a");
+		s += blanks + 1;
+		n -= blanks + 1;
+	}
+	smp__out_text_safe(o, s, n);
+}
+
+/* One untrusted value within a line: a newline in it is shown as ␊. */
+static void
+put(struct smp__out *o, const char *s)
+{
+	if (s)
+		smp__out_text_safe(o, s, strlen(s));
+}
+
+/* Untrusted text whose lines are kept: every line after the first
+ * indented by indent. */
 static void
 out_lines(struct smp__out *o, const char *s, const char *indent)
 {
+	int first = 1;
+
 	while (s && *s) {
 		const char *nl = strchr(s, '\n');
+		size_t n = nl ? (size_t)(nl - s) : strlen(s);
 
-		if (!nl) {
-			smp__out_str(o, s);
+		if (first)
+			smp__out_text_safe(o, s, n);
+		else
+			put_line(o, s, n);
+		first = 0;
+		if (!nl)
 			return;
-		}
-		smp__out_mem(o, s, (size_t)(nl - s));
 		smp__out_str(o, "\n");
 		smp__out_str(o, indent);
 		s = nl + 1;
@@ -84,16 +121,20 @@ count_state(const struct smp_diagnosis *d, enum smp_item_state st)
 static void
 text_job(struct smp__out *o, const struct smp_diagnosis *d)
 {
-	out_fmt(o, "%s: training job '%s'", d->file,
-		d->job_name ? d->job_name : "(no name)");
+	put_line(o, d->file, strlen(d->file));
+	smp__out_str(o, ": training job '");
+	put(o, d->job_name ? d->job_name : "(no name)");
+	smp__out_str(o, "'");
 	if (d->instance_type) {
-		out_fmt(o, " on %lld x %s", d->instance_count,
-			d->instance_type);
+		out_fmt(o, " on %lld x ", d->instance_count);
+		put(o, d->instance_type);
 		if (d->gpus > 0)
 			out_fmt(o, " (%d GPU%s each)", d->gpus,
 				d->gpus == 1 ? "" : "s");
 	}
-	out_fmt(o, ", %s\n", d->status ? d->status : "status unknown");
+	smp__out_str(o, ", ");
+	put(o, d->status ? d->status : "status unknown");
+	smp__out_str(o, "\n");
 	if (!d->compiler)
 		smp__out_str(o, "  the job does not enable SageMaker "
 				"Training Compiler: the guide is about "
@@ -127,10 +168,13 @@ text_causes(struct smp__out *o, const struct smp_diagnosis *d)
 			smp__out_str(o, "  nothing to search: the response has "
 					"no FailureReason\n");
 		else
-			out_fmt(o, "  no known failure signature in %s%s%s\n",
+		{
+			out_fmt(o, "  no known failure signature in %s%s",
 				d->failure_reason ? "FailureReason" : "",
-				d->failure_reason && d->log_file ? " or " : "",
-				d->log_file ? d->log_file : "");
+				d->failure_reason && d->log_file ? " or " : "");
+			put(o, d->log_file);
+			smp__out_str(o, "\n");
+		}
 		if (!d->log_file)
 			smp__out_str(o, "  pass the job's CloudWatch log with "
 					"--log FILE (aws logs get-log-events "
@@ -139,16 +183,19 @@ text_causes(struct smp__out *o, const struct smp_diagnosis *d)
 	for (i = 0; i < d->cause_count; i++) {
 		const struct smp_diagnosis_cause *c = &d->causes[i];
 
-		out_fmt(o, "  %zu. %s [%s]\n", i + 1, c->summary, c->id);
+		out_fmt(o, "  %zu. ", i + 1);
+		put(o, c->summary);
+		out_fmt(o, " [%s]\n", c->id);
+		smp__out_str(o, "     ");
+		put(o, c->source);
 		if (c->line)
-			out_fmt(o, "     %s:%u: ", c->source, c->line);
-		else
-			out_fmt(o, "     %s: ", c->source);
-		out_lines(o, c->evidence, "       ");
+			out_fmt(o, ":%u", c->line);
+		smp__out_str(o, ": ");
+		put(o, c->evidence);
 		if (c->count > 1)
 			out_fmt(o, " (seen %u times)", c->count);
 		smp__out_str(o, "\n     = fix: ");
-		smp__out_str(o, c->advice);
+		put(o, c->advice);
 		out_fmt(o, "\n     = see: %s, \"%s\"\n", c->page, c->section);
 	}
 }
@@ -160,8 +207,9 @@ text_hyperparameters(struct smp__out *o, const struct smp_diagnosis *d)
 
 	if (!d->baseline_file)
 		return;
-	out_fmt(o, "\nHyperparameters against the baseline %s\n",
-		d->baseline_file);
+	smp__out_str(o, "\nHyperparameters against the baseline ");
+	put(o, d->baseline_file);
+	smp__out_str(o, "\n");
 	for (i = 0; i < d->hyperparameter_count; i++) {
 		const struct smp_diagnosis_hyperparameter *h =
 			&d->hyperparameters[i];
@@ -176,9 +224,13 @@ text_hyperparameters(struct smp__out *o, const struct smp_diagnosis *d)
 			same++;
 			continue;
 		}
-		out_fmt(o, "  %s: %s here, %s in the baseline\n", h->name,
-			h->value ? h->value : "not set",
-			h->baseline_value ? h->baseline_value : "not set");
+		smp__out_str(o, "  ");
+		put(o, h->name);
+		smp__out_str(o, ": ");
+		put(o, h->value ? h->value : "not set");
+		smp__out_str(o, " here, ");
+		put(o, h->baseline_value ? h->baseline_value : "not set");
+		smp__out_str(o, " in the baseline\n");
 	}
 	out_fmt(o,
 		"  %zu other%s the same; %zu sagemaker_* entr%s the SDK "
@@ -205,10 +257,11 @@ text_items(struct smp__out *o, const struct smp_diagnosis *d)
 
 		out_fmt(o, "  %s %s\n", states[it->state], it->title);
 		smp__out_str(o, "                ");
-		if (it->state == SMP_ITEM_PROBLEM && it->line)
-			out_fmt(o, "%s:%u:%u: ", it->file, it->line,
-				it->column);
-		smp__out_str(o, it->detail);
+		if (it->state == SMP_ITEM_PROBLEM && it->line) {
+			put(o, it->file);
+			out_fmt(o, ":%u:%u: ", it->line, it->column);
+		}
+		put(o, it->detail);
 		if (it->rule)
 			out_fmt(o, " [%s]", it->rule);
 		if (it->needs)
