@@ -343,7 +343,12 @@ EVIDENCE(debugger_ok)
 	const struct smp_node *dis = smp__map_get(pc, "DisableProfiler");
 	int off = pc ? smp__scalar_bool(dis) == 1 : 1;
 
-	(void)why;
+	if ((pc && pc->kind != SMP_NODE_MAPPING) ||
+	    (dis && smp__scalar_bool(dis) < 0)) {
+		*why = "ProfilerConfig cannot be read (DisableProfiler is not "
+		       "a boolean)";
+		return NULL;
+	}
 	if (hook || !off) {
 		*problem = 1;
 		return smp__diag_printf(
@@ -553,8 +558,8 @@ judge(struct smp_diagnosis_build *b, const struct item_def *def,
 		}
 	}
 	if (def->script_rules && !b->script_scanned) {
-		if (ok) {
-			/* the response shows it; the script could undo it */
+		if (ok && def->evidence == gpu_num_devices_ok) {
+			/* the response sets it; the script could undo it */
 			it->state = SMP_ITEM_LOOKS_RIGHT;
 			it->detail = smp__diag_printf(
 				b, "%s (%s: it could still override this)",
@@ -562,7 +567,9 @@ judge(struct smp_diagnosis_build *b, const struct item_def *def,
 			return;
 		}
 		it->state = SMP_ITEM_CANNOT_TELL;
-		it->detail = def->spec_rules
+		it->detail = ok ? smp__diag_printf(b, "%s, but %s", ok,
+						   script_why(b))
+			     : def->spec_rules
 				     ? smp__diag_printf(b,
 							"the spec shows no "
 							"problem, but %s",
