@@ -58,6 +58,8 @@ struct smp_diagnosis_build {
 	struct smp_report *report;
 	struct smp_diagnosis_situation situations[SMP__SITUATIONS];
 	struct smp_diagnosis_cause causes[SMP__CAUSES_MAX];
+	/* the cause's advice quotes the real error found above it */
+	unsigned char cause_above[SMP__CAUSES_MAX];
 	struct smp_diagnosis_item items[SMP__ITEMS_MAX];
 	int oom; /* an allocation failed */
 };

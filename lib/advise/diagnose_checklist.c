@@ -548,7 +548,8 @@ judge(struct smp_diagnosis_build *b, const struct item_def *def,
 		if (!ok) {
 			it->state = SMP_ITEM_CANNOT_TELL;
 			it->detail = why;
-			if (def->script_rules && !b->script_scanned) {
+			if (def->script_rules && !b->script_scanned &&
+			    b->job.compiler) {
 				it->detail = smp__diag_printf(
 					b, "%s, and %s", why, script_why(b));
 				it->needs =

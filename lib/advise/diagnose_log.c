@@ -163,8 +163,8 @@ message(const char **t, size_t *len)
 static int
 error_line(const char *t, size_t n)
 {
-	static const char *const marks[] = {"error:", "exception:",
-					    "error(", "killed"};
+	static const char *const marks[] = {"error:", "exception:", "error(",
+					    "killed", "[errno", "no such file"};
 	size_t i, j, k;
 
 	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
@@ -211,8 +211,11 @@ real_error(const struct scan *s)
 			past = has(k->text, k->len, "Traceback (most recent");
 			continue;
 		}
+		/* the toolkit's and SageMaker's own lines are not it */
 		if (has(k->text, k->len, "sagemaker_training") ||
 		    has(k->text, k->len, "SMTrainingCompiler") ||
+		    has(k->text, k->len, "AlgorithmError") ||
+		    has(k->text, k->len, "Framework Error") ||
 		    has(k->text, k->len, "Traceback (most recent"))
 			continue;
 		if (error_line(k->text, k->len))

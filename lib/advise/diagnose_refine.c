@@ -33,6 +33,25 @@
 	"https://github.com/aws-samples/amazon-textract-transformer-pipeline/" \
 	"pull/14"
 
+/* 1 when Environment configures XLA itself (XLA_*, XRT_*, PJRT_DEVICE). */
+static int
+env_configures_xla(const struct smp_node *env)
+{
+	size_t i;
+
+	if (!env || env->kind != SMP_NODE_MAPPING)
+		return 0;
+	for (i = 0; i < env->u.mapping.count; i++) {
+		const char *k = smp__node_text(env->u.mapping.items[i].key);
+
+		if (k && (strncmp(k, "XLA_", 4) == 0 ||
+			  strncmp(k, "XRT_", 4) == 0 ||
+			  strcmp(k, "PJRT_DEVICE") == 0))
+			return 1;
+	}
+	return 0;
+}
+
 static void
 missing_xla(struct smp_diagnosis_build *b, struct smp_diagnosis_cause *c)
 {
@@ -43,7 +62,10 @@ missing_xla(struct smp_diagnosis_build *b, struct smp_diagnosis_cause *c)
 	const char *image_note;
 	char want[16];
 
-	if (!j->compiler) {
+	/* a job that never meant to use XLA: neither the compiler, nor its
+	 * flag, nor pytorchxla, nor XLA's own variables in Environment */
+	if (!j->compiler && !j->compiler_flag && !env &&
+	    !j->pytorchxla_enabled && !env_configures_xla(j->environment)) {
 		c->summary = "torch_xla is installed in a job that does not "
 			     "use Training Compiler: transformers (Trainer, "
 			     "TrainingArguments) or PyTorch Lightning see the "
@@ -90,11 +112,13 @@ missing_xla(struct smp_diagnosis_build *b, struct smp_diagnosis_cause *c)
 		b,
 		"%slook for what undoes the setting before torch_xla starts: "
 		"the entry script or a launcher that sets or deletes "
-		"os.environ[\"GPU_NUM_DEVICES\"], a notebook %%env cell, a "
-		"custom image's torch_xla built without GPU support; the "
-		"script's first lines of log (print os.environ.get("
-		"\"GPU_NUM_DEVICES\")) tell which",
-		image_note);
+		"os.environ[\"GPU_NUM_DEVICES\"], a notebook %%env cell%s; "
+		"printing os.environ.get(\"GPU_NUM_DEVICES\") first thing in "
+		"the script tells which",
+		image_note,
+		*image_note ? ""
+			    : ", or a torch_xla built without GPU support "
+			      "installed over the image's by requirements.txt");
 }
 
 /* The batch hyperparameter's text, for messages. */

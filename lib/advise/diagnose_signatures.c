@@ -200,13 +200,24 @@ smp__diag_seen(struct smp_diagnosis_build *b, size_t sig,
 	if (sig >= NSIG)
 		return;
 	for (i = 0; i < b->pub.cause_count; i++) {
-		if (strcmp(b->causes[i].id, signatures[sig].id) == 0) {
-			b->causes[i].count++;
-			return;
+		if (strcmp(b->causes[i].id, signatures[sig].id) != 0)
+			continue;
+		c = &b->causes[i];
+		c->count++;
+		if (at->above && !b->cause_above[i]) {
+			/* the log shows what FailureReason could not: the
+			 * real error above the crash */
+			b->cause_above[i] = 1;
+			c->advice = hidden_error_advice(b, at);
+			c->source = at->source;
+			c->line = at->line;
+			c->evidence = evidence(b, at->text, at->len);
 		}
+		return;
 	}
 	if (b->pub.cause_count >= SMP__CAUSES_MAX)
 		return;
+	b->cause_above[b->pub.cause_count] = at->above != NULL;
 	c = &b->causes[b->pub.cause_count++];
 	c->id = signatures[sig].id;
 	c->summary = signatures[sig].summary;
