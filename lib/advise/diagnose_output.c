@@ -9,6 +9,7 @@
 
 #include "advise/diagnose.h"
 #include "emit/out.h"
+#include "job/settings.h"
 
 static const char *const verdicts[] = {
 	[SMP_VERDICT_NO] = "no",
@@ -230,7 +231,11 @@ text_hyperparameters(struct smp__out *o, const struct smp_diagnosis *d)
 		put(o, h->value ? h->value : "not set");
 		smp__out_str(o, " here, ");
 		put(o, h->baseline_value ? h->baseline_value : "not set");
-		smp__out_str(o, " in the baseline\n");
+		smp__out_str(o, " in the baseline");
+		if (smp__hparam_inert(h->name, strlen(h->name)))
+			smp__out_str(o, " (does not change training: not "
+					"compared)");
+		smp__out_str(o, "\n");
 	}
 	out_fmt(o,
 		"  %zu other%s the same; %zu sagemaker_* entr%s the SDK "
