@@ -150,7 +150,7 @@ check_learning_rate(const struct smp_base *b, const struct smp_check *c)
 
 /* 1 when the hyperparameter is one the two jobs may legitimately differ
  * in: batch size, learning rate, compiler flags, launcher, device count,
- * and the speed settings the efficiency rules recommend. */
+ * and what does not change what is learned (smp__hparam_inert). */
 static int
 hp_exempt(const struct smp_settings *s, const struct smp_node *key)
 {
