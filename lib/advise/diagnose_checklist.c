@@ -277,13 +277,6 @@ EVIDENCE(gpu_num_devices_ok)
 	case SMP_GPU_DEVICES_SCRIPT:
 		return "the entry script sets it";
 	case SMP_GPU_DEVICES_UNSET:
-		if (b->pub.gpus == 1 && b->job.count == 1 &&
-		    !j->pytorchxla_enabled)
-			return smp__diag_printf(b,
-						"'%s' has one GPU and one "
-						"worker uses it: there is no "
-						"GPU count to set",
-						b->pub.instance_type);
 		break;
 	}
 	*why = "nothing in the response sets GPU_NUM_DEVICES (Environment, "
