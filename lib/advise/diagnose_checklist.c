@@ -395,8 +395,8 @@ EVIDENCE(batch_ok)
 {
 	struct smp__diag_tested t;
 	char batch[300], rb[32];
+	size_t i;
 
-	(void)problem;
 	if (!b->job.compiler) {
 		*why = "the job does not enable Training Compiler: the "
 		       "tested batches are compiler batches";
@@ -419,6 +419,17 @@ EVIDENCE(batch_ok)
 					"cannot be told from the table",
 					batch, rb, t.row_text);
 		return NULL;
+	}
+	for (i = 0; i < b->pub.cause_count; i++) {
+		if (strcmp(b->causes[i].id, "out-of-memory") != 0)
+			continue;
+		*problem = 1;
+		return smp__diag_printf(b,
+					"%s ran out of GPU memory although the "
+					"table lists %s per GPU %s: its row "
+					"did not hold for this job; go down "
+					"from the batch that failed",
+					batch, rb, t.row_text);
 	}
 	return smp__diag_printf(b, "%s, at or below the %s per GPU tested %s",
 				batch, rb, t.row_text);

@@ -233,20 +233,30 @@ static void
 nan_loss(struct smp_diagnosis_build *b, struct smp_diagnosis_cause *c)
 {
 	const char *lr = NULL;
+	char half[32];
+	double v;
 
 	if (!b->job.compiler || !native_batch_and_lr(b, &lr))
 		return;
+	if (smp__node_number(smp__hparam(&b->ctx->settings,
+					 b->job.hyperparameters,
+					 SMP_HP_LEARNING_RATE)
+				     ->value,
+			     &v) == 0)
+		smp__tune_number(half, sizeof(half), v / 2);
+	else
+		snprintf(half, sizeof(half), "half of %s", lr);
 	c->summary = "the training loss became NaN at the native run's "
 		     "batch size and learning rate";
 	c->advice = smp__diag_printf(
 		b,
 		"the guide names two causes: hyperparameters too aggressive "
 		"for the compiled model, and torch_xla API use. First run the "
-		"two jobs side by side at a lower learning rate (half of %s): "
+		"two jobs side by side at a lower learning rate (%s): "
 		"if only the compiled one still diverges, check xm.mark_step() "
 		"after every update and before logging, and the AMP order "
 		"(scale and backward, unscale, clip, step, update)",
-		lr);
+		half);
 }
 
 void
