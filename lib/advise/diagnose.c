@@ -214,6 +214,8 @@ smp_diagnose_buffer(struct smp_diagnosis **out, const struct smp_context *ctx,
 	}
 	if (!rc && b->baseline)
 		rc = smp__diag_hyperparameters(b);
+	if (!rc)
+		smp__diag_tuning(b);
 	if (!rc && b->oom)
 		rc = SMP_ENOMEM;
 	if (rc == SMP_ENOMEM)

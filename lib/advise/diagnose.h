@@ -43,6 +43,20 @@
 #define SMP__CAUSES_MAX 16
 #define SMP__ITEMS_MAX 24
 
+#define SMP__TUNING_BATCHES 4
+
+/* A tuning job for a job that does not converge (diagnose_tuning.c). */
+struct smp__diag_tuning {
+	int wanted;      /* the job does not converge and has a baseline */
+	int ok;          /* ... and a tuning job can be proposed */
+	const char *why; /* wanted but not ok: what is missing */
+	const char *metric, *objective, *regex;
+	const char *lr_name, *batch_name;
+	double lr0, k, lr_min, lr_max;
+	double batches[SMP__TUNING_BATCHES]; /* per GPU, ascending */
+	size_t nbatches;
+};
+
 struct smp_diagnosis_build {
 	struct smp_diagnosis pub; /* first: the public view */
 	const struct smp_context *ctx;
@@ -61,6 +75,11 @@ struct smp_diagnosis_build {
 	/* the cause's advice quotes the real error found above it */
 	unsigned char cause_above[SMP__CAUSES_MAX];
 	struct smp_diagnosis_item items[SMP__ITEMS_MAX];
+	/* the metric that came out worse than the baseline's, and which way
+	 * it improves (-1 lower, 1 higher) */
+	const char *worse_metric;
+	int worse_dir;
+	struct smp__diag_tuning tuning;
 	int oom; /* an allocation failed */
 };
 
@@ -117,6 +136,9 @@ const char *smp__diag_signature_patterns(size_t i);
 
 /* 1 when signature i hides the real error above it in the log. */
 int smp__diag_signature_needs_above(size_t i);
+
+/* The tuning job, when the job does not converge (diagnose_tuning.c). */
+void smp__diag_tuning(struct smp_diagnosis_build *b);
 
 /* The causes adjusted to what the job already has (diagnose_refine.c):
  * a fix the response already applies is never the advice. */

@@ -145,12 +145,17 @@ nan_metric(struct smp_diagnosis_build *b, const struct smp_node *list)
 		const char *name = smp__diag_member(m, "MetricName");
 		double v;
 
-		if (name && metric_value(m, &v) == 0 && isnan(v))
+		if (name && metric_value(m, &v) == 0 && isnan(v)) {
+			if (direction(name)) {
+				b->worse_metric = name;
+				b->worse_dir = direction(name);
+			}
 			return smp__diag_printf(
 				b,
 				"final metric '%s' is NaN: the model does "
 				"not learn",
 				name);
+		}
 	}
 	return NULL;
 }
@@ -315,6 +320,8 @@ not_converging(struct smp_diagnosis_build *b, struct smp_diagnosis_situation *s)
 		compared++;
 		if ((dir < 0 && v > w + fabs(w) * METRIC_TOLERANCE) ||
 		    (dir > 0 && v < w - fabs(w) * METRIC_TOLERANCE)) {
+			b->worse_metric = name;
+			b->worse_dir = dir;
 			set(s, SMP_VERDICT_YES,
 			    smp__diag_printf(
 				    b,
