@@ -219,8 +219,9 @@ run(const struct inputs *in, const struct smp_context *ctx)
 		dopts.baseline = base;
 	}
 	if (!status && in->log) {
-		lr.fd = strcmp(in->log, "-") == 0 ? STDIN_FILENO
-						  : cli_open_regular(in->log, &why);
+		lr.fd = strcmp(in->log, "-") == 0
+				? STDIN_FILENO
+				: cli_open_regular(in->log, &why);
 		if (lr.fd < 0) {
 			cli_error("cannot read '%s': %s", in->log, why);
 			status = CLI_EXIT_USAGE;

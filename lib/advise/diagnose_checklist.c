@@ -233,8 +233,9 @@ EVIDENCE(distribution_ok)
 		return "the pytorchxla distribution is enabled";
 	if (b->job.launcher_script)
 		return smp__diag_printf(
-			b, "hyperparameter training_script '%s': a launcher "
-			   "starts the workers",
+			b,
+			"hyperparameter training_script '%s': a launcher "
+			"starts the workers",
 			smp__node_text(b->job.launcher_script));
 	*why = "the response enables no pytorchxla distribution and names "
 	       "no launcher";
@@ -307,8 +308,7 @@ EVIDENCE(logging_ok)
 		       "HyperParameters: the script's defaults decide";
 		return NULL;
 	}
-	return smp__diag_printf(b, "%s: every 10 steps or fewer often",
-				facts);
+	return smp__diag_printf(b, "%s: every 10 steps or fewer often", facts);
 }
 
 EVIDENCE(debug_ok)
@@ -324,8 +324,8 @@ EVIDENCE(debug_ok)
 		       "sagemaker_training_compiler_debug_mode";
 		return NULL;
 	}
-	return smp__diag_printf(b, "sagemaker_training_compiler_debug_mode is %s",
-				v);
+	return smp__diag_printf(
+		b, "sagemaker_training_compiler_debug_mode is %s", v);
 }
 
 EVIDENCE(debugger_ok)
@@ -387,8 +387,9 @@ EVIDENCE(instance_ok)
 				"'%s' (%d %s GPU%s) is an instance type "
 				"Training Compiler supports, %lld instance%s",
 				in->type, in->gpus,
-				in->gpu_model ? in->gpu_model : "", in->gpus == 1 ? "" : "s",
-				b->job.count, b->job.count == 1 ? "" : "s");
+				in->gpu_model ? in->gpu_model : "",
+				in->gpus == 1 ? "" : "s", b->job.count,
+				b->job.count == 1 ? "" : "s");
 }
 
 EVIDENCE(batch_ok)
@@ -556,8 +557,8 @@ judge(struct smp_diagnosis_build *b, const struct item_def *def,
 			    b->job.compiler) {
 				it->detail = smp__diag_printf(
 					b, "%s, and %s", why, script_why(b));
-				it->needs =
-					b->job.compiler ? SMP__NEEDS_SOURCES : NULL;
+				it->needs = b->job.compiler ? SMP__NEEDS_SOURCES
+							    : NULL;
 			}
 			return;
 		}
@@ -567,8 +568,8 @@ judge(struct smp_diagnosis_build *b, const struct item_def *def,
 			/* the response sets it; the script could undo it */
 			it->state = SMP_ITEM_LOOKS_RIGHT;
 			it->detail = smp__diag_printf(
-				b, "%s (%s: it could still override this)",
-				ok, script_why(b));
+				b, "%s (%s: it could still override this)", ok,
+				script_why(b));
 			return;
 		}
 		it->state = SMP_ITEM_CANNOT_TELL;

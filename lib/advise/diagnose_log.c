@@ -90,7 +90,8 @@ index_patterns(struct scan *s)
 			    i >= 64)
 				return -1;
 			for (k = 0; k < len; k++)
-				s->pat[s->npat][k] = (char)lower((unsigned char)p[k]);
+				s->pat[s->npat][k] =
+					(char)lower((unsigned char)p[k]);
 			s->patlen[s->npat] = (unsigned char)len;
 			s->sig[s->npat] = (unsigned char)i;
 			h = pair((const unsigned char *)s->pat[s->npat]);
@@ -122,7 +123,8 @@ search(const struct scan *s, const char *t, size_t n)
 			if (n - i < len)
 				continue;
 			for (k = 2; k < len; k++)
-				if (lower(u[i + k]) != (unsigned char)s->pat[p][k])
+				if (lower(u[i + k]) !=
+				    (unsigned char)s->pat[p][k])
 					break;
 			if (k == len)
 				found |= (uint64_t)1 << s->sig[p];
@@ -163,8 +165,9 @@ message(const char **t, size_t *len)
 static int
 error_line(const char *t, size_t n)
 {
-	static const char *const marks[] = {"error:", "exception:", "error(",
-					    "killed", "[errno", "no such file"};
+	static const char *const marks[] = {
+		"error:", "exception:", "error(",
+		"killed", "[errno",     "no such file"};
 	size_t i, j, k;
 
 	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
@@ -235,8 +238,8 @@ take(struct scan *s, const char *t, size_t n, int first)
 		message(&t, &n);
 	found = search(s, t, n) & ~s->seen;
 	for (i = 0; found; i++, found >>= 1) {
-		struct smp__diag_sighting at = {s->source, s->is_log ? s->line : 0,
-						t, n, NULL, 0, 0};
+		struct smp__diag_sighting at = {
+			s->source, s->is_log ? s->line : 0, t, n, NULL, 0, 0};
 		const struct kept *k;
 
 		if (!(found & 1))
@@ -361,8 +364,8 @@ smp__diag_causes(struct smp_diagnosis_build *b,
 		while ((rc = o->log_read(o->log_ud, s->chunk, sizeof(s->chunk),
 					 &got)) == 0 &&
 		       got)
-			feed(s, s->chunk, got < sizeof(s->chunk) ? got
-								 : sizeof(s->chunk));
+			feed(s, s->chunk,
+			     got < sizeof(s->chunk) ? got : sizeof(s->chunk));
 		if (rc)
 			rc = SMP_EIO;
 		else

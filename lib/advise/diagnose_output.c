@@ -171,8 +171,7 @@ text_causes(struct smp__out *o, const struct smp_diagnosis *d)
 		if (!d->failure_reason && !d->log_file)
 			smp__out_str(o, "  nothing to search: the response has "
 					"no FailureReason\n");
-		else
-		{
+		else {
 			out_fmt(o, "  no known failure signature in %s%s",
 				d->failure_reason ? "FailureReason" : "",
 				d->failure_reason && d->log_file ? " or " : "");
@@ -351,8 +350,7 @@ node_json(struct smp__out *o, const struct smp_node *n)
 
 /* A member of root copied into the request, when the response has it. */
 static void
-copy_member(struct smp__out *o, const struct smp_node *root,
-	    const char *name)
+copy_member(struct smp__out *o, const struct smp_node *root, const char *name)
 {
 	const struct smp_node *v = smp__map_get(root, name);
 
@@ -373,7 +371,8 @@ tuning_request(struct smp__out *o, const struct smp_diagnosis *d,
 		(const struct smp_diagnosis_build *)d;
 	const struct smp_node *root = b->job.root;
 	const struct smp_node *hp = b->job.hyperparameters;
-	const struct smp_node *as = smp__map_get(root, "AlgorithmSpecification");
+	const struct smp_node *as =
+		smp__map_get(root, "AlgorithmSpecification");
 	char name[33];
 	size_t i, first = 1;
 
@@ -406,8 +405,8 @@ tuning_request(struct smp__out *o, const struct smp_diagnosis *d,
 	}
 	smp__out_str(o, "]}]}},\"TrainingJobDefinition\":{"
 			"\"StaticHyperParameters\":{");
-	for (i = 0; hp && hp->kind == SMP_NODE_MAPPING &&
-		    i < hp->u.mapping.count;
+	for (i = 0;
+	     hp && hp->kind == SMP_NODE_MAPPING && i < hp->u.mapping.count;
 	     i++) {
 		const char *k = smp__node_text(hp->u.mapping.items[i].key);
 
@@ -426,9 +425,10 @@ tuning_request(struct smp__out *o, const struct smp_diagnosis *d,
 	smp__out_str(o, "},\"AlgorithmSpecification\":{\"TrainingImage\":");
 	smp__out_json_string(o, smp__diag_member(as, "TrainingImage"));
 	smp__out_str(o, ",\"TrainingInputMode\":");
-	smp__out_json_string(o, smp__diag_member(as, "TrainingInputMode")
-					? smp__diag_member(as, "TrainingInputMode")
-					: "File");
+	smp__out_json_string(o,
+			     smp__diag_member(as, "TrainingInputMode")
+				     ? smp__diag_member(as, "TrainingInputMode")
+				     : "File");
 	copy_member(o, as, "MetricDefinitions");
 	smp__out_str(o, "}");
 	copy_member(o, root, "RoleArn");

@@ -44,9 +44,9 @@ env_configures_xla(const struct smp_node *env)
 	for (i = 0; i < env->u.mapping.count; i++) {
 		const char *k = smp__node_text(env->u.mapping.items[i].key);
 
-		if (k && (strncmp(k, "XLA_", 4) == 0 ||
-			  strncmp(k, "XRT_", 4) == 0 ||
-			  strcmp(k, "PJRT_DEVICE") == 0))
+		if (k &&
+		    (strncmp(k, "XLA_", 4) == 0 || strncmp(k, "XRT_", 4) == 0 ||
+		     strcmp(k, "PJRT_DEVICE") == 0))
 			return 1;
 	}
 	return 0;
@@ -57,8 +57,8 @@ missing_xla(struct smp_diagnosis_build *b, struct smp_diagnosis_cause *c)
 {
 	const struct smp_job *j = &b->job;
 	const char *env = smp__node_text(j->gpu_num_devices);
-	const char *inst = b->pub.instance_type ? b->pub.instance_type
-						: "the instance";
+	const char *inst =
+		b->pub.instance_type ? b->pub.instance_type : "the instance";
 	const char *image_note;
 	char want[16];
 
@@ -92,8 +92,8 @@ missing_xla(struct smp_diagnosis_build *b, struct smp_diagnosis_cause *c)
 			       "TPU or CPU wheel) finds no GPU configuration "
 			       "whatever GPU_NUM_DEVICES says; "
 			     : "";
-	if (j->pytorchxla_enabled && j->gpu_devices_from ==
-					     SMP_GPU_DEVICES_CONTAINER) {
+	if (j->pytorchxla_enabled &&
+	    j->gpu_devices_from == SMP_GPU_DEVICES_CONTAINER) {
 		c->summary = "PyTorch/XLA found no device configuration "
 			     "although the pytorchxla distribution sets "
 			     "GPU_NUM_DEVICES for every worker: the guide's "

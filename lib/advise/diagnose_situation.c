@@ -164,11 +164,11 @@ nan_metric(struct smp_diagnosis_build *b, const struct smp_node *list)
 
 /* What a run set out to do and how far it got. */
 struct work {
-	const char *unit;  /* "epochs" or "steps", or NULL: not known */
-	const char *name;  /* the hyperparameter that plans it */
-	double planned;    /* from the hyperparameters */
-	double done;       /* the "epoch" final metric; < 0 not reported */
-	int nan;           /* a final metric is NaN */
+	const char *unit; /* "epochs" or "steps", or NULL: not known */
+	const char *name; /* the hyperparameter that plans it */
+	double planned;   /* from the hyperparameters */
+	double done;      /* the "epoch" final metric; < 0 not reported */
+	int nan;          /* a final metric is NaN */
 };
 
 static void
@@ -301,8 +301,9 @@ not_converging(struct smp_diagnosis_build *b, struct smp_diagnosis_situation *s)
 	}
 	if ((unlike = unlike_work(b, &same)) != NULL) {
 		set(s, SMP_VERDICT_CANNOT_TELL,
-		    smp__diag_printf(b, "final metrics compare only between "
-					"runs that did the same work: %s",
+		    smp__diag_printf(b,
+				     "final metrics compare only between "
+				     "runs that did the same work: %s",
 				     unlike));
 		return;
 	}
@@ -345,9 +346,9 @@ not_converging(struct smp_diagnosis_build *b, struct smp_diagnosis_situation *s)
 		return;
 	}
 	set(s, SMP_VERDICT_NO,
-	    smp__diag_printf(b,
-			     "final metrics as good as the native run's: %s%s%s",
-			     better, same ? "; " : "", same ? same : ""));
+	    smp__diag_printf(
+		    b, "final metrics as good as the native run's: %s%s%s",
+		    better, same ? "; " : "", same ? same : ""));
 }
 
 /* A whole number member of root, or -1. */
@@ -388,8 +389,9 @@ not_faster(struct smp_diagnosis_build *b, struct smp_diagnosis_situation *s)
 	}
 	if ((unlike = unlike_work(b, &same)) != NULL) {
 		set(s, SMP_VERDICT_CANNOT_TELL,
-		    smp__diag_printf(b, "training times compare only between "
-					"runs that did the same work: %s",
+		    smp__diag_printf(b,
+				     "training times compare only between "
+				     "runs that did the same work: %s",
 				     unlike));
 		return;
 	}

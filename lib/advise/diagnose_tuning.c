@@ -24,8 +24,9 @@
 static const char *
 metric_regex(const struct smp_node *root, const char *name)
 {
-	const struct smp_node *defs = smp__map_get(
-		smp__map_get(root, "AlgorithmSpecification"), "MetricDefinitions");
+	const struct smp_node *defs =
+		smp__map_get(smp__map_get(root, "AlgorithmSpecification"),
+			     "MetricDefinitions");
 	size_t i;
 
 	if (!defs || defs->kind != SMP_NODE_SEQUENCE)
@@ -121,8 +122,7 @@ smp__diag_tuning(struct smp_diagnosis_build *b)
 		t->lr_min = t->lr_max / 2;
 	}
 	add_batch(t, r0.per_gpu);
-	if (smp__diag_tested(b, &tested) == 0 &&
-	    tested.row_batch < r1.per_gpu)
+	if (smp__diag_tested(b, &tested) == 0 && tested.row_batch < r1.per_gpu)
 		add_batch(t, tested.row_batch);
 	add_batch(t, r1.per_gpu);
 	t->ok = 1;

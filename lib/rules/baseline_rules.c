@@ -19,9 +19,9 @@
  * launcher route moves the script there), n_gpus (a GPU_NUM_DEVICES
  * route) and the others that do not change what is learned
  * (smp__hparam_inert: the evaluation batch, logging, checkpoint and
- * output settings, the data-loader workers); the instance type and count (they change the global
- * batch and the hardware); the estimator class and framework / transformers
- * versions. Not compared: entry point, source dir, environment,
+ * output settings, the data-loader workers); the instance type and count (they
+ * change the global batch and the hardware); the estimator class and framework
+ * / transformers versions. Not compared: entry point, source dir, environment,
  * distribution, debugger/profiler, compiler settings and image, which
  * legitimately differ between a native and a compiled job.
  */

@@ -114,8 +114,8 @@ ParameterizedTest(size_t *row, diagnose, each_signature_row)
 		  "evidence is the message only: %s", d->causes[0].evidence);
 	/* the guide's page, or the public report a row comes from */
 	cr_expect(strstr(d->causes[0].page, "SageMaker Training Compiler") ||
-			  strncmp(d->causes[0].page, "https://github.com/", 19) ==
-				  0,
+			  strncmp(d->causes[0].page, "https://github.com/",
+				  19) == 0,
 		  "%s: page %s", id, d->causes[0].page);
 	cr_expect_neq(d->causes[0].section[0], '\0');
 	cr_expect(!strstr(d->causes[0].advice, "{gpus}") &&

@@ -48,8 +48,8 @@ struct lacking {
 };
 
 static const struct lacking cases[] = {
-	{"same-hyperparameters", RESPONSE(IMAGE, "ml.p3.2xlarge", "1", COMPILER),
-	 "native run"},
+	{"same-hyperparameters",
+	 RESPONSE(IMAGE, "ml.p3.2xlarge", "1", COMPILER), "native run"},
 	{"learning-rate", RESPONSE(IMAGE, "ml.p3.2xlarge", "1", COMPILER),
 	 "native run"},
 	{"mark-step", RESPONSE(IMAGE, "ml.p3.2xlarge", "1", COMPILER),
@@ -141,7 +141,8 @@ ParameterizedTestParameters(diagnose_evidence, lacking_gives_cannot_tell)
 
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		rows[i] = i;
-	return cr_make_param_array(size_t, rows, sizeof(rows) / sizeof(rows[0]));
+	return cr_make_param_array(size_t, rows,
+				   sizeof(rows) / sizeof(rows[0]));
 }
 
 ParameterizedTest(size_t *row, diagnose_evidence, lacking_gives_cannot_tell)
@@ -211,8 +212,8 @@ Test(diagnose_evidence, debugger_profiler_from_the_fields)
 Test(diagnose_evidence, failed_job_is_found)
 {
 	struct smp_context *ctx = th_context(NULL);
-	struct smp_diagnosis *d = diagnose(
-		ctx, RESPONSE(NATIVE_IMAGE, "ml.p3.2xlarge", "1", ""));
+	struct smp_diagnosis *d =
+		diagnose(ctx, RESPONSE(NATIVE_IMAGE, "ml.p3.2xlarge", "1", ""));
 
 	cr_expect_eq(d->cause_count, 0);
 	cr_expect_eq(smp_diagnosis_found(d), 1);

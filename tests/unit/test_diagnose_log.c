@@ -36,8 +36,8 @@ struct gen {
 	long long lines;
 	size_t piece; /* bytes handed out per call at most */
 	long long line;
-	size_t at;    /* in the current line */
-	int fail_at;  /* the call that fails, or -1 */
+	size_t at;   /* in the current line */
+	int fail_at; /* the call that fails, or -1 */
 	int calls;
 };
 
@@ -52,7 +52,7 @@ gen_read(void *ud, char *buf, size_t size, size_t *got)
 	if (size > g->piece)
 		size = g->piece;
 	while (n < size) {
-		const char *l = g->line < g->lines     ? g->filler
+		const char *l = g->line < g->lines    ? g->filler
 				: g->line == g->lines ? g->tail
 						      : NULL;
 		size_t len, k;
@@ -164,7 +164,8 @@ Test(diagnose_log, memory_does_not_grow_with_the_log)
 				   "out of memory.\t1764517862000\n";
 	struct gen small = {filler, tail, 10, 65536, 0, 0, -1, 0};
 	struct gen big = {filler, tail, (64LL << 20) / (sizeof(filler) - 1),
-			  65536, 0, 0, -1, 0};
+			  65536,  0,    0,
+			  -1,     0};
 	size_t a = peak_with(&small, "out-of-memory");
 	size_t b = peak_with(&big, "out-of-memory");
 
@@ -179,7 +180,12 @@ Test(diagnose_log, a_signature_across_pieces)
 			"RuntimeError: tensorflow/compiler/xla/xla_client/"
 			"computation_client.cc:274 : Missing XLA "
 			"configuration\n",
-			1000, 7, 0, 0, -1, 0};
+			1000,
+			7,
+			0,
+			0,
+			-1,
+			0};
 
 	peak_with(&g, "missing-xla-configuration");
 }
