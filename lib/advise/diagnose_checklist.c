@@ -106,11 +106,26 @@ listed(const char *list, const char *id)
 	return 0;
 }
 
+/*
+ * 1 when finding f is about the item only by way of another: pytorchxla
+ * missing is the GPU count's problem only when nothing sets
+ * GPU_NUM_DEVICES (the distribution item has it otherwise).
+ */
+static int
+not_this_items(const struct smp_diagnosis_build *b, const char *item,
+	       const struct smp_finding *f)
+{
+	return strcmp(item, "gpu-num-devices") == 0 &&
+	       strcmp(f->rule, "pytorchxla-missing") == 0 &&
+	       b->job.gpu_devices_from != SMP_GPU_DEVICES_UNSET;
+}
+
 /* The first finding of the item's rules, and how many there are. */
 static const struct smp_finding *
-finding_of(const struct smp_report *rep, const struct item_def *def,
+finding_of(const struct smp_diagnosis_build *b, const struct item_def *def,
 	   size_t *count)
 {
+	const struct smp_report *rep = b->report;
 	const struct smp_finding *first = NULL;
 	size_t i, n = smp_report_count(rep);
 
@@ -118,8 +133,10 @@ finding_of(const struct smp_report *rep, const struct item_def *def,
 	for (i = 0; i < n; i++) {
 		const struct smp_finding *f = smp_report_get(rep, i);
 
-		if (f->suppressed || (!listed(def->spec_rules, f->rule) &&
-				      !listed(def->script_rules, f->rule)))
+		if (f->suppressed ||
+		    (!listed(def->spec_rules, f->rule) &&
+		     !listed(def->script_rules, f->rule)) ||
+		    not_this_items(b, def->id, f))
 			continue;
 		if (!first)
 			first = f;
@@ -520,7 +537,7 @@ judge(struct smp_diagnosis_build *b, const struct item_def *def,
 	it->title = def->title;
 	it->page = def->page;
 	it->section = def->section;
-	f = finding_of(b->report, def, &n);
+	f = finding_of(b, def, &n);
 	if (f) {
 		it->state = SMP_ITEM_PROBLEM;
 		it->detail = n > 1 ? smp__diag_printf(b, "%s (and %zu more)",
