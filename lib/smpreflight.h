@@ -1167,6 +1167,10 @@ void smp_config_free(struct smp_config *config);
  */
 #define SMP_DIAGNOSE_OPTIONS_VERSION 2
 
+/* A reader: up to size bytes into buf, *got 0 at the end; non-zero when
+ * the input cannot be read. */
+typedef int (*smp_read_fn)(void *ud, char *buf, size_t size, size_t *got);
+
 /* Start from SMP_DIAGNOSE_OPTIONS_INIT; NULL options mean the defaults. */
 struct smp_diagnose_options {
 	unsigned int version;
@@ -1192,7 +1196,7 @@ struct smp_diagnose_options {
 	 * bytes in buf and returns 0, with got 0 at the end of the log, or
 	 * non-zero when the log cannot be read (smp_diagnose_buffer() then
 	 * returns SMP_EIO). NULL: the log is log[0..log_len). */
-	int (*log_read)(void *log_ud, char *buf, size_t size, size_t *got);
+	smp_read_fn log_read;
 	void *log_ud;
 };
 
