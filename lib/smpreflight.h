@@ -1210,7 +1210,11 @@ void smp_config_free(struct smp_config *config);
  * checklist is the check's own findings on the response, and on the entry
  * script when a local copy of the code is given.
  */
-#define SMP_DIAGNOSE_OPTIONS_VERSION 1
+#define SMP_DIAGNOSE_OPTIONS_VERSION 2
+
+/* A reader: up to size bytes into buf, *got 0 at the end; non-zero when
+ * the input cannot be read. */
+typedef int (*smp_read_fn)(void *ud, char *buf, size_t size, size_t *got);
 
 /* Start from SMP_DIAGNOSE_OPTIONS_INIT; NULL options mean the defaults. */
 struct smp_diagnose_options {
@@ -1231,6 +1235,14 @@ struct smp_diagnose_options {
 	 * uploaded as sagemaker_submit_directory): the entry script is read
 	 * from it; NULL: the script is not read. */
 	const char *source_dir;
+	/* Since version 2: the log read in pieces instead of from log and
+	 * log_len, so that a log of any size is searched in bounded memory
+	 * and one pass: log_read(log_ud, buf, size, &got) puts up to size
+	 * bytes in buf and returns 0, with got 0 at the end of the log, or
+	 * non-zero when the log cannot be read (smp_diagnose_buffer() then
+	 * returns SMP_EIO). NULL: the log is log[0..log_len). */
+	smp_read_fn log_read;
+	void *log_ud;
 };
 
 #define SMP_DIAGNOSE_OPTIONS_INIT                                              \
@@ -1352,8 +1364,9 @@ int smp_diagnose_buffer(struct smp_diagnosis **out,
 /* Frees a diagnosis; NULL is a no-op. */
 void smp_diagnosis_free(struct smp_diagnosis *diagnosis);
 
-/* 1 when the diagnosis found something: a known cause, or a checklist
- * item with a problem (`diagnose` exits 1); else 0. */
+/* 1 when the diagnosis found something: the job failed (TrainingJobStatus
+ * Failed, even with no known cause), a known cause, or a checklist item
+ * with a problem (`diagnose` exits 1); else 0. */
 int smp_diagnosis_found(const struct smp_diagnosis *diagnosis);
 
 /*

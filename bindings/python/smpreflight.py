@@ -325,11 +325,13 @@ class _DiagnoseOptions(ctypes.Structure):
         ("log", ctypes.c_void_p),
         ("log_len", ctypes.c_size_t),
         ("source_dir", _c_str),
+        ("log_read", ctypes.c_void_p),  # the log is passed whole: NULL
+        ("log_ud", ctypes.c_void_p),
     ]
 
 
 # SMP_DIAGNOSE_OPTIONS_VERSION and SMP_DIAGNOSIS_SCHEMA_VERSION
-_DIAGNOSE_OPTIONS_VERSION = 1
+_DIAGNOSE_OPTIONS_VERSION = 2
 _DIAGNOSIS_SCHEMA_VERSION = 1
 
 _smp_diagnose_buffer = _proto(

@@ -5,17 +5,25 @@
  * job that already ran, from its DescribeTrainingJob response (see
  * smp_diagnose_buffer()).
  *
- * Exit status: 0 nothing found; 1 a likely cause or a checklist problem
- * found; 2 usage error or an input that cannot be read (not a
+ * Exit status: 0 the job did not fail and nothing was found; 1 the job
+ * failed (TrainingJobStatus Failed, even when no cause is known), or a
+ * likely cause or a checklist problem was found; 2 usage error or an
+ * input that cannot be read (not a regular file, not a
  * DescribeTrainingJob response, a syntax error); 3 internal error.
+ *
+ * The response and the baseline are read whole (at most 4 MiB, as
+ * check's default file-size limit); the log is streamed to the library
+ * in pieces, so a log of any size is searched in bounded memory.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "output.h"
+#include "readfile.h"
 #include "smpreflight.h"
 
 enum {
@@ -35,7 +43,8 @@ static const struct cli_option options[] = {
 	{"--log", 0, OPT_LOG, "FILE",
 	 "the job's CloudWatch log ('aws logs get-log-events --output text', "
 	 "'aws logs filter-log-events --output text', or plain text), "
-	 "searched for known failure signatures"},
+	 "searched for known failure signatures as it is read (any size; "
+	 "'-' reads it from stdin)"},
 	{"--source-dir", 0, OPT_SOURCE_DIR, "DIR",
 	 "a local copy of the job's code (its source_dir): the entry script "
 	 "the response names is read from DIR and checked"},
@@ -44,38 +53,28 @@ static const struct cli_option options[] = {
 	{"--help", 'h', OPT_HELP, NULL, "show this help"},
 };
 
-/* The largest input read, as check's default file-size limit. */
-#define MAX_INPUT ((size_t)4 * 1024 * 1024)
+/* The largest response read, as check's default file-size limit. */
+#define MAX_INPUT CLI_READ_MAX
 
-/* Reads path ("-": stdin) whole into a malloc'd buffer. */
+/* Reads stdin whole into a malloc'd buffer. */
 static int
-slurp(const char *path, char **out, size_t *len, char *why, size_t why_size)
+slurp_stdin(char **out, size_t *len, const char **why)
 {
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
 	size_t cap = MAX_INPUT + 1, n = 0, got;
 	char *buf;
 
 	*out = NULL;
 	*len = 0;
-	if (!f) {
-		snprintf(why, why_size, "%s", strerror(errno));
+	buf = malloc(cap);
+	if (!buf)
+		return SMP_ENOMEM;
+	while (n < cap && (got = fread(buf + n, 1, cap - n, stdin)) > 0)
+		n += got;
+	if (ferror(stdin) || n > MAX_INPUT) {
+		*why = n > MAX_INPUT ? "larger than 4 MiB" : "read error";
+		free(buf);
 		return SMP_EIO;
 	}
-	buf = malloc(cap);
-	while (buf && n < cap && (got = fread(buf + n, 1, cap - n, f)) > 0)
-		n += got;
-	if (!buf || ferror(f) || n > MAX_INPUT) {
-		snprintf(why, why_size, "%s",
-			 !buf            ? "out of memory"
-			 : n > MAX_INPUT ? "larger than 4 MiB"
-					 : "read error");
-		free(buf);
-		if (f != stdin)
-			fclose(f);
-		return buf ? SMP_EIO : SMP_ENOMEM;
-	}
-	if (f != stdin)
-		fclose(f);
 	*out = buf;
 	*len = n;
 	return 0;
@@ -142,15 +141,24 @@ parse(int argc, char **argv, struct inputs *in)
 	return CLI_EXIT_OK;
 }
 
-/* Reads one input; CLI_EXIT_OK or the exit status after the message. */
+/* Reads one input whole ("-": stdin); CLI_EXIT_OK or the exit status
+ * after the message. */
 static int
 read_input(const char *path, char **buf, size_t *len)
 {
-	char why[256];
-	int rc = slurp(path, buf, len, why, sizeof(why));
+	const char *why = "read error";
+	int rc;
 
+	if (strcmp(path, "-") == 0)
+		rc = slurp_stdin(buf, len, &why);
+	else
+		rc = cli_read_regular(path, MAX_INPUT, buf, len, &why) ==
+				     CLI_READ_ENOMEM
+			     ? SMP_ENOMEM
+		     : *buf ? 0
+			    : SMP_EIO;
 	if (rc == SMP_ENOMEM) {
-		cli_error("internal error: %s", why);
+		cli_error("internal error: out of memory");
 		return CLI_EXIT_INTERNAL;
 	}
 	if (rc) {
@@ -160,18 +168,50 @@ read_input(const char *path, char **buf, size_t *len)
 	return CLI_EXIT_OK;
 }
 
+/* The log, streamed: a file descriptor and why a read failed. */
+struct log_reader {
+	int fd;
+	int err;
+};
+
+static int
+log_read(void *ud, char *buf, size_t size, size_t *got)
+{
+	struct log_reader *r = ud;
+	ssize_t n;
+
+	do
+		n = read(r->fd, buf, size);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		r->err = errno;
+		*got = 0;
+		return -1;
+	}
+	*got = (size_t)n;
+	return 0;
+}
+
 static int
 run(const struct inputs *in, const struct smp_context *ctx)
 {
 	struct smp_diagnose_options dopts = SMP_DIAGNOSE_OPTIONS_INIT;
 	struct smp_diagnosis *d = NULL;
 	struct smp_error err;
-	char *buf = NULL, *base = NULL, *log = NULL;
+	struct log_reader lr = {-1, 0};
+	char *buf = NULL, *base = NULL;
+	const char *why = NULL;
 	size_t len = 0;
 	int status, rc;
 
 	if (!in->describe)
 		return CLI_EXIT_USAGE;
+	if ((in->log && strcmp(in->log, "-") == 0) +
+		    (strcmp(in->describe, "-") == 0) +
+		    (in->baseline && strcmp(in->baseline, "-") == 0) >
+	    1)
+		return cli_usage_error("only one of the inputs can be '-' "
+				       "(stdin)");
 	status = read_input(in->describe, &buf, &len);
 	if (!status && in->baseline) {
 		status = read_input(in->baseline, &base, &dopts.baseline_len);
@@ -179,9 +219,16 @@ run(const struct inputs *in, const struct smp_context *ctx)
 		dopts.baseline = base;
 	}
 	if (!status && in->log) {
-		status = read_input(in->log, &log, &dopts.log_len);
-		dopts.log_name = in->log;
-		dopts.log = log;
+		lr.fd = strcmp(in->log, "-") == 0
+				? STDIN_FILENO
+				: cli_open_regular(in->log, &why);
+		if (lr.fd < 0) {
+			cli_error("cannot read '%s': %s", in->log, why);
+			status = CLI_EXIT_USAGE;
+		}
+		dopts.log_name = strcmp(in->log, "-") ? in->log : "<stdin>";
+		dopts.log_read = log_read;
+		dopts.log_ud = &lr;
 	}
 	dopts.source_dir = in->source_dir;
 	if (status)
@@ -190,6 +237,12 @@ run(const struct inputs *in, const struct smp_context *ctx)
 	rc = smp_diagnose_buffer(
 		&d, ctx, strcmp(in->describe, "-") ? in->describe : "<stdin>",
 		buf, len, &dopts, &err);
+	if (rc == SMP_EIO) {
+		cli_error("cannot read '%s': %s", in->log ? in->log : "-",
+			  strerror(lr.err ? lr.err : EIO));
+		status = CLI_EXIT_USAGE;
+		goto out;
+	}
 	if (rc == SMP_EPARSE || rc == SMP_EINVAL) {
 		if (err.line)
 			cli_error("%s:%u:%u: %s", err.source, err.line,
@@ -217,7 +270,8 @@ out:
 	smp_diagnosis_free(d);
 	free(buf);
 	free(base);
-	free(log);
+	if (lr.fd > STDIN_FILENO)
+		close(lr.fd);
 	return status;
 }
 
@@ -252,9 +306,11 @@ const struct cli_command cli_cmd_diagnose = {
 	"FailureReason and the log, then the guide's checklist, each item "
 	"found a problem, looks right, or cannot tell (and what would "
 	"tell).",
-	"Exit status: 0 nothing found, 1 a likely cause or a checklist "
-	"problem found, 2 usage error or an input that cannot be read, 3 "
-	"internal error.",
+	"Exit status: 0 the job did not fail and nothing was found; 1 the "
+	"job failed (TrainingJobStatus Failed, even when no known cause "
+	"matches), or a likely cause or a checklist problem was found; 2 "
+	"usage error, or an input that cannot be read (not a regular file, "
+	"not a DescribeTrainingJob response); 3 internal error.",
 	options,
 	sizeof(options) / sizeof(options[0]),
 	run_diagnose,

@@ -23,28 +23,39 @@ not_regular(const struct stat *st)
 
 /* See readfile.h. */
 int
+cli_open_regular(const char *path, const char **why)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || (*why = not_regular(&st)) != NULL) {
+		if (!*why)
+			*why = strerror(errno);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* See readfile.h. */
+int
 cli_read_regular(const char *path, size_t max, char **buf, size_t *len,
 		 const char **why)
 {
 	size_t cap = 4096, n = 0;
-	struct stat st;
 	char *b, *nb;
 	ssize_t got;
 	int fd;
 
 	*buf = NULL;
 	*len = 0;
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0) {
-		*why = strerror(errno);
+	fd = cli_open_regular(path, why);
+	if (fd < 0)
 		return CLI_READ_EIO;
-	}
-	if (fstat(fd, &st) != 0 || (*why = not_regular(&st)) != NULL) {
-		if (!*why)
-			*why = strerror(errno);
-		close(fd);
-		return CLI_READ_EIO;
-	}
 	b = malloc(cap);
 	if (!b) {
 		close(fd);

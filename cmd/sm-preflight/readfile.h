@@ -20,6 +20,13 @@ enum { CLI_READ_OK = 0, CLI_READ_EIO = -1, CLI_READ_ENOMEM = -2 };
  * "a FIFO, not a regular file", "larger than 4 MiB", ...): a static
  * string, or strerror()'s.
  */
+/*
+ * Opens path for reading if it is a regular file (O_NONBLOCK, then
+ * checked with fstat, so that a FIFO is refused at once): the file
+ * descriptor, or -1 with *why set as for cli_read_regular().
+ */
+int cli_open_regular(const char *path, const char **why);
+
 int cli_read_regular(const char *path, size_t max, char **buf, size_t *len,
 		     const char **why);
 

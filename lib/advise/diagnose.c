@@ -8,6 +8,7 @@
  * and the checklist off the job, the report and the log.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,7 +46,8 @@ capture(void *ud, const struct smp_check *c)
 }
 
 static const size_t diagnose_options_size[SMP_DIAGNOSE_OPTIONS_VERSION + 1] = {
-	0, sizeof(struct smp_diagnose_options)};
+	0, offsetof(struct smp_diagnose_options, log_read),
+	sizeof(struct smp_diagnose_options)};
 
 int
 smp_diagnose_options_init(struct smp_diagnose_options *opts,
@@ -84,6 +86,9 @@ smp_diagnosis_found(const struct smp_diagnosis *d)
 	for (i = 0; i < d->item_count; i++)
 		if (d->items[i].state == SMP_ITEM_PROBLEM)
 			return 1;
+	/* a failed job is never "nothing found", whatever the causes */
+	if (d->status && strcmp(d->status, "Failed") == 0)
+		return 1;
 	return d->cause_count > 0;
 }
 
@@ -196,7 +201,7 @@ smp_diagnose_buffer(struct smp_diagnosis **out, const struct smp_context *ctx,
 		b->baseline_root = smp__baseline_job(baseline)->root;
 		b->pub.baseline_file = smp__diag_str(b, bn, strlen(bn));
 	}
-	if (opts->log) {
+	if (opts->log || opts->log_read) {
 		const char *ln = opts->log_name ? opts->log_name : "log";
 
 		b->pub.log_file = smp__diag_str(b, ln, strlen(ln));
@@ -206,11 +211,18 @@ smp_diagnose_buffer(struct smp_diagnosis **out, const struct smp_context *ctx,
 		goto out;
 	fill_job(b, name);
 	smp__diag_situations(b);
-	rc = smp__diag_causes(b, opts->log, opts->log_len);
-	if (!rc)
+	rc = smp__diag_causes(b, opts);
+	if (rc == SMP_EIO)
+		smp__error_at(err, SMP_EIO, b->pub.log_file, 0, 0,
+			      "the log cannot be read");
+	if (!rc) {
+		smp__diag_refine(b);
 		smp__diag_checklist(b);
+	}
 	if (!rc && b->baseline)
 		rc = smp__diag_hyperparameters(b);
+	if (!rc)
+		smp__diag_tuning(b);
 	if (!rc && b->oom)
 		rc = SMP_ENOMEM;
 	if (rc == SMP_ENOMEM)

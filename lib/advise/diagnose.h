@@ -11,6 +11,7 @@
 
 #include "smpreflight.h"
 #include "rules/check.h"
+#include "tune/tune.h"
 #include "util/arena.h"
 
 /* The AWS pages the guide is made of, by their titles. */
@@ -42,6 +43,20 @@
 #define SMP__CAUSES_MAX 16
 #define SMP__ITEMS_MAX 24
 
+#define SMP__TUNING_BATCHES 4
+
+/* A tuning job for a job that does not converge (diagnose_tuning.c). */
+struct smp__diag_tuning {
+	int wanted;      /* the job does not converge and has a baseline */
+	int ok;          /* ... and a tuning job can be proposed */
+	const char *why; /* wanted but not ok: what is missing */
+	const char *metric, *objective, *regex;
+	const char *lr_name, *batch_name;
+	double lr0, k, lr_min, lr_max;
+	double batches[SMP__TUNING_BATCHES]; /* per GPU, ascending */
+	size_t nbatches;
+};
+
 struct smp_diagnosis_build {
 	struct smp_diagnosis pub; /* first: the public view */
 	const struct smp_context *ctx;
@@ -58,7 +73,14 @@ struct smp_diagnosis_build {
 	struct smp_report *report;
 	struct smp_diagnosis_situation situations[SMP__SITUATIONS];
 	struct smp_diagnosis_cause causes[SMP__CAUSES_MAX];
+	/* the cause's advice quotes the real error found above it */
+	unsigned char cause_above[SMP__CAUSES_MAX];
 	struct smp_diagnosis_item items[SMP__ITEMS_MAX];
+	/* the metric that came out worse than the baseline's, and which way
+	 * it improves (-1 lower, 1 higher) */
+	const char *worse_metric;
+	int worse_dir;
+	struct smp__diag_tuning tuning;
 	int oom; /* an allocation failed */
 };
 
@@ -71,12 +93,57 @@ const char *smp__diag_printf(struct smp_diagnosis_build *b, const char *fmt,
 /* The text of a scalar member of the response (or NULL). */
 const char *smp__diag_member(const struct smp_node *root, const char *name);
 
+/* The tested-models row that applies to the job, and the job's batch. */
+struct smp__diag_tested {
+	const struct smp_tested_model *row;
+	struct smp_batch_reading batch;
+	double row_batch; /* the row's compiler batch per GPU */
+	char model[256];
+	char row_text[600]; /* "for 'bert-base-cased' (PyTorch 1.11.0, ...)" */
+	const char *why;    /* when there is none: why, for "cannot tell" */
+};
+
+/* Fills t for the job; 0, or -1 with t->why when no row applies. */
+int smp__diag_tested(struct smp_diagnosis_build *b, struct smp__diag_tested *t);
+
 /* 1 when the job trains with more than one worker. */
 int smp__diag_distributed(const struct smp_job *job);
 
 void smp__diag_situations(struct smp_diagnosis_build *b);
-int smp__diag_causes(struct smp_diagnosis_build *b, const char *log,
-		     size_t log_len);
+
+/* FailureReason and the log searched for the signatures (diagnose_log.c);
+ * SMP_EIO when the log's reader fails. */
+int smp__diag_causes(struct smp_diagnosis_build *b,
+		     const struct smp_diagnose_options *o);
+
+/* Where a signature was seen: the text, and for a signature that needs
+ * it, the nearest error line above it (NULL when none was found). */
+struct smp__diag_sighting {
+	const char *source;
+	uint32_t line; /* 0 for FailureReason */
+	const char *text;
+	size_t len;
+	const char *above;
+	size_t above_len;
+	uint32_t above_line;
+};
+
+/* Records that signature sig was seen (diagnose_signatures.c). */
+void smp__diag_seen(struct smp_diagnosis_build *b, size_t sig,
+		    const struct smp__diag_sighting *at);
+
+/* The '|'-separated patterns of signature i. */
+const char *smp__diag_signature_patterns(size_t i);
+
+/* 1 when signature i hides the real error above it in the log. */
+int smp__diag_signature_needs_above(size_t i);
+
+/* The tuning job, when the job does not converge (diagnose_tuning.c). */
+void smp__diag_tuning(struct smp_diagnosis_build *b);
+
+/* The causes adjusted to what the job already has (diagnose_refine.c):
+ * a fix the response already applies is never the advice. */
+void smp__diag_refine(struct smp_diagnosis_build *b);
 void smp__diag_checklist(struct smp_diagnosis_build *b);
 int smp__diag_hyperparameters(struct smp_diagnosis_build *b);
 

@@ -18,6 +18,15 @@
 
 enum need { NEED_NONE = 0, NEED_BASELINE, NEED_DISTRIBUTED };
 
+/*
+ * The evidence that an item looks right, named in the line (the field,
+ * the value): the detail, or NULL with *why saying what is missing (the
+ * item then cannot be told). *problem set: the fields show the problem
+ * themselves (when the rule that would say so did not run).
+ */
+typedef const char *(*evidence_fn)(struct smp_diagnosis_build *b,
+				   const char **why, int *problem);
+
 struct item_def {
 	const char *id;
 	const char *title;
@@ -26,35 +35,52 @@ struct item_def {
 	const char *spec_rules;   /* rule ids, '|'-separated, or NULL */
 	const char *script_rules; /* the entry script's, or NULL */
 	enum need need;
-	const char *ok; /* what looking right means */
+	const char *ok;       /* what the scanned script showed, or NULL */
+	evidence_fn evidence; /* how the response shows it, or NULL */
 };
+
+#define EVIDENCE(name)                                                         \
+	static const char *name(struct smp_diagnosis_build *b,                 \
+				const char **why, int *problem)
+EVIDENCE(same_hp_ok);
+EVIDENCE(learning_rate_ok);
+EVIDENCE(distribution_ok);
+EVIDENCE(gpu_num_devices_ok);
+EVIDENCE(logging_ok);
+EVIDENCE(debug_ok);
+EVIDENCE(debugger_ok);
+EVIDENCE(instance_ok);
+EVIDENCE(batch_ok);
+EVIDENCE(versions_ok);
+EVIDENCE(short_run_ok);
+EVIDENCE(preprocessing_ok);
 
 #define TS SMP__PAGE_TROUBLESHOOTING
 #define BP SMP__PAGE_BEST_PRACTICES
 
 /* clang-format off */
 static const struct item_def items[] = {
-	{"same-hyperparameters", "the same hyperparameters as the native run, except batch size and learning rate", TS, SMP__SEC_SINGLE_GPU, "baseline-drift", NULL, NEED_BASELINE, "no other hyperparameter, instance or framework version differs from the native run's"},
-	{"learning-rate", "the learning rate scaled with the batch size (by k, or by the square root of k)", BP, SMP__SEC_GENERAL, "learning-rate-not-scaled", NULL, NEED_BASELINE, NULL},
-	{"mark-step", "xm.mark_step() after every model update and before printing or logging", TS, SMP__SEC_SINGLE_GPU, NULL, "script-mark-step-missing", NEED_NONE, "the training loop marks the step (or leaves it to MpDeviceLoader, xm.optimizer_step or the Trainer)"},
-	{"amp-order", "under AMP: scale and backward, reduce (distributed), unscale, clip, step, update, mark_step", TS, SMP__SEC_SINGLE_GPU, NULL, "script-amp-order", NEED_NONE, "no gradient clipping or reduction out of AMP order"},
-	{"xla-device", "the model and tensors on xm.xla_device(), never CUDA", BP, SMP__SEC_PYTORCH, NULL, "script-cuda-device", NEED_NONE, "no CUDA device in the script"},
-	{"seed", "a constant seed on every worker", TS, SMP__SEC_DISTRIBUTED, NULL, "script-seed-missing", NEED_DISTRIBUTED, "the workers share a constant seed"},
-	{"distribution", "the pytorchxla distribution for several GPUs, with an _mp_fn(index) in the script", TS, SMP__SEC_DISTRIBUTED, "pytorchxla-missing|pytorchxla-version|pytorchxla-without-compiler|distribution-incompatible|distribution-unknown-key", "script-mp-fn-missing", NEED_DISTRIBUTED, "pytorchxla starts the workers and the script defines _mp_fn(index)"},
-	{"device-loader", "MpDeviceLoader with a DistributedSampler, so each worker gets its share of the data", TS, SMP__SEC_DISTRIBUTED, NULL, "script-device-loader-missing", NEED_DISTRIBUTED, "the data is sharded and fed through MpDeviceLoader (or by the Trainer)"},
-	{"gradient-sync", "the workers' gradients gathered and all-reduced before the update", TS, SMP__SEC_DISTRIBUTED, NULL, "script-gradient-sync-missing", NEED_DISTRIBUTED, "the update reduces the gradients across workers"},
-	{"gpu-num-devices", "GPU_NUM_DEVICES equal to the instance's GPU count, set in one of three ways", TS, SMP__SEC_MISSING_XLA, "gpu-num-devices-mismatch|gpu-num-devices-missing|gpu-num-devices-invalid|pytorchxla-missing", "script-gpu-num-devices", NEED_NONE, "GPU_NUM_DEVICES is right for the instance, or pytorchxla sets it"},
-	{"padding", "static input shapes: padding to max_length, never 'longest'", BP, SMP__SEC_GENERAL, "padding-dynamic", "script-padding-longest", NEED_NONE, "no dynamic padding"},
-	{"xm-save", "checkpoints written with xm.save()", BP, SMP__SEC_PYTORCH, NULL, "script-torch-save", NEED_NONE, "no torch.save() of XLA tensors"},
-	{"item-call", "no .item() or other explicit evaluation inside the training loop", BP, SMP__SEC_GENERAL, NULL, "script-item-call", NEED_NONE, "no .item() in the training loop"},
-	{"logging", "logging and evaluation every so many steps, not every few", BP, SMP__SEC_GENERAL, "logging-too-frequent", NULL, NEED_NONE, "logging and evaluation are not too frequent"},
-	{"debug", "the compiler's debug mode only for debugging runs", BP, SMP__SEC_GENERAL, "compiler-debug", NULL, NEED_NONE, "debug mode is off"},
-	{"debugger-profiler", "SageMaker Debugger and Profiler turned off", BP, SMP__SEC_GENERAL, "debugger-profiler-overhead", NULL, NEED_NONE, "no Debugger hook, and the Profiler is disabled"},
-	{"instance", "a supported instance type; for several GPUs one multi-GPU instance, EFA between instances", BP, SMP__SEC_GENERAL, "instance-unsupported|instance-unknown|local-mode|instance-groups|efa-recommended|prefer-multi-gpu-instance", NULL, NEED_NONE, "a supported GPU instance type, well chosen for the GPU count"},
-	{"batch-size", "the batch size against the models AWS tested", BP, SMP__SEC_GENERAL, "batch-size-above-tested|batch-size-below-tested", NULL, NEED_NONE, "no tested batch size says otherwise"},
-	{"versions", "a framework version Training Compiler supports", BP, SMP__SEC_GENERAL, "framework-version|framework-version-missing|py-version|version-shape|image-uri-override", NULL, NEED_NONE, "supported framework and Python versions"},
-	{"short-run", "a run long enough to pay back the first steps' compilation", BP, SMP__SEC_GENERAL, "short-run", NULL, NEED_NONE, "the run is long enough"},
-	{"preprocessing", "preprocessing_num_workers matched to the instance's vCPUs", BP, SMP__SEC_PYTORCH, "preprocessing-workers", NULL, NEED_NONE, "data preprocessing uses the instance's CPUs"},
+	{"same-hyperparameters", "the same hyperparameters as the native run, except batch size and learning rate", TS, SMP__SEC_SINGLE_GPU, "baseline-drift", NULL, NEED_BASELINE, NULL, same_hp_ok},
+	{"learning-rate", "the learning rate scaled with the batch size (by k, or by the square root of k)", BP, SMP__SEC_GENERAL, "learning-rate-not-scaled", NULL, NEED_BASELINE, NULL, learning_rate_ok},
+	{"mark-step", "xm.mark_step() after every model update and before printing or logging", TS, SMP__SEC_SINGLE_GPU, NULL, "script-mark-step-missing", NEED_NONE, "the training loop marks the step (or leaves it to MpDeviceLoader, xm.optimizer_step or the Trainer)", NULL},
+	{"amp-order", "under AMP: scale and backward, reduce (distributed), unscale, clip, step, update, mark_step", TS, SMP__SEC_SINGLE_GPU, NULL, "script-amp-order", NEED_NONE, "no gradient clipping or reduction out of AMP order", NULL},
+	{"xla-device", "the model and tensors on xm.xla_device(), never CUDA", BP, SMP__SEC_PYTORCH, NULL, "script-cuda-device", NEED_NONE, "no CUDA device in the script", NULL},
+	{"seed", "a constant seed on every worker", TS, SMP__SEC_DISTRIBUTED, NULL, "script-seed-missing", NEED_DISTRIBUTED, "the workers share a constant seed", NULL},
+	{"distribution", "the pytorchxla distribution for several GPUs, with an _mp_fn(index) in the script", TS, SMP__SEC_DISTRIBUTED, "pytorchxla-missing|pytorchxla-version|pytorchxla-without-compiler|distribution-incompatible|distribution-unknown-key", "script-mp-fn-missing", NEED_DISTRIBUTED, "pytorchxla starts the workers and the script defines _mp_fn(index)", distribution_ok},
+	{"device-loader", "MpDeviceLoader with a DistributedSampler, so each worker gets its share of the data", TS, SMP__SEC_DISTRIBUTED, NULL, "script-device-loader-missing", NEED_DISTRIBUTED, "the data is sharded and fed through MpDeviceLoader (or by the Trainer)", NULL},
+	{"gradient-sync", "the workers' gradients gathered and all-reduced before the update", TS, SMP__SEC_DISTRIBUTED, NULL, "script-gradient-sync-missing", NEED_DISTRIBUTED, "the update reduces the gradients across workers", NULL},
+	{"gpu-num-devices", "GPU_NUM_DEVICES equal to the instance's GPU count, set in one of three ways", TS, SMP__SEC_MISSING_XLA, "gpu-num-devices-mismatch|gpu-num-devices-missing|gpu-num-devices-invalid|pytorchxla-missing", "script-gpu-num-devices", NEED_NONE, "the entry script does not contradict it", gpu_num_devices_ok},
+	{"padding", "static input shapes: padding to max_length, never 'longest'", BP, SMP__SEC_GENERAL, "padding-dynamic", "script-padding-longest", NEED_NONE, "the entry script pads to a fixed length (no padding='longest')", NULL},
+	{"xm-save", "checkpoints written with xm.save()", BP, SMP__SEC_PYTORCH, NULL, "script-torch-save", NEED_NONE, "no torch.save() of XLA tensors", NULL},
+	{"item-call", "no .item() or other explicit evaluation inside the training loop", BP, SMP__SEC_GENERAL, NULL, "script-item-call", NEED_NONE, "no .item() in the training loop", NULL},
+	{"logging", "logging and evaluation every so many steps, not every few", BP, SMP__SEC_GENERAL, "logging-too-frequent", NULL, NEED_NONE, NULL, logging_ok},
+	{"debug", "the compiler's debug mode only for debugging runs", BP, SMP__SEC_GENERAL, "compiler-debug", NULL, NEED_NONE, NULL, debug_ok},
+	{"debugger-profiler", "SageMaker Debugger and Profiler turned off", BP, SMP__SEC_GENERAL, "debugger-profiler-overhead", NULL, NEED_NONE, NULL, debugger_ok},
+	{"instance", "a supported instance type; for several GPUs one multi-GPU instance, EFA between instances", BP, SMP__SEC_GENERAL, "instance-unsupported|instance-unknown|local-mode|instance-groups|efa-recommended|prefer-multi-gpu-instance", NULL, NEED_NONE, NULL, instance_ok},
+	{"batch-size", "the batch size against the models AWS tested", BP, SMP__SEC_GENERAL, "batch-size-above-tested|batch-size-below-tested", NULL, NEED_NONE, NULL, batch_ok},
+	{"versions", "a framework version Training Compiler supports", BP, SMP__SEC_GENERAL, "framework-version|framework-version-missing|py-version|version-shape|image-uri-override", NULL, NEED_NONE, NULL, versions_ok},
+	{"short-run", "a run long enough to pay back the first steps' compilation", BP, SMP__SEC_GENERAL, "short-run", NULL, NEED_NONE, NULL, short_run_ok},
+	{"preprocessing", "preprocessing_num_workers matched to the instance's vCPUs", BP, SMP__SEC_PYTORCH, "preprocessing-workers", NULL, NEED_NONE, NULL, preprocessing_ok},
 };
 /* clang-format on */
 
@@ -80,11 +106,26 @@ listed(const char *list, const char *id)
 	return 0;
 }
 
+/*
+ * 1 when finding f is about the item only by way of another: pytorchxla
+ * missing is the GPU count's problem only when nothing sets
+ * GPU_NUM_DEVICES (the distribution item has it otherwise).
+ */
+static int
+not_this_items(const struct smp_diagnosis_build *b, const char *item,
+	       const struct smp_finding *f)
+{
+	return strcmp(item, "gpu-num-devices") == 0 &&
+	       strcmp(f->rule, "pytorchxla-missing") == 0 &&
+	       b->job.gpu_devices_from != SMP_GPU_DEVICES_UNSET;
+}
+
 /* The first finding of the item's rules, and how many there are. */
 static const struct smp_finding *
-finding_of(const struct smp_report *rep, const struct item_def *def,
+finding_of(const struct smp_diagnosis_build *b, const struct item_def *def,
 	   size_t *count)
 {
+	const struct smp_report *rep = b->report;
 	const struct smp_finding *first = NULL;
 	size_t i, n = smp_report_count(rep);
 
@@ -92,8 +133,10 @@ finding_of(const struct smp_report *rep, const struct item_def *def,
 	for (i = 0; i < n; i++) {
 		const struct smp_finding *f = smp_report_get(rep, i);
 
-		if (f->suppressed || (!listed(def->spec_rules, f->rule) &&
-				      !listed(def->script_rules, f->rule)))
+		if (f->suppressed ||
+		    (!listed(def->spec_rules, f->rule) &&
+		     !listed(def->script_rules, f->rule)) ||
+		    not_this_items(b, def->id, f))
 			continue;
 		if (!first)
 			first = f;
@@ -117,9 +160,37 @@ script_why(const struct smp_diagnosis_build *b)
 	return "the entry script's code is not at hand";
 }
 
-/* Looks-right text of the learning-rate item: k and how lr followed. */
+/* The text of hyperparameter name, or NULL. */
 static const char *
-learning_rate_ok(struct smp_diagnosis_build *b)
+hp(const struct smp_diagnosis_build *b, const char *name)
+{
+	return smp__node_text(smp__map_get(b->job.hyperparameters, name));
+}
+
+/* The items about what the compiler costs: nothing to tell without it. */
+static int
+compiler_off(const struct smp_diagnosis_build *b, const char **why)
+{
+	if (b->job.compiler)
+		return 0;
+	*why = "the job does not enable Training Compiler, so this item (a "
+	       "cost of compiled jobs) has nothing to judge";
+	return 1;
+}
+
+EVIDENCE(same_hp_ok)
+{
+	(void)why;
+	(void)problem;
+	return smp__diag_printf(b,
+				"compared with the native run '%s': no "
+				"hyperparameter that changes training, "
+				"instance type or framework version differs",
+				b->pub.baseline_file);
+}
+
+/* k and how the learning rate followed it. */
+EVIDENCE(learning_rate_ok)
 {
 	const struct smp_settings *s = &b->ctx->settings;
 	const struct smp_job *base = smp__baseline_job(b->baseline);
@@ -129,22 +200,28 @@ learning_rate_ok(struct smp_diagnosis_build *b)
 	double x0, x1, k;
 	char kt[32], rt[32];
 
+	(void)problem;
 	if (!bi || !b->instance ||
 	    smp__batch_read(&r0, s, base, bi->gpus) != 0 ||
-	    smp__batch_read(&r1, s, &b->job, b->instance->gpus) != 0)
-		return "the batch size of one of the jobs is not known, so "
-		       "there is no change to follow";
+	    smp__batch_read(&r1, s, &b->job, b->instance->gpus) != 0) {
+		*why = "the batch size of one of the jobs is not in its "
+		       "hyperparameters, so there is no change to follow";
+		return NULL;
+	}
 	k = r1.global / r0.global;
 	smp__tune_number(kt, sizeof(kt), k);
 	l0 = smp__hparam(s, base->hyperparameters, SMP_HP_LEARNING_RATE);
 	l1 = smp__hparam(s, b->job.hyperparameters, SMP_HP_LEARNING_RATE);
 	if (!l0 || !l1 || smp__node_number(l0->value, &x0) ||
-	    smp__node_number(l1->value, &x1) || x0 <= 0 || !isfinite(x1))
-		return smp__diag_printf(b,
+	    smp__node_number(l1->value, &x1) || x0 <= 0 || !isfinite(x1)) {
+		*why = smp__diag_printf(b,
 					"the global batch changed by k = %s "
-					"and the learning rate is left to the "
-					"script in both jobs",
+					"but the learning rate is not in both "
+					"jobs' hyperparameters (the script "
+					"decides it)",
 					kt);
+		return NULL;
+	}
 	smp__tune_number(rt, sizeof(rt), x1 / x0);
 	switch (smp__tune_lr_follows(x1 / x0, k)) {
 	case 1:
@@ -166,18 +243,301 @@ learning_rate_ok(struct smp_diagnosis_build *b)
 	}
 }
 
+EVIDENCE(distribution_ok)
+{
+	(void)problem;
+	if (b->job.pytorchxla_enabled)
+		return "the pytorchxla distribution is enabled";
+	if (b->job.launcher_script)
+		return smp__diag_printf(
+			b,
+			"hyperparameter training_script '%s': a launcher "
+			"starts the workers",
+			smp__node_text(b->job.launcher_script));
+	*why = "the response enables no pytorchxla distribution and names "
+	       "no launcher";
+	return NULL;
+}
+
+EVIDENCE(gpu_num_devices_ok)
+{
+	const struct smp_job *j = &b->job;
+	const char *env = smp__node_text(j->gpu_num_devices);
+	char want[16];
+
+	(void)problem;
+	if (!j->compiler) {
+		*why = "the job does not enable Training Compiler, so "
+		       "nothing reads GPU_NUM_DEVICES";
+		return NULL;
+	}
+	if (b->pub.gpus <= 0) {
+		*why = "the instance's GPU count is not known";
+		return NULL;
+	}
+	snprintf(want, sizeof(want), "%d", b->pub.gpus);
+	switch (j->gpu_devices_from) {
+	case SMP_GPU_DEVICES_CONTAINER:
+		return "the pytorchxla distribution sets it for every worker";
+	case SMP_GPU_DEVICES_ENV:
+		if (env && strcmp(env, want) == 0)
+			return smp__diag_printf(b,
+						"Environment sets "
+						"GPU_NUM_DEVICES to \"%s\", "
+						"the GPUs of one %s",
+						env, b->pub.instance_type);
+		break;
+	case SMP_GPU_DEVICES_HP:
+		return smp__diag_printf(b,
+					"hyperparameter n_gpus is %s, read "
+					"into it",
+					smp__node_text(j->n_gpus));
+	case SMP_GPU_DEVICES_SCRIPT:
+		return "the entry script sets it";
+	case SMP_GPU_DEVICES_UNSET:
+		break;
+	}
+	*why = "nothing in the response sets GPU_NUM_DEVICES (Environment, "
+	       "an n_gpus hyperparameter, the pytorchxla distribution)";
+	return NULL;
+}
+
+EVIDENCE(logging_ok)
+{
+	static const char *const names[] = {"logging_steps", "eval_steps",
+					    "save_steps"};
+	char facts[256];
+	size_t i, n = 0;
+
+	(void)problem;
+	if (compiler_off(b, why))
+		return NULL;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *v = hp(b, names[i]);
+
+		if (v && n < sizeof(facts))
+			n += (size_t)snprintf(facts + n, sizeof(facts) - n,
+					      "%s'%s' is %s", n ? ", " : "",
+					      names[i], v);
+	}
+	if (!n) {
+		*why = "no logging_steps, eval_steps or save_steps in "
+		       "HyperParameters: the script's defaults decide";
+		return NULL;
+	}
+	return smp__diag_printf(b, "%s: every 10 steps or fewer often", facts);
+}
+
+EVIDENCE(debug_ok)
+{
+	const char *v = smp__node_text(b->job.compiler_debug);
+
+	(void)problem;
+	if (!b->job.compiler)
+		return "the job does not enable Training Compiler, so there "
+		       "is no debug mode";
+	if (!v) {
+		*why = "HyperParameters has no "
+		       "sagemaker_training_compiler_debug_mode";
+		return NULL;
+	}
+	return smp__diag_printf(
+		b, "sagemaker_training_compiler_debug_mode is %s", v);
+}
+
+EVIDENCE(debugger_ok)
+{
+	const struct smp_node *root = b->job.root;
+	const struct smp_node *hook = smp__map_get(root, "DebugHookConfig");
+	const struct smp_node *pc = smp__map_get(root, "ProfilerConfig");
+	const struct smp_node *dis = smp__map_get(pc, "DisableProfiler");
+	int off = pc ? smp__scalar_bool(dis) == 1 : 1;
+
+	if ((pc && pc->kind != SMP_NODE_MAPPING) ||
+	    (dis && smp__scalar_bool(dis) < 0)) {
+		*why = "ProfilerConfig cannot be read (DisableProfiler is not "
+		       "a boolean)";
+		return NULL;
+	}
+	if (hook || !off) {
+		*problem = 1;
+		return smp__diag_printf(
+			b, "the response has %s%s%s: %s on%s",
+			hook ? "a DebugHookConfig" : "",
+			hook && !off ? " and " : "",
+			!off ? (dis ? "ProfilerConfig.DisableProfiler false"
+				    : "a ProfilerConfig without "
+				      "DisableProfiler")
+			     : "",
+			hook && !off ? "Debugger and Profiler are"
+			: hook       ? "Debugger is"
+				     : "the Profiler is",
+			b->job.compiler ? ""
+					: " (they cost a compiled job "
+					  "recompilations: turn them off "
+					  "with the compiler)");
+	}
+	return pc ? "the response has no DebugHookConfig, and "
+		    "ProfilerConfig.DisableProfiler is true"
+		  : "the response has neither DebugHookConfig nor "
+		    "ProfilerConfig";
+}
+
+EVIDENCE(instance_ok)
+{
+	const struct smp_instance *in = b->instance;
+
+	(void)problem;
+	if (!in) {
+		*why = "the instance type is not in the instance data";
+		return NULL;
+	}
+	if (!in->compiler_supported || in->gpus < 1) {
+		*why = smp__diag_printf(b,
+					"'%s' is not an instance type "
+					"Training Compiler supports, and the "
+					"job does not enable the compiler",
+					in->type);
+		return NULL;
+	}
+	return smp__diag_printf(b,
+				"'%s' (%d %s GPU%s) is an instance type "
+				"Training Compiler supports, %lld instance%s",
+				in->type, in->gpus,
+				in->gpu_model ? in->gpu_model : "",
+				in->gpus == 1 ? "" : "s", b->job.count,
+				b->job.count == 1 ? "" : "s");
+}
+
+EVIDENCE(batch_ok)
+{
+	struct smp__diag_tested t;
+	char batch[300], rb[32];
+	size_t i;
+
+	if (!b->job.compiler) {
+		*why = "the job does not enable Training Compiler: the "
+		       "tested batches are compiler batches";
+		return NULL;
+	}
+	if (smp__diag_tested(b, &t) != 0) {
+		*why = t.why;
+		return NULL;
+	}
+	smp__batch_describe(batch, sizeof(batch), &t.batch);
+	smp__tune_number(rb, sizeof(rb), t.row_batch);
+	if (t.batch.per_gpu > t.row_batch) {
+		/* above the row, without the check's out-of-memory claim
+		 * (which needs a row that is this very job): the table does
+		 * not say whether it fits */
+		*why = smp__diag_printf(b,
+					"%s is above the %s per GPU tested %s; "
+					"whether it fits this job's GPU "
+					"memory (its sequence length, AMP) "
+					"cannot be told from the table",
+					batch, rb, t.row_text);
+		return NULL;
+	}
+	for (i = 0; i < b->pub.cause_count; i++) {
+		if (strcmp(b->causes[i].id, "out-of-memory") != 0)
+			continue;
+		*problem = 1;
+		return smp__diag_printf(b,
+					"%s ran out of GPU memory although the "
+					"table lists %s per GPU %s: its row "
+					"did not hold for this job; go down "
+					"from the batch that failed",
+					batch, rb, t.row_text);
+	}
+	return smp__diag_printf(b, "%s, at or below the %s per GPU tested %s",
+				batch, rb, t.row_text);
+}
+
+EVIDENCE(versions_ok)
+{
+	const struct smp_job *j = &b->job;
+	const char *image = smp__node_text(j->image);
+	const char *fv = smp__node_text(j->framework_version);
+
+	(void)problem;
+	if (compiler_off(b, why))
+		return NULL;
+	if (image && j->image_trcomp)
+		return smp__diag_printf(b,
+					"the image '%s' is a Training "
+					"Compiler image",
+					image);
+	if (fv)
+		return smp__diag_printf(b, "framework version %s", fv);
+	*why = "the response names neither a Training Compiler image nor a "
+	       "framework version";
+	return NULL;
+}
+
+EVIDENCE(short_run_ok)
+{
+	static const char *const names[] = {"max_steps", "num_train_epochs",
+					    "epochs"};
+	size_t i;
+
+	(void)problem;
+	if (compiler_off(b, why))
+		return NULL;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *v = hp(b, names[i]);
+
+		if (v)
+			return smp__diag_printf(b, "'%s' is %s", names[i], v);
+	}
+	*why = "neither max_steps, num_train_epochs nor epochs is in "
+	       "HyperParameters: the script's defaults decide how long it "
+	       "runs";
+	return NULL;
+}
+
+EVIDENCE(preprocessing_ok)
+{
+	const char *v = hp(b, "preprocessing_num_workers");
+
+	(void)problem;
+	if (compiler_off(b, why))
+		return NULL;
+	if (!v || !b->instance) {
+		*why = v ? "the instance's vCPU count is not known"
+			 : "no preprocessing_num_workers in HyperParameters";
+		return NULL;
+	}
+	return smp__diag_printf(b,
+				"'preprocessing_num_workers' is %s on the %d "
+				"vCPUs of %s",
+				v, b->instance->vcpus, b->instance->type);
+}
+
+/* "1 instance, no pytorchxla distribution, no launcher". */
+static const char *
+one_worker(struct smp_diagnosis_build *b)
+{
+	return smp__diag_printf(b,
+				"one worker (%lld instance, no pytorchxla "
+				"distribution, no launcher): this applies to "
+				"distributed training",
+				b->job.count);
+}
+
 static void
 judge(struct smp_diagnosis_build *b, const struct item_def *def,
       struct smp_diagnosis_item *it)
 {
 	const struct smp_finding *f;
+	const char *why = NULL, *ok = NULL;
+	int problem = 0;
 	size_t n;
 
 	it->id = def->id;
 	it->title = def->title;
 	it->page = def->page;
 	it->section = def->section;
-	f = finding_of(b->report, def, &n);
+	f = finding_of(b, def, &n);
 	if (f) {
 		it->state = SMP_ITEM_PROBLEM;
 		it->detail = n > 1 ? smp__diag_printf(b, "%s (and %zu more)",
@@ -197,12 +557,42 @@ judge(struct smp_diagnosis_build *b, const struct item_def *def,
 	}
 	if (def->need == NEED_DISTRIBUTED && !smp__diag_distributed(&b->job)) {
 		it->state = SMP_ITEM_LOOKS_RIGHT;
-		it->detail = "one worker: this applies to distributed training";
+		it->detail = one_worker(b);
 		return;
 	}
+	if (def->evidence) {
+		ok = def->evidence(b, &why, &problem);
+		if (problem) {
+			it->state = SMP_ITEM_PROBLEM;
+			it->detail = ok;
+			return;
+		}
+		if (!ok) {
+			it->state = SMP_ITEM_CANNOT_TELL;
+			it->detail = why;
+			if (def->script_rules && !b->script_scanned &&
+			    b->job.compiler) {
+				it->detail = smp__diag_printf(
+					b, "%s, and %s", why, script_why(b));
+				it->needs = b->job.compiler ? SMP__NEEDS_SOURCES
+							    : NULL;
+			}
+			return;
+		}
+	}
 	if (def->script_rules && !b->script_scanned) {
+		if (ok && def->evidence == gpu_num_devices_ok) {
+			/* the response sets it; the script could undo it */
+			it->state = SMP_ITEM_LOOKS_RIGHT;
+			it->detail = smp__diag_printf(
+				b, "%s (%s: it could still override this)", ok,
+				script_why(b));
+			return;
+		}
 		it->state = SMP_ITEM_CANNOT_TELL;
-		it->detail = def->spec_rules
+		it->detail = ok ? smp__diag_printf(b, "%s, but %s", ok,
+						   script_why(b))
+			     : def->spec_rules
 				     ? smp__diag_printf(b,
 							"the spec shows no "
 							"problem, but %s",
@@ -214,7 +604,10 @@ judge(struct smp_diagnosis_build *b, const struct item_def *def,
 		return;
 	}
 	it->state = SMP_ITEM_LOOKS_RIGHT;
-	it->detail = def->ok ? def->ok : learning_rate_ok(b);
+	if (ok && def->script_rules && def->ok)
+		it->detail = smp__diag_printf(b, "%s; %s", ok, def->ok);
+	else
+		it->detail = ok ? ok : def->ok;
 }
 
 void

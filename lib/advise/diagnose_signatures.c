@@ -10,7 +10,12 @@
  * "EVENTS<TAB>timestamp<TAB>message<TAB>ingestion time"), what
  * `aws logs filter-log-events --output text` prints ("EVENTS<TAB>event
  * id<TAB>ingestion time<TAB>stream<TAB>message<TAB>timestamp"), or plain
- * text; evidence quotes the message only.
+ * text, cut into lines and searched by diagnose_log.c.
+ *
+ * Besides the guide's own failures, the rows hold what public failure
+ * reports show: the training toolkit's crash that hides the script's
+ * error, and host memory exhausted by data-loader workers.
+ * diagnose_refine.c then fits a row's text to what the job already has.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -32,15 +37,31 @@ struct signature {
 #define TS SMP__PAGE_TROUBLESHOOTING
 #define BP SMP__PAGE_BEST_PRACTICES
 
+enum {
+	SIG_MISSING_XLA,
+	SIG_NOT_A_STRING,
+	SIG_DEVICE_MISMATCH,
+	SIG_OOM,
+	SIG_NAN,
+	SIG_RECOMPILE,
+	SIG_MP_FN,
+	SIG_TOOLKIT,
+	SIG_HOST_OOM
+};
+
+#define TOOLKIT_PR "https://github.com/aws/sagemaker-training-toolkit/pull/172"
+
 /* clang-format off */
 static const struct signature signatures[] = {
-	{"missing-xla-configuration", "Missing XLA configuration", TS, SMP__SEC_MISSING_XLA, "PyTorch/XLA found no device configuration: GPU_NUM_DEVICES is not set to the instance's GPU count", "set GPU_NUM_DEVICES to \"{gpus}\" (the GPUs of one {instance}) in one of three ways: the estimator's environment={\"GPU_NUM_DEVICES\": \"{gpus}\"}; a hyperparameter n_gpus that the script copies into os.environ[\"GPU_NUM_DEVICES\"]; or os.environ[\"GPU_NUM_DEVICES\"] = \"{gpus}\" in the script, as a string. The pytorchxla distribution sets it for every worker"},
+	[SIG_MISSING_XLA] = {"missing-xla-configuration", "Missing XLA configuration", TS, SMP__SEC_MISSING_XLA, "PyTorch/XLA found no device configuration: GPU_NUM_DEVICES is not set to the instance's GPU count", "set GPU_NUM_DEVICES to \"{gpus}\" (the GPUs of one {instance}) in one of three ways: the estimator's environment={\"GPU_NUM_DEVICES\": \"{gpus}\"}; a hyperparameter n_gpus that the script copies into os.environ[\"GPU_NUM_DEVICES\"]; or os.environ[\"GPU_NUM_DEVICES\"] = \"{gpus}\" in the script, as a string. The pytorchxla distribution sets it for every worker"},
 	{"gpu-num-devices-not-a-string", "str expected, not int", TS, SMP__SEC_MISSING_XLA, "the script assigns a number to an os.environ entry (GPU_NUM_DEVICES = 4 raises TypeError)", "assign a string: os.environ[\"GPU_NUM_DEVICES\"] = \"{gpus}\", or str(args.n_gpus)"},
 	{"xla-device-mismatch", "Expected all tensors to be on the same device|found at least two devices|is not an XLA tensor|expected device xla|xla:0 and cuda|cuda:0 and xla", BP, SMP__SEC_PYTORCH, "tensors on a CUDA device meet tensors on the XLA device", "put the model and every tensor on xm.xla_device() (import torch_xla.core.xla_model as xm) instead of .cuda() or torch.device(\"cuda\"); do not mix CUDA and XLA devices"},
-	{"out-of-memory", "RESOURCE_EXHAUSTED|CUDA out of memory|OutOfMemoryError|OOM when allocating|Resource exhausted", BP, SMP__SEC_GENERAL, "the GPU ran out of memory", "lower the batch ({batch}) to the compiler batch AWS tested for this model and {instance} (`sm-preflight suggest` on this response gives it, with the learning rate scaled to match): the compiler changes the model's memory footprint, so a batch that fits natively may not fit compiled, and the other way round"},
+	{"out-of-memory", "RESOURCE_EXHAUSTED|CUDA out of memory|OutOfMemoryError|OOM when allocating|Resource exhausted", BP, SMP__SEC_GENERAL, "the GPU ran out of memory", "go down from the batch that failed ({batch}), never up: try three quarters of it and scale the learning rate by the same factor (the compiler changes the model's memory footprint, so a batch that fits natively may not fit compiled, and the other way round)"},
 	{"nan-loss", "'loss': nan|\"loss\": nan|loss: nan|loss=nan|loss = nan|loss is nan|nan loss", TS, SMP__SEC_SINGLE_GPU, "the training loss became NaN: the model stopped learning", "run the native twin with identical hyperparameters to tell hyperparameters from compiler problems: a batch size or learning rate retuned for the compiler can be too aggressive; under AMP keep the order scale and backward, reduce the gradients (distributed), unscale, clip, step, update, then xm.mark_step()"},
 	{"repeated-compilation", "CompileTime too frequent|TransferFromServerTime too frequent|recompil", BP, SMP__SEC_GENERAL, "the graph is compiled again and again: input shapes change from step to step", "give every batch the same shape: padding='max_length' with a fixed max_length in the tokenizer (not 'longest'), drop_last=True in the data loader; log and evaluate less often"},
 	{"mp-fn-missing", "has no attribute '_mp_fn'", TS, SMP__SEC_DISTRIBUTED, "the pytorchxla launcher found no _mp_fn(index) in the entry script", "define def _mp_fn(index): main() in the entry script; the launcher calls it once per worker"},
+	{"training-toolkit-crash", "SMTrainingCompilerConfigurationError() takes no keyword arguments", TOOLKIT_PR, "fix: SMTrainingCompilerConfigurationError takes no keyword argument", "the SageMaker training toolkit crashed while it reported the script's failure: this TypeError hides the script's real error, and names Training Compiler even in jobs that do not use it", "The TypeError itself is the toolkit's: sagemaker-training releases of early 2023 raise SMTrainingCompilerConfigurationError with keyword arguments it does not take whenever the script fails (aws/sagemaker-training-toolkit, process.py check_error); it says nothing about the compiler"},
+	{"host-out-of-memory", "killed by signal: Killed|ExitCode 137|exit code: 137|exit status 137|Out of memory: Killed process|oom-kill|OOM Killed|Cannot allocate memory", BP, SMP__SEC_PYTORCH, "the instance ran out of host memory: the kernel killed a process (signal 9, exit code 137)", "lower dataloader_num_workers and preprocessing_num_workers well below the {instance}'s vCPUs (each worker holds its own copy of the data, and the compiler needs host memory of its own), or take an instance with more memory"},
 };
 /* clang-format on */
 
@@ -77,40 +98,6 @@ smp__diag_signature_example(size_t i, char *buf, size_t size)
 	memcpy(buf, p, n);
 	buf[n] = '\0';
 	return buf;
-}
-
-/* Case-insensitive search of the n bytes at needle in s[0..len). */
-static const char *
-find(const char *s, size_t len, const char *needle, size_t n)
-{
-	size_t i, j;
-
-	for (i = 0; n && i + n <= len; i++) {
-		for (j = 0; j < n; j++)
-			if (tolower((unsigned char)s[i + j]) !=
-			    tolower((unsigned char)needle[j]))
-				break;
-		if (j == n)
-			return s + i;
-	}
-	return NULL;
-}
-
-/* 1 when one of sig's patterns is in s[0..len). */
-static int
-matches(const struct signature *sig, const char *s, size_t len)
-{
-	const char *p = sig->patterns;
-
-	while (*p) {
-		const char *bar = strchr(p, '|');
-		size_t n = bar ? (size_t)(bar - p) : strlen(p);
-
-		if (find(s, len, p, n))
-			return 1;
-		p += n + (bar != NULL);
-	}
-	return 0;
 }
 
 /* The advice with the job's numbers in. */
@@ -156,33 +143,6 @@ advice(struct smp_diagnosis_build *b, const char *text)
 	return smp__diag_str(b, out, len);
 }
 
-/* The message of a log line (see the top of the file). */
-static void
-message(const char **s, size_t *len)
-{
-	const char *f[8];
-	size_t n = 0, i;
-	const char *p = *s, *end = *s + *len;
-
-	if (*len < 7 || strncmp(p, "EVENTS\t", 7) != 0)
-		return;
-	while (p < end && n < 8) {
-		f[n++] = p;
-		p = memchr(p, '\t', (size_t)(end - p));
-		if (!p)
-			break;
-		p++;
-	}
-	/* get-log-events: EVENTS ts message ingest; filter-log-events:
-	 * EVENTS id ingest stream message ts */
-	i = n >= 6 ? 4 : n >= 4 ? 2 : 0;
-	if (!i)
-		return;
-	p = memchr(f[i], '\t', (size_t)(end - f[i]));
-	*s = f[i];
-	*len = p ? (size_t)(p - f[i]) : (size_t)(end - f[i]);
-}
-
 /* Evidence: the text trimmed of blanks, at most 300 bytes. */
 static const char *
 evidence(struct smp_diagnosis_build *b, const char *s, size_t len)
@@ -196,66 +156,89 @@ evidence(struct smp_diagnosis_build *b, const char *s, size_t len)
 	return smp__diag_str(b, s, len);
 }
 
-/* Records that sig was seen; the first sighting is kept. */
-static void
-seen(struct smp_diagnosis_build *b, size_t sig, const char *source,
-     uint32_t line, const char *text, size_t len)
+/* Where a sighting was: "FailureReason" or "job.log:12". */
+static const char *
+where(struct smp_diagnosis_build *b, const char *source, uint32_t line)
+{
+	return line ? smp__diag_printf(b, "%s:%u", source, line) : source;
+}
+
+/* The toolkit's crash: the advice names the real error above it. */
+static const char *
+hidden_error_advice(struct smp_diagnosis_build *b,
+		    const struct smp__diag_sighting *at)
+{
+	if (at->above)
+		return smp__diag_printf(
+			b,
+			"the script's real error is above it, at %s: %s; fix "
+			"that one. %s",
+			where(b, at->source, at->above_line),
+			evidence(b, at->above, at->above_len),
+			signatures[SIG_TOOLKIT].advice);
+	if (at->line)
+		return smp__diag_printf(
+			b,
+			"the script's real error is in the log above line %u, "
+			"before the toolkit's own traceback; fix that one. %s",
+			at->line, signatures[SIG_TOOLKIT].advice);
+	return smp__diag_printf(
+		b,
+		"the script's real error is not in FailureReason: it is in "
+		"the job's log, above the toolkit's traceback (pass the log "
+		"with --log FILE to have it found). %s",
+		signatures[SIG_TOOLKIT].advice);
+}
+
+void
+smp__diag_seen(struct smp_diagnosis_build *b, size_t sig,
+	       const struct smp__diag_sighting *at)
 {
 	struct smp_diagnosis_cause *c;
 	size_t i;
 
+	if (sig >= NSIG)
+		return;
 	for (i = 0; i < b->pub.cause_count; i++) {
-		if (strcmp(b->causes[i].id, signatures[sig].id) == 0) {
-			b->causes[i].count++;
-			return;
+		if (strcmp(b->causes[i].id, signatures[sig].id) != 0)
+			continue;
+		c = &b->causes[i];
+		c->count++;
+		if (at->above && !b->cause_above[i]) {
+			/* the log shows what FailureReason could not: the
+			 * real error above the crash */
+			b->cause_above[i] = 1;
+			c->advice = hidden_error_advice(b, at);
+			c->source = at->source;
+			c->line = at->line;
+			c->evidence = evidence(b, at->text, at->len);
 		}
+		return;
 	}
 	if (b->pub.cause_count >= SMP__CAUSES_MAX)
 		return;
+	b->cause_above[b->pub.cause_count] = at->above != NULL;
 	c = &b->causes[b->pub.cause_count++];
 	c->id = signatures[sig].id;
 	c->summary = signatures[sig].summary;
 	c->page = signatures[sig].page;
 	c->section = signatures[sig].section;
-	c->advice = advice(b, signatures[sig].advice);
-	c->source = source;
-	c->line = line;
-	c->evidence = evidence(b, text, len);
+	c->advice = sig == SIG_TOOLKIT ? hidden_error_advice(b, at)
+				       : advice(b, signatures[sig].advice);
+	c->source = at->source;
+	c->line = at->line;
+	c->evidence = evidence(b, at->text, at->len);
 	c->count = 1;
 }
 
-/* Each line of text[0..len) against every signature. */
-static void
-scan(struct smp_diagnosis_build *b, const char *source, const char *text,
-     size_t len, int is_log)
+const char *
+smp__diag_signature_patterns(size_t i)
 {
-	const char *p = text, *end = text + len;
-	uint32_t line = 0;
-	size_t i;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *s = p;
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-		line++;
-		if (is_log)
-			message(&s, &n);
-		for (i = 0; i < NSIG; i++)
-			if (matches(&signatures[i], s, n))
-				seen(b, i, source, is_log ? line : 0, s, n);
-		p = nl ? nl + 1 : end;
-	}
+	return i < NSIG ? signatures[i].patterns : NULL;
 }
 
 int
-smp__diag_causes(struct smp_diagnosis_build *b, const char *log, size_t log_len)
+smp__diag_signature_needs_above(size_t i)
 {
-	const char *why = smp__diag_member(b->job.root, "FailureReason");
-
-	if (why)
-		scan(b, "FailureReason", why, strlen(why), 0);
-	if (log)
-		scan(b, b->pub.log_file, log, log_len, 1);
-	return b->oom ? SMP_ENOMEM : 0;
+	return i == SIG_TOOLKIT;
 }

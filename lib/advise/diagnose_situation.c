@@ -5,7 +5,10 @@
  * the baseline's for the same metric: a loss higher, an accuracy lower,
  * or NaN); it is not faster (TrainingTimeInSeconds or
  * BillableTimeInSeconds not below the baseline's). Without a baseline the
- * last two cannot be told, except a NaN metric.
+ * last two cannot be told, except a NaN metric. Both comparisons need
+ * runs that did the same work: the same epochs or max_steps planned, and
+ * neither stopped early (a NaN metric, an 'epoch' final metric short of
+ * the planned epochs); else they cannot be told.
  */
 #include <ctype.h>
 #include <math.h>
@@ -14,6 +17,7 @@
 #include <strings.h>
 
 #include "advise/diagnose.h"
+#include "advise/baseline.h"
 
 /* A metric is worse than the baseline's by more than this fraction. */
 #define METRIC_TOLERANCE 0.01
@@ -141,19 +145,128 @@ nan_metric(struct smp_diagnosis_build *b, const struct smp_node *list)
 		const char *name = smp__diag_member(m, "MetricName");
 		double v;
 
-		if (name && metric_value(m, &v) == 0 && isnan(v))
+		if (name && metric_value(m, &v) == 0 && isnan(v)) {
+			if (direction(name)) {
+				b->worse_metric = name;
+				b->worse_dir = direction(name);
+			}
 			return smp__diag_printf(
 				b,
 				"final metric '%s' is NaN: the model does "
 				"not learn",
 				name);
+		}
 	}
+	return NULL;
+}
+
+/* --- the work each run did ------------------------------------------- */
+
+/* What a run set out to do and how far it got. */
+struct work {
+	const char *unit; /* "epochs" or "steps", or NULL: not known */
+	const char *name; /* the hyperparameter that plans it */
+	double planned;   /* from the hyperparameters */
+	double done;      /* the "epoch" final metric; < 0 not reported */
+	int nan;          /* a final metric is NaN */
+};
+
+static void
+read_work(struct work *w, const struct smp_node *root,
+	  const struct smp_node *hp)
+{
+	static const char *const epochs[] = {"num_train_epochs", "epochs",
+					     "n_epochs", "max_epochs"};
+	const struct smp_node *list = smp__map_get(root, "FinalMetricDataList");
+	const struct smp_node *m;
+	size_t i;
+	double v;
+
+	memset(w, 0, sizeof(*w));
+	w->done = -1;
+	if (smp__node_number(smp__map_get(hp, "max_steps"), &v) == 0 && v > 0) {
+		w->unit = "steps";
+		w->name = "max_steps";
+		w->planned = v;
+	}
+	for (i = 0; !w->unit && i < COUNT(epochs); i++) {
+		if (smp__node_number(smp__map_get(hp, epochs[i]), &v) == 0 &&
+		    v > 0) {
+			w->unit = "epochs";
+			w->name = epochs[i];
+			w->planned = v;
+		}
+	}
+	m = metric_named(list, "epoch");
+	if (m && metric_value(m, &v) == 0 && isfinite(v))
+		w->done = v;
+	for (i = 0; i < metric_count(list); i++)
+		if (metric_value(list->u.sequence.items[i], &v) == 0 &&
+		    isnan(v))
+			w->nan = 1;
+}
+
+/* Why run w (called who) stopped before the end, or NULL. */
+static const char *
+stopped_early(struct smp_diagnosis_build *b, const struct work *w,
+	      const char *who)
+{
+	char p[32], d[32];
+
+	if (w->nan)
+		return smp__diag_printf(b,
+					"%s reported a NaN metric: it stopped "
+					"learning before the end",
+					who);
+	if (w->done < 0 || !w->unit || strcmp(w->unit, "epochs") != 0 ||
+	    w->done >= w->planned - 0.5)
+		return NULL;
+	snprintf(p, sizeof(p), "%g", w->planned);
+	snprintf(d, sizeof(d), "%g", w->done);
+	return smp__diag_printf(b,
+				"%s stopped at epoch %s of %s ('epoch' in "
+				"FinalMetricDataList against '%s'): early "
+				"stopping or a failure",
+				who, d, p, w->name);
+}
+
+/*
+ * NULL when the two runs did the same work, else why they do not
+ * compare. *same says what shows they did ("both 'epochs' 3"), or NULL
+ * when nothing tells.
+ */
+static const char *
+unlike_work(struct smp_diagnosis_build *b, const char **same)
+{
+	struct work mine, theirs;
+	const char *why;
+
+	*same = NULL;
+	read_work(&mine, b->job.root, b->job.hyperparameters);
+	read_work(&theirs, b->baseline_root,
+		  smp__baseline_job(b->baseline)->hyperparameters);
+	if ((why = stopped_early(b, &mine, "this run")) != NULL ||
+	    (why = stopped_early(b, &theirs, "the native run")) != NULL)
+		return why;
+	if (mine.unit && theirs.unit &&
+	    (strcmp(mine.unit, theirs.unit) != 0 ||
+	     fabs(mine.planned - theirs.planned) > 1e-9))
+		return smp__diag_printf(b,
+					"the runs planned different work: "
+					"'%s' %g here, '%s' %g in the native "
+					"run",
+					mine.name, mine.planned, theirs.name,
+					theirs.planned);
+	if (mine.unit && theirs.unit)
+		*same = smp__diag_printf(b, "both ran '%s' %g", mine.name,
+					 mine.planned);
 	return NULL;
 }
 
 static void
 not_converging(struct smp_diagnosis_build *b, struct smp_diagnosis_situation *s)
 {
+	const char *same = NULL, *unlike;
 	const struct smp_node *mine =
 		smp__map_get(b->job.root, "FinalMetricDataList");
 	const struct smp_node *theirs =
@@ -186,6 +299,14 @@ not_converging(struct smp_diagnosis_build *b, struct smp_diagnosis_situation *s)
 		    "--baseline");
 		return;
 	}
+	if ((unlike = unlike_work(b, &same)) != NULL) {
+		set(s, SMP_VERDICT_CANNOT_TELL,
+		    smp__diag_printf(b,
+				     "final metrics compare only between "
+				     "runs that did the same work: %s",
+				     unlike));
+		return;
+	}
 	for (i = 0; i < metric_count(mine); i++) {
 		const struct smp_node *m = mine->u.sequence.items[i];
 		const char *name = smp__diag_member(m, "MetricName");
@@ -200,6 +321,8 @@ not_converging(struct smp_diagnosis_build *b, struct smp_diagnosis_situation *s)
 		compared++;
 		if ((dir < 0 && v > w + fabs(w) * METRIC_TOLERANCE) ||
 		    (dir > 0 && v < w - fabs(w) * METRIC_TOLERANCE)) {
+			b->worse_metric = name;
+			b->worse_dir = dir;
 			set(s, SMP_VERDICT_YES,
 			    smp__diag_printf(
 				    b,
@@ -223,8 +346,9 @@ not_converging(struct smp_diagnosis_build *b, struct smp_diagnosis_situation *s)
 		return;
 	}
 	set(s, SMP_VERDICT_NO,
-	    smp__diag_printf(b, "final metrics as good as the native run's: %s",
-			     better));
+	    smp__diag_printf(
+		    b, "final metrics as good as the native run's: %s%s%s",
+		    better, same ? "; " : "", same ? same : ""));
 }
 
 /* A whole number member of root, or -1. */
@@ -243,6 +367,7 @@ not_faster(struct smp_diagnosis_build *b, struct smp_diagnosis_situation *s)
 	const char *bst =
 		smp__diag_member(b->baseline_root, "TrainingJobStatus");
 	long long t, bt, bill, bbill;
+	const char *same = NULL, *unlike;
 
 	if (!b->baseline) {
 		set(s, SMP_VERDICT_CANNOT_TELL,
@@ -262,6 +387,14 @@ not_faster(struct smp_diagnosis_build *b, struct smp_diagnosis_situation *s)
 				     bst ? bst : "of unknown status"));
 		return;
 	}
+	if ((unlike = unlike_work(b, &same)) != NULL) {
+		set(s, SMP_VERDICT_CANNOT_TELL,
+		    smp__diag_printf(b,
+				     "training times compare only between "
+				     "runs that did the same work: %s",
+				     unlike));
+		return;
+	}
 	t = seconds(b->job.root, "TrainingTimeInSeconds");
 	bt = seconds(b->baseline_root, "TrainingTimeInSeconds");
 	bill = seconds(b->job.root, "BillableTimeInSeconds");
@@ -277,15 +410,17 @@ not_faster(struct smp_diagnosis_build *b, struct smp_diagnosis_situation *s)
 		    smp__diag_printf(b,
 				     "training took %lld s against %lld s "
 				     "natively (billable %lld s against %lld "
-				     "s)",
-				     t, bt, bill, bbill));
+				     "s)%s%s",
+				     t, bt, bill, bbill, same ? "; " : "",
+				     same ? same : ""));
 		return;
 	}
 	set(s, SMP_VERDICT_NO,
 	    smp__diag_printf(b,
 			     "training took %lld s against %lld s natively "
-			     "(%.0f%% less)",
-			     t, bt, 100.0 * (double)(bt - t) / (double)bt));
+			     "(%.0f%% less)%s%s",
+			     t, bt, 100.0 * (double)(bt - t) / (double)bt,
+			     same ? "; " : "", same ? same : ""));
 }
 
 void

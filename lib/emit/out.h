@@ -86,6 +86,14 @@ void smp__out_json_string_body(struct smp__out *o, const char *s);
 void smp__out_xml(struct smp__out *o, const char *s, int attr);
 
 /*
+ * s[0..n) made safe for a terminal (text.c, which writes findings so):
+ * tabs as spaces, other C0 controls and DEL as their Unicode control
+ * pictures (a newline too, so nothing starts a line), C1 controls,
+ * bidirectional overrides and invalid UTF-8 as U+FFFD.
+ */
+void smp__out_text_safe(struct smp__out *o, const char *s, size_t n);
+
+/*
  * GitHub Actions workflow commands (actions/toolkit command.ts): the data
  * after "::" escapes % CR LF as %25 %0D %0A; a property value also escapes
  * ':' and ',' as %3A and %2C. Other control characters become U+FFFD and

@@ -146,11 +146,11 @@ ascii_run(const unsigned char *u, size_t n)
 }
 
 /* Text from a finding on the message line: tabs become spaces. */
-static void
-out_safe(struct smp__out *o, const char *s)
+void
+smp__out_text_safe(struct smp__out *o, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t n = strlen(s), i = 0;
+	size_t i = 0;
 
 	while (i < n) {
 		size_t start = i, k;
@@ -170,6 +170,12 @@ out_safe(struct smp__out *o, const char *s)
 		out_char(o, s + i, k, cp);
 		i += k;
 	}
+}
+
+static void
+out_safe(struct smp__out *o, const char *s)
+{
+	smp__out_text_safe(o, s, strlen(s));
 }
 
 /* Where the underline goes, in terminal cells from the line's start. */

@@ -122,3 +122,45 @@ smp__hparam(const struct smp_settings *s, const struct smp_node *hp,
 	}
 	return NULL;
 }
+
+int
+smp__hparam_inert(const char *name, size_t len)
+{
+	static const char *const names[] = {
+		/* routes to the same training */
+		"training_script",
+		"n_gpus",
+		/* data-loading speed */
+		"preprocessing_num_workers",
+		"dataloader_num_workers",
+		"dataloader_pin_memory",
+		/* evaluation, logging and checkpoints */
+		"per_device_eval_batch_size",
+		"eval_batch_size",
+		"evaluation_strategy",
+		"eval_strategy",
+		"logging_steps",
+		"logging_strategy",
+		"logging_first_step",
+		"logging_dir",
+		"eval_steps",
+		"save_steps",
+		"save_strategy",
+		"save_total_limit",
+		"report_to",
+		"run_name",
+		"disable_tqdm",
+		/* where things are written */
+		"output_dir",
+		"output_data_dir",
+		"overwrite_output_dir",
+		"model_dir",
+		"cache_dir",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (smp__name_eq(name, len, names[i]))
+			return 1;
+	return 0;
+}

@@ -70,6 +70,15 @@ const struct smp_pair *smp__hparam(const struct smp_settings *s,
 				   const struct smp_node *hp,
 				   enum smp_hparam_kind kind);
 
+/*
+ * 1 when the hyperparameter name[0..len) (any spelling) does not change
+ * what is learned: evaluation batch, logging, checkpointing and output
+ * paths, data-loading speed, the launcher and device-count routes. Two
+ * runs that differ only in these did the same training; the baseline
+ * comparison (baseline-drift, diagnose) ignores them.
+ */
+int smp__hparam_inert(const char *name, size_t len);
+
 /* 1 when key is one of the kind's names. */
 int smp__hparam_is(const struct smp_settings *s, const struct smp_node *key,
 		   enum smp_hparam_kind kind);

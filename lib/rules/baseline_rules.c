@@ -17,11 +17,11 @@
  * hyperparameter except the batch-size, global-batch and learning-rate
  * names, sagemaker_* flags (the compiler's own), training_script (the
  * launcher route moves the script there), n_gpus (a GPU_NUM_DEVICES
- * route) and the speed settings the efficiency rules recommend
- * (preprocessing_num_workers, dataloader_num_workers, logging_steps,
- * eval_steps, save_steps); the instance type and count (they change the global
- * batch and the hardware); the estimator class and framework / transformers
- * versions. Not compared: entry point, source dir, environment,
+ * route) and the others that do not change what is learned
+ * (smp__hparam_inert: the evaluation batch, logging, checkpoint and
+ * output settings, the data-loader workers); the instance type and count (they
+ * change the global batch and the hardware); the estimator class and framework
+ * / transformers versions. Not compared: entry point, source dir, environment,
  * distribution, debugger/profiler, compiler settings and image, which
  * legitimately differ between a native and a compiled job.
  */
@@ -150,30 +150,16 @@ check_learning_rate(const struct smp_base *b, const struct smp_check *c)
 
 /* 1 when the hyperparameter is one the two jobs may legitimately differ
  * in: batch size, learning rate, compiler flags, launcher, device count,
- * and the speed settings the efficiency rules recommend. */
+ * and what does not change what is learned (smp__hparam_inert). */
 static int
 hp_exempt(const struct smp_settings *s, const struct smp_node *key)
 {
 	static const char prefix[] = "sagemaker_";
-	/* none of these changes what is learned */
-	static const char *const names[] = {
-		"training_script",
-		"n_gpus",
-		"preprocessing_num_workers",
-		"dataloader_num_workers",
-		"logging_steps",
-		"eval_steps",
-		"save_steps",
-	};
-	size_t i;
 
 	if (key->kind != SMP_NODE_SCALAR)
 		return 0;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (smp__name_eq(key->u.scalar.value, key->u.scalar.len,
-				 names[i]))
-			return 1;
-	return smp__hparam_is(s, key, SMP_HP_BATCH_SIZE) ||
+	return smp__hparam_inert(key->u.scalar.value, key->u.scalar.len) ||
+	       smp__hparam_is(s, key, SMP_HP_BATCH_SIZE) ||
 	       smp__hparam_is(s, key, SMP_HP_GLOBAL_BATCH) ||
 	       smp__hparam_is(s, key, SMP_HP_LEARNING_RATE) ||
 	       (key->u.scalar.len > sizeof(prefix) - 1 &&

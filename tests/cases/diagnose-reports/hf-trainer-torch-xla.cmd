@@ -1,0 +1,1 @@
+diagnose diagnose-reports/hf-trainer-torch-xla.yaml

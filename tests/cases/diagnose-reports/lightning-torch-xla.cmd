@@ -1,0 +1,1 @@
+diagnose --log diagnose-reports/lightning-torch-xla.log diagnose-reports/lightning-torch-xla.yaml

@@ -1,0 +1,1 @@
+diagnose diagnose-reports/textract-gpu-oom.yaml

@@ -1,0 +1,1 @@
+diagnose diagnose-reports/textract-host-oom.yaml

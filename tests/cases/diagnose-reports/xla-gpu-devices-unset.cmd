@@ -1,0 +1,1 @@
+diagnose diagnose-reports/xla-gpu-devices-unset.yaml

@@ -1,0 +1,1 @@
+diagnose diagnose-reports/yolov5-script-error.yaml

@@ -1,0 +1,1 @@
+diagnose --log diagnose-reports/yolov5-toolkit-crash.log diagnose-reports/yolov5-toolkit-crash.yaml

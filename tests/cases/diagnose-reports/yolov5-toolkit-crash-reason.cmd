@@ -1,0 +1,1 @@
+diagnose diagnose-reports/yolov5-toolkit-crash.yaml

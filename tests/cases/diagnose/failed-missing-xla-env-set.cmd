@@ -1,0 +1,1 @@
+diagnose diagnose/failed-missing-xla-env-set.json

@@ -1,0 +1,1 @@
+diagnose --baseline diagnose/native.yaml diagnose/failed-oom-tested-batch.json

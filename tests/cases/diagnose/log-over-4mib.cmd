@@ -1,0 +1,1 @@
+awk 'BEGIN { for (i = 1; i <= 200000; i++) printf "EVENTS\t1764517861412\t{\"loss\": 0.4521, \"step\": %d}\t1764517861000\n", i; printf "EVENTS\t1764517862143\tRuntimeError: Missing XLA configuration\t1764517862000\n" }' | "$1" diagnose --log - diagnose/failed-log-only.json

@@ -1,0 +1,1 @@
+diagnose --format json --baseline diagnose/native.yaml diagnose/not-converging.yaml

@@ -1,0 +1,1 @@
+diagnose --baseline diagnose/native.yaml diagnose/not-converging-no-metric-definitions.yaml

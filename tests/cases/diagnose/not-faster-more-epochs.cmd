@@ -1,0 +1,1 @@
+diagnose --baseline diagnose/native.yaml diagnose/not-faster-more-epochs.json

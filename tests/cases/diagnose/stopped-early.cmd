@@ -1,0 +1,1 @@
+diagnose --baseline diagnose/native-25-epochs.yaml diagnose/stopped-early.json

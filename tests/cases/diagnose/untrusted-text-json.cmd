@@ -1,0 +1,1 @@
+diagnose --format json diagnose/untrusted-text.json
