@@ -574,8 +574,10 @@ judge(struct smp_diagnosis_build *b, const struct item_def *def,
 			    b->job.compiler) {
 				it->detail = smp__diag_printf(
 					b, "%s, and %s", why, script_why(b));
-				it->needs = b->job.compiler ? SMP__NEEDS_SOURCES
-							    : NULL;
+				it->needs =
+					b->job.compiler && !b->script_refused
+						? SMP__NEEDS_SOURCES
+						: NULL;
 			}
 			return;
 		}
