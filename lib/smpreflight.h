@@ -1000,7 +1000,9 @@ typedef int (*smp_fetch_fn)(void *ud, const struct smp_fetch_request *req,
 int smp_curl_fetch_fn(void *ud, const struct smp_fetch_request *req,
 		      struct smp_fetch_response *resp);
 
-#define SMP_UPDATE_OPTIONS_VERSION 1
+/* Version 2 adds public_key and insecure_unsigned: from it on, data is
+ * taken only when index.json is signed by the publisher's key. */
+#define SMP_UPDATE_OPTIONS_VERSION 2
 
 /* Start from SMP_UPDATE_OPTIONS_INIT; 0 and NULL select the defaults. */
 struct smp_update_options {
@@ -1028,6 +1030,18 @@ struct smp_update_options {
 	void *sleep_ud;
 	/* the time recorded as the download time; 0: now */
 	int64_t now;
+	/* Version 2. The data publisher's Ed25519 public key: a PEM "PUBLIC
+	 * KEY" (openssl pkey -pubout) or its 32 bytes in base64, NUL-
+	 * terminated. The source must serve index.json and index.json.sig,
+	 * the key's signature of index.json's bytes (openssl pkeyutl -sign
+	 * -rawin; raw or base64), and index.json must give the sha256 of the
+	 * three files: a mirror that changes a fact cannot forge that. The
+	 * check uses OpenSSL's libcrypto.so.3, loaded at the call. Copied. */
+	const char *public_key;
+	/* Version 2. 1: take data that is not signed (no public_key needed;
+	 * index.json's digests are still checked when it is served). Only
+	 * for a source you trust by other means. */
+	int insecure_unsigned;
 };
 
 #define SMP_UPDATE_OPTIONS_INIT                                                \
@@ -1076,6 +1090,7 @@ struct smp_update_result {
 	size_t new_image_count;
 	int not_modified;       /* every document answered 304 */
 	int verified;           /* index.json digests matched */
+	int signature_verified; /* index.json.sig is public_key's signature */
 	int older_than_builtin; /* stored, but the embedded data is newer
 				   and stays in use */
 	unsigned int requests;  /* HTTP requests, retries included */
@@ -1089,8 +1104,9 @@ struct smp_update_result {
  * document. The new documents replace the cache only when all three
  * parse, pass the catalog's validation with one data_version and a
  * schema_version this build reads, and match index.json's sha256 where
- * it gives them; the replacement is atomic (a new folder written and
- * fsync'd, then a symlink renamed, under a lock), so a failure or a crash
+ * it gives them, index.json itself signed by update->public_key unless
+ * update->insecure_unsigned; the replacement is atomic (a new folder written
+ * and fsync'd, then a symlink renamed, under a lock), so a failure or a crash
  * at any point leaves the previous data in use.
  *
  * Returns 0 with *out set (UPDATED or UNCHANGED); SMP_EINVAL for a NULL

@@ -8,9 +8,10 @@ build=$1 yaml=$2 out=$3
 obj=$build/web-obj
 mkdir -p "$obj" "$out"
 
-# the sources of libsmpreflight.a, less the libcurl transport (no network
-# in a page: web/fetch_none.c says so), plus the generated data
-srcs=$(ls lib/*/*.c | grep -v '^lib/catalog/fetch_curl\.c$')
+# the sources of libsmpreflight.a, less the libcurl transport and the
+# libcrypto signature check (no network in a page: web/fetch_none.c says
+# so), plus the generated data
+srcs=$(ls lib/*/*.c | grep -v '^lib/catalog/\(fetch_curl\|signature_crypto\)\.c$')
 # emscripten's tools run on node and need Debian's acorn
 NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 export NODE_PATH

@@ -20,6 +20,7 @@
 #include "commands.h"
 #include "config.h"
 #include "output.h"
+#include "readfile.h"
 #include "smpreflight.h"
 
 #define MAX_STALE_DAYS 36500L
@@ -149,6 +150,8 @@ enum {
 	U_RETRIES,
 	U_PROXY,
 	U_OFFLINE,
+	U_PUBLIC_KEY,
+	U_INSECURE_UNSIGNED,
 	U_QUIET,
 	U_HELP
 };
@@ -172,6 +175,13 @@ static const struct cli_option update_options[] = {
 	{"--offline", 0, U_OFFLINE, NULL,
 	 "refuse: update-data needs the network (for scripts that pass "
 	 "--offline everywhere)"},
+	{"--public-key", 0, U_PUBLIC_KEY, "FILE",
+	 "the data publisher's Ed25519 public key (PEM, or 32 bytes in "
+	 "base64) that index.json.sig must be signed with (default: "
+	 "SM_PREFLIGHT_DATA_PUBLIC_KEY)"},
+	{"--insecure-unsigned", 0, U_INSECURE_UNSIGNED, NULL,
+	 "take data whose index is not signed (only from a source you trust "
+	 "by other means)"},
 	{"--quiet", 'q', U_QUIET, NULL, "print nothing on success"},
 	{"--help", 'h', U_HELP, NULL, "show this help"},
 };
@@ -266,6 +276,8 @@ print_result(const struct smp_update_result *r, const char *cache_dir)
 		       r->old_tested_count, r->new_tested_count,
 		       r->old_image_count, r->new_image_count);
 	}
+	if (r->signature_verified)
+		printf("  index.json is signed by the public key given\n");
 	if (r->verified)
 		printf("  sha256 of every file matches index.json\n");
 	if (r->older_than_builtin)
@@ -302,7 +314,8 @@ run_update_data(int argc, char **argv)
 	struct smp_error err;
 	struct cli_args it;
 	char dir[1024], conf_url[2048];
-	const char *value, *url = NULL;
+	const char *value, *url = NULL, *key_file = NULL;
+	char *key = NULL;
 	long n;
 	int id, rc, quiet = 0, offline = 0;
 
@@ -350,6 +363,12 @@ run_update_data(int argc, char **argv)
 			break;
 		case U_OFFLINE:
 			offline = 1;
+			break;
+		case U_PUBLIC_KEY:
+			key_file = value;
+			break;
+		case U_INSECURE_UNSIGNED:
+			up.insecure_unsigned = 1;
 			break;
 		case U_QUIET:
 			quiet = 1;
@@ -408,10 +427,30 @@ run_update_data(int argc, char **argv)
 	if (!up.proxy)
 		up.proxy = env_proxy(url);
 	up.url = url;
+	if (!key_file && !up.insecure_unsigned) {
+		key_file = getenv("SM_PREFLIGHT_DATA_PUBLIC_KEY");
+		if (key_file && !*key_file)
+			key_file = NULL;
+	}
+	if (key_file && !up.insecure_unsigned) {
+		const char *why = NULL;
+		size_t len;
+
+		if (cli_read_regular(key_file, 16384, &key, &len, &why)) {
+			cli_error("cannot read the public key '%s': %s",
+				  key_file, why ? why : "read error");
+			return CLI_EXIT_USAGE;
+		}
+		up.public_key = key;
+	}
+	if (up.insecure_unsigned && !quiet)
+		fprintf(stderr, "sm-preflight: warning: --insecure-unsigned: "
+				"the data's signature is not checked\n");
 	/* the library's fetcher loads and initializes libcurl itself, so
 	 * that `check` never pays for it */
 	memset(&err, 0, sizeof(err));
 	rc = smp_data_update(&res, &opts, &up, &err);
+	free(key);
 	if (rc)
 		return update_failed(rc, &err, opts.cache_dir);
 	if (!quiet)

@@ -6,6 +6,7 @@
  * types that changed.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include "catalog/fetch.h"
 #include "doc/load.h"
 #include "util/sha256.h"
+#include "catalog/signature.h"
 #include "util/error.h"
 #include "util/text.h"
 
@@ -197,6 +199,9 @@ sleep_ms(void *ud, long ms)
 enum got { GOT_BODY, GOT_NOT_MODIFIED, GOT_NOT_FOUND };
 
 /* One document as downloaded (or reused from the cache). */
+/* the signature of index.json, beside it */
+#define SIG_NAME "index.json.sig"
+
 struct doc {
 	char url[2048];
 	char *owned; /* a downloaded body */
@@ -216,6 +221,7 @@ struct updater {
 	struct smp_error *err;
 	unsigned int requests;
 	int64_t max_age_days; /* declared by index.json; 0 for none */
+	uint8_t key[SMP_ED25519_KEY_LEN]; /* public_key, read */
 };
 
 /*
@@ -231,9 +237,10 @@ download(struct updater *U, int which, struct doc *d)
 	long delay = U->o.retry_delay_ms;
 	int attempt;
 
+	/* which == SMP_DOC_COUNT: the index's signature, never cached */
 	snprintf(d->url, sizeof(d->url), "%s%s", U->base,
-		 smp__doc_names[which]);
-	if (h && h->buf[which]) {
+		 which < SMP_DOC_COUNT ? smp__doc_names[which] : SIG_NAME);
+	if (h && which < SMP_DOC_COUNT && h->buf[which]) {
 		inm = h->meta.etag[which];
 		ims = h->meta.last_modified[which];
 	}
@@ -330,6 +337,50 @@ download(struct updater *U, int which, struct doc *d)
 }
 
 /* --------------------------------------------------------- the index */
+
+/*
+ * index.json signed by the publisher's key (signature.h): downloaded as
+ * index.json.sig on every update, the held index included, so that a 304
+ * for index.json cannot pass a copy the key never signed.
+ */
+static int
+verify_signature(struct updater *U, const struct doc *idx)
+{
+	uint8_t sig[SMP_ED25519_SIG_LEN];
+	struct doc sd;
+	char why[200];
+	int rc;
+
+	if (idx->got == GOT_NOT_FOUND)
+		return smp__error_set(
+			U->err, SMP_EPARSE, idx->url, NULL,
+			"the source serves no index.json, so the data's "
+			"signature cannot be checked (a source you trust by "
+			"other means: --insecure-unsigned)");
+	memset(&sd, 0, sizeof(sd));
+	rc = download(U, SMP_DOC_COUNT, &sd);
+	if (rc)
+		return rc;
+	if (smp__ed25519_sig_parse(sig, sd.buf, sd.len)) {
+		rc = smp__error_set(U->err, SMP_EPARSE, sd.url, NULL,
+				    "not an Ed25519 signature (64 bytes, raw "
+				    "or in base64)");
+	} else {
+		rc = smp__ed25519_verify(U->key, idx->buf, idx->len, sig, why,
+					 sizeof(why));
+		if (rc == SMP_EPARSE)
+			rc = smp__error_set(U->err, SMP_EPARSE, sd.url, NULL,
+					    "%s: index.json was not signed by "
+					    "the public key given; the data "
+					    "is refused",
+					    why);
+		else if (rc)
+			rc = smp__error_set(U->err, rc, sd.url, NULL, "%s",
+					    why);
+	}
+	smp__free(U->a, sd.owned);
+	return rc;
+}
 
 struct index_check {
 	struct doc *docs;
@@ -430,7 +481,8 @@ same_bytes(const char *x, size_t xl, const char *y, size_t yl)
 }
 
 static const size_t update_options_size[SMP_UPDATE_OPTIONS_VERSION + 1] = {
-	0, sizeof(struct smp_update_options)};
+	0, offsetof(struct smp_update_options, public_key),
+	sizeof(struct smp_update_options)};
 
 int
 smp_update_options_init(struct smp_update_options *opts, unsigned int version)
@@ -457,6 +509,23 @@ resolve_options(struct updater *U, const struct smp_update_options *u,
 			       err);
 	if (rc)
 		return rc;
+	if (!U->o.insecure_unsigned) {
+		char why[200];
+
+		if (!U->o.public_key)
+			return smp__error_set(
+				err, SMP_EINVAL, "options", NULL,
+				"no public key to check the data's signature "
+				"with: give the publisher's Ed25519 key "
+				"(--public-key FILE), or take unsigned data "
+				"from a source you trust "
+				"(--insecure-unsigned)");
+		if (smp__ed25519_key_parse(U->key, U->o.public_key,
+					   strlen(U->o.public_key), why,
+					   sizeof(why)))
+			return smp__error_set(err, SMP_EINVAL, "public key",
+					      NULL, "%s", why);
+	}
 	if (!U->o.fetch)
 		U->o.fetch = smp_curl_fetch_fn;
 	if (U->o.timeout_ms <= 0)
@@ -594,6 +663,12 @@ run_update(struct result *r, struct updater *U, const char *cache_dir,
 			goto out;
 		if (i != SMP_DOC_INDEX && docs[i].got != GOT_NOT_MODIFIED)
 			not_modified = 0;
+	}
+	if (!U->o.insecure_unsigned) {
+		rc = verify_signature(U, &docs[SMP_DOC_INDEX]);
+		if (rc)
+			goto out;
+		r->pub.signature_verified = 1;
 	}
 	if (docs[SMP_DOC_INDEX].got != GOT_NOT_FOUND) {
 		rc = verify_index(U, docs, &docs[SMP_DOC_INDEX]);

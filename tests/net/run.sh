@@ -56,7 +56,21 @@ if ! cert good 127.0.0.1 "IP:127.0.0.1,DNS:localhost" ||
 	echo "0 passed, 1 failed"
 	exit 1
 fi
+# the data publisher's Ed25519 key pair, made here: the servers sign
+# every index with it, and update-data is given its public half
+if ! openssl genpkey -algorithm ed25519 -out "$T/sign.key" >"$T/openssl.log" 2>&1 ||
+	! openssl pkey -in "$T/sign.key" -pubout -out "$T/sign.pub" >>"$T/openssl.log" 2>&1 ||
+	! openssl genpkey -algorithm ed25519 -out "$T/other.key" >>"$T/openssl.log" 2>&1 ||
+	! openssl pkey -in "$T/other.key" -pubout -out "$T/other.pub" >>"$T/openssl.log" 2>&1; then
+	echo "run.sh: openssl could not make a test Ed25519 key:"
+	cat "$T/openssl.log"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+SM_PREFLIGHT_DATA_PUBLIC_KEY=$T/sign.pub
+export SM_PREFLIGHT_DATA_PUBLIC_KEY
 python3 "$here/server.py" --data "$data" --portfile "$T/ports" \
+	--sign-key "$T/sign.key" \
 	--cert "$T/good.pem" --key "$T/good.key" \
 	--wrong-cert "$T/wrong.pem" --wrong-key "$T/wrong.key" \
 	--lifetime 600 >"$T/server.log" 2>&1 &
@@ -164,8 +178,9 @@ test_conditional_request_304() {
 	before=$(stat not_modified)
 	run 0 update-data --url "$H/good/" && has "\(not modified\)$"
 	after=$(stat not_modified)
-	[ $((after - before)) -eq 3 ] ||
-		fail "expected 3 answers 304, got $((after - before))"
+	# the three files and index.json; the signature is always fetched
+	[ $((after - before)) -eq 4 ] ||
+		fail "expected 4 answers 304, got $((after - before))"
 }
 
 test_if_modified_since_304() {
@@ -200,8 +215,9 @@ test_retry_500_then_200() {
 	before=$(stat errors)
 	run 0 update-data --url "$H/flaky-$$/"
 	after=$(stat errors)
-	[ $((after - before)) -eq 3 ] ||
-		fail "expected 3 answers 500 before success, got" \
+	# the three files and index.json.sig (index.json never fails here)
+	[ $((after - before)) -eq 4 ] ||
+		fail "expected 4 answers 500 before success, got" \
 			"$((after - before))"
 }
 
@@ -259,6 +275,50 @@ test_inconsistent_data_version_refused() {
 		has "tested-models\.json:[0-9]+:[0-9]+: 'data_version' is"
 	same_in_use "$(in_use | cut -d' ' -f1) built-in"
 	[ ! -e "$CACHE/current" ] || fail "a cache was written"
+}
+
+# The data is taken only when its index is signed by the publisher's key.
+test_signature_checked() {
+	run 0 update-data --url "$H/good/" &&
+		has "index\.json is signed by the public key given" &&
+		has "sha256 of every file matches index\.json"
+}
+
+test_unsigned_data_refused() {
+	fresh
+	run 1 update-data --url "$H/unsigned/" &&
+		has "serves no index\.json, so the data's signature cannot be checked" &&
+		run 0 data && has "source: +built-in"
+}
+
+test_insecure_unsigned_takes_it_with_a_warning() {
+	run 0 update-data --insecure-unsigned --url "$H/unsigned/" &&
+		has "warning: --insecure-unsigned" &&
+		hasnt "is signed by"
+}
+
+# A mirror that changes a fact and the digest that vouches for it cannot
+# forge the signature.
+test_forged_mirror_refused() {
+	fresh
+	run 1 update-data --url "$H/forged/" &&
+		has "index\.json\.sig: the signature does not match: index\.json was not signed by the public key given" &&
+		run 0 data && has "source: +built-in"
+}
+
+test_another_key_refused() {
+	run 1 update-data --public-key "$T/other.pub" --url "$H/good/" &&
+		has "not signed by the public key given"
+}
+
+test_no_key_is_a_usage_error() {
+	SM_PREFLIGHT_DATA_PUBLIC_KEY= run 2 update-data --url "$H/good/" &&
+		has "no public key to check the data's signature with"
+	run 2 update-data --public-key "$T/nonexistent.pub" --url "$H/good/" &&
+		has "cannot read the public key"
+	printf 'not a key\n' >"$T/bad.pub"
+	run 2 update-data --public-key "$T/bad.pub" --url "$H/good/" &&
+		has "neither a PEM public key nor 32 bytes in base64"
 }
 
 test_index_sha256() {

@@ -24,6 +24,13 @@ every failure mode of `sm-preflight update-data` can be provoked:
   /redirect/  302 to /good/ on the same server
   /redirect-http/ 302 to /good/ on the plain HTTP server
   /notfound/  404 for everything
+  /unsigned/  the data with no index.json (nothing vouches for it)
+  /forged/    a mirror's change: instances.json altered and index.json's
+              digest made to match, under the original signature
+
+With --sign-key KEY (an Ed25519 private key in PEM), every set but
+/unsigned/ serves an index.json (its own digests when it had none) and
+index.json.sig, KEY's signature of the index (openssl pkeyutl -sign).
   /stats      counters as JSON (requests, 304s, 5xx, stalls)
 
 Three servers on 127.0.0.1, random ports: plain HTTP, HTTPS with the
@@ -33,6 +40,8 @@ by itself after --lifetime seconds, so a crashed test run leaves nothing
 behind.
 """
 import argparse
+import subprocess
+import tempfile
 import hashlib
 import json
 import os
@@ -104,7 +113,41 @@ def build_sets(src):
     aged_bad = dict(index, max_age_days="soon")
     sets["index-age-bad"] = dict(raw, **{"index.json":
                                          json.dumps(aged_bad).encode()})
+    sets["unsigned"] = dict(raw)
     return sets
+
+
+def index_of(files):
+    return json.dumps({"schema_version": 1, "files": {
+        n: {"sha256": hashlib.sha256(files[n]).hexdigest()}
+        for n in NAMES if n in files}}).encode()
+
+
+def sign(key, data):
+    """KEY's Ed25519 signature of data, by the openssl command."""
+    with tempfile.NamedTemporaryFile() as f:
+        f.write(data)
+        f.flush()
+        return subprocess.run(
+            ["openssl", "pkeyutl", "-sign", "-rawin", "-inkey", key,
+             "-in", f.name], check=True, capture_output=True).stdout
+
+
+def sign_sets(sets, key):
+    """An index and its signature in every set but /unsigned/, and the
+    forged mirror: altered data, a matching digest, the old signature."""
+    for name, files in sets.items():
+        if not isinstance(files, dict) or name == "unsigned":
+            continue
+        files.setdefault("index.json", index_of(files))
+        files["index.json.sig"] = sign(key, files["index.json"])
+    good = sets["good"]
+    forged = dict(good)
+    inst = json.loads(good["instances.json"])
+    inst["instances"][0]["vcpus"] = inst["instances"][0]["vcpus"] * 2
+    forged["instances.json"] = json.dumps(inst, indent=1).encode()
+    forged["index.json"] = index_of(forged)
+    sets["forged"] = forged
 
 
 class State:
@@ -176,7 +219,7 @@ class Handler(BaseHTTPRequestHandler):
         st.count("requests", prefix)
         good = st.sets["good"]
         if prefix in ("good", "v2", "old", "badjson", "schema", "mixed",
-                      "escape",
+                      "escape", "unsigned", "forged",
                       "index", "index-bad", "index-age", "index-age-bad"):
             return self.serve_file(st.sets[prefix], name)
         if prefix == "lm":
@@ -258,10 +301,13 @@ def main():
     ap.add_argument("--wrong-cert", required=True)
     ap.add_argument("--wrong-key", required=True)
     ap.add_argument("--lifetime", type=float, default=600)
+    ap.add_argument("--sign-key")
     args = ap.parse_args()
 
     sets = build_sets(args.data)
     removed = sets.pop("removed-type")
+    if args.sign_key:
+        sign_sets(sets, args.sign_key)
     state = State(sets)
     state.http_port = serve(state)
     https = serve(state, tls(args.cert, args.key))

@@ -6,6 +6,7 @@
  * The real libcurl fetcher is exercised by tests/net/run.sh.
  */
 #include <criterion/criterion.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,13 +25,14 @@
 
 /* What the fake server holds per document (instances, tested-models,
  * frameworks, index); a NULL body answers 404. */
+#define FAKE_SIG SMP_DOC_COUNT /* index.json.sig */
 struct fake {
-	const char *body[SMP_DOC_COUNT];
-	size_t len[SMP_DOC_COUNT];
-	const char *etag[SMP_DOC_COUNT];
-	int fail_first[SMP_DOC_COUNT]; /* 500s before the 200 */
-	int transport;                 /* 1: every call times out */
-	int transient;                 /* with transport: worth a retry */
+	const char *body[SMP_DOC_COUNT + 1];
+	size_t len[SMP_DOC_COUNT + 1];
+	const char *etag[SMP_DOC_COUNT + 1];
+	int fail_first[SMP_DOC_COUNT + 1]; /* 500s before the 200 */
+	int transport;                     /* 1: every call times out */
+	int transient;                     /* with transport: worth a retry */
 	int calls;
 	int not_modified;
 	int conditional; /* requests that carried If-None-Match */
@@ -47,7 +49,7 @@ doc_of(const char *url)
 	for (i = 0; i < SMP_DOC_COUNT; i++)
 		if (strcmp(name, smp__doc_names[i]) == 0)
 			return i;
-	return -1;
+	return strcmp(name, "index.json.sig") == 0 ? FAKE_SIG : -1;
 }
 
 static int
@@ -213,6 +215,8 @@ env_init(struct env *e)
 	e->up.sleep_ud = &e->fake;
 	e->up.retry_delay_ms = 100;
 	e->up.now = 1800000000;
+	/* the download's mechanics; the signature has tests of its own */
+	e->up.insecure_unsigned = 1;
 }
 
 static void
@@ -739,5 +743,141 @@ Test(fetch, every_allocation_failure_is_clean)
 	cr_assert_str_eq(r->changes[0].detail, "vcpus 32 -> 33");
 	smp_update_result_free(r);
 	cr_assert_eq(c.live, 0);
+	env_release(&e);
+}
+
+/* ---------------------------------------------------- the signed index */
+
+/* Signs msg with a test key through libcrypto (the library only ever
+ * verifies): the key's public half in base64 into pub, the signature's
+ * 64 bytes into sig. 0, or -1 when libcrypto is not there. */
+static int
+test_sign(const char *msg, size_t len, char pub[64], unsigned char sig[64])
+{
+	static const unsigned char seed[32] = "sm-preflight test key, not real";
+	void *lib = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
+	void *(*new_priv)(int, void *, const unsigned char *, size_t);
+	int (*get_pub)(const void *, unsigned char *, size_t *);
+	void *(*ctx_new)(void);
+	int (*sign_init)(void *, void **, const void *, void *, void *);
+	int (*sign)(void *, unsigned char *, size_t *, const unsigned char *,
+		    size_t);
+	unsigned char raw[32];
+	size_t n = sizeof(raw), sl = 64;
+	void *pk, *ctx;
+	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqr"
+				  "stuvwxyz0123456789+/";
+	size_t i, o = 0;
+
+	if (!lib)
+		return -1;
+	*(void **)&new_priv = dlsym(lib, "EVP_PKEY_new_raw_private_key");
+	*(void **)&get_pub = dlsym(lib, "EVP_PKEY_get_raw_public_key");
+	*(void **)&ctx_new = dlsym(lib, "EVP_MD_CTX_new");
+	*(void **)&sign_init = dlsym(lib, "EVP_DigestSignInit");
+	*(void **)&sign = dlsym(lib, "EVP_DigestSign");
+	cr_assert(new_priv && get_pub && ctx_new && sign_init && sign);
+	pk = new_priv(1087 /* EVP_PKEY_ED25519 */, NULL, seed, 32);
+	ctx = ctx_new();
+	cr_assert(pk && ctx);
+	cr_assert_eq(get_pub(pk, raw, &n), 1);
+	cr_assert_eq(sign_init(ctx, NULL, NULL, NULL, pk), 1);
+	cr_assert_eq(sign(ctx, sig, &sl, (const unsigned char *)msg, len), 1);
+	for (i = 0; i < 33; i += 3) { /* 32 bytes: 10 groups and a pair */
+		unsigned long v =
+			(unsigned long)raw[i] << 16 |
+			(i + 1 < 32 ? (unsigned long)raw[i + 1] << 8 : 0) |
+			(i + 2 < 32 ? raw[i + 2] : 0);
+
+		pub[o++] = b64[v >> 18 & 63];
+		pub[o++] = b64[v >> 12 & 63];
+		pub[o++] = i + 1 < 32 ? b64[v >> 6 & 63] : '=';
+		pub[o++] = i + 2 < 32 ? b64[v & 63] : '=';
+	}
+	pub[o] = '\0';
+	return 0; /* the key and context are a test's, left to the exit */
+}
+
+/* An index of the fake's three files with their digests. */
+static void
+make_index(struct env *e, char *index, size_t size)
+{
+	char h[3][65];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		smp__sha256_hex(h[i], e->fake.body[i], e->fake.len[i]);
+	snprintf(index, size,
+		 "{\"files\": {\"instances.json\": {\"sha256\": \"%s\"}, "
+		 "\"tested-models.json\": {\"sha256\": \"%s\"}, "
+		 "\"frameworks.json\": {\"sha256\": \"%s\"}}}",
+		 h[0], h[1], h[2]);
+	e->fake.body[SMP_DOC_INDEX] = index;
+	e->fake.len[SMP_DOC_INDEX] = strlen(index);
+}
+
+Test(fetch, signed_index_taken_with_its_key)
+{
+	struct smp_update_result *r = NULL;
+	unsigned char sig[64];
+	char index[512], pub[64];
+	struct env e;
+
+	env_init(&e);
+	e.up.insecure_unsigned = 0;
+	make_index(&e, index, sizeof(index));
+	if (test_sign(index, strlen(index), pub, sig))
+		cr_skip_test("no libcrypto.so.3 (apt-get install libssl3)");
+	e.fake.body[FAKE_SIG] = (const char *)sig;
+	e.fake.len[FAKE_SIG] = sizeof(sig);
+	e.up.public_key = pub;
+	cr_assert_eq(update(&e, &r), 0, "%s", e.err.message);
+	cr_assert(r->signature_verified);
+	cr_assert(r->verified);
+	smp_update_result_free(r);
+	env_release(&e);
+}
+
+Test(fetch, unsigned_or_forged_data_refused)
+{
+	struct smp_update_result *r = NULL;
+	unsigned char sig[64];
+	char index[512], pub[64];
+	struct env e;
+
+	env_init(&e);
+	e.up.insecure_unsigned = 0;
+	/* no key at all: refused before any request */
+	cr_assert_eq(update(&e, &r), SMP_EINVAL);
+	cr_assert(strstr(e.err.message, "--public-key"), "%s", e.err.message);
+	cr_assert_eq(e.fake.calls, 0);
+	e.up.public_key = "not a key";
+	cr_assert_eq(update(&e, &r), SMP_EINVAL);
+	cr_assert_str_eq(e.err.source, "public key");
+	make_index(&e, index, sizeof(index));
+	if (test_sign(index, strlen(index), pub, sig))
+		cr_skip_test("no libcrypto.so.3 (apt-get install libssl3)");
+	e.up.public_key = pub;
+	/* an index but no signature: 404 */
+	cr_assert_eq(update(&e, &r), SMP_EFETCH);
+	cr_assert(strstr(e.err.source, "index.json.sig"), "%s", e.err.source);
+	/* a mirror that changed a digest (and so a fact) keeps the old
+	 * signature: refused */
+	e.fake.body[FAKE_SIG] = (const char *)sig;
+	e.fake.len[FAKE_SIG] = sizeof(sig);
+	index[20] = index[20] == 'a' ? 'b' : 'a';
+	cr_assert_eq(update(&e, &r), SMP_EPARSE);
+	cr_assert(strstr(e.err.message, "not signed by the public key"), "%s",
+		  e.err.message);
+	/* no index at all: nothing vouches for the files */
+	e.fake.body[SMP_DOC_INDEX] = NULL;
+	cr_assert_eq(update(&e, &r), SMP_EPARSE);
+	cr_assert(strstr(e.err.message, "serves no index.json"), "%s",
+		  e.err.message);
+	/* and taken only when the caller says so */
+	e.up.insecure_unsigned = 1;
+	cr_assert_eq(update(&e, &r), 0, "%s", e.err.message);
+	cr_assert(!r->signature_verified);
+	smp_update_result_free(r);
 	env_release(&e);
 }
