@@ -52,6 +52,13 @@
  *                   checkpoint_local_path on several instances or with a
  *                   distribution (Framework._validate_and_set_debugger_
  *                   configs). Other dialects: when DebugHookConfig is set.
+ *  ranges           a tuning job definition's HyperParameterRanges: each
+ *                   tuned hyperparameter is in the effective ones with
+ *                   the upper end of its range as the value (MaxValue,
+ *                   or the largest of a categorical range's Values), so
+ *                   that a rule reading one value judges the largest a
+ *                   launched job may get; smp__job_range() gives the
+ *                   whole range to the rules that judge both ends.
  *  Profiler         estimator: on unless disable_profiler (or
  *                   profiler_config.disable_profiler) is true (EstimatorBase
  *                   ._prepare_profiler_for_training); other dialects: when
@@ -89,5 +96,12 @@ void smp__job_resolve_script(struct smp_job *job);
  */
 const struct smp_node *smp__job_hyperparameter(const struct smp_job *job,
 					       const char *name);
+
+/*
+ * The range a tuning job searches for the hyperparameter whose effective
+ * value is value (its upper end), or NULL when value is not tuned.
+ */
+const struct smp_hp_range *smp__job_range(const struct smp_job *job,
+					  const struct smp_node *value);
 
 #endif

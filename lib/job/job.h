@@ -38,6 +38,17 @@ struct smp_hp_added {
 
 #define SMP_HP_ADDED_MAX 4
 
+/* A hyperparameter a tuning job searches (effective.c): in the effective
+ * hyperparameters its value is hi, the upper end of the range. */
+struct smp_hp_range {
+	const struct smp_node *name;    /* the range's Name */
+	const struct smp_node *lo, *hi; /* MinValue and MaxValue, or the
+					   smallest and largest Values */
+	double min, max;                /* their numbers when numeric is 1 */
+	int numeric;
+	int categorical; /* CategoricalParameterRanges */
+};
+
 struct smp_job {
 	enum smp_dialect dialect;
 	const struct smp_node *root;
@@ -84,6 +95,10 @@ struct smp_job {
 	const struct smp_node *profiler_config;
 	const struct smp_node *checkpoint_s3_uri;
 	const struct smp_node *checkpoint_local_path;
+
+	/* a tuning job definition's ranges (ParameterRanges: Integer-,
+	 * Continuous- and CategoricalParameterRanges), NULL otherwise */
+	const struct smp_node *ranges;
 
 	/* 1 when instance_type is not in the spec but ModelTrainer's
 	 * default (ml.m5.xlarge when 'compute' names no instance type) */
@@ -144,6 +159,10 @@ struct smp_job {
 
 	struct smp_hp_added added[SMP_HP_ADDED_MAX]; /* SDK-added ones */
 	size_t nadded;
+	/* the tuned hyperparameters (a tuning job definition's ranges) */
+	const struct smp_hp_range *range;
+	size_t nranges;
+
 	/* the user's own hyperparameters: neither sagemaker_* plumbing nor
 	 * added by the SDK (what the efficiency rules read) */
 	size_t user_hyperparameters;

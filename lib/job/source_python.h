@@ -34,6 +34,9 @@ struct smp_pysrc_job {
 	/* pipeline steps: the parameters whose defaults were used */
 	struct smp_pysrc_subst *subst;
 	size_t nsubst;
+	/* a tuning job's definition: the ranges it searches (ParameterRanges
+	 * as the API spells it), or NULL (tuning.c) */
+	const struct smp_node *ranges;
 };
 
 struct smp_pysrc {
@@ -63,6 +66,22 @@ int smp__pysrc_scan(struct smp_pysrc *out, struct smp_arena *arena,
  */
 int smp__pipeline_scan(struct smp_pysrc *out, struct smp_arena *arena,
 		       const struct smp_node *root);
+
+/*
+ * A CreateHyperParameterTuningJob request (or a DescribeHyperParameter-
+ * TuningJob response): every training job definition becomes a
+ * CreateTrainingJob job named by its DefinitionName, its ranges beside
+ * it (tuning.c). smp__tuning_scan: 1 when root is one (out holds its
+ * definitions), 0 when not, SMP_ENOMEM. smp__tuning_count: how many
+ * definitions root holds (0 when it is not a tuning request).
+ * smp__tuning_add: appends them to out, which has room for them, named
+ * "prefix/name" when prefix is not NULL; 0 or SMP_ENOMEM.
+ */
+int smp__tuning_scan(struct smp_pysrc *out, struct smp_arena *arena,
+		     const struct smp_node *root);
+size_t smp__tuning_count(const struct smp_node *root);
+int smp__tuning_add(struct smp_pysrc *out, struct smp_arena *arena,
+		    const struct smp_node *root, const char *prefix);
 
 /* 1 when name ends in ".py"; 2 when it ends in ".ipynb"; else 0. */
 int smp__pysrc_kind(const char *name);

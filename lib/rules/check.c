@@ -57,9 +57,9 @@ soften_response_keys(struct smp_report *rep, size_t first)
 
 int
 smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
-		enum smp_dialect forced, struct smp_arena *arena,
-		struct smp_report *rep, const struct smp_check_hook *hook,
-		const char *script_dir)
+		enum smp_dialect forced, const struct smp_node *ranges,
+		struct smp_arena *arena, struct smp_report *rep,
+		const struct smp_check_hook *hook, const char *script_dir)
 {
 	struct smp_script_facts script;
 	const struct smp_schema *schema;
@@ -107,6 +107,7 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	job.dialect = dialect;
 	job.arena = arena;
 	normalizers[dialect](&job, root);
+	job.ranges = ranges;
 	smp__job_resolve(&job, &ctx->catalog);
 	job.arena = NULL; /* the job may be copied: keep no pointer to it */
 	if (job.oom) {

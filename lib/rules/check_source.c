@@ -182,8 +182,8 @@ check_one(const struct smp_context *ctx, const struct smp_pysrc_job *job,
 		d->root = (struct smp_node *)(uintptr_t)job->root;
 		d->start = job->at;
 	}
-	rc = smp__check_root(ctx, job->root, job->dialect, &docs->arena, rep,
-			     hook, script_dir);
+	rc = smp__check_root(ctx, job->root, job->dialect, job->ranges,
+			     &docs->arena, rep, hook, script_dir);
 	settle(rep, from, job, what);
 	return rc;
 }

@@ -4,7 +4,8 @@
  * rewritten, from its own effective job, as the CreateTrainingJob request
  * estimator.fit() would send (the image the SDK picks, the hyperparameters
  * the container receives with the SDK's sagemaker_* ones, the Debugger and
- * Profiler the SDK attaches) and as ModelTrainer fields, and the three
+ * Profiler the SDK attaches), as ModelTrainer fields and as the training
+ * job definition of a CreateHyperParameterTuningJob request, and the four
  * must give the same rules at corresponding places.
  *
  * A case has no twin when what it tests is the estimator's spelling
@@ -282,6 +283,41 @@ api_twin(struct out *o, const struct smp_job *job, const char *image)
 	return 1;
 }
 
+/*
+ * The same request as the one definition of a tuning job (a Debugger hook
+ * and Profiler have no member there) whose one tuned hyperparameter the
+ * job does not read: what the tuning job launches is the request.
+ */
+static int
+tuning_twin(struct out *o, const struct smp_job *job, const char *image)
+{
+	put(o, "{\"HyperParameterTuningJobName\": \"twin\",\n"
+	       " \"HyperParameterTuningJobConfig\": {\"Strategy\": "
+	       "\"Random\", \"ResourceLimits\": {\"MaxNumberOfTrainingJobs\": "
+	       "2, \"MaxParallelTrainingJobs\": 1}, \"ParameterRanges\": "
+	       "{\"ContinuousParameterRanges\": [{\"Name\": \"twin_unused\", "
+	       "\"MinValue\": \"0.1\", \"MaxValue\": \"0.2\"}]}},\n"
+	       " \"TrainingJobDefinition\": {\"DefinitionName\": \"twin\",\n"
+	       " \"RoleArn\": \"arn:aws:iam::111122223333:role/twin\",\n"
+	       " \"AlgorithmSpecification\": {\"TrainingImage\": ");
+	put_str(o, image, strlen(image));
+	put(o, ", \"TrainingInputMode\": \"File\"},\n"
+	       " \"ResourceConfig\": {");
+	if (job->instance_type)
+		put(o, "\"InstanceType\": \"%s\", ",
+		    smp__node_text(job->instance_type));
+	put(o, "\"InstanceCount\": %lld, \"VolumeSizeInGB\": 30},\n",
+	    job->count);
+	put(o, " \"StaticHyperParameters\": ");
+	if (!put_hyperparameters(o, job))
+		return 0;
+	put(o, ",\n \"Environment\": ");
+	if (!put_environment(o, job))
+		return 0;
+	put(o, "\n}}\n");
+	return 1;
+}
+
 /* The same job as ModelTrainer fields (JSON, which is YAML too). */
 static int
 model_trainer_twin(struct out *o, const struct smp_job *job, const char *image)
@@ -410,9 +446,9 @@ twin_case(const struct smp_context *ctx, const char *path, size_t *mt_agree)
 	struct smp_docs docs;
 	struct smp_limits lim;
 	struct smp_job job;
-	struct smp_report *rep[3];
-	struct out api = {NULL, 0, 0}, mt = {NULL, 0, 0};
-	static char sum[3][8192];
+	struct smp_report *rep[4];
+	struct out api = {NULL, 0, 0}, mt = {NULL, 0, 0}, tu = {NULL, 0, 0};
+	static char sum[4][8192];
 	char image[512];
 	size_t len = 0;
 	char *buf = th_read_file(path, &len);
@@ -437,7 +473,8 @@ twin_case(const struct smp_context *ctx, const char *path, size_t *mt_agree)
 		goto done;
 	rep[0] = th_check_named(ctx, path, buf);
 	if (!transferable(rep[0]) || !api_twin(&api, &job, image) ||
-	    !model_trainer_twin(&mt, &job, image)) {
+	    !model_trainer_twin(&mt, &job, image) ||
+	    !tuning_twin(&tu, &job, image)) {
 		smp_report_free(rep[0]);
 		goto done;
 	}
@@ -454,8 +491,15 @@ twin_case(const struct smp_context *ctx, const char *path, size_t *mt_agree)
 	cr_expect_str_eq(sum[2], sum[0],
 			 "%s: the ModelTrainer twin differs\n%s--\n%s", path,
 			 sum[0], sum[2]);
-	if (strcmp(sum[2], sum[0]) == 0)
+	/* the tuning job's definition: no Debugger or Profiler members */
+	rep[3] = th_check_named(ctx, "twin-tuning.json", tu.s);
+	summary(rep[3], 0, sum[3], sizeof(sum[3]));
+	cr_expect_str_eq(sum[3], sum[0],
+			 "%s: the tuning job twin differs\n%s--\n%s", path,
+			 sum[0], sum[3]);
+	if (strcmp(sum[2], sum[0]) == 0 && strcmp(sum[3], sum[0]) == 0)
 		(*mt_agree)++;
+	smp_report_free(rep[3]);
 	ok = 1;
 	smp_report_free(rep[0]);
 	smp_report_free(rep[1]);
@@ -463,6 +507,7 @@ twin_case(const struct smp_context *ctx, const char *path, size_t *mt_agree)
 done:
 	free(api.s);
 	free(mt.s);
+	free(tu.s);
 	smp__docs_release(&docs);
 	free(buf);
 	return ok;
@@ -550,8 +595,8 @@ Test(dialect_twins, every_transferable_golden_case_agrees)
 	free(files);
 	smp_context_free(ctx);
 	fprintf(stderr,
-		"dialect twins: %zu of %zu golden cases written in three "
-		"dialects, %zu agree in all three\n",
+		"dialect twins: %zu of %zu golden cases written in four "
+		"forms, %zu agree in all four\n",
 		twins, n, mt_agree);
 	cr_assert_geq(twins, 100, "too few twins: %zu", twins);
 	cr_assert_eq(mt_agree, twins);
