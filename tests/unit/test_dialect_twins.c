@@ -253,12 +253,13 @@ image_of(const struct smp_job *job, const struct smp_catalog *cat, char *out,
 	return 1;
 }
 
-/* The request estimator.fit() sends; 0 when the job has no such twin. */
+/* The members a request and a tuning job's definition share, from the
+ * image on; hp: the hyperparameters' member name. */
 static int
-api_twin(struct out *o, const struct smp_job *job, const char *image)
+put_training(struct out *o, const struct smp_job *job, const char *image,
+	     const char *hp)
 {
-	put(o, "{\"TrainingJobName\": \"twin\",\n"
-	       " \"RoleArn\": \"arn:aws:iam::111122223333:role/twin\",\n"
+	put(o, " \"RoleArn\": \"arn:aws:iam::111122223333:role/twin\",\n"
 	       " \"AlgorithmSpecification\": {\"TrainingImage\": ");
 	put_str(o, image, strlen(image));
 	put(o, ", \"TrainingInputMode\": \"File\"},\n"
@@ -268,11 +269,19 @@ api_twin(struct out *o, const struct smp_job *job, const char *image)
 		    smp__node_text(job->instance_type));
 	put(o, "\"InstanceCount\": %lld, \"VolumeSizeInGB\": 30},\n",
 	    job->count);
-	put(o, " \"HyperParameters\": ");
+	put(o, " \"%s\": ", hp);
 	if (!put_hyperparameters(o, job))
 		return 0;
 	put(o, ",\n \"Environment\": ");
-	if (!put_environment(o, job))
+	return put_environment(o, job);
+}
+
+/* The request estimator.fit() sends; 0 when the job has no such twin. */
+static int
+api_twin(struct out *o, const struct smp_job *job, const char *image)
+{
+	put(o, "{\"TrainingJobName\": \"twin\",\n");
+	if (!put_training(o, job, image, "HyperParameters"))
 		return 0;
 	if (job->debugger)
 		put(o, ",\n \"DebugHookConfig\": {\"S3OutputPath\": "
@@ -297,22 +306,8 @@ tuning_twin(struct out *o, const struct smp_job *job, const char *image)
 	       "2, \"MaxParallelTrainingJobs\": 1}, \"ParameterRanges\": "
 	       "{\"ContinuousParameterRanges\": [{\"Name\": \"twin_unused\", "
 	       "\"MinValue\": \"0.1\", \"MaxValue\": \"0.2\"}]}},\n"
-	       " \"TrainingJobDefinition\": {\"DefinitionName\": \"twin\",\n"
-	       " \"RoleArn\": \"arn:aws:iam::111122223333:role/twin\",\n"
-	       " \"AlgorithmSpecification\": {\"TrainingImage\": ");
-	put_str(o, image, strlen(image));
-	put(o, ", \"TrainingInputMode\": \"File\"},\n"
-	       " \"ResourceConfig\": {");
-	if (job->instance_type)
-		put(o, "\"InstanceType\": \"%s\", ",
-		    smp__node_text(job->instance_type));
-	put(o, "\"InstanceCount\": %lld, \"VolumeSizeInGB\": 30},\n",
-	    job->count);
-	put(o, " \"StaticHyperParameters\": ");
-	if (!put_hyperparameters(o, job))
-		return 0;
-	put(o, ",\n \"Environment\": ");
-	if (!put_environment(o, job))
+	       " \"TrainingJobDefinition\": {\"DefinitionName\": \"twin\",\n");
+	if (!put_training(o, job, image, "StaticHyperParameters"))
 		return 0;
 	put(o, "\n}}\n");
 	return 1;
