@@ -369,8 +369,12 @@ smp__job_resolve(struct smp_job *job, const struct smp_catalog *cat)
 	resolve_pytorchxla(job);
 	resolve_debugger_profiler(job);
 	job->xla_version = smp__job_has_pytorchxla_version(job, cat);
+	/* the launcher route is the one before pytorchxla: from its
+	 * versions on, training_script is a hyperparameter like any */
 	job->launcher_script =
-		smp__map_get(job->hyperparameters, "training_script");
+		job->xla_version == 1
+			? NULL
+			: smp__map_get(job->hyperparameters, "training_script");
 	it = job->instance_type
 		     ? smp__catalog_instance(cat,
 					     smp__node_text(job->instance_type))

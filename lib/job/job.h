@@ -142,7 +142,8 @@ struct smp_job {
 						  the wrong-typed value) */
 	const struct smp_node *pytorchxla_key; /* its key, for positions */
 	int xla_version; /* the version has pytorchxla: 1, 0, -1 unknown */
-	/* hyperparameter training_script: the launcher route */
+	/* hyperparameter training_script on a version without pytorchxla:
+	 * the launcher route (NULL on the pytorchxla versions) */
 	const struct smp_node *launcher_script;
 
 	int gpus;             /* GPUs per instance; 0 unknown or none */

@@ -377,10 +377,12 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	" (Training job fails due to missing PyTorch/XLA configuration)",
 	[SMP_RULE_GPU_NUM_DEVICES_MISSING].summary =
 		"a multi-GPU PyTorch job that never sets GPU_NUM_DEVICES",
-	"Without pytorchxla or the launcher route, the container "
-	"defaults GPU_NUM_DEVICES to 1 and the other GPUs sit idle. "
-	"Set it in environment (or through an n_gpus hyperparameter "
-	"that the script reads).",
+	"PyTorch/XLA needs GPU_NUM_DEVICES equal to the number of GPUs "
+	"per instance; without pytorchxla or the launcher route, the "
+	"troubleshooting guide says a multi-GPU job without it fails "
+	"with 'Missing XLA configuration'. Set it in environment, "
+	"through an n_gpus hyperparameter that the script reads into "
+	"it, or in the script itself (the guide's three ways).",
 	SRC_TROUBLE
 	" (Training job fails due to missing PyTorch/XLA configuration)",
 	[SMP_RULE_GPU_NUM_DEVICES_INVALID].summary =

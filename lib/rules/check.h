@@ -38,14 +38,6 @@ int smp__rules_script_load(struct smp_script_facts *s,
 			   size_t max_size);
 
 /*
- * 1 when the job sets GPU_NUM_DEVICES by one of the troubleshooting
- * guide's three ways: the environment (1), an n_gpus hyperparameter that
- * the entry script reads into it (2) or the script itself (3). Without a
- * scanned script an n_gpus hyperparameter is taken to be read.
- */
-int smp__gpu_num_devices_set(const struct smp_job *job);
-
-/*
  * What suggest and the baseline comparison add to the pipeline of
  * smp_check_buffer(): fn (may be NULL) sees every job after its rules
  * ran, and may add findings; keep (may be NULL) receives the parsed

@@ -47,18 +47,6 @@ smp__rules_script_load(struct smp_script_facts *s, const struct smp_job *job,
 	return smp__script_load(s, &w, base_dir, max_size);
 }
 
-int
-smp__gpu_num_devices_set(const struct smp_job *job)
-{
-	const struct smp_script_facts *s = job->script;
-
-	if (job->gpu_num_devices)
-		return 1;
-	if (s && s->status == SMP_SCRIPT_SCANNED)
-		return s->sets_gpu_num_devices;
-	return job->n_gpus != NULL;
-}
-
 /* Names that make a seed differ from one worker to the next. */
 static int
 name_is_per_worker(const char *s, size_t n)
