@@ -369,10 +369,11 @@ smp__job_resolve(struct smp_job *job, const struct smp_catalog *cat)
 	resolve_pytorchxla(job);
 	resolve_debugger_profiler(job);
 	job->xla_version = smp__job_has_pytorchxla_version(job, cat);
-	/* the launcher route is the one before pytorchxla: from its
-	 * versions on, training_script is a hyperparameter like any */
+	/* the launcher route is the HuggingFace container's: in the
+	 * PyTorch one (1.12 on, with pytorchxla) training_script is a
+	 * hyperparameter like any */
 	job->launcher_script =
-		job->xla_version == 1
+		job->estimator == SMP_EST_PYTORCH && job->xla_version == 1
 			? NULL
 			: smp__map_get(job->hyperparameters, "training_script");
 	it = job->instance_type

@@ -41,10 +41,10 @@
  *  xla version      HuggingFace PyTorch >= 1.11, PyTorch >= 1.12
  *                   (<framework>/training_compiler/config.py validate()).
  *  launcher route   a 'training_script' hyperparameter (the entry point
- *                   starts torch_xla.distributed.sm_dist) on a version
- *                   without pytorchxla (HuggingFace PyTorch < 1.11); on
- *                   the pytorchxla versions it is a hyperparameter like
- *                   any other (AWS's find_max_batch_size.py wrapper on
+ *                   starts torch_xla.distributed.sm_dist) in the
+ *                   HuggingFace container; in the PyTorch one (>= 1.12,
+ *                   with pytorchxla) it is a hyperparameter like any
+ *                   other (AWS's find_max_batch_size.py wrapper on
  *                   PyTorch 1.13.1 runs one process), and multi-GPU
  *                   needs pytorchxla.
  *  GPUs             per instance from the instance data; GPU_NUM_DEVICES

@@ -142,8 +142,8 @@ struct smp_job {
 						  the wrong-typed value) */
 	const struct smp_node *pytorchxla_key; /* its key, for positions */
 	int xla_version; /* the version has pytorchxla: 1, 0, -1 unknown */
-	/* hyperparameter training_script on a version without pytorchxla:
-	 * the launcher route (NULL on the pytorchxla versions) */
+	/* hyperparameter training_script in the HuggingFace container: the
+	 * launcher route (NULL in the PyTorch one, 1.12 on) */
 	const struct smp_node *launcher_script;
 
 	int gpus;             /* GPUs per instance; 0 unknown or none */
