@@ -313,6 +313,29 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"SageMaker Python SDK v2.257.6 "
 	"sagemaker.{huggingface,pytorch,tensorflow}.estimator (compiler_config "
 	"is validated and sent whenever given)",
+	[SMP_RULE_COMPILER_END_OF_SUPPORT].summary =
+		"Training Compiler gets no new releases and no more patches",
+	"AWS announced no new releases or versions of SageMaker Training "
+	"Compiler. Its Deep Learning Containers stay usable for SageMaker "
+	"Training but receive no more patches or updates, under the AWS "
+	"Deep Learning Containers Framework Support Policy, and the "
+	"SageMaker Python SDK v3 removed TrainingCompilerConfig. Said once "
+	"per file that has a compiler job. To keep getting patches, train "
+	"on a container the policy still supports without the compiler: "
+	"PyTorch 2.x with torch.compile (the Hugging Face Trainer's "
+	"torch_compile=True), or TensorFlow with XLA turned on in the "
+	"script (jit_compile=True). Turn it off with --ignore "
+	"compiler-end-of-support.",
+	SRC_TROUBLE " (the notice at the top of the page); AWS \"Framework "
+		    "Support Policy\" (Deep Learning Containers), "
+		    "https://docs.aws.amazon.com/deep-learning-containers/"
+		    "latest/devguide/support-policy.html; SageMaker Python SDK "
+		    "v3 migration guide (migration.md: Training Compiler, "
+		    "TrainingCompilerConfig, removed); PyTorch torch.compile, "
+		    "https://pytorch.org/docs/stable/generated/"
+		    "torch.compile.html; TensorFlow \"XLA: Optimizing "
+		    "Compiler for Machine Learning\", "
+		    "https://www.tensorflow.org/xla",
 	[SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG].summary =
 		"sagemaker_training_compiler_* hyperparameters do nothing here",
 	"Enabling the compiler needs both a Training Compiler container "
@@ -654,6 +677,22 @@ enum smp_severity
 smp__rule_default_severity(enum smp_rule_id rule)
 {
 	return rules[rule].default_severity;
+}
+
+int
+smp__rule_once(enum smp_rule_id rule)
+{
+	static const enum smp_rule_id once[] = {
+#define O(a) SMP_RULE_##a,
+#include "report/rules.def"
+#undef O
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(once) / sizeof(once[0]); i++)
+		if (once[i] == rule)
+			return 1;
+	return 0;
 }
 
 int

@@ -11,7 +11,9 @@
 #     of <dir>/<case>.args if there is one. Such cases run with --no-script
 #     (so that one script rule's wording does not touch every case) unless
 #     the case is about scripts: its folder is script-* or it has a
-#     <case>.with-scripts marker file.
+#     <case>.with-scripts marker file; and with --ignore
+#     compiler-end-of-support (one notice that every compiler job gets)
+#     outside that rule's own folder.
 # Every case runs from tests/cases with stdin from /dev/null (unless its
 # .cmd redirects it) and NO_COLOR/TERM cleared.
 #
@@ -108,6 +110,12 @@ for expected in $(find . -mindepth 2 -maxdepth 2 -name '*.expected' |
 		script-*) args= ;;
 		esac
 		[ -f "$name.with-scripts" ] && args=
+		# the end-of-support notice is the same for every compiler job:
+		# only its own cases show it
+		case $name in
+		compiler-end-of-support/*) ;;
+		*) args="$args --ignore compiler-end-of-support" ;;
+		esac
 		if [ -f "$name.args" ]; then
 			args="$args $(sed -n 1p "$name.args")"
 		fi

@@ -401,9 +401,12 @@ summary(const struct smp_report *rep, int debugger_too, char *out, size_t size)
 		cr_assert_not_null(lines[n]);
 		/* a default Debugger hook has no node in an estimator spec:
 		 * the finding sits on the compiler there, on DebugHookConfig
-		 * in the request */
+		 * in the request; the end-of-support notice sits on the
+		 * compiler flag the estimator's SDK adds (no node) */
 		snprintf(lines[n], 400, "%s@%s", f->rule,
-			 strcmp(f->rule, "debugger-profiler-overhead") == 0
+			 strcmp(f->rule, "debugger-profiler-overhead") == 0 ||
+					 strcmp(f->rule,
+						"compiler-end-of-support") == 0
 				 ? "*"
 				 : place_of(f->pointer));
 		n++;
