@@ -528,13 +528,19 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"max_length.",
 	SRC_BEST " (General Best Practices: padding)",
 	[SMP_RULE_SCRIPT_ITEM_CALL].summary =
-		"'.item()' inside the training loop forces an evaluation",
-	"tensor.item() copies a value to the host, which ends the "
+		"a tensor read on the host inside the training loop forces "
+		"an evaluation",
+	"tensor.item(), .cpu(), .numpy(), .tolist(), float(loss) or "
+	"int(loss) copy a value to the host, and print() or logging of "
+	"the loss before xm.mark_step() evaluates it: each ends the "
 	"lazily built graph early and breaks fused operations. Found "
 	"in a loop that calls backward() or steps the optimizer (or "
 	"in a loop inside it), unless an `if` with a '%' test makes it "
-	"periodic. Log every N steps, after xm.mark_step().",
-	SRC_BEST " (General Best Practices)",
+	"periodic or it runs in xm.add_step_closure(). The loss is the "
+	"receiver of the script's '.backward()' call. Log every N "
+	"steps, after xm.mark_step().",
+	SRC_BEST " (General Best Practices: explicit evaluation); " SRC_TROUBLE
+		 " (logging tensors before xm.mark_step())",
 	[SMP_RULE_SCRIPT_TORCH_SAVE].summary =
 		"checkpoints saved with torch.save instead of xm.save",
 	"PyTorch/XLA tensors must be moved to the CPU and written once "
