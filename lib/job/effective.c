@@ -368,6 +368,7 @@ smp__job_resolve(struct smp_job *job, const struct smp_catalog *cat)
 	resolve_compiler(job);
 	resolve_pytorchxla(job);
 	resolve_debugger_profiler(job);
+	smp__job_resolve_image_region(job, cat);
 	job->xla_version = smp__job_has_pytorchxla_version(job, cat);
 	/* the launcher route is the HuggingFace container's: in the
 	 * PyTorch one (1.12 on, with pytorchxla) training_script is a

@@ -69,8 +69,17 @@
  *                   ._prepare_profiler_for_training); other dialects: when
  *                   ProfilerConfig is set without DisableProfiler: true.
  *
- * Deliberately not modelled: the region (every fact assumes a region with
- * Debugger, Profiler and the images), PipelineVariables, the SDK's
+ *  image, region   the image SageMaker pulls (the given URI, else the one
+ *                   image_uris.retrieve derives) and the region it runs
+ *                   in: the given image's ECR host, else the caller's
+ *                   (smp_options.region); its partition from the region's
+ *                   prefix; whether the SDK's registry tables
+ *                   (image_uris._registry_from_region) publish the
+ *                   image's repository there. Unknown region: no image
+ *                   is derived and nothing is said about regions.
+ *
+ * Deliberately not modelled: Debugger and Profiler by region,
+ * PipelineVariables, the SDK's
  * sagemaker_program / sagemaker_submit_directory / sagemaker_region /
  * sagemaker_job_name hyperparameters (nothing here depends on them),
  * recipes (training_recipe), and local mode beyond its instance type.
@@ -101,6 +110,16 @@ void smp__job_resolve_script(struct smp_job *job);
  */
 const struct smp_node *smp__job_hyperparameter(const struct smp_job *job,
 					       const char *name);
+
+/*
+ * The image the job pulls and its region (image_region.c): the region
+ * from the given image's ECR host, else job->region_default; the image
+ * as given, else derived as image_uris.retrieve() does; and whether the
+ * SDK's registry tables publish that image's repository in the region.
+ * Called by smp__job_resolve().
+ */
+void smp__job_resolve_image_region(struct smp_job *job,
+				   const struct smp_catalog *cat);
 
 /*
  * The range a tuning job searches for the hyperparameter whose effective

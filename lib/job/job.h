@@ -96,6 +96,10 @@ struct smp_job {
 	const struct smp_node *checkpoint_s3_uri;
 	const struct smp_node *checkpoint_local_path;
 
+	/* the region the jobs run in where the spec names none
+	 * (smp_options.region), or NULL */
+	const char *region_default;
+
 	/* a tuning job definition's ranges (ParameterRanges: Integer-,
 	 * Continuous- and CategoricalParameterRanges), NULL otherwise */
 	const struct smp_node *ranges;
@@ -122,6 +126,19 @@ struct smp_job {
 	const struct smp_node *image; /* the given URI, NULL when derived */
 	int image_trcomp;             /* a Training Compiler repository */
 	int image_tf_gpu;             /* the GPU tensorflow-training image */
+
+	/* the image SageMaker pulls: the given URI, else the one the SDK
+	 * derives (when the region is known); NULL when neither */
+	const char *pulled_image;
+	/* the SDK's table row of that image (its repository's registries) */
+	const struct smp_image_config *image_config;
+	/* the region the job runs in: the given image's ECR host (then
+	 * region_node is that part of the URI), else region_default; and
+	 * its partition ("aws", "aws-cn", "aws-us-gov", "aws-iso"...) */
+	const char *region, *partition;
+	const struct smp_node *region_node;
+	int image_region_missing; /* the SDK publishes the image's
+				     repository in no registry of region */
 
 	int compiler;         /* the job runs Training Compiler's container
 				 with the compiler flags: compiler checks apply */

@@ -1385,7 +1385,8 @@ method(struct smp_pyeval *ev, struct smp_pyval *recv, size_t attr, size_t from,
 
 #define IS(s) (n == sizeof(s) - 1 && memcmp(m, s, n) == 0)
 	if (recv->kind == SMP_PV_OBJECT && recv->cls == SMP_PYCLS_CLIENT &&
-	    IS("create_training_job")) {
+	    (IS("create_training_job") ||
+	     IS("create_hyper_parameter_tuning_job"))) {
 		struct smp_pyval *obj;
 
 		eval_args(ev, i, &a);

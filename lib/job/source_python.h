@@ -80,6 +80,13 @@ int smp__pipeline_scan(struct smp_pysrc *out, struct smp_arena *arena,
 int smp__tuning_scan(struct smp_pysrc *out, struct smp_arena *arena,
 		     const struct smp_node *root);
 size_t smp__tuning_count(const struct smp_node *root);
+/*
+ * Replaces every job of src that is a tuning request (a launcher's
+ * create_hyper_parameter_tuning_job(...)) by its definitions, named
+ * "job/definition" (job's name may be NULL until the calls are named:
+ * then the definition's alone). 0 or SMP_ENOMEM.
+ */
+int smp__tuning_expand(struct smp_pysrc *src, struct smp_arena *arena);
 int smp__tuning_add(struct smp_pysrc *out, struct smp_arena *arena,
 		    const struct smp_node *root, const char *prefix);
 

@@ -195,3 +195,41 @@ smp__tuning_scan(struct smp_pysrc *out, struct smp_arena *arena,
 	rc = smp__tuning_add(out, arena, root, NULL);
 	return rc < 0 ? rc : 1;
 }
+
+int
+smp__tuning_expand(struct smp_pysrc *src, struct smp_arena *arena)
+{
+	struct smp_pysrc out;
+	size_t k, room = 0;
+	int rc;
+
+	for (k = 0; k < src->count; k++)
+		room += smp__tuning_count(src->jobs[k].root);
+	if (!room)
+		return 0;
+	out = *src;
+	out.count = 0;
+	out.cap = src->count + room;
+	out.jobs = smp__arena_zalloc(arena, out.cap * sizeof(*out.jobs));
+	if (!out.jobs)
+		return SMP_ENOMEM;
+	for (k = 0; k < src->count; k++) {
+		const struct smp_pysrc_job *j = &src->jobs[k];
+		size_t first = out.count, d;
+
+		if (!smp__tuning_count(j->root)) {
+			out.jobs[out.count++] = *j;
+			continue;
+		}
+		rc = smp__tuning_add(&out, arena, j->root, j->name);
+		if (rc)
+			return rc;
+		/* where the request was made, and what the evaluator knew */
+		for (d = first; d < out.count; d++) {
+			out.jobs[d].partial = j->partial;
+			out.jobs[d].cls = j->cls;
+		}
+	}
+	*src = out;
+	return 0;
+}

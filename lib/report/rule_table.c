@@ -336,6 +336,20 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 		    "torch.compile.html; TensorFlow \"XLA: Optimizing "
 		    "Compiler for Machine Learning\", "
 		    "https://www.tensorflow.org/xla",
+	[SMP_RULE_COMPILER_REGION_UNAVAILABLE].summary =
+		"no Training Compiler container in the job's region",
+	"The SageMaker Python SDK's image tables publish each Training "
+	"Compiler container in a fixed set of regions, none of them in "
+	"the China, GovCloud or ISO partitions; a job in another region "
+	"cannot pull its container. The region is the image URI's ECR "
+	"host, else --region, else AWS_REGION or AWS_DEFAULT_REGION; "
+	"when none says, the rule is quiet. The message lists the "
+	"regions that have the container.",
+	"SageMaker Python SDK v2.257.6 sagemaker.image_uris."
+	"_registry_from_region and src/sagemaker/image_uri_config/"
+	"{huggingface-training-compiler,pytorch-training-compiler,"
+	"tensorflow}.json (the registries of each version); " SRC_SUPPORT
+	" (AWS Regions)",
 	[SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG].summary =
 		"sagemaker_training_compiler_* hyperparameters do nothing here",
 	"Enabling the compiler needs both a Training Compiler container "

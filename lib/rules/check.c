@@ -108,6 +108,7 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	job.arena = arena;
 	normalizers[dialect](&job, root);
 	job.ranges = ranges;
+	job.region_default = ctx->region;
 	smp__job_resolve(&job, &ctx->catalog);
 	job.arena = NULL; /* the job may be copied: keep no pointer to it */
 	if (job.oom) {

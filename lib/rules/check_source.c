@@ -302,6 +302,8 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 	} else if (rc == 0) {
 		rc = name_calls(&src, notebook ? &nb : NULL, &docs->arena);
 		if (rc == 0)
+			rc = smp__tuning_expand(&src, &docs->arena);
+		if (rc == 0)
 			rc = smp__check_jobs(ctx, &src, docs, rep, hook,
 					     script_dir, "", 1);
 	}

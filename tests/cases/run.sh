@@ -41,6 +41,8 @@ XDG_CACHE_HOME=$tmp.no-cache
 SM_PREFLIGHT_STALE_DAYS=0
 export XDG_CACHE_HOME SM_PREFLIGHT_STALE_DAYS
 unset SM_PREFLIGHT_DATA_URL
+# the region the jobs run in comes from the spec or a case's --region
+unset AWS_REGION AWS_DEFAULT_REGION
 # JUnit's timestamp (and hostname "localhost"): the same on every run
 SOURCE_DATE_EPOCH=1767225600
 export SOURCE_DATE_EPOCH

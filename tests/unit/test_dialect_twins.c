@@ -211,45 +211,21 @@ put_environment(struct out *o, const struct smp_job *job)
 	return 1;
 }
 
-/* The image estimator.fit() would run: given, or what the SDK derives. */
+/* The image estimator.fit() would run (the effective job's, in the
+ * region the caller set): given, or what the SDK derives. */
 static int
-image_of(const struct smp_job *job, const struct smp_catalog *cat, char *out,
-	 size_t size)
+image_of(const struct smp_job *job, char *out, size_t size)
 {
-	struct smp_image_request rq;
-	struct smp_image_result r;
+	struct smp_image_uri im;
 
-	if (job->image) {
-		struct smp_image_uri im;
-
-		/* a custom image: what it holds is not known in a request */
-		if (smp__image_parse(&im, job->image->u.scalar.value,
-				     job->image->u.scalar.len) ||
-		    im.estimator == SMP_EST_UNKNOWN)
-			return 0;
-		snprintf(out, size, "%.*s", (int)job->image->u.scalar.len,
-			 job->image->u.scalar.value);
-		return 1;
-	}
-	memset(&rq, 0, sizeof(rq));
-	rq.framework = smp__estimator_key(job->estimator);
-	if (job->estimator == SMP_EST_HUGGINGFACE) {
-		rq.version = smp__node_text(job->transformers_version);
-		rq.base_framework = job->base_framework;
-		rq.base_version = smp__node_text(job->framework_version);
-	} else {
-		rq.version = smp__node_text(job->framework_version);
-	}
-	rq.py_version = smp__node_text(job->py_version);
-	rq.instance_type = smp__node_text(job->instance_type);
-	rq.region = "us-east-1";
-	rq.compiler = job->compiler_sdk;
-	rq.smdistributed =
-		smp__map_get(job->distribution, "smdistributed") != NULL;
-	if (!rq.framework || smp__image_uri_derive(&r, cat, &rq) ||
-	    r.status != SMP_IMAGE_OK)
+	if (!job->pulled_image)
 		return 0;
-	snprintf(out, size, "%s", r.uri);
+	/* a custom image: what it holds is not known in a request */
+	if (job->image && (smp__image_parse(&im, job->image->u.scalar.value,
+					    job->image->u.scalar.len) ||
+			   im.estimator == SMP_EST_UNKNOWN))
+		return 0;
+	snprintf(out, size, "%s", job->pulled_image);
 	return 1;
 }
 
@@ -464,10 +440,10 @@ twin_case(const struct smp_context *ctx, const char *path, size_t *mt_agree)
 	job.dialect = SMP_DIALECT_ESTIMATOR;
 	job.arena = &docs.arena;
 	smp__normalize_estimator(&job, docs.items[0].root);
+	job.region_default = "us-east-1";
 	smp__job_resolve(&job, &ctx->catalog);
 	if (job.oom || job.estimator == SMP_EST_UNKNOWN ||
-	    job.instance_groups ||
-	    !image_of(&job, &ctx->catalog, image, sizeof(image)))
+	    job.instance_groups || !image_of(&job, image, sizeof(image)))
 		goto done;
 	rep[0] = th_check_named(ctx, path, buf);
 	if (!transferable(rep[0]) || !api_twin(&api, &job, image) ||
