@@ -475,6 +475,11 @@ on_job(struct smp_pyeval *ev, enum smp_pycls cls, size_t callee,
 	int named = cls == SMP_PYCLS_HUGGINGFACE || cls == SMP_PYCLS_PYTORCH ||
 		    cls == SMP_PYCLS_TENSORFLOW;
 
+	if (cls == SMP_PYCLS_TUNER) {
+		if (smp__tuner_attach(ev, s->arena, out, call))
+			s->oom = 1;
+		return -1;
+	}
 	if (out->count >= 1000)
 		return -1; /* a generated file: the first thousand suffice */
 	if (out->count == out->cap) {

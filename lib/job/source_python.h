@@ -90,6 +90,17 @@ int smp__tuning_expand(struct smp_pysrc *src, struct smp_arena *arena);
 int smp__tuning_add(struct smp_pysrc *out, struct smp_arena *arena,
 		    const struct smp_node *root, const char *prefix);
 
+/*
+ * A HyperparameterTuner(...) object of a Python source: the ranges of its
+ * hyperparameter_ranges become the ranges of its estimator's job in out
+ * (tuner_python.c). 0 (also when the estimator or ranges are not known)
+ * or SMP_ENOMEM.
+ */
+struct smp_pyeval;
+struct smp_pyval;
+int smp__tuner_attach(const struct smp_pyeval *ev, struct smp_arena *arena,
+		      struct smp_pysrc *out, const struct smp_pyval *tuner);
+
 /* 1 when name ends in ".py"; 2 when it ends in ".ipynb"; else 0. */
 int smp__pysrc_kind(const char *name);
 

@@ -128,3 +128,41 @@ Test(tuning, ranges_in_the_effective_job)
 	cr_assert_null(smp__job_range(&job, v));
 	smp__docs_release(&l.docs);
 }
+
+/* HyperparameterTuner(...) in a launcher: its ranges on its estimator */
+Test(tuning, python_tuner_ranges)
+{
+	static const char src[] =
+		"from sagemaker.pytorch import PyTorch\n"
+		"from sagemaker.tuner import HyperparameterTuner, "
+		"IntegerParameter, CategoricalParameter\n"
+		"est = PyTorch(entry_point='t.py', framework_version='1.13.1',"
+		" py_version='py39', instance_type='ml.p3.2xlarge')\n"
+		"t = HyperparameterTuner(est, 'loss', hyperparameter_ranges="
+		"{'batch_size': IntegerParameter(8, 64), "
+		"'opt': CategoricalParameter(['adam', 'sgd'])})\n";
+	struct loaded l;
+	struct smp_pysrc src_jobs;
+	const struct smp_node *seq, *e;
+
+	smp__allocator_resolve(&l.a, NULL);
+	smp__docs_init(&l.docs, &l.a);
+	cr_assert_eq(smp__pysrc_scan(&src_jobs, &l.docs.arena, &l.a, src,
+				     strlen(src)),
+		     0);
+	cr_assert_eq(src_jobs.count, 1);
+	cr_assert_not_null(src_jobs.jobs[0].ranges);
+	seq = smp__map_get(src_jobs.jobs[0].ranges, "IntegerParameterRanges");
+	cr_assert_not_null(seq);
+	cr_assert_eq(seq->u.sequence.count, 1);
+	e = seq->u.sequence.items[0];
+	cr_assert_str_eq(smp__node_text(smp__map_get(e, "Name")), "batch_size");
+	cr_assert_str_eq(smp__node_text(smp__map_get(e, "MaxValue")), "64");
+	seq = smp__map_get(src_jobs.jobs[0].ranges,
+			   "CategoricalParameterRanges");
+	cr_assert_not_null(seq);
+	cr_assert_eq(smp__map_get(seq->u.sequence.items[0], "Values")
+			     ->u.sequence.count,
+		     2);
+	smp__docs_release(&l.docs);
+}
