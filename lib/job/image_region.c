@@ -66,7 +66,7 @@ config_of(const struct smp_catalog *cat, const char *uri,
 
 /* What the estimator would hand to image_uris.retrieve(). */
 static void
-derive(struct smp_job *job, const struct smp_catalog *cat,
+derive(struct smp_job *job, const struct smp_catalog *cat, const char *region,
        struct smp_image_result *r)
 {
 	struct smp_image_request rq;
@@ -86,24 +86,54 @@ derive(struct smp_job *job, const struct smp_catalog *cat,
 	}
 	rq.py_version = smp__node_text(job->py_version);
 	rq.instance_type = smp__node_text(job->instance_type);
-	rq.region = job->region;
+	rq.region = region;
 	rq.compiler = job->compiler_sdk;
 	rq.smdistributed =
 		smp__map_get(job->distribution, "smdistributed") != NULL;
 	smp__image_uri_derive(r, cat, &rq);
 }
 
-/* 1 when the registry set has the region. */
+/* 1 when the registry set has the region; with region NULL, a region
+ * of the partition. */
 static int
-published_in(const struct smp_catalog *cat, const char *set, const char *region)
+published_in(const struct smp_catalog *cat, const char *set, const char *region,
+	     const char *partition)
 {
 	size_t i;
 
-	for (i = 0; i < cat->image_registry_count; i++)
-		if (strcmp(cat->image_registries[i].set, set) == 0 &&
-		    strcmp(cat->image_registries[i].region, region) == 0)
+	for (i = 0; i < cat->image_registry_count; i++) {
+		const struct smp_image_registry *r = &cat->image_registries[i];
+
+		if (strcmp(r->set, set) != 0)
+			continue;
+		if (region ? strcmp(r->region, region) == 0
+			   : strcmp(partition_of(r->region), partition) == 0)
 			return 1;
+	}
 	return 0;
+}
+
+/* The partition of the job's IAM role ARN ("arn:aws-cn:iam::..."), the
+ * request's RoleArn or the SDK's role argument, when not "aws". */
+static void
+partition_from_role(struct smp_job *job)
+{
+	const struct smp_node *role =
+		smp__as_string(smp__map_get(job->root, "RoleArn"));
+	const char *v, *colon;
+
+	if (!role)
+		role = smp__as_string(smp__map_get(job->root, "role"));
+	if (!role || strncmp(role->u.scalar.value, "arn:", 4) != 0)
+		return;
+	v = role->u.scalar.value + 4;
+	colon = strchr(v, ':');
+	if (!colon || colon == v || (colon - v == 3 && !strncmp(v, "aws", 3)))
+		return;
+	job->partition_node = smp__job_part(job, role, 4, (size_t)(colon - v));
+	job->partition = job->partition_node
+				 ? job->partition_node->u.scalar.value
+				 : NULL;
 }
 
 void
@@ -126,11 +156,17 @@ smp__job_resolve_image_region(struct smp_job *job,
 		job->region = job->region_default;
 	}
 	job->partition = job->region ? partition_of(job->region) : NULL;
+	if (!job->region)
+		partition_from_role(job);
 	if (parsed) {
 		job->pulled_image = job->image->u.scalar.value;
 		job->image_config = config_of(cat, uri, &im);
+	} else if (!job->image && !job->region && job->partition) {
+		/* the row the SDK would use, whatever the region */
+		derive(job, cat, "us-east-1", &r);
+		job->image_config = r.config;
 	} else if (!job->image && job->region) {
-		derive(job, cat, &r);
+		derive(job, cat, job->region, &r);
 		job->image_config = r.config;
 		if (r.status == SMP_IMAGE_OK && job->arena) {
 			job->pulled_image = smp__arena_strndup(
@@ -140,6 +176,7 @@ smp__job_resolve_image_region(struct smp_job *job,
 		}
 	}
 	job->image_region_missing =
-		job->region && job->image_config && cat &&
-		!published_in(cat, job->image_config->registries, job->region);
+		job->partition && job->image_config && cat &&
+		!published_in(cat, job->image_config->registries, job->region,
+			      job->partition);
 }

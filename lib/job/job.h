@@ -137,6 +137,8 @@ struct smp_job {
 	 * its partition ("aws", "aws-cn", "aws-us-gov", "aws-iso"...) */
 	const char *region, *partition;
 	const struct smp_node *region_node;
+	/* with no region: the partition of the role ARN, which names it */
+	const struct smp_node *partition_node;
 	int image_region_missing; /* the SDK publishes the image's
 				     repository in no registry of region */
 

@@ -343,8 +343,10 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"the China, GovCloud or ISO partitions; a job in another region "
 	"cannot pull its container. The region is the image URI's ECR "
 	"host, else --region, else AWS_REGION or AWS_DEFAULT_REGION; "
-	"when none says, the rule is quiet. The message lists the "
-	"regions that have the container.",
+	"with none of them, the partition of the role ARN "
+	"(arn:aws-cn:...) when it is not aws. When nothing says, the "
+	"rule is quiet. The message lists the regions that have the "
+	"container.",
 	"SageMaker Python SDK v2.257.6 sagemaker.image_uris."
 	"_registry_from_region and src/sagemaker/image_uri_config/"
 	"{huggingface-training-compiler,pytorch-training-compiler,"

@@ -39,9 +39,22 @@ smp__rules_region(const struct smp_check *c)
 		return;
 	smp__buf_init_fixed(&b, list, sizeof(list));
 	regions_of(&b, c->cat, job->image_config->registries);
-	at = job->region_node     ? job->region_node
-	     : job->compiler_flag ? job->compiler_flag
-				  : smp__job_anchor(job);
+	at = job->region_node      ? job->region_node
+	     : job->partition_node ? job->partition_node
+	     : job->compiler_flag  ? job->compiler_flag
+				   : smp__job_anchor(job);
+	if (!job->region) {
+		f = smp__report_node(
+			c->rep, SMP_RULE_COMPILER_REGION_UNAVAILABLE, at,
+			"the Training Compiler container '%s' is published in "
+			"no region of partition %s, the role ARN's; the "
+			"SageMaker Python SDK has it in %s",
+			job->image_config->repository, job->partition, list);
+		smp__finding_fix(c->rep, f,
+				 "run the job in one of those regions, or "
+				 "without the compiler in this partition");
+		return;
+	}
 	f = smp__report_node(
 		c->rep, SMP_RULE_COMPILER_REGION_UNAVAILABLE, at,
 		"the Training Compiler container '%s' is not "
