@@ -235,8 +235,16 @@ static int
 put_training(struct out *o, const struct smp_job *job, const char *image,
 	     const char *hp)
 {
-	put(o, " \"RoleArn\": \"arn:aws:iam::111122223333:role/twin\",\n"
-	       " \"AlgorithmSpecification\": {\"TrainingImage\": ");
+	const struct smp_node *role =
+		smp__as_string(smp__map_get(job->root, "role"));
+
+	/* the estimator's role, whose partition may tell the region */
+	put(o, " \"RoleArn\": ");
+	if (role)
+		put_str(o, role->u.scalar.value, role->u.scalar.len);
+	else
+		put(o, "\"arn:aws:iam::111122223333:role/twin\"");
+	put(o, ",\n \"AlgorithmSpecification\": {\"TrainingImage\": ");
 	put_str(o, image, strlen(image));
 	put(o, ", \"TrainingInputMode\": \"File\"},\n"
 	       " \"ResourceConfig\": {");
@@ -293,8 +301,15 @@ tuning_twin(struct out *o, const struct smp_job *job, const char *image)
 static int
 model_trainer_twin(struct out *o, const struct smp_job *job, const char *image)
 {
+	const struct smp_node *role =
+		smp__as_string(smp__map_get(job->root, "role"));
+
 	put(o, "{\"training_image\": ");
 	put_str(o, image, strlen(image));
+	if (role) {
+		put(o, ",\n \"role\": ");
+		put_str(o, role->u.scalar.value, role->u.scalar.len);
+	}
 	put(o, ",\n \"source_code\": {\"entry_script\": \"train.py\"},\n"
 	       " \"compute\": {");
 	if (job->instance_type)
@@ -420,6 +435,7 @@ twin_case(const struct smp_context *ctx, const char *path, size_t *mt_agree)
 	struct smp_docs docs;
 	struct smp_limits lim;
 	struct smp_job job;
+	const struct smp_node *role;
 	struct smp_report *rep[4];
 	struct out api = {NULL, 0, 0}, mt = {NULL, 0, 0}, tu = {NULL, 0, 0};
 	static char sum[4][8192];
@@ -442,6 +458,11 @@ twin_case(const struct smp_context *ctx, const char *path, size_t *mt_agree)
 	smp__normalize_estimator(&job, docs.items[0].root);
 	job.region_default = "us-east-1";
 	smp__job_resolve(&job, &ctx->catalog);
+	/* a role of another partition says where the job runs; a twin's
+	 * image would name us-east-1 instead */
+	role = smp__as_string(smp__map_get(job.root, "role"));
+	if (role && strncmp(role->u.scalar.value, "arn:aws:", 8) != 0)
+		goto done;
 	if (job.oom || job.estimator == SMP_EST_UNKNOWN ||
 	    job.instance_groups || !image_of(&job, image, sizeof(image)))
 		goto done;
