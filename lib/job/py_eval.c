@@ -1200,8 +1200,9 @@ construct(struct smp_pyeval *ev, enum smp_pycls cls, const char *path,
 		if (ev->on_job)
 			obj->job = ev->on_job(ev, cls, callee, obj, a.partial);
 	} else if (cls == SMP_PYCLS_TUNER) {
-		/* the estimator it launches gets its ranges */
-		if (ev->on_job && !a.partial)
+		/* the estimator it launches gets its ranges (an unknown
+		 * **kwargs cannot hold them when they are given) */
+		if (ev->on_job)
 			ev->on_job(ev, cls, callee, obj, a.partial);
 	} else if (a.partial) {
 		/* a helper whose arguments are not all known */
