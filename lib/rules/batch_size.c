@@ -94,6 +94,10 @@ tuned_text(char *out, size_t size, const struct smp_hp_range *rg)
 		out[0] = '\0';
 		return;
 	}
+	if (!rg->numeric) {
+		smp__fmt(out, size, " at the upper end of its tuned range");
+		return;
+	}
 	smp__fmt(out, size, " at the upper end of its tuned range %s to %s",
 		 smp__node_text(rg->lo), smp__node_text(rg->hi));
 }
