@@ -132,6 +132,20 @@ INSTANCE_SOURCES = {
 }
 
 
+# The sources of instances-added.csv (types the reference folder lacks).
+ADDED_SOURCES = [{
+    "key": "KARP-2026",
+    "description": "aws/karpenter-provider-aws @ 1d927085d (2026-08-21) "
+                   "`website/content/en/docs/reference/instance-types.md`, "
+                   "generated from EC2 DescribeInstanceTypes: vCPU, memory "
+                   "MiB, GPU or accelerator count, GPU name and memory MiB, "
+                   "EFA count and network bandwidth (the baseline, in Mbps). "
+                   "**Third-party tooling over the official API**; used for "
+                   "trn1.2xlarge, trn1n, p5e, p5en and g6e, and the network "
+                   "of p5.4xlarge",
+}]
+
+
 def opt_str(s):
     return s if s != "" else None
 
@@ -368,8 +382,18 @@ def instances(ref, classes, efa_list):
         check(not re.search(r"§|corpus|read_file", s["description"]),
               "%s: the description cites the transcription, not a public "
               "document; add it to INSTANCE_SOURCES" % s["key"])
+    sources += ADDED_SOURCES
     known = {s["key"] for s in sources}
     rows = read_csv(ref, "instances.csv")
+    # types the reference folder lacks, and the one row it left short
+    # (instances-added.csv beside this script, its sources ADDED_SOURCES)
+    added = read_csv(os.path.dirname(os.path.abspath(__file__)),
+                     "instances-added.csv")
+    replaced = {r["instance_type"]: r for r in added}
+    rows = [replaced.pop(r["instance_type"], r) for r in rows]
+    rows += [r for r in added if r["instance_type"] in replaced]
+    for r in rows:
+        r.setdefault("sdk_trcomp_efa_list", "false")
     out = []
     for r in rows:
         for k in source_keys(r["source"]):
@@ -400,7 +424,9 @@ def instances(ref, classes, efa_list):
             "compiler_supported": supported,
             "source": r["source"],
         })
-    check(len(out) == 33, "expected 33 instance types, got %d" % len(out))
+    check(len(out) == 33 + len(added) - 1,
+          "expected %d instance types, got %d"
+          % (33 + len(added) - 1, len(out)))
     out.sort(key=lambda i: (i["family"], i["vcpus"], i["type"]))
     return {
         "schema_version": SCHEMA_VERSION,

@@ -166,7 +166,7 @@ struct smp_memory_doc {
  * 3 adds no_inline_ignores, instance_overlay and now; version 4 adds
  * select and ignore.
  */
-#define SMP_OPTIONS_VERSION 4
+#define SMP_OPTIONS_VERSION 5
 
 /*
  * Context options. Always start from smp_options_init() or
@@ -253,6 +253,12 @@ struct smp_options {
 	 * SMP_EINVAL, err's message naming it (with a did-you-mean). */
 	struct smp_names select;
 	struct smp_names ignore;
+	/* Version 5. The AWS region the jobs run in ("us-west-2") where a
+	 * spec does not name one itself (an image URI's ECR host does). NULL:
+	 * unknown, and the region checks stay quiet. The library reads no
+	 * environment: the CLI passes --region, else AWS_REGION, else
+	 * AWS_DEFAULT_REGION. Copied. */
+	const char *region;
 };
 
 #define SMP_OPTIONS_INIT                                                       \

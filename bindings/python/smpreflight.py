@@ -48,7 +48,7 @@ __version__ = "0.0.0+source"
 # The oldest library version with that ABI (smp_version()).
 _MIN_VERSION = (0, 1)
 # The smp_options layout version this binding fills (SMP_OPTIONS_VERSION).
-_OPTIONS_VERSION = 4
+_OPTIONS_VERSION = 5
 
 
 # ---------------------------------------------------------------- loading
@@ -154,6 +154,7 @@ class _Options(ctypes.Structure):
         # version 4
         ("select", _Names),
         ("ignore", _Names),
+        ("region", _c_str),
     ]
 
 
@@ -716,6 +717,9 @@ class Context:
     inline_ignores     False ignores "# sm-preflight: ignore[rule]" comments
     now                the time (seconds since the epoch) suppression
                        comments' until= dates are compared with (0: now)
+    region             the AWS region the jobs run in where a spec names
+                       none ("us-west-2"); None: unknown (the binding
+                       reads no environment either)
     """
 
     def __init__(self, *, instance_data_dir=None, instance_data=None,
@@ -724,7 +728,8 @@ class Context:
                  model_names=None, global_batch_names=None, lr_scaling=None,
                  short_run_steps=0, script_checks=True, script_base_dir=None,
                  limits=None, cache_dir=None, instance_overlay=None,
-                 inline_ignores=True, now=0, select=None, ignore=None):
+                 inline_ignores=True, now=0, select=None, ignore=None,
+                 region=None):
         keep = []  # Python objects the C struct points into
         o = _Options()
         o.version = _OPTIONS_VERSION
@@ -775,6 +780,8 @@ class Context:
         o.no_inline_ignores = 0 if inline_ignores else 1
         o.select = _names(_selectors(select), keep)
         o.ignore = _names(_selectors(ignore), keep)
+        if region is not None:
+            o.region = _to_bytes(region)
         o.now = _ranged("now", now, 0, _INT64_MAX)
         for k, v in (limits or {}).items():
             if k not in dict(_Limits._fields_):

@@ -488,7 +488,8 @@ class TestCheckKwargs(InRoot):
     def test_sdk_objects_by_duck_typing(self):
         kw = dict(self.KWARGS, compiler_config=_CompilerConfig(debug=True),
                   sagemaker_session=_Session(), role=_Session())
-        found = smpreflight.check_kwargs("HuggingFace", kw)
+        found = [f for f in smpreflight.check_kwargs("HuggingFace", kw)
+                 if f.rule != "compiler-end-of-support"]
         self.assertEqual([f.rule for f in found], ["compiler-debug"])
         # line N is the Nth keyword argument
         self.assertEqual(found[0].line, list(kw).index("compiler_config") + 1)
@@ -497,7 +498,17 @@ class TestCheckKwargs(InRoot):
     def test_unknown_objects_are_never_guessed(self):
         kw = dict(self.KWARGS, compiler_config=_CompilerConfig(),
                   instance_type=_Session())
-        self.assertEqual(smpreflight.check_kwargs("HuggingFace", kw), [])
+        self.assertEqual([f.rule for f in smpreflight.check_kwargs(
+            "HuggingFace", kw)], ["compiler-end-of-support"])
+
+    def test_region_option(self):
+        kw = dict(self.KWARGS, compiler_config=_CompilerConfig())
+        ctx = smpreflight.Context(region="cn-north-1")
+        rules = [f.rule for f in ctx.check_kwargs("HuggingFace", kw)]
+        self.assertIn("compiler-region-unavailable", rules)
+        ctx = smpreflight.Context(region="us-west-2")
+        rules = [f.rule for f in ctx.check_kwargs("HuggingFace", kw)]
+        self.assertNotIn("compiler-region-unavailable", rules)
 
     def test_a_tuple_is_the_trailing_comma_slip(self):
         kw = dict(self.KWARGS, compiler_config=(_CompilerConfig(),))

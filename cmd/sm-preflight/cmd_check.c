@@ -53,6 +53,7 @@ enum {
 	OPT_CONFIG,
 	OPT_NO_CONFIG,
 	OPT_NO_INLINE_IGNORES,
+	OPT_REGION,
 	OPT_JOBS,
 	OPT_STDIN_FILENAME,
 	OPT_STATISTICS,
@@ -145,6 +146,10 @@ static const struct cli_option options[] = {
 	{"--no-config", 0, OPT_NO_CONFIG, NULL, "read no configuration file"},
 	{"--no-inline-ignores", 0, OPT_NO_INLINE_IGNORES, NULL,
 	 "ignore every '# sm-preflight: ignore[rule] reason' comment"},
+	{"--region", 0, OPT_REGION, "REGION",
+	 "the AWS region the jobs run in where a spec names none (default: "
+	 "AWS_REGION, else AWS_DEFAULT_REGION); with neither, the region "
+	 "checks stay quiet"},
 	{"--jobs", 'j', OPT_JOBS, "N",
 	 "check N files at a time (default: the number of CPUs); the output "
 	 "is the same whatever N is"},
@@ -783,6 +788,11 @@ run_check(int argc, char **argv)
 		status = CLI_EXIT_INTERNAL;
 		goto out;
 	}
+	/* the AWS CLI's and SDKs' own order: --region, AWS_REGION, then
+	 * AWS_DEFAULT_REGION (the library reads no environment) */
+	opts.region = getenv("AWS_REGION");
+	if (!opts.region || !*opts.region)
+		opts.region = getenv("AWS_DEFAULT_REGION");
 	cli_args_init(&it, argc, argv);
 	while (status == CLI_EXIT_OK &&
 	       (id = cli_args_next(&it, options,
@@ -868,6 +878,9 @@ run_check(int argc, char **argv)
 			break;
 		case OPT_NO_INLINE_IGNORES:
 			opts.no_inline_ignores = 1;
+			break;
+		case OPT_REGION:
+			opts.region = value;
 			break;
 		case OPT_JOBS:
 			status = parse_jobs(value, &jobs);

@@ -315,6 +315,15 @@ smp_context_new(struct smp_context **out, const struct smp_options *opts,
 			goto fail;
 		}
 	}
+	if (opts->region && *opts->region) {
+		ctx->region = smp__strndup(&ctx->alloc, opts->region,
+					   strlen(opts->region));
+		if (!ctx->region) {
+			set_error(err, SMP_ENOMEM, "context", "out of memory");
+			rc = SMP_ENOMEM;
+			goto fail;
+		}
+	}
 	/* --instance-data DIR, else a valid refreshed copy, else embedded */
 	ctx->offline = opts->offline;
 	if (opts->instance_data[0].buf || opts->instance_data[1].buf ||
@@ -365,6 +374,7 @@ smp_context_free(struct smp_context *ctx)
 	smp__settings_release(&ctx->settings, &ctx->alloc);
 	smp__context_data_release(ctx);
 	smp__free(&ctx->alloc, ctx->script_base_dir);
+	smp__free(&ctx->alloc, ctx->region);
 	smp__free(&ctx->alloc, ctx);
 }
 

@@ -25,6 +25,8 @@ struct smp_context {
 	/* entry-script checks: off, and the folder for buffers (owned) */
 	int no_script;
 	char *script_base_dir;
+	/* the region jobs run in where a spec names none, or NULL (owned) */
+	char *region;
 	/* where the catalog came from (data_cache.c): the source URL of a
 	 * cached copy and the folder it was read from (owned) */
 	enum smp_data_origin data_origin;

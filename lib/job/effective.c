@@ -2,6 +2,7 @@
  * effective.c - the effective job (see effective.h for what each fact
  * means and which SDK function it follows).
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "job/dialect.h"
@@ -253,18 +254,173 @@ compiler_intent(const struct smp_job *job)
 	       compiler_config_key(job->root);
 }
 
+/* A range's bound: its node and number (numeric cleared when not one). */
+static void
+take_bound(struct smp_hp_range *r, const struct smp_node *n, int upper)
+{
+	double v;
+
+	if (upper)
+		r->hi = n;
+	else
+		r->lo = n;
+	if (!n || smp__node_number(n, &v) != 0) {
+		r->numeric = 0;
+		return;
+	}
+	if (upper)
+		r->max = v;
+	else
+		r->min = v;
+}
+
+/* The smallest and largest of a categorical range's Values: numbers when
+ * all are, else the first and last written. */
+static void
+take_values(struct smp_hp_range *r, const struct smp_node *vals)
+{
+	size_t i;
+	double v;
+
+	r->categorical = 1;
+	if (!vals || vals->kind != SMP_NODE_SEQUENCE ||
+	    !vals->u.sequence.count) {
+		r->numeric = 0;
+		return;
+	}
+	r->lo = vals->u.sequence.items[0];
+	r->hi = vals->u.sequence.items[vals->u.sequence.count - 1];
+	for (i = 0; i < vals->u.sequence.count; i++) {
+		const struct smp_node *n = vals->u.sequence.items[i];
+
+		if (smp__node_number(n, &v) != 0) {
+			r->numeric = 0;
+			return;
+		}
+		if (i == 0 || v < r->min) {
+			r->min = v;
+			r->lo = n;
+		}
+		if (i == 0 || v > r->max) {
+			r->max = v;
+			r->hi = n;
+		}
+	}
+}
+
+static const char *const range_kinds[] = {
+	"IntegerParameterRanges",
+	"ContinuousParameterRanges",
+	"CategoricalParameterRanges",
+};
+
+/*
+ * The tuned hyperparameters: each range becomes one, and the effective
+ * hyperparameters hold it with its upper end as the value (the batch a
+ * job of the tuning job may get at most), after the static ones.
+ */
+static void
+resolve_ranges(struct smp_job *job)
+{
+	const struct smp_node *hp = job->hyperparameters;
+	struct smp_hp_range *r;
+	struct smp_node *merged;
+	size_t i, j, n = 0, nhp;
+
+	for (i = 0; i < 3; i++) {
+		const struct smp_node *seq =
+			smp__map_get(job->ranges, range_kinds[i]);
+
+		if (seq && seq->kind == SMP_NODE_SEQUENCE)
+			n += seq->u.sequence.count;
+	}
+	if (!n || !job->arena)
+		return;
+	nhp = hp && hp->kind == SMP_NODE_MAPPING ? hp->u.mapping.count : 0;
+	r = smp__arena_zalloc(job->arena, n * sizeof(*r));
+	merged = smp__arena_zalloc(job->arena, sizeof(*merged));
+	if (merged)
+		merged->u.mapping.items = smp__arena_zalloc(
+			job->arena, (nhp + n) * sizeof(struct smp_pair));
+	if (!r || !merged || !merged->u.mapping.items) {
+		job->oom = 1;
+		return;
+	}
+	/* positioned on the static ones, else on the ranges */
+	merged->kind = SMP_NODE_MAPPING;
+	merged->start = (nhp ? hp : job->ranges)->start;
+	merged->end = (nhp ? hp : job->ranges)->end;
+	for (i = 0; i < nhp; i++)
+		merged->u.mapping.items[merged->u.mapping.count++] =
+			hp->u.mapping.items[i];
+	for (i = 0; i < 3; i++) {
+		const struct smp_node *seq =
+			smp__map_get(job->ranges, range_kinds[i]);
+
+		for (j = 0; seq && seq->kind == SMP_NODE_SEQUENCE &&
+			    j < seq->u.sequence.count;
+		     j++) {
+			const struct smp_node *e = seq->u.sequence.items[j];
+			struct smp_hp_range *x = &r[job->nranges];
+			struct smp_pair *p;
+
+			x->name = smp__as_string(smp__map_get(e, "Name"));
+			if (!x->name)
+				continue;
+			x->numeric = 1;
+			if (i == 2) {
+				take_values(x, smp__map_get(e, "Values"));
+			} else {
+				take_bound(x, smp__map_get(e, "MinValue"), 0);
+				take_bound(x, smp__map_get(e, "MaxValue"), 1);
+			}
+			if (!x->hi)
+				continue;
+			job->nranges++;
+			/* a static one of the same name is replaced */
+			p = (struct smp_pair *)(uintptr_t)smp__map_pair(
+				merged, x->name->u.scalar.value);
+			if (!p)
+				p = &merged->u.mapping
+					     .items[merged->u.mapping.count++];
+			p->key = (struct smp_node *)(uintptr_t)x->name;
+			p->value = (struct smp_node *)(uintptr_t)x->hi;
+		}
+	}
+	job->range = r;
+	job->hyperparameters = merged;
+}
+
+const struct smp_hp_range *
+smp__job_range(const struct smp_job *job, const struct smp_node *value)
+{
+	size_t i;
+
+	for (i = 0; value && i < job->nranges; i++)
+		if (job->range[i].hi == value)
+			return &job->range[i];
+	return NULL;
+}
+
 void
 smp__job_resolve(struct smp_job *job, const struct smp_catalog *cat)
 {
 	const struct smp_instance *it;
 
+	resolve_ranges(job);
 	resolve_image(job);
 	resolve_compiler(job);
 	resolve_pytorchxla(job);
 	resolve_debugger_profiler(job);
+	smp__job_resolve_image_region(job, cat);
 	job->xla_version = smp__job_has_pytorchxla_version(job, cat);
+	/* the launcher route is the HuggingFace container's: in the
+	 * PyTorch one (1.12 on, with pytorchxla) training_script is a
+	 * hyperparameter like any */
 	job->launcher_script =
-		smp__map_get(job->hyperparameters, "training_script");
+		job->estimator == SMP_EST_PYTORCH && job->xla_version == 1
+			? NULL
+			: smp__map_get(job->hyperparameters, "training_script");
 	it = job->instance_type
 		     ? smp__catalog_instance(cat,
 					     smp__node_text(job->instance_type))

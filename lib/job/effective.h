@@ -41,7 +41,12 @@
  *  xla version      HuggingFace PyTorch >= 1.11, PyTorch >= 1.12
  *                   (<framework>/training_compiler/config.py validate()).
  *  launcher route   a 'training_script' hyperparameter (the entry point
- *                   starts torch_xla.distributed.sm_dist).
+ *                   starts torch_xla.distributed.sm_dist) in the
+ *                   HuggingFace container; in the PyTorch one (>= 1.12,
+ *                   with pytorchxla) it is a hyperparameter like any
+ *                   other (AWS's find_max_batch_size.py wrapper on
+ *                   PyTorch 1.13.1 runs one process), and multi-GPU
+ *                   needs pytorchxla.
  *  GPUs             per instance from the instance data; GPU_NUM_DEVICES
  *                   from the environment, an n_gpus hyperparameter or the
  *                   script, and set by the container with pytorchxla on.
@@ -52,13 +57,29 @@
  *                   checkpoint_local_path on several instances or with a
  *                   distribution (Framework._validate_and_set_debugger_
  *                   configs). Other dialects: when DebugHookConfig is set.
+ *  ranges           a tuning job definition's HyperParameterRanges: each
+ *                   tuned hyperparameter is in the effective ones with
+ *                   the upper end of its range as the value (MaxValue,
+ *                   or the largest of a categorical range's Values), so
+ *                   that a rule reading one value judges the largest a
+ *                   launched job may get; smp__job_range() gives the
+ *                   whole range to the rules that judge both ends.
  *  Profiler         estimator: on unless disable_profiler (or
  *                   profiler_config.disable_profiler) is true (EstimatorBase
  *                   ._prepare_profiler_for_training); other dialects: when
  *                   ProfilerConfig is set without DisableProfiler: true.
  *
- * Deliberately not modelled: the region (every fact assumes a region with
- * Debugger, Profiler and the images), PipelineVariables, the SDK's
+ *  image, region   the image SageMaker pulls (the given URI, else the one
+ *                   image_uris.retrieve derives) and the region it runs
+ *                   in: the given image's ECR host, else the caller's
+ *                   (smp_options.region); its partition from the region's
+ *                   prefix; whether the SDK's registry tables
+ *                   (image_uris._registry_from_region) publish the
+ *                   image's repository there. Unknown region: no image
+ *                   is derived and nothing is said about regions.
+ *
+ * Deliberately not modelled: Debugger and Profiler by region,
+ * PipelineVariables, the SDK's
  * sagemaker_program / sagemaker_submit_directory / sagemaker_region /
  * sagemaker_job_name hyperparameters (nothing here depends on them),
  * recipes (training_recipe), and local mode beyond its instance type.
@@ -89,5 +110,22 @@ void smp__job_resolve_script(struct smp_job *job);
  */
 const struct smp_node *smp__job_hyperparameter(const struct smp_job *job,
 					       const char *name);
+
+/*
+ * The image the job pulls and its region (image_region.c): the region
+ * from the given image's ECR host, else job->region_default; the image
+ * as given, else derived as image_uris.retrieve() does; and whether the
+ * SDK's registry tables publish that image's repository in the region.
+ * Called by smp__job_resolve().
+ */
+void smp__job_resolve_image_region(struct smp_job *job,
+				   const struct smp_catalog *cat);
+
+/*
+ * The range a tuning job searches for the hyperparameter whose effective
+ * value is value (its upper end), or NULL when value is not tuned.
+ */
+const struct smp_hp_range *smp__job_range(const struct smp_job *job,
+					  const struct smp_node *value);
 
 #endif

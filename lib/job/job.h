@@ -38,6 +38,17 @@ struct smp_hp_added {
 
 #define SMP_HP_ADDED_MAX 4
 
+/* A hyperparameter a tuning job searches (effective.c): in the effective
+ * hyperparameters its value is hi, the upper end of the range. */
+struct smp_hp_range {
+	const struct smp_node *name;    /* the range's Name */
+	const struct smp_node *lo, *hi; /* MinValue and MaxValue, or the
+					   smallest and largest Values */
+	double min, max;                /* their numbers when numeric is 1 */
+	int numeric;
+	int categorical; /* CategoricalParameterRanges */
+};
+
 struct smp_job {
 	enum smp_dialect dialect;
 	const struct smp_node *root;
@@ -85,6 +96,14 @@ struct smp_job {
 	const struct smp_node *checkpoint_s3_uri;
 	const struct smp_node *checkpoint_local_path;
 
+	/* the region the jobs run in where the spec names none
+	 * (smp_options.region), or NULL */
+	const char *region_default;
+
+	/* a tuning job definition's ranges (ParameterRanges: Integer-,
+	 * Continuous- and CategoricalParameterRanges), NULL otherwise */
+	const struct smp_node *ranges;
+
 	/* 1 when instance_type is not in the spec but ModelTrainer's
 	 * default (ml.m5.xlarge when 'compute' names no instance type) */
 	int instance_type_default;
@@ -107,6 +126,21 @@ struct smp_job {
 	const struct smp_node *image; /* the given URI, NULL when derived */
 	int image_trcomp;             /* a Training Compiler repository */
 	int image_tf_gpu;             /* the GPU tensorflow-training image */
+
+	/* the image SageMaker pulls: the given URI, else the one the SDK
+	 * derives (when the region is known); NULL when neither */
+	const char *pulled_image;
+	/* the SDK's table row of that image (its repository's registries) */
+	const struct smp_image_config *image_config;
+	/* the region the job runs in: the given image's ECR host (then
+	 * region_node is that part of the URI), else region_default; and
+	 * its partition ("aws", "aws-cn", "aws-us-gov", "aws-iso"...) */
+	const char *region, *partition;
+	const struct smp_node *region_node;
+	/* with no region: the partition of the role ARN, which names it */
+	const struct smp_node *partition_node;
+	int image_region_missing; /* the SDK publishes the image's
+				     repository in no registry of region */
 
 	int compiler;         /* the job runs Training Compiler's container
 				 with the compiler flags: compiler checks apply */
@@ -132,7 +166,8 @@ struct smp_job {
 						  the wrong-typed value) */
 	const struct smp_node *pytorchxla_key; /* its key, for positions */
 	int xla_version; /* the version has pytorchxla: 1, 0, -1 unknown */
-	/* hyperparameter training_script: the launcher route */
+	/* hyperparameter training_script in the HuggingFace container: the
+	 * launcher route (NULL in the PyTorch one, 1.12 on) */
 	const struct smp_node *launcher_script;
 
 	int gpus;             /* GPUs per instance; 0 unknown or none */
@@ -149,6 +184,10 @@ struct smp_job {
 
 	struct smp_hp_added added[SMP_HP_ADDED_MAX]; /* SDK-added ones */
 	size_t nadded;
+	/* the tuned hyperparameters (a tuning job definition's ranges) */
+	const struct smp_hp_range *range;
+	size_t nranges;
+
 	/* the user's own hyperparameters: neither sagemaker_* plumbing nor
 	 * added by the SDK (what the efficiency rules read) */
 	size_t user_hyperparameters;

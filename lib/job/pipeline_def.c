@@ -4,7 +4,8 @@
  * request the pipeline sends; what the pipeline only knows at run time is
  * a function ({"Get": ...}, {"Std:Join": ...}): a parameter's default is
  * what runs when the execution does not override it, anything else is
- * unknown.
+ * unknown. A Tuning step's Arguments are a CreateHyperParameterTuningJob
+ * request: its training job definitions are the steps' jobs (tuning.c).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -226,13 +227,42 @@ resolve(struct pscan *p, const struct smp_node *n, unsigned depth)
 	return c;
 }
 
+/*
+ * A Tuning step: its Arguments are a CreateHyperParameterTuningJob
+ * request, whose definitions become jobs named "step/definition".
+ */
+static int
+tuning_step(struct smp_pysrc *out, struct pscan *p, const struct smp_node *args,
+	    const struct smp_node *name)
+{
+	size_t first = out->count, k;
+	const struct smp_node *req;
+	int rc;
+
+	p->subst = NULL;
+	p->nsubst = p->cap = 0;
+	req = resolve(p, args, 0);
+	if (p->oom)
+		return SMP_ENOMEM;
+	rc = smp__tuning_add(out, p->arena, req,
+			     name && name->kind == SMP_NODE_SCALAR
+				     ? name->u.scalar.value
+				     : "Tuning");
+	for (k = first; rc == 0 && k < out->count; k++) {
+		out->jobs[k].cls = "step";
+		out->jobs[k].subst = p->subst;
+		out->jobs[k].nsubst = p->nsubst;
+	}
+	return rc;
+}
+
 int
 smp__pipeline_scan(struct smp_pysrc *out, struct smp_arena *arena,
 		   const struct smp_node *root)
 {
 	const struct smp_node *steps = smp__map_get(root, "Steps");
 	struct pscan p;
-	size_t k;
+	size_t k, room = 1;
 
 	memset(out, 0, sizeof(*out));
 	if (!root || root->kind != SMP_NODE_MAPPING || !steps ||
@@ -244,9 +274,10 @@ smp__pipeline_scan(struct smp_pysrc *out, struct smp_arena *arena,
 	p.arena = arena;
 	if (index_params(&p, smp__map_get(root, "Parameters")))
 		return SMP_ENOMEM;
-	out->jobs = smp__arena_zalloc(
-		arena, (steps->u.sequence.count ? steps->u.sequence.count : 1) *
-			       sizeof(*out->jobs));
+	for (k = 0; k < steps->u.sequence.count; k++)
+		room += 1 + smp__tuning_count(smp__map_get(
+				    steps->u.sequence.items[k], "Arguments"));
+	out->jobs = smp__arena_zalloc(arena, room * sizeof(*out->jobs));
 	if (!out->jobs)
 		return SMP_ENOMEM;
 	for (k = 0; k < steps->u.sequence.count; k++) {
@@ -255,6 +286,14 @@ smp__pipeline_scan(struct smp_pysrc *out, struct smp_arena *arena,
 		const struct smp_node *name = smp__map_get(step, "Name");
 		struct smp_pysrc_job *job;
 
+		if (smp__scalar_is(smp__map_get(step, "Type"), "Tuning") &&
+		    args && args->kind == SMP_NODE_MAPPING) {
+			int rc = tuning_step(out, &p, args, name);
+
+			if (rc)
+				return rc;
+			continue;
+		}
 		if (!smp__scalar_is(smp__map_get(step, "Type"), "Training") ||
 		    !args || args->kind != SMP_NODE_MAPPING)
 			continue;

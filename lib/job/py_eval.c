@@ -1149,6 +1149,13 @@ class_of(const char *p, size_t n)
 	}
 	if (!starts_with(p, n, "sagemaker.") && !starts_with(p, n, "sagemaker"))
 		return SMP_PYCLS_NONE;
+	if (ends_with_part(p, n, "HyperparameterTuner"))
+		return SMP_PYCLS_TUNER;
+	if (ends_with_part(p, n, "ContinuousParameter") ||
+	    ends_with_part(p, n, "IntegerParameter"))
+		return SMP_PYCLS_RANGE;
+	if (ends_with_part(p, n, "CategoricalParameter"))
+		return SMP_PYCLS_CATEGORICAL;
 	if (ends_with_part(p, n, "HuggingFace"))
 		return SMP_PYCLS_HUGGINGFACE;
 	if (ends_with_part(p, n, "PyTorch"))
@@ -1184,6 +1191,11 @@ positional_names(enum smp_pycls cls)
 	static const char *const tf[] = {"py_version", "framework_version",
 					 NULL};
 	static const char *const cc[] = {"enabled", "debug", NULL};
+	static const char *const tuner[] = {"estimator",
+					    "objective_metric_name",
+					    "hyperparameter_ranges", NULL};
+	static const char *const range[] = {"min_value", "max_value", NULL};
+	static const char *const values[] = {"values", NULL};
 	static const char *const none[] = {NULL};
 
 	switch (cls) {
@@ -1195,6 +1207,12 @@ positional_names(enum smp_pycls cls)
 		return tf;
 	case SMP_PYCLS_COMPILER_CONFIG:
 		return cc;
+	case SMP_PYCLS_TUNER:
+		return tuner;
+	case SMP_PYCLS_RANGE:
+		return range;
+	case SMP_PYCLS_CATEGORICAL:
+		return values;
 	default:
 		return none;
 	}
@@ -1358,6 +1376,11 @@ construct(struct smp_pyeval *ev, enum smp_pycls cls, const char *path,
 	    cls == SMP_PYCLS_MODEL_TRAINER) {
 		if (ev->on_job)
 			obj->job = ev->on_job(ev, cls, callee, obj, a.partial);
+	} else if (cls == SMP_PYCLS_TUNER) {
+		/* the estimator it launches gets its ranges (an unknown
+		 * **kwargs cannot hold them when they are given) */
+		if (ev->on_job)
+			ev->on_job(ev, cls, callee, obj, a.partial);
 	} else if (a.partial) {
 		/* a helper whose arguments are not all known */
 		obj->kind = SMP_PV_UNKNOWN;
@@ -1562,7 +1585,8 @@ method(struct smp_pyeval *ev, struct smp_pyval *recv, size_t attr, size_t from,
 
 #define IS(s) (n == sizeof(s) - 1 && memcmp(m, s, n) == 0)
 	if (recv->kind == SMP_PV_OBJECT && recv->cls == SMP_PYCLS_CLIENT &&
-	    IS("create_training_job")) {
+	    (IS("create_training_job") ||
+	     IS("create_hyper_parameter_tuning_job"))) {
 		struct smp_pyval *obj;
 
 		eval_args(ev, i, &a);

@@ -50,7 +50,13 @@ enum smp_pycls {
 	SMP_PYCLS_HELPER, /* Compute, SourceCode, Torchrun ...: kwargs map */
 	SMP_PYCLS_BOTO3_SESSION,
 	SMP_PYCLS_SM_SESSION, /* sagemaker.Session */
-	SMP_PYCLS_CLIENT      /* a SageMaker API client */
+	SMP_PYCLS_CLIENT,     /* a SageMaker API client */
+	/* sagemaker.tuner: HyperparameterTuner, and the ranges
+	 * ContinuousParameter / IntegerParameter (min_value, max_value)
+	 * and CategoricalParameter (values); tuner_python.c */
+	SMP_PYCLS_TUNER,
+	SMP_PYCLS_RANGE,
+	SMP_PYCLS_CATEGORICAL
 };
 
 struct smp_pyval {

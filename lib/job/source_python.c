@@ -297,6 +297,11 @@ on_job(struct smp_pyeval *ev, enum smp_pycls cls, size_t callee,
 	int named = cls == SMP_PYCLS_HUGGINGFACE || cls == SMP_PYCLS_PYTORCH ||
 		    cls == SMP_PYCLS_TENSORFLOW;
 
+	if (cls == SMP_PYCLS_TUNER) {
+		if (smp__tuner_attach(ev, s->arena, out, call))
+			s->oom = 1;
+		return -1;
+	}
 	if (out->count >= MAX_JOBS)
 		return -1;
 	if (out->count == out->cap) {
@@ -356,6 +361,9 @@ on_job(struct smp_pyeval *ev, enum smp_pycls cls, size_t callee,
 		cls == SMP_PYCLS_MODEL_TRAINER ? SMP_DIALECT_MODEL_TRAINER
 		: cls == SMP_PYCLS_CLIENT      ? SMP_DIALECT_CREATE_TRAINING_JOB
 					       : SMP_DIALECT_ESTIMATOR;
+	/* a tuning request: its definitions are the jobs (tuning.c) */
+	if (cls == SMP_PYCLS_CLIENT && tok(s, callee)->len == 33)
+		job->cls = "create_hyper_parameter_tuning_job";
 	ep = smp__pyval_get(call, "entry_point", 11);
 	if (ep && ep->kind == SMP_PV_STR)
 		job->entry = smp__arena_strndup(s->arena, ep->text, ep->len);

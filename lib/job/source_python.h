@@ -35,6 +35,9 @@ struct smp_pysrc_job {
 	/* pipeline steps: the parameters whose defaults were used */
 	struct smp_pysrc_subst *subst;
 	size_t nsubst;
+	/* a tuning job's definition: the ranges it searches (ParameterRanges
+	 * as the API spells it), or NULL (tuning.c) */
+	const struct smp_node *ranges;
 };
 
 /* What the scan noticed besides the jobs, for the rules to report. */
@@ -105,6 +108,40 @@ int smp__pysrc_scan_env(struct smp_pysrc *out, struct smp_arena *arena,
  */
 int smp__pipeline_scan(struct smp_pysrc *out, struct smp_arena *arena,
 		       const struct smp_node *root);
+
+/*
+ * A CreateHyperParameterTuningJob request (or a DescribeHyperParameter-
+ * TuningJob response): every training job definition becomes a
+ * CreateTrainingJob job named by its DefinitionName, its ranges beside
+ * it (tuning.c). smp__tuning_scan: 1 when root is one (out holds its
+ * definitions), 0 when not, SMP_ENOMEM. smp__tuning_count: how many
+ * definitions root holds (0 when it is not a tuning request).
+ * smp__tuning_add: appends them to out, which has room for them, named
+ * "prefix/name" when prefix is not NULL; 0 or SMP_ENOMEM.
+ */
+int smp__tuning_scan(struct smp_pysrc *out, struct smp_arena *arena,
+		     const struct smp_node *root);
+size_t smp__tuning_count(const struct smp_node *root);
+/*
+ * Replaces every job of src that is a tuning request (a launcher's
+ * create_hyper_parameter_tuning_job(...)) by its definitions, named
+ * "job/definition" (job's name may be NULL until the calls are named:
+ * then the definition's alone). 0 or SMP_ENOMEM.
+ */
+int smp__tuning_expand(struct smp_pysrc *src, struct smp_arena *arena);
+int smp__tuning_add(struct smp_pysrc *out, struct smp_arena *arena,
+		    const struct smp_node *root, const char *prefix);
+
+/*
+ * A HyperparameterTuner(...) object of a Python source: the ranges of its
+ * hyperparameter_ranges become the ranges of its estimator's job in out
+ * (tuner_python.c). 0 (also when the estimator or ranges are not known)
+ * or SMP_ENOMEM.
+ */
+struct smp_pyeval;
+struct smp_pyval;
+int smp__tuner_attach(const struct smp_pyeval *ev, struct smp_arena *arena,
+		      struct smp_pysrc *out, const struct smp_pyval *tuner);
 
 /* 1 when name ends in ".py"; 2 when it ends in ".ipynb"; else 0. */
 int smp__pysrc_kind(const char *name);

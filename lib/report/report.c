@@ -111,6 +111,20 @@ smp_report_max_severity(const struct smp_report *r)
 	return max;
 }
 
+/* A rule said once per report (rules.def O()) that already was. */
+static int
+once_said(const struct smp_report *r, enum smp_rule_id rule)
+{
+	size_t i;
+
+	if (!smp__rule_once(rule))
+		return 0;
+	for (i = 0; i < r->count; i++)
+		if (strcmp(r->items[i].rule, smp__rule_id(rule)) == 0)
+			return 1;
+	return 0;
+}
+
 static struct smp_finding *
 add_va(struct smp_report *r, enum smp_rule_id rule, const struct smp_pos *start,
        const struct smp_pos *end, const char *fmt, va_list ap)
@@ -122,7 +136,7 @@ add_va(struct smp_report *r, enum smp_rule_id rule, const struct smp_pos *start,
 	char msg[1024];
 	int len;
 
-	if (sev == SMP_SEVERITY_OFF || r->failed)
+	if (sev == SMP_SEVERITY_OFF || r->failed || once_said(r, rule))
 		return NULL;
 	if (r->count >= SMP_REPORT_FINDINGS_MAX && !r->finished) {
 		r->dropped++;

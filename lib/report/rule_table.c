@@ -337,6 +337,45 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"SageMaker Python SDK v2.257.6 "
 	"sagemaker.{huggingface,pytorch,tensorflow}.estimator (compiler_config "
 	"is validated and sent whenever given)",
+	[SMP_RULE_COMPILER_END_OF_SUPPORT].summary =
+		"Training Compiler gets no new releases and no more patches",
+	"AWS announced no new releases or versions of SageMaker Training "
+	"Compiler. Its Deep Learning Containers stay usable for SageMaker "
+	"Training but receive no more patches or updates, under the AWS "
+	"Deep Learning Containers Framework Support Policy, and the "
+	"SageMaker Python SDK v3 removed TrainingCompilerConfig. Said once "
+	"per file that has a compiler job. To keep getting patches, train "
+	"on a container the policy still supports without the compiler: "
+	"PyTorch 2.x with torch.compile (the Hugging Face Trainer's "
+	"torch_compile=True), or TensorFlow with XLA turned on in the "
+	"script (jit_compile=True). Turn it off with --ignore "
+	"compiler-end-of-support.",
+	SRC_TROUBLE " (the notice at the top of the page); AWS \"Framework "
+		    "Support Policy\" (Deep Learning Containers), "
+		    "https://docs.aws.amazon.com/deep-learning-containers/"
+		    "latest/devguide/support-policy.html; SageMaker Python SDK "
+		    "v3 migration guide (migration.md: Training Compiler, "
+		    "TrainingCompilerConfig, removed); PyTorch torch.compile, "
+		    "https://pytorch.org/docs/stable/generated/"
+		    "torch.compile.html; TensorFlow \"XLA: Optimizing "
+		    "Compiler for Machine Learning\", "
+		    "https://www.tensorflow.org/xla",
+	[SMP_RULE_COMPILER_REGION_UNAVAILABLE].summary =
+		"no Training Compiler container in the job's region",
+	"The SageMaker Python SDK's image tables publish each Training "
+	"Compiler container in a fixed set of regions, none of them in "
+	"the China, GovCloud or ISO partitions; a job in another region "
+	"cannot pull its container. The region is the image URI's ECR "
+	"host, else --region, else AWS_REGION or AWS_DEFAULT_REGION; "
+	"with none of them, the partition of the role ARN "
+	"(arn:aws-cn:...) when it is not aws. When nothing says, the "
+	"rule is quiet. The message lists the regions that have the "
+	"container.",
+	"SageMaker Python SDK v2.257.6 sagemaker.image_uris."
+	"_registry_from_region and src/sagemaker/image_uri_config/"
+	"{huggingface-training-compiler,pytorch-training-compiler,"
+	"tensorflow}.json (the registries of each version); " SRC_SUPPORT
+	" (AWS Regions)",
 	[SMP_RULE_COMPILER_FLAGS_WITHOUT_CONFIG].summary =
 		"sagemaker_training_compiler_* hyperparameters do nothing here",
 	"Enabling the compiler needs both a Training Compiler container "
@@ -401,10 +440,12 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	" (Training job fails due to missing PyTorch/XLA configuration)",
 	[SMP_RULE_GPU_NUM_DEVICES_MISSING].summary =
 		"a multi-GPU PyTorch job that never sets GPU_NUM_DEVICES",
-	"Without pytorchxla or the launcher route, the container "
-	"defaults GPU_NUM_DEVICES to 1 and the other GPUs sit idle. "
-	"Set it in environment (or through an n_gpus hyperparameter "
-	"that the script reads).",
+	"PyTorch/XLA needs GPU_NUM_DEVICES equal to the number of GPUs "
+	"per instance; without pytorchxla or the launcher route, the "
+	"troubleshooting guide says a multi-GPU job without it fails "
+	"with 'Missing XLA configuration'. Set it in environment, "
+	"through an n_gpus hyperparameter that the script reads into "
+	"it, or in the script itself (the guide's three ways).",
 	SRC_TROUBLE
 	" (Training job fails due to missing PyTorch/XLA configuration)",
 	[SMP_RULE_GPU_NUM_DEVICES_INVALID].summary =
@@ -527,13 +568,19 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"max_length.",
 	SRC_BEST " (General Best Practices: padding)",
 	[SMP_RULE_SCRIPT_ITEM_CALL].summary =
-		"'.item()' inside the training loop forces an evaluation",
-	"tensor.item() copies a value to the host, which ends the "
+		"a tensor read on the host inside the training loop forces "
+		"an evaluation",
+	"tensor.item(), .cpu(), .numpy(), .tolist(), float(loss) or "
+	"int(loss) copy a value to the host, and print() or logging of "
+	"the loss before xm.mark_step() evaluates it: each ends the "
 	"lazily built graph early and breaks fused operations. Found "
 	"in a loop that calls backward() or steps the optimizer (or "
 	"in a loop inside it), unless an `if` with a '%' test makes it "
-	"periodic. Log every N steps, after xm.mark_step().",
-	SRC_BEST " (General Best Practices)",
+	"periodic or it runs in xm.add_step_closure(). The loss is the "
+	"receiver of the script's '.backward()' call. Log every N "
+	"steps, after xm.mark_step().",
+	SRC_BEST " (General Best Practices: explicit evaluation); " SRC_TROUBLE
+		 " (logging tensors before xm.mark_step())",
 	[SMP_RULE_SCRIPT_TORCH_SAVE].summary =
 		"checkpoints saved with torch.save instead of xm.save",
 	"PyTorch/XLA tensors must be moved to the CPU and written once "
@@ -679,6 +726,22 @@ enum smp_severity
 smp__rule_default_severity(enum smp_rule_id rule)
 {
 	return rules[rule].default_severity;
+}
+
+int
+smp__rule_once(enum smp_rule_id rule)
+{
+	static const enum smp_rule_id once[] = {
+#define O(a) SMP_RULE_##a,
+#include "report/rules.def"
+#undef O
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(once) / sizeof(once[0]); i++)
+		if (once[i] == rule)
+			return 1;
+	return 0;
 }
 
 int

@@ -33,6 +33,7 @@
 #include "rules/check.h"
 #include "context/context.h"
 #include "tune/tune.h"
+#include "job/effective.h"
 
 /* Learning rate of a job: 1 and *v when set to a positive number. */
 static int
@@ -42,6 +43,47 @@ job_lr(const struct smp_settings *s, const struct smp_job *job,
 	*pair = smp__hparam(s, job->hyperparameters, SMP_HP_LEARNING_RATE);
 	return *pair && smp__node_number((*pair)->value, v) == 0 && *v > 0 &&
 	       isfinite(*v);
+}
+
+/* 1 when lo <= v <= hi, with the tolerance smp__tune_lr_follows has. */
+static int
+in_range(double v, double lo, double hi)
+{
+	return (v >= lo || smp__tune_lr_follows(v / lo, 1)) &&
+	       (v <= hi || smp__tune_lr_follows(v / hi, 1));
+}
+
+/*
+ * A tuned learning rate: right when its range holds the baseline's rate
+ * scaled by k or by sqrt(k), so the search can find it.
+ */
+static void
+tuned_learning_rate(const struct smp_base *b, const struct smp_check *c,
+		    const struct smp_hp_range *rg, const struct smp_pair *l1,
+		    double x0, double k, int have0)
+{
+	char kt[32], lin[48], sq[48], v0[32];
+	struct smp_finding *f;
+
+	if (!have0 || !(rg->min > 0) || in_range(x0 * k, rg->min, rg->max) ||
+	    in_range(x0 * sqrt(k), rg->min, rg->max))
+		return;
+	smp__tune_number(kt, sizeof(kt), k);
+	smp__tune_number(v0, sizeof(v0), x0);
+	smp__tune_number(lin, sizeof(lin), x0 * k);
+	smp__tune_number(sq, sizeof(sq), x0 * sqrt(k));
+	f = smp__report_node(c->rep, SMP_RULE_LEARNING_RATE_NOT_SCALED,
+			     rg->name,
+			     "the tuned range %s to %s of '%s' holds neither "
+			     "the baseline '%s' rate %s scaled by k = %s (%s) "
+			     "nor by sqrt(k) (%s)",
+			     smp__node_text(rg->lo), smp__node_text(rg->hi),
+			     l1->key->u.scalar.value, b->name, v0, kt, lin, sq);
+	smp__finding_fix(c->rep, f,
+			 "search '%s' over a range from %s to %s (sqrt(k) and "
+			 "k scaling as its two ends)",
+			 l1->key->u.scalar.value, k >= 1 ? sq : lin,
+			 k >= 1 ? lin : sq);
 }
 
 static void
@@ -54,6 +96,7 @@ check_learning_rate(const struct smp_base *b, const struct smp_check *c)
 	char rd[300];
 	const char *sugg;
 	struct smp_finding *f;
+	const struct smp_hp_range *rg;
 	double x0 = 0, x1 = 0, k;
 	int have0, have1;
 
@@ -71,6 +114,13 @@ check_learning_rate(const struct smp_base *b, const struct smp_check *c)
 	snprintf(rd, sizeof(rd), "'%s' read %s", smp__batch_key(&r1),
 		 r1.scope == SMP_BATCH_GLOBAL ? "as the global batch"
 					      : "per GPU");
+	if (smp__job_range(c->job, r1.pair->value))
+		return; /* a tuned batch: k is not one number */
+	rg = have1 ? smp__job_range(c->job, l1->value) : NULL;
+	if (rg && rg->numeric) {
+		tuned_learning_rate(b, c, rg, l1, x0, k, have0);
+		return;
+	}
 	if (have0 && have1) {
 		if (smp__tune_lr_follows(x1 / x0, k))
 			return;

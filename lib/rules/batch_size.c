@@ -2,13 +2,16 @@
  * rules_tune.c - the batch size of a compiled job against the tested-
  * models table (best practices: use the largest batch that fits, and
  * rescale the learning rate with it): batch-size-below-tested,
- * batch-size-above-tested and model-untested.
+ * batch-size-above-tested and model-untested. A tuned batch (a tuning
+ * job's range) is judged by its upper end, the largest a launched job
+ * may get (effective.h).
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "rules/rules.h"
+#include "job/effective.h"
 #include "tune/tune.h"
 #include "util/fmt.h"
 
@@ -83,6 +86,22 @@ row_words(struct row_words *w, const struct smp_check *c,
 	smp__tune_number(w->bare, sizeof(w->bare), w->batch);
 }
 
+/* " at the upper end of its tuned range 32 to 128" for a tuned batch. */
+static void
+tuned_text(char *out, size_t size, const struct smp_hp_range *rg)
+{
+	if (!rg) {
+		out[0] = '\0';
+		return;
+	}
+	if (!rg->numeric) {
+		smp__fmt(out, size, " at the upper end of its tuned range");
+		return;
+	}
+	smp__fmt(out, size, " at the upper end of its tuned range %s to %s",
+		 smp__node_text(rg->lo), smp__node_text(rg->hi));
+}
+
 /* Below the tested batch: suggest it, with the learning rate rescaled. */
 static void
 report_below(const struct smp_check *c, const struct smp_batch_reading *b,
@@ -96,16 +115,26 @@ report_below(const struct smp_check *c, const struct smp_batch_reading *b,
 	struct smp_finding *f;
 	double k, lrv;
 
+	const struct smp_hp_range *rg = smp__job_range(c->job, b->pair->value);
+	char tuned[160];
+
 	row_words(&w, c, b, pick, pick->row, model);
+	tuned_text(tuned, sizeof(tuned), rg);
 	f = smp__report_node(c->rep, SMP_RULE_BATCH_SIZE_BELOW_TESTED,
 			     b->pair->value,
-			     "%s is well below the tested compiler batch %s "
+			     "%s%s is well below the tested compiler batch %s "
 			     "%s",
-			     w.reading, w.bt, w.where);
+			     w.reading, tuned, w.bt, w.where);
 	k = w.batch / b->value;
 	smp__tune_number(kt, sizeof(kt), k);
-	if (lr && smp__node_number(lr->value, &lrv) == 0 && lrv > 0 &&
-	    isfinite(lrv)) {
+	if (rg) {
+		smp__finding_fix(c->rep, f,
+				 "raise the upper end of the range of '%s' to "
+				 "%s and move the learning rate's range with "
+				 "it (x k or x sqrt(k), k = %s)",
+				 smp__batch_key(b), w.val, kt);
+	} else if (lr && smp__node_number(lr->value, &lrv) == 0 && lrv > 0 &&
+		   isfinite(lrv)) {
 		smp__tune_value(lrt, sizeof(lrt), lr->value,
 				smp__tune_lr(lrv, k, sc));
 		smp__tune_number(lrold, sizeof(lrold), lrv);
@@ -140,16 +169,27 @@ report_above(const struct smp_check *c, const struct smp_batch_reading *b,
 	struct row_words w;
 	struct smp_finding *f;
 
+	const struct smp_hp_range *rg = smp__job_range(c->job, b->pair->value);
+	char tuned[160];
+
 	row_words(&w, c, b, pick, pick->max, model);
+	tuned_text(tuned, sizeof(tuned), rg);
 	f = smp__report_node(c->rep, SMP_RULE_BATCH_SIZE_ABOVE_TESTED,
 			     b->pair->value,
-			     "%s is above the largest tested compiler batch "
+			     "%s%s is above the largest tested compiler batch "
 			     "%s %s; it may run out of GPU memory",
-			     w.reading, w.bt, w.where);
-	smp__finding_fix(c->rep, f,
-			 "lower '%s' to %s, or measure GPU memory on a short "
-			 "run before a long one",
-			 smp__batch_key(b), w.val);
+			     w.reading, tuned, w.bt, w.where);
+	if (rg)
+		smp__finding_fix(c->rep, f,
+				 "lower the upper end of the range of '%s' to "
+				 "%s, or measure GPU memory on a short run "
+				 "before tuning",
+				 smp__batch_key(b), w.val);
+	else
+		smp__finding_fix(c->rep, f,
+				 "lower '%s' to %s, or measure GPU memory on a "
+				 "short run before a long one",
+				 smp__batch_key(b), w.val);
 	smp__finding_suggest(
 		c->rep, f,
 		smp__value_type_like(b->pair->value, SMP_VALUE_NUMBER), w.bare);

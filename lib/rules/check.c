@@ -105,9 +105,9 @@ not_judged(const struct smp_context *ctx, struct smp_job *job,
 
 int
 smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
-		enum smp_dialect forced, struct smp_arena *arena,
-		struct smp_report *rep, const struct smp_check_hook *hook,
-		const char *script_dir)
+		enum smp_dialect forced, const struct smp_node *ranges,
+		struct smp_arena *arena, struct smp_report *rep,
+		const struct smp_check_hook *hook, const char *script_dir)
 {
 	struct smp_script_facts script;
 	const struct smp_schema *schema;
@@ -150,6 +150,8 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	job.dialect = dialect;
 	job.arena = arena;
 	normalizers[dialect](&job, root);
+	job.ranges = ranges;
+	job.region_default = ctx->region;
 	smp__job_resolve(&job, &ctx->catalog);
 	job.arena = NULL; /* the job may be copied: keep no pointer to it */
 	if (job.oom) {

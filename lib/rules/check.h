@@ -40,14 +40,6 @@ int smp__rules_script_load(struct smp_script_facts *s,
 			   size_t nfiles);
 
 /*
- * 1 when the job sets GPU_NUM_DEVICES by one of the troubleshooting
- * guide's three ways: the environment (1), an n_gpus hyperparameter that
- * the entry script reads into it (2) or the script itself (3). Without a
- * scanned script an n_gpus hyperparameter is taken to be read.
- */
-int smp__gpu_num_devices_set(const struct smp_job *job);
-
-/*
  * What suggest and the baseline comparison add to the pipeline of
  * smp_check_buffer(): fn (may be NULL) sees every job after its rules
  * ran, and may add findings; keep (may be NULL) receives the parsed
@@ -89,12 +81,13 @@ struct smp_check_hook {
 /*
  * The pipeline for one document's root: schema, normalize, entry script,
  * rules, hook. forced is the dialect, or SMP_DIALECT_AUTO to detect it
- * (unless the context forces one). Findings go to rep.
+ * (unless the context forces one). ranges: a tuning job definition's
+ * ParameterRanges (NULL for a training job). Findings go to rep.
  */
 int smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
-		    enum smp_dialect forced, struct smp_arena *arena,
-		    struct smp_report *rep, const struct smp_check_hook *hook,
-		    const char *script_dir);
+		    enum smp_dialect forced, const struct smp_node *ranges,
+		    struct smp_arena *arena, struct smp_report *rep,
+		    const struct smp_check_hook *hook, const char *script_dir);
 
 /*
  * A Python launcher or notebook (name ends in .py or .ipynb) held in

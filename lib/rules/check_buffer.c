@@ -34,7 +34,8 @@ training_step(const struct smp_node *root)
 
 /*
  * One loaded document: a SageMaker Pipeline definition is checked step
- * by step, anything else as one job.
+ * by step, a tuning request definition by definition, anything else as
+ * one job.
  */
 static int
 check_doc(const struct smp_context *ctx, struct smp_docs *docs,
@@ -46,11 +47,23 @@ check_doc(const struct smp_context *ctx, struct smp_docs *docs,
 			 ? smp__pipeline_scan(&steps, &docs->arena, root)
 			 : 0;
 
+	const char *what = "step ";
+
+	if (rc == 0 && ctx->dialect == SMP_DIALECT_AUTO) {
+		rc = smp__tuning_scan(&steps, &docs->arena, root);
+		what = "training job definition ";
+	}
 	if (rc < 0)
 		return rc;
 	if (!rc)
-		return smp__check_root(ctx, root, SMP_DIALECT_AUTO,
+		return smp__check_root(ctx, root, SMP_DIALECT_AUTO, NULL,
 				       &docs->arena, rep, hook, script_dir);
+	if (!steps.count && strcmp(what, "step ") != 0) {
+		smp__report_node(rep, SMP_RULE_NO_TRAINING_JOB, root,
+				 "no training job found: the tuning request's "
+				 "'TrainingJobDefinitions' is empty");
+		return rep->failed ? SMP_ENOMEM : 0;
+	}
 	if (!steps.count) {
 		const struct smp_node *step = training_step(root);
 
@@ -80,11 +93,10 @@ check_doc(const struct smp_context *ctx, struct smp_docs *docs,
 			smp__report_node(rep, SMP_RULE_NO_TRAINING_JOB, root,
 					 "no training job found: the pipeline "
 					 "definition has no step of Type "
-					 "'Training'");
+					 "'Training' or 'Tuning'");
 		return rep->failed ? SMP_ENOMEM : 0;
 	}
-	rc = smp__check_jobs(ctx, &steps, docs, rep, hook, script_dir, "step ",
-			     0);
+	rc = smp__check_jobs(ctx, &steps, docs, rep, hook, script_dir, what, 0);
 	rep->root = root;
 	return rc;
 }

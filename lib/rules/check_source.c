@@ -186,8 +186,8 @@ check_one(const struct smp_context *ctx, const struct smp_pysrc_job *job,
 		d->root = (struct smp_node *)(uintptr_t)job->root;
 		d->start = job->at;
 	}
-	rc = smp__check_root(ctx, job->root, job->dialect, &docs->arena, rep,
-			     hook, script_dir);
+	rc = smp__check_root(ctx, job->root, job->dialect, job->ranges,
+			     &docs->arena, rep, hook, script_dir);
 	settle(rep, from, job, what);
 	return rc;
 }
@@ -531,6 +531,8 @@ smp__check_source(const struct smp_context *ctx, const char *name,
 
 			rc = name_calls(&src, notebook ? &nb : NULL,
 					&docs->arena);
+			if (rc == 0)
+				rc = smp__tuning_expand(&src, &docs->arena);
 			if (hook)
 				h = *hook;
 			else

@@ -1,8 +1,11 @@
 /*
  * rules_gpu_num_devices.c - GPU_NUM_DEVICES, the variable PyTorch/XLA
  * reads to know how many GPUs to use (troubleshooting: "missing PyTorch/
- * XLA configuration"). The SDK never looks at it (R32); the container
- * defaults it to 1, and overwrites it when pytorchxla is enabled.
+ * XLA configuration"): a multi-GPU job without it fails with "Missing XLA
+ * configuration". The SDK never looks at it; the container sets it when
+ * pytorchxla is enabled. Where the count comes from is one fact of the
+ * effective job (gpu_devices_from): an n_gpus hyperparameter counts only
+ * when the entry script reads it into GPU_NUM_DEVICES.
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +13,14 @@
 #include "rules/rules.h"
 #include "util/text.h"
 #include "script/script.h"
+
+/* What the troubleshooting guide says of a multi-GPU job without the
+ * count ("Training job fails due to missing PyTorch/XLA configuration"):
+ * the instance type and its GPUs follow. */
+#define MISSING_XLA                                                            \
+	"the troubleshooting guide says such a job fails with 'Missing XLA "   \
+	"configuration': PyTorch/XLA needs GPU_NUM_DEVICES set to the GPUs "   \
+	"per instance ('%s' has %d)"
 
 /* A positive count from "4" (environment) or 4 / "4" (hyperparameter). */
 static int
@@ -49,6 +60,10 @@ check_value(const struct smp_check *c, const struct smp_node *n)
 		return;
 	}
 	if (!c->instance || c->instance->gpus <= 0 || v == c->instance->gpus)
+		return;
+	/* an n_gpus nothing reads into GPU_NUM_DEVICES sets no count:
+	 * gpu-num-devices-missing says so, once */
+	if (n == job->n_gpus && job->gpu_devices_from != SMP_GPU_DEVICES_HP)
 		return;
 	snprintf(want, sizeof(want), "%d", c->instance->gpus);
 	if (n == job->n_gpus)
@@ -111,10 +126,8 @@ check_missing(const struct smp_check *c)
 		f = smp__report_node(
 			c->rep, SMP_RULE_GPU_NUM_DEVICES_MISSING, job->n_gpus,
 			"hyperparameter 'n_gpus' is given but the entry script "
-			"never sets GPU_NUM_DEVICES; the container defaults it "
-			"to 1, so %d of the %d GPUs of '%s' sit idle",
-			c->instance->gpus - 1, c->instance->gpus,
-			c->instance->type);
+			"never reads it into GPU_NUM_DEVICES; " MISSING_XLA,
+			c->instance->type, c->instance->gpus);
 		smp__finding_fix(
 			c->rep, f,
 			"in the script, os.environ[\"GPU_NUM_DEVICES\"] "
@@ -123,12 +136,10 @@ check_missing(const struct smp_check *c)
 			smp__words(job)->environment, c->instance->gpus);
 		return;
 	}
-	f = smp__report_node(
-		c->rep, SMP_RULE_GPU_NUM_DEVICES_MISSING, job->instance_type,
-		"'%s' has %d GPUs but GPU_NUM_DEVICES is not set; "
-		"the container defaults it to 1, so %d GPUs "
-		"sit idle",
-		c->instance->type, c->instance->gpus, c->instance->gpus - 1);
+	f = smp__report_node(c->rep, SMP_RULE_GPU_NUM_DEVICES_MISSING,
+			     job->instance_type,
+			     "GPU_NUM_DEVICES is not set; " MISSING_XLA,
+			     c->instance->type, c->instance->gpus);
 	smp__finding_fix(c->rep, f,
 			 "add '%s: {GPU_NUM_DEVICES: \"%d\"}', or "
 			 "launch through torch_xla.distributed.sm_dist with "

@@ -16,6 +16,8 @@
 #define CHECK_tune smp__rules_tune
 #define CHECK_dialect smp__rules_dialect
 #define CHECK_script smp__rules_script
+#define CHECK_end_of_support smp__rules_end_of_support
+#define CHECK_region smp__rules_region
 
 static const smp_rule_check_fn checks[SMP_RULE_COUNT] = {
 #define X(e, id, sev, group, check) [SMP_RULE_##e] = CHECK_##check,

@@ -50,18 +50,6 @@ smp__rules_script_load(struct smp_script_facts *s, const struct smp_job *job,
 	return smp__script_load(s, &w, base_dir, max_size);
 }
 
-int
-smp__gpu_num_devices_set(const struct smp_job *job)
-{
-	const struct smp_script_facts *s = job->script;
-
-	if (job->gpu_num_devices)
-		return 1;
-	if (s && s->status == SMP_SCRIPT_SCANNED)
-		return s->sets_gpu_num_devices;
-	return job->n_gpus != NULL;
-}
-
 /* Names that make a seed differ from one worker to the next. */
 static int
 name_is_per_worker(const char *s, size_t n)
@@ -245,12 +233,122 @@ in_training_loop(const struct run *r, int loop)
 	return 0;
 }
 
-/* script-item-call */
+/*
+ * 1 when call c has an argument that is exactly a tensor the loop trains
+ * on: the receiver of a '<name>.backward()' call of the script (the loss
+ * a step is computed from).
+ */
+static int
+passes_tensor(const struct smp_pyscan *p, const struct smp_pycall *c,
+	      const char **name)
+{
+	int k;
+
+	for (k = c->first_arg; k >= 0; k = p->args[k].next) {
+		const struct smp_pyarg *a = &p->args[k];
+		size_t i;
+
+		if (a->name)
+			continue;
+		for (i = 0; i < p->ncalls; i++) {
+			const struct smp_pycall *b = &p->calls[i];
+			size_t n = strlen(b->callee);
+
+			if (!smp__streq(b->attr, "backward") ||
+			    b->callee[0] == '.' || n <= 9)
+				continue;
+			/* the argument's text is the receiver, exactly */
+			if (a->end.offset == a->first.off + (n - 9) &&
+			    a->end.offset <= p->len &&
+			    memcmp(p->buf + a->first.off, b->callee, n - 9) ==
+				    0) {
+				*name = b->callee;
+				return (int)(n - 9);
+			}
+		}
+	}
+	return 0;
+}
+
+/* A call that prints or logs: print(...), logger.info(...), ... */
+static int
+prints(const struct smp_pycall *c)
+{
+	static const char *const logs[] = {"info", "debug", "warning", "error",
+					   "log"};
+	size_t i;
+
+	if (smp__streq(c->callee, "print"))
+		return 1;
+	if (!strchr(c->callee, '.'))
+		return 0;
+	for (i = 0; i < sizeof(logs) / sizeof(logs[0]); i++)
+		if (smp__streq(c->attr, logs[i]))
+			return 1;
+	return 0;
+}
+
+/* 1 when an xm.mark_step() of loop comes before offset off. */
+static int
+stepped_before(const struct smp_pyscan *p, int loop, size_t off)
+{
+	size_t i;
+
+	for (i = 0; i < p->ncalls && p->calls[i].start.offset < off; i++)
+		if (p->calls[i].loop == loop &&
+		    smp__streq(p->calls[i].attr, "mark_step"))
+			return 1;
+	return 0;
+}
+
+/*
+ * What in call c reads a tensor on the host (best practices: explicit
+ * evaluation), in what: '.item()', '.cpu()', '.numpy()', '.tolist()',
+ * float(loss) / int(loss), and print or logging of the loss before the
+ * loop's xm.mark_step() (troubleshooting). 0 when nothing.
+ */
+static int
+host_read(const struct smp_pyscan *p, const struct smp_pycall *c, char *what,
+	  size_t size)
+{
+	const char *name = NULL;
+	int n;
+
+	if ((smp__streq(c->attr, "item") || smp__streq(c->attr, "cpu") ||
+	     smp__streq(c->attr, "numpy") || smp__streq(c->attr, "tolist")) &&
+	    c->nargs == 0 && strchr(c->callee, '.') != NULL) {
+		snprintf(what, size,
+			 "'.%s()' in the training loop copies a "
+			 "tensor to the host at every step",
+			 c->attr);
+		return 1;
+	}
+	if ((smp__streq(c->callee, "float") || smp__streq(c->callee, "int")) &&
+	    c->nargs == 1 && (n = passes_tensor(p, c, &name)) > 0) {
+		snprintf(what, size,
+			 "'%s(%.*s)' in the training loop copies "
+			 "the tensor to the host at every step",
+			 c->callee, n, name);
+		return 1;
+	}
+	if (prints(c) && (n = passes_tensor(p, c, &name)) > 0 &&
+	    !stepped_before(p, c->loop, c->start.offset)) {
+		snprintf(what, size,
+			 "'%s(%.*s%s)' evaluates a tensor before "
+			 "xm.mark_step() at every step",
+			 c->callee, n, name, c->nargs > 1 ? ", ..." : "");
+		return 1;
+	}
+	return 0;
+}
+
+/* script-item-call: explicit evaluation in the training loop */
 static void
 rule_item(struct run *r)
 {
 	const struct smp_pyscan *p = r->p;
-	size_t i, closure_end = 0;
+	size_t i, closure_end = 0, last_end = 0;
+	char what[200];
 
 	for (i = 0; i < p->ncalls; i++) {
 		const struct smp_pycall *c = &p->calls[i];
@@ -262,19 +360,22 @@ rule_item(struct run *r)
 		if (smp__streq(c->attr, "add_step_closure") &&
 		    c->end.offset > closure_end)
 			closure_end = c->end.offset;
-		if (!smp__streq(c->attr, "item") || c->nargs != 0 ||
-		    strchr(c->callee, '.') == NULL || c->periodic ||
-		    c->start.offset < closure_end ||
-		    !in_training_loop(r, c->loop))
+		if (c->periodic || c->start.offset < closure_end ||
+		    !in_training_loop(r, c->loop) ||
+		    !host_read(p, c, what, sizeof(what)))
 			continue;
+		/* x.cpu().numpy(): the copy was said at '.cpu()' */
+		if (last_end && c->attr_start.offset == last_end + 1)
+			continue;
+		last_end = c->end.offset;
 		if (!room(r, SMP_RULE_SCRIPT_ITEM_CALL))
 			break;
-		f = smp__report_add(
-			r->rep, SMP_RULE_SCRIPT_ITEM_CALL, &c->attr_start,
-			same_line(&c->attr_start, &c->end),
-			"'.item()' in the training loop copies a tensor to the "
-			"host at every step, which cuts the compiled graph "
-			"short and slows every step");
+		f = smp__report_add(r->rep, SMP_RULE_SCRIPT_ITEM_CALL,
+				    &c->attr_start,
+				    same_line(&c->attr_start, &c->end),
+				    "%s, which cuts the compiled graph short "
+				    "and slows every step",
+				    what);
 		smp__finding_fix(r->rep, f,
 				 "keep the value on the device and read it "
 				 "every N steps (under 'if step %% N == 0') or "

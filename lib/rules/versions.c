@@ -372,6 +372,15 @@ check_python(const struct smp_check *c, const struct smp_image *im)
 				     im->py_versions[0]);
 }
 
+/* 1 when n is a version read from the given image's tag, not an
+ * argument of the spec. */
+static int
+in_image(const struct smp_job *job, const struct smp_node *n)
+{
+	return n && job->image && n->start.offset >= job->image->start.offset &&
+	       n->start.offset <= job->image->end.offset;
+}
+
 void
 smp__rules_versions(const struct smp_check *c)
 {
@@ -385,6 +394,19 @@ smp__rules_versions(const struct smp_check *c)
 	 * rules_dialect.c checks that the tag shows them */
 	if (c->job->dialect == SMP_DIALECT_ESTIMATOR && !c->job->image &&
 	    check_missing(c) && c->job->estimator == SMP_EST_UNKNOWN)
+		return;
+	/* an estimator's image_uri is used as is (Framework.
+	 * training_image_uri returns it): its version arguments choose no
+	 * container, and HuggingFace._validate_args returns before the
+	 * shape check when image_uri is given; versions only the image's
+	 * tag names are the image's own, and judged. Only TensorFlow's
+	 * TrainingCompilerConfig.validate still judges framework_version
+	 * (2.9 to 2.11), and only with compiler_config. */
+	if (c->job->dialect == SMP_DIALECT_ESTIMATOR && c->job->image &&
+	    !c->job->compiler_sdk &&
+	    (!in_image(c->job, c->job->framework_version) ||
+	     (c->job->transformers_version &&
+	      !in_image(c->job, c->job->transformers_version))))
 		return;
 	if (check_shape(c))
 		return;

@@ -13,16 +13,17 @@
 
 /*
  * Bytes of struct smp_options per version. Version 1 ended at
- * override_count, version 2 at instance_data, version 3 at select; version
- * 4 runs to the end of the struct. When fields are appended after a release,
- * bump SMP_OPTIONS_VERSION and replace the last entry by the offset of the
- * first new field.
+ * override_count, version 2 at instance_data, version 3 at select, version
+ * 4 at region; version 5 runs to the end of the struct. When fields are
+ * appended after a release, bump SMP_OPTIONS_VERSION and replace the last entry
+ * by the offset of the first new field.
  */
 static const size_t options_size[SMP_OPTIONS_VERSION + 1] = {
 	0,
 	offsetof(struct smp_options, override_count) + sizeof(size_t),
 	offsetof(struct smp_options, no_inline_ignores),
 	offsetof(struct smp_options, select),
+	offsetof(struct smp_options, region),
 	sizeof(struct smp_options),
 };
 

@@ -11,7 +11,9 @@
 #     of <dir>/<case>.args if there is one. Such cases run with --no-script
 #     (so that one script rule's wording does not touch every case) unless
 #     the case is about scripts: its folder is script-* or it has a
-#     <case>.with-scripts marker file.
+#     <case>.with-scripts marker file; and with --ignore
+#     compiler-end-of-support (one notice that every compiler job gets)
+#     outside that rule's own folder.
 # Every case runs from tests/cases with stdin from /dev/null (unless its
 # .cmd redirects it) and NO_COLOR/TERM cleared.
 #
@@ -39,6 +41,8 @@ XDG_CACHE_HOME=$tmp.no-cache
 SM_PREFLIGHT_STALE_DAYS=0
 export XDG_CACHE_HOME SM_PREFLIGHT_STALE_DAYS
 unset SM_PREFLIGHT_DATA_URL
+# the region the jobs run in comes from the spec or a case's --region
+unset AWS_REGION AWS_DEFAULT_REGION
 # JUnit's timestamp (and hostname "localhost"): the same on every run
 SOURCE_DATE_EPOCH=1767225600
 export SOURCE_DATE_EPOCH
@@ -108,6 +112,12 @@ for expected in $(find . -mindepth 2 -maxdepth 2 -name '*.expected' |
 		script-*) args= ;;
 		esac
 		[ -f "$name.with-scripts" ] && args=
+		# the end-of-support notice is the same for every compiler job:
+		# only its own cases show it
+		case $name in
+		compiler-end-of-support/*) ;;
+		*) args="$args --ignore compiler-end-of-support" ;;
+		esac
 		if [ -f "$name.args" ]; then
 			args="$args $(sed -n 1p "$name.args")"
 		fi

@@ -626,16 +626,16 @@ test_absurd_instance_data_refused_with_position() {
 	done
 	sed 's/"type": "ml.p3.8xlarge"/"type": "ml.p3.8xlarge\\u001b[2J\\n::error::x"/' \
 		"$data/instances.json" >"$T/type/instances.json"
-	sed '390s/"gpus": 4/"gpus": 0/' "$data/instances.json" \
+	sed '498s/"gpus": 4/"gpus": 0/' "$data/instances.json" \
 		>"$T/gpus/instances.json"
 	sed '75s/"compiler_batch_size": 32/"compiler_batch_size": 0/' \
 		"$data/tested-models.json" >"$T/batch/tested-models.json"
 	run 2 check --no-script --instance-data "$T/type" "$good" &&
-		has "instances.json:386:15: 'instances\[[0-9]+\]\.type' must be an instance type name" &&
+		has "instances.json:494:15: 'instances\[[0-9]+\]\.type' must be an instance type name" &&
 		has '\\x1B\[2J\\n::error::x' &&
 		hasnt "$esc" && hasnt '^::error::'
 	run 2 check --no-script --instance-data "$T/gpus" "$good" &&
-		has "instances.json:390:15: 'instances\[[0-9]+\]\.gpus' must be at least 1 for a type with a 'gpu_model'"
+		has "instances.json:498:15: 'instances\[[0-9]+\]\.gpus' must be at least 1 for a type with a 'gpu_model'"
 	run 2 check --no-script --instance-data "$T/batch" "$good" &&
 		has "tested-models.json:75:30: 'models\[[0-9]+\]\.compiler_batch_size' must be at least 1"
 }

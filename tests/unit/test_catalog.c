@@ -87,7 +87,7 @@ Test(catalog, embedded_instances)
 		     err.message);
 	cr_assert_str_eq(cat.data_version, "2026.11.30");
 	cr_assert_str_eq(cat.generated, "2026-11-30");
-	cr_assert_eq(cat.instance_count, 33);
+	cr_assert_eq(cat.instance_count, 45);
 
 	in = smp__catalog_instance(&cat, "ml.p3.8xlarge");
 	cr_assert_not_null(in);
@@ -120,9 +120,17 @@ Test(catalog, embedded_instances)
 	cr_assert_eq(in->gpus, 0);
 	cr_assert_null(in->gpu_model);
 	cr_assert_float_eq(in->gpu_memory_gib, 0.0, 1e-9);
-	in = smp__catalog_instance(&cat, "ml.p5.4xlarge");
+	in = smp__catalog_instance(&cat, "ml.g6e.xlarge");
 	cr_assert_not_null(in);
 	cr_assert_float_eq(in->network_gbps, 0.0, 1e-9);
+	/* the added rows: p5.4xlarge's network, a type without a GPU */
+	in = smp__catalog_instance(&cat, "ml.p5.4xlarge");
+	cr_assert_not_null(in);
+	cr_assert_float_eq(in->network_gbps, 100.0, 1e-9);
+	in = smp__catalog_instance(&cat, "ml.trn1.2xlarge");
+	cr_assert_not_null(in);
+	cr_assert_eq(in->gpus, 0);
+	cr_assert_eq(in->compiler_supported, 0);
 
 	cr_assert_null(smp__catalog_instance(&cat, "ml.p3.4xlarge"));
 	cr_assert_null(smp__catalog_instance(&cat, "p3.8xlarge"));
@@ -888,7 +896,7 @@ Test(catalog, failed_load_keeps_last_good_data)
 	free(t);
 	cr_assert_str_eq(err.message,
 			 "'instances[0].gpus' must be an integer, found null");
-	cr_assert_eq(cat.instance_count, 33);
+	cr_assert_eq(cat.instance_count, 45);
 	cr_assert_not_null(smp__catalog_instance(&cat, "ml.p3.8xlarge"));
 	smp__catalog_release(&cat);
 }

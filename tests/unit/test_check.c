@@ -4,12 +4,14 @@
  * allocation of load + check.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "failing_alloc.h"
 #include "helpers.h"
 #include "smpreflight.h"
+#include "report/rule_table.h"
 
 static const char spec[] = "estimator: HuggingFace\n"
 			   "entry_point: train.py\n"
@@ -154,9 +156,15 @@ Test(check, empty_and_clean_specs)
 		"instance_type: ml.p3.2xlarge\nframework_version: \"1.13.1\"\n"
 		"py_version: py39\ncompiler_config: {enabled: true}\n"
 		"debugger_hook_config: false\ndisable_profiler: true\n";
-	struct smp_context *ctx = th_context(NULL);
+	/* the end-of-support notice is every compiler job's */
+	static const char *const eos[] = {"compiler-end-of-support"};
+	struct smp_options o = SMP_OPTIONS_INIT;
+	struct smp_context *ctx;
 	struct smp_report *rep = NULL;
 
+	o.ignore.names = eos;
+	o.ignore.count = 1;
+	ctx = th_context(&o);
 	cr_assert_eq(smp_check_buffer(&rep, ctx, "e.yaml", "", 0, NULL), 0);
 	cr_assert_eq(smp_report_count(rep), 0);
 	smp_report_free(rep);
@@ -294,4 +302,29 @@ Test(check, context_allocation_failure_is_clean)
 		cr_assert_null(ctx);
 		cr_assert_eq(st.live, 0, "n=%ld leaked %ld blocks", n, st.live);
 	}
+}
+
+/* rules.def O(): one finding per report, however many jobs */
+Test(check, once_per_report_rule)
+{
+	static const char job[] =
+		"estimator: PyTorch\nentry_point: t.py\n"
+		"instance_type: ml.p3.2xlarge\nframework_version: \"1.13.1\"\n"
+		"py_version: py39\ncompiler_config: {enabled: true}\n"
+		"debugger_hook_config: false\ndisable_profiler: true\n";
+	struct smp_context *ctx = th_context(NULL);
+	char two[1024];
+	struct smp_report *rep;
+	size_t i, n = 0;
+
+	cr_assert(smp__rule_once(SMP_RULE_COMPILER_END_OF_SUPPORT));
+	cr_assert_not(smp__rule_once(SMP_RULE_COMPILER_DEBUG));
+	snprintf(two, sizeof(two), "%s---\n%s", job, job);
+	rep = th_check(ctx, two);
+	for (i = 0; i < smp_report_count(rep); i++)
+		n += strcmp(smp_report_get(rep, i)->rule,
+			    "compiler-end-of-support") == 0;
+	cr_assert_eq(n, 1);
+	smp_report_free(rep);
+	smp_context_free(ctx);
 }

@@ -221,9 +221,18 @@ Test(describe, detected_by_a_response_only_member)
 
 Test(describe, correct_response_has_no_findings)
 {
-	struct smp_context *ctx = th_context(NULL);
-	struct smp_report *rep = th_check(ctx, response_yaml);
-	size_t i, n = smp_report_count(rep);
+	/* the end-of-support notice is every compiler job's */
+	static const char *const eos[] = {"compiler-end-of-support"};
+	struct smp_options o = SMP_OPTIONS_INIT;
+	struct smp_context *ctx;
+	struct smp_report *rep;
+	size_t i, n;
+
+	o.ignore.names = eos;
+	o.ignore.count = 1;
+	ctx = th_context(&o);
+	rep = th_check(ctx, response_yaml);
+	n = smp_report_count(rep);
 
 	for (i = 0; i < n; i++) {
 		const struct smp_finding *f = smp_report_get(rep, i);

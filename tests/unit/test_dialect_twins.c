@@ -4,7 +4,8 @@
  * rewritten, from its own effective job, as the CreateTrainingJob request
  * estimator.fit() would send (the image the SDK picks, the hyperparameters
  * the container receives with the SDK's sagemaker_* ones, the Debugger and
- * Profiler the SDK attaches) and as ModelTrainer fields, and the three
+ * Profiler the SDK attaches), as ModelTrainer fields and as the training
+ * job definition of a CreateHyperParameterTuningJob request, and the four
  * must give the same rules at corresponding places.
  *
  * A case has no twin when what it tests is the estimator's spelling
@@ -210,55 +211,40 @@ put_environment(struct out *o, const struct smp_job *job)
 	return 1;
 }
 
-/* The image estimator.fit() would run: given, or what the SDK derives. */
+/* The image estimator.fit() would run (the effective job's, in the
+ * region the caller set): given, or what the SDK derives. */
 static int
-image_of(const struct smp_job *job, const struct smp_catalog *cat, char *out,
-	 size_t size)
+image_of(const struct smp_job *job, char *out, size_t size)
 {
-	struct smp_image_request rq;
-	struct smp_image_result r;
+	struct smp_image_uri im;
 
-	if (job->image) {
-		struct smp_image_uri im;
-
-		/* a custom image: what it holds is not known in a request */
-		if (smp__image_parse(&im, job->image->u.scalar.value,
-				     job->image->u.scalar.len) ||
-		    im.estimator == SMP_EST_UNKNOWN)
-			return 0;
-		snprintf(out, size, "%.*s", (int)job->image->u.scalar.len,
-			 job->image->u.scalar.value);
-		return 1;
-	}
-	memset(&rq, 0, sizeof(rq));
-	rq.framework = smp__estimator_key(job->estimator);
-	if (job->estimator == SMP_EST_HUGGINGFACE) {
-		rq.version = smp__node_text(job->transformers_version);
-		rq.base_framework = job->base_framework;
-		rq.base_version = smp__node_text(job->framework_version);
-	} else {
-		rq.version = smp__node_text(job->framework_version);
-	}
-	rq.py_version = smp__node_text(job->py_version);
-	rq.instance_type = smp__node_text(job->instance_type);
-	rq.region = "us-east-1";
-	rq.compiler = job->compiler_sdk;
-	rq.smdistributed =
-		smp__map_get(job->distribution, "smdistributed") != NULL;
-	if (!rq.framework || smp__image_uri_derive(&r, cat, &rq) ||
-	    r.status != SMP_IMAGE_OK)
+	if (!job->pulled_image)
 		return 0;
-	snprintf(out, size, "%s", r.uri);
+	/* a custom image: what it holds is not known in a request */
+	if (job->image && (smp__image_parse(&im, job->image->u.scalar.value,
+					    job->image->u.scalar.len) ||
+			   im.estimator == SMP_EST_UNKNOWN))
+		return 0;
+	snprintf(out, size, "%s", job->pulled_image);
 	return 1;
 }
 
-/* The request estimator.fit() sends; 0 when the job has no such twin. */
+/* The members a request and a tuning job's definition share, from the
+ * image on; hp: the hyperparameters' member name. */
 static int
-api_twin(struct out *o, const struct smp_job *job, const char *image)
+put_training(struct out *o, const struct smp_job *job, const char *image,
+	     const char *hp)
 {
-	put(o, "{\"TrainingJobName\": \"twin\",\n"
-	       " \"RoleArn\": \"arn:aws:iam::111122223333:role/twin\",\n"
-	       " \"AlgorithmSpecification\": {\"TrainingImage\": ");
+	const struct smp_node *role =
+		smp__as_string(smp__map_get(job->root, "role"));
+
+	/* the estimator's role, whose partition may tell the region */
+	put(o, " \"RoleArn\": ");
+	if (role)
+		put_str(o, role->u.scalar.value, role->u.scalar.len);
+	else
+		put(o, "\"arn:aws:iam::111122223333:role/twin\"");
+	put(o, ",\n \"AlgorithmSpecification\": {\"TrainingImage\": ");
 	put_str(o, image, strlen(image));
 	put(o, ", \"TrainingInputMode\": \"File\"},\n"
 	       " \"ResourceConfig\": {");
@@ -267,11 +253,19 @@ api_twin(struct out *o, const struct smp_job *job, const char *image)
 		    smp__node_text(job->instance_type));
 	put(o, "\"InstanceCount\": %lld, \"VolumeSizeInGB\": 30},\n",
 	    job->count);
-	put(o, " \"HyperParameters\": ");
+	put(o, " \"%s\": ", hp);
 	if (!put_hyperparameters(o, job))
 		return 0;
 	put(o, ",\n \"Environment\": ");
-	if (!put_environment(o, job))
+	return put_environment(o, job);
+}
+
+/* The request estimator.fit() sends; 0 when the job has no such twin. */
+static int
+api_twin(struct out *o, const struct smp_job *job, const char *image)
+{
+	put(o, "{\"TrainingJobName\": \"twin\",\n");
+	if (!put_training(o, job, image, "HyperParameters"))
 		return 0;
 	if (job->debugger)
 		put(o, ",\n \"DebugHookConfig\": {\"S3OutputPath\": "
@@ -282,12 +276,40 @@ api_twin(struct out *o, const struct smp_job *job, const char *image)
 	return 1;
 }
 
+/*
+ * The same request as the one definition of a tuning job (a Debugger hook
+ * and Profiler have no member there) whose one tuned hyperparameter the
+ * job does not read: what the tuning job launches is the request.
+ */
+static int
+tuning_twin(struct out *o, const struct smp_job *job, const char *image)
+{
+	put(o, "{\"HyperParameterTuningJobName\": \"twin\",\n"
+	       " \"HyperParameterTuningJobConfig\": {\"Strategy\": "
+	       "\"Random\", \"ResourceLimits\": {\"MaxNumberOfTrainingJobs\": "
+	       "2, \"MaxParallelTrainingJobs\": 1}, \"ParameterRanges\": "
+	       "{\"ContinuousParameterRanges\": [{\"Name\": \"twin_unused\", "
+	       "\"MinValue\": \"0.1\", \"MaxValue\": \"0.2\"}]}},\n"
+	       " \"TrainingJobDefinition\": {\"DefinitionName\": \"twin\",\n");
+	if (!put_training(o, job, image, "StaticHyperParameters"))
+		return 0;
+	put(o, "\n}}\n");
+	return 1;
+}
+
 /* The same job as ModelTrainer fields (JSON, which is YAML too). */
 static int
 model_trainer_twin(struct out *o, const struct smp_job *job, const char *image)
 {
+	const struct smp_node *role =
+		smp__as_string(smp__map_get(job->root, "role"));
+
 	put(o, "{\"training_image\": ");
 	put_str(o, image, strlen(image));
+	if (role) {
+		put(o, ",\n \"role\": ");
+		put_str(o, role->u.scalar.value, role->u.scalar.len);
+	}
 	put(o, ",\n \"source_code\": {\"entry_script\": \"train.py\"},\n"
 	       " \"compute\": {");
 	if (job->instance_type)
@@ -370,9 +392,12 @@ summary(const struct smp_report *rep, int debugger_too, char *out, size_t size)
 		cr_assert_not_null(lines[n]);
 		/* a default Debugger hook has no node in an estimator spec:
 		 * the finding sits on the compiler there, on DebugHookConfig
-		 * in the request */
+		 * in the request; the end-of-support notice sits on the
+		 * compiler flag the estimator's SDK adds (no node) */
 		snprintf(lines[n], 400, "%s@%s", f->rule,
-			 strcmp(f->rule, "debugger-profiler-overhead") == 0
+			 strcmp(f->rule, "debugger-profiler-overhead") == 0 ||
+					 strcmp(f->rule,
+						"compiler-end-of-support") == 0
 				 ? "*"
 				 : place_of(f->pointer));
 		n++;
@@ -410,9 +435,10 @@ twin_case(const struct smp_context *ctx, const char *path, size_t *mt_agree)
 	struct smp_docs docs;
 	struct smp_limits lim;
 	struct smp_job job;
-	struct smp_report *rep[3];
-	struct out api = {NULL, 0, 0}, mt = {NULL, 0, 0};
-	static char sum[3][8192];
+	const struct smp_node *role;
+	struct smp_report *rep[4];
+	struct out api = {NULL, 0, 0}, mt = {NULL, 0, 0}, tu = {NULL, 0, 0};
+	static char sum[4][8192];
 	char image[512];
 	size_t len = 0;
 	char *buf = th_read_file(path, &len);
@@ -430,14 +456,20 @@ twin_case(const struct smp_context *ctx, const char *path, size_t *mt_agree)
 	job.dialect = SMP_DIALECT_ESTIMATOR;
 	job.arena = &docs.arena;
 	smp__normalize_estimator(&job, docs.items[0].root);
+	job.region_default = "us-east-1";
 	smp__job_resolve(&job, &ctx->catalog);
+	/* a role of another partition says where the job runs; a twin's
+	 * image would name us-east-1 instead */
+	role = smp__as_string(smp__map_get(job.root, "role"));
+	if (role && strncmp(role->u.scalar.value, "arn:aws:", 8) != 0)
+		goto done;
 	if (job.oom || job.estimator == SMP_EST_UNKNOWN ||
-	    job.instance_groups ||
-	    !image_of(&job, &ctx->catalog, image, sizeof(image)))
+	    job.instance_groups || !image_of(&job, image, sizeof(image)))
 		goto done;
 	rep[0] = th_check_named(ctx, path, buf);
 	if (!transferable(rep[0]) || !api_twin(&api, &job, image) ||
-	    !model_trainer_twin(&mt, &job, image)) {
+	    !model_trainer_twin(&mt, &job, image) ||
+	    !tuning_twin(&tu, &job, image)) {
 		smp_report_free(rep[0]);
 		goto done;
 	}
@@ -454,8 +486,15 @@ twin_case(const struct smp_context *ctx, const char *path, size_t *mt_agree)
 	cr_expect_str_eq(sum[2], sum[0],
 			 "%s: the ModelTrainer twin differs\n%s--\n%s", path,
 			 sum[0], sum[2]);
-	if (strcmp(sum[2], sum[0]) == 0)
+	/* the tuning job's definition: no Debugger or Profiler members */
+	rep[3] = th_check_named(ctx, "twin-tuning.json", tu.s);
+	summary(rep[3], 0, sum[3], sizeof(sum[3]));
+	cr_expect_str_eq(sum[3], sum[0],
+			 "%s: the tuning job twin differs\n%s--\n%s", path,
+			 sum[0], sum[3]);
+	if (strcmp(sum[2], sum[0]) == 0 && strcmp(sum[3], sum[0]) == 0)
 		(*mt_agree)++;
+	smp_report_free(rep[3]);
 	ok = 1;
 	smp_report_free(rep[0]);
 	smp_report_free(rep[1]);
@@ -463,6 +502,7 @@ twin_case(const struct smp_context *ctx, const char *path, size_t *mt_agree)
 done:
 	free(api.s);
 	free(mt.s);
+	free(tu.s);
 	smp__docs_release(&docs);
 	free(buf);
 	return ok;
@@ -550,8 +590,8 @@ Test(dialect_twins, every_transferable_golden_case_agrees)
 	free(files);
 	smp_context_free(ctx);
 	fprintf(stderr,
-		"dialect twins: %zu of %zu golden cases written in three "
-		"dialects, %zu agree in all three\n",
+		"dialect twins: %zu of %zu golden cases written in four "
+		"forms, %zu agree in all four\n",
 		twins, n, mt_agree);
 	cr_assert_geq(twins, 100, "too few twins: %zu", twins);
 	cr_assert_eq(mt_agree, twins);

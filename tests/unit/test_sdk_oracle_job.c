@@ -68,6 +68,32 @@ read_json(const char *path)
 	return j;
 }
 
+/* Checks spec (its kwargs and estimator class as an estimator spec) with
+ * hook; the report is freed. */
+static void
+run_spec(const struct smp_context *ctx, const cJSON *spec,
+	 const struct smp_check_hook *hook)
+{
+	cJSON *kw = cJSON_Duplicate(
+		cJSON_GetObjectItemCaseSensitive(spec, "kwargs"), 1);
+	struct smp_report *rep = NULL;
+	char *text;
+
+	cr_assert_not_null(kw);
+	cJSON_AddStringToObject(
+		kw, "estimator",
+		cJSON_GetObjectItemCaseSensitive(spec, "estimator")
+			->valuestring);
+	text = cJSON_PrintUnformatted(kw);
+	cr_assert_not_null(text);
+	cr_assert_eq(smp__check_run(&rep, ctx, "o.json", text, strlen(text),
+				    hook, NULL),
+		     0);
+	smp_report_free(rep);
+	cJSON_free(text);
+	cJSON_Delete(kw);
+}
+
 Test(sdk_oracle, effective_hyperparameters_equal_the_sdk)
 {
 	cJSON *specs = read_json("tests/sdk-oracle/specs.json");
@@ -83,29 +109,18 @@ Test(sdk_oracle, effective_hyperparameters_equal_the_sdk)
 		const cJSON *r = cJSON_GetArrayItem(res, i++);
 		const cJSON *hp =
 			cJSON_GetObjectItemCaseSensitive(r, "hyperparameters");
-		cJSON *kw;
+		const char *name =
+			cJSON_GetObjectItemCaseSensitive(spec, "name")
+				->valuestring;
 		struct seen s;
 		struct smp_check_hook hook = {.fn = grab, .ud = &s};
-		struct smp_report *rep = NULL;
-		char *text;
 		size_t k;
 
 		if (!hp)
 			continue; /* the SDK refused it */
-		kw = cJSON_Duplicate(
-			cJSON_GetObjectItemCaseSensitive(spec, "kwargs"), 1);
-		cr_assert_not_null(kw);
-		cJSON_AddStringToObject(
-			kw, "estimator",
-			cJSON_GetObjectItemCaseSensitive(spec, "estimator")
-				->valuestring);
-		text = cJSON_PrintUnformatted(kw);
-		cr_assert_not_null(text);
 		memset(&s, 0, sizeof(s));
-		cr_assert_eq(smp__check_run(&rep, ctx, "o.json", text,
-					    strlen(text), &hook, NULL),
-			     0);
-		cr_assert(s.ran, "%s: no job", text);
+		run_spec(ctx, spec, &hook);
+		cr_assert(s.ran, "%s: no job", name);
 		for (k = 0; k < NFLAGS; k++) {
 			const cJSON *want =
 				cJSON_GetObjectItemCaseSensitive(hp, flags[k]);
@@ -119,14 +134,88 @@ Test(sdk_oracle, effective_hyperparameters_equal_the_sdk)
 				  flags[k], s.value[k], w);
 		}
 		compared++;
-		smp_report_free(rep);
-		cJSON_free(text);
-		cJSON_Delete(kw);
 	}
 	cr_log_info("%d accepted specs: compiler and XLA switches compared",
 		    compared);
 	cr_expect_geq(compared, 60);
 	smp_context_free(ctx);
+	cJSON_Delete(specs);
+	cJSON_Delete(exp);
+}
+
+struct pulled {
+	char image[256];
+	int missing, ran;
+};
+
+static void
+grab_image(void *ud, const struct smp_check *c)
+{
+	struct pulled *p = ud;
+
+	p->ran = 1;
+	p->missing = c->job->image_region_missing;
+	snprintf(p->image, sizeof(p->image), "%s",
+		 c->job->pulled_image ? c->job->pulled_image : "");
+}
+
+/*
+ * The image the effective job pulls in the spec's region (smp_options.
+ * region) is the URI the SDK derives; where the SDK refuses the region
+ * ("Unsupported region"), the effective job knows the image is not
+ * published there.
+ */
+Test(sdk_oracle, effective_image_and_region_equal_the_sdk)
+{
+	cJSON *specs = read_json("tests/sdk-oracle/specs.json");
+	cJSON *exp = read_json("tests/sdk-oracle/expected.json");
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(specs, "specs");
+	const cJSON *res = cJSON_GetObjectItemCaseSensitive(exp, "results");
+	const cJSON *spec;
+	int i = 0, uris = 0, regions = 0;
+
+	cJSON_ArrayForEach(spec, list)
+	{
+		const cJSON *r = cJSON_GetArrayItem(res, i++);
+		const cJSON *uri =
+			cJSON_GetObjectItemCaseSensitive(r, "image_uri");
+		const cJSON *e = cJSON_GetObjectItemCaseSensitive(r, "error");
+		const cJSON *msg =
+			cJSON_GetObjectItemCaseSensitive(e, "message");
+		const char *name =
+			cJSON_GetObjectItemCaseSensitive(spec, "name")
+				->valuestring;
+		int region_error = cJSON_IsString(msg) &&
+				   strncmp(msg->valuestring,
+					   "Unsupported region", 18) == 0;
+		struct smp_options o = SMP_OPTIONS_INIT;
+		struct smp_context *ctx;
+		struct pulled p;
+		struct smp_check_hook hook = {.fn = grab_image, .ud = &p};
+
+		if (!cJSON_IsString(uri) && !region_error)
+			continue; /* refused for another reason */
+		o.region = cJSON_GetObjectItemCaseSensitive(spec, "region")
+				   ->valuestring;
+		ctx = th_context(&o);
+		memset(&p, 0, sizeof(p));
+		run_spec(ctx, spec, &hook);
+		cr_assert(p.ran, "%s: no job", name);
+		if (region_error) {
+			cr_expect(p.missing, "%s: the SDK refuses the region",
+				  name);
+			regions++;
+		} else {
+			cr_expect_str_eq(p.image, uri->valuestring, "%s", name);
+			cr_expect(!p.missing, "%s: published there", name);
+			uris++;
+		}
+		smp_context_free(ctx);
+	}
+	cr_log_info("%d image URIs and %d refused regions compared", uris,
+		    regions);
+	cr_expect_geq(uris, 60);
+	cr_expect_geq(regions, 4);
 	cJSON_Delete(specs);
 	cJSON_Delete(exp);
 }
