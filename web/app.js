@@ -49,7 +49,7 @@ function smpWorkerMain(factory) {
 			var t0 = performance.now();
 			var out;
 			if (m.op === "check")
-				out = call(M, M._smpw_check, [m.name, m.text, len, 0]);
+				out = call(M, M._smpw_check, [m.name, m.text, len]);
 			else
 				out = call(M, M._smpw_suggest, [m.name, m.text, len, m.to || "", m.sqrt ? 1 : 0]);
 			self.postMessage({ id: m.id, out: out, ms: performance.now() - t0 });

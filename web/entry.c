@@ -5,10 +5,10 @@
  * suggestion's text. The page's worker calls these; nothing here parses
  * or judges a job itself.
  *
- * The program's state is four contexts (linear or square-root learning-
- * rate scaling; entry scripts read from the module's file system or not:
- * a page has only the one file pasted), made on first use and kept for
- * the page's life: the library itself keeps none.
+ * The program's state is two contexts (linear and square-root learning-
+ * rate scaling; neither reads entry scripts: a page has only the one file
+ * pasted), made on first use and kept for the page's life: the library
+ * itself keeps none.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -60,12 +60,12 @@ out_take(struct out *o)
 	return o->buf;
 }
 
-static struct smp_context *contexts[2][2];
+static struct smp_context *contexts[2];
 
 static struct smp_context *
-context(int sqrt_scaling, int scripts)
+context(int sqrt_scaling)
 {
-	struct smp_context **c = &contexts[sqrt_scaling != 0][scripts != 0];
+	struct smp_context **c = &contexts[sqrt_scaling != 0];
 	struct smp_options opts;
 	struct smp_error err;
 
@@ -74,7 +74,7 @@ context(int sqrt_scaling, int scripts)
 	smp_options_init(&opts, SMP_OPTIONS_VERSION);
 	opts.lr_scaling =
 		sqrt_scaling ? SMP_LR_SCALING_SQRT : SMP_LR_SCALING_LINEAR;
-	opts.no_script = !scripts;
+	opts.no_script = 1;
 	memset(&err, 0, sizeof(err));
 	if (smp_context_new(c, &opts, &err))
 		return NULL;
@@ -84,18 +84,16 @@ context(int sqrt_scaling, int scripts)
 /*
  * The JSON report of one buffer named name, as the CLI writes it for one
  * file (the same emitter and options); a file that cannot be checked is
- * an "errors" entry, as in the CLI. With scripts 0, as `--no-script`: the
- * entry script is not looked for; with 1, the file name is read from the
- * module's file system (text is not used) and its entry script beside it.
- * The caller frees it with smpw_free().
+ * an "errors" entry, as in the CLI. As `--no-script`: the page has no
+ * entry script to read. The caller frees it with smpw_free().
  */
-char *smpw_check(const char *name, const char *text, size_t len, int scripts);
+char *smpw_check(const char *name, const char *text, size_t len);
 
 char *
-smpw_check(const char *name, const char *text, size_t len, int scripts)
+smpw_check(const char *name, const char *text, size_t len)
 {
 	struct smp_emitter_options eo = SMP_EMITTER_OPTIONS_INIT;
-	struct smp_context *ctx = context(0, scripts);
+	struct smp_context *ctx = context(0);
 	struct smp_emitter *em = NULL;
 	struct smp_report *rep = NULL;
 	struct smp_error err;
@@ -106,10 +104,7 @@ smpw_check(const char *name, const char *text, size_t len, int scripts)
 	    smp_emitter_new(&em, ctx, SMP_FORMAT_JSON, &eo, out_write, &o))
 		return NULL;
 	memset(&err, 0, sizeof(err));
-	/* scripts: the entry script is looked for beside the file, in the
-	 * module's file system, as the CLI does beside the file on disk */
-	rc = scripts ? smp_check_file(&rep, ctx, name, &err)
-		     : smp_check_buffer(&rep, ctx, name, text, len, &err);
+	rc = smp_check_buffer(&rep, ctx, name, text, len, &err);
 	if (rc == 0)
 		rc = smp_emitter_add(em, rep);
 	else
@@ -139,7 +134,7 @@ smpw_suggest(const char *name, const char *text, size_t len,
 	     const char *to_instance, int sqrt_scaling)
 {
 	struct smp_suggest_options so = SMP_SUGGEST_OPTIONS_INIT;
-	struct smp_context *ctx = context(sqrt_scaling, 0);
+	struct smp_context *ctx = context(sqrt_scaling);
 	struct smp_suggestion *s = NULL;
 	struct smp_error err;
 	struct out o = {NULL, 0, 0, 0};
@@ -165,7 +160,7 @@ char *smpw_versions(void);
 char *
 smpw_versions(void)
 {
-	struct smp_context *ctx = context(0, 0);
+	struct smp_context *ctx = context(0);
 	struct out o = {NULL, 0, 0, 0};
 	const char *parts[3];
 	int i;

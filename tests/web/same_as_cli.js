@@ -3,10 +3,9 @@
  * same_as_cli.js - the playground's module answers as the CLI does: for
  * every example and every golden case's input, the JSON report of
  * smpw_check() (the call the page's worker makes) equals, byte for byte,
- * `sm-preflight check --format json --no-config FILE` (the page has no
- * configuration file). The files a check reads besides the spec (entry
- * scripts beside the examples and cases) are copied into the module's
- * file system at the same paths.
+ * `sm-preflight check --format json --no-config --no-script FILE` (the
+ * page has no configuration file, and no entry script beside the one file
+ * it is given).
  *
  * Usage: node tests/web/same_as_cli.js BUNDLE CLI (from the repository).
  */
@@ -18,6 +17,15 @@ const { spawnSync } = require("child_process");
 const [bundle, cli] = process.argv.slice(2);
 const { smpFactory, wasm } = require(path.resolve(bundle));
 const INPUT = /\.(ya?ml|json|py|ipynb)$/;
+/* A case whose answer depends on the machine, with why; for it the two
+ * must agree on the rules that fire, not on every byte. */
+const MACHINE_DEPENDENT = {
+	"tests/cases/input-limit/fires-python-budget.py":
+		"the evaluator's budget is bytes of memory, and a 32-bit " +
+		"WebAssembly build spends fewer per value: it runs out a " +
+		"statement later",
+};
+const rules = (json) => (JSON.parse(json).findings || []).map((f) => f.rule).join(",");
 const roots = ["examples", "tests/cases"];
 
 function walk(dir, out) {
@@ -35,30 +43,13 @@ function walk(dir, out) {
 smpFactory()({ wasmBinary: wasm() }).then((M) => {
 	const files = [];
 	roots.forEach((r) => walk(r, files));
-	/* the same tree, relative paths and all, in the module's memory */
-	M.FS.mkdirTree("/repo");
-	for (const f of files) {
-		M.FS.mkdirTree("/repo/" + path.dirname(f));
-		M.FS.writeFile("/repo/" + f, fs.readFileSync(f));
-	}
-	/* the host files the confinement cases point at, so that "outside"
-	 * means the same in both (they must be refused, never read) */
-	for (const f of ["/etc/passwd", "/proc/self/environ"]) {
-		try {
-			M.FS.mkdirTree(path.dirname(f));
-			M.FS.writeFile(f, "not to be read\n");
-		} catch (e) {
-			/* already there */
-		}
-	}
-	M.FS.chdir("/repo");
 	const call = (name, bytes) => {
 		const n = M.lengthBytesUTF8(name) + 1;
 		const np = M._malloc(n);
 		M.stringToUTF8(name, np, n);
 		const tp = M._malloc(bytes.length + 1);
 		M.HEAPU8.set(bytes, tp);
-		const r = M._smpw_check(np, tp, bytes.length, 1);
+		const r = M._smpw_check(np, tp, bytes.length);
 		M._free(np);
 		M._free(tp);
 		const s = M.UTF8ToString(r);
@@ -70,9 +61,10 @@ smpFactory()({ wasmBinary: wasm() }).then((M) => {
 		const bytes = fs.readFileSync(f);
 		const page = call(f, bytes);
 		const r = spawnSync(cli, ["check", "--format", "json", "--no-config",
-					  "--color", "never", f],
+					  "--no-script", "--color", "never", f],
 				    { encoding: "utf8", maxBuffer: 1 << 26 });
-		if (r.stdout === page) {
+		if (r.stdout === page ||
+		    (MACHINE_DEPENDENT[f] && rules(r.stdout) === rules(page))) {
 			same++;
 			continue;
 		}
