@@ -554,14 +554,16 @@ class TestCheckKwargs(InRoot):
         self.assertTakesUnder(1, lambda: found.extend(
             smpreflight.check_kwargs("HuggingFace", kw)))
         # a hyperparameter is a string or a number, never a mapping
-        self.assertEqual([(f.rule, f.pointer) for f in found],
+        self.assertEqual([(f.rule, f.pointer) for f in found
+                          if f.rule != "compiler-end-of-support"],
                          [("wrong-type", "/hyperparameters/nested")])
         loop = []
         loop.append(loop)
         kw = dict(self.KWARGS, compiler_config=_CompilerConfig(),
                   hyperparameters={"l": loop})
         self.assertEqual([(f.rule, f.pointer) for f in
-                          smpreflight.check_kwargs("HuggingFace", kw)],
+                          smpreflight.check_kwargs("HuggingFace", kw)
+                          if f.rule != "compiler-end-of-support"],
                          [("wrong-type", "/hyperparameters/l")])
 
     def test_shared_structure_is_bounded_in_all(self):
@@ -584,7 +586,8 @@ class TestCheckKwargs(InRoot):
         kw = dict(self.KWARGS, compiler_config=_CompilerConfig(debug=True),
                   hyperparameters={"a": twice, "b": twice})
         self.assertEqual(sorted((f.rule, f.pointer) for f in
-                                smpreflight.check_kwargs("HuggingFace", kw)),
+                                smpreflight.check_kwargs("HuggingFace", kw)
+                                if f.rule != "compiler-end-of-support"),
                          [("compiler-debug", "/compiler_config/debug"),
                           ("wrong-type", "/hyperparameters/a"),
                           ("wrong-type", "/hyperparameters/b")])
