@@ -257,12 +257,12 @@ check_work(void *ud, size_t i)
 		snprintf(res->err.message, sizeof(res->err.message), "%s",
 			 r->files->errors[i]);
 	} else if (r->fix.mode)
-		res->rc = cli_fix_file(&res->fixed, &r->fix, r->ctxs[i], path,
-				       strcmp(path, "-") == 0
-					       ? (r->stdin_name ? r->stdin_name
-								: "<stdin>")
-					       : path,
-				       &res->err);
+		res->rc = cli_fix_file(
+			&res->fixed, &r->fix, r->ctxs[i], path,
+			strcmp(path, "-") == 0
+				? (r->stdin_name ? r->stdin_name : "<stdin>")
+				: path,
+			&res->err);
 	else if (strcmp(path, "-") == 0)
 		res->rc = check_stdin(&res->rep, r->ctxs[i],
 				      r->stdin_name ? r->stdin_name : "<stdin>",

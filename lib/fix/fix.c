@@ -81,6 +81,44 @@ doc_at(const struct smp_docs *docs, uint32_t line)
 	return root;
 }
 
+/*
+ * 1 when f's pointer names, below root, the node f is at (or the key of
+ * that node): the finding is about this document's own text, not a job
+ * a normalizer found inside it (a pipeline step), whose pointers start
+ * elsewhere.
+ */
+static int
+anchored(const struct smp_node *root, const struct smp_finding *f)
+{
+	const struct smp_node *n, *m;
+	char parent[512];
+	const char *slash;
+	int unknown = 0;
+	size_t i;
+
+	if (!root || !f->pointer)
+		return 0;
+	n = smp__node_at_pointer(root, f->pointer, &unknown);
+	if (!n || unknown)
+		return 0;
+	if (n->start.line == f->line && n->start.column == f->column)
+		return 1;
+	slash = strrchr(f->pointer, '/');
+	if (!slash || (size_t)(slash - f->pointer) >= sizeof(parent))
+		return 0;
+	memcpy(parent, f->pointer, (size_t)(slash - f->pointer));
+	parent[slash - f->pointer] = '\0';
+	m = smp__node_at_pointer(root, parent, &unknown);
+	for (i = 0; m && m->kind == SMP_NODE_MAPPING && i < m->u.mapping.count;
+	     i++)
+		if (m->u.mapping.items[i].value == n)
+			return m->u.mapping.items[i].key->start.line ==
+				       f->line &&
+			       m->u.mapping.items[i].key->start.column ==
+				       f->column;
+	return 0;
+}
+
 /* The edits the findings of rep ask for in cur[0..len). */
 static int
 collect(struct pass *p, const struct smp_allocator *a,
@@ -95,6 +133,7 @@ collect(struct pass *p, const struct smp_allocator *a,
 		enum smp_rule_id id;
 		enum smp_fix_safety safety;
 		struct smp_fix_edit e;
+		const struct smp_node *root;
 
 		if (!f->suggestion || f->suppressed || f->cell || !f->line ||
 		    !f->file || strcmp(f->file, name) != 0 ||
@@ -107,8 +146,11 @@ collect(struct pass *p, const struct smp_allocator *a,
 			p->unsafe_skipped++;
 			continue;
 		}
-		rc = smp__fix_edit(&e, &p->arena, cur, len,
-				   doc_at(docs, f->line), docs->is_json, f);
+		root = doc_at(docs, f->line);
+		if (!anchored(root, f))
+			continue;
+		rc = smp__fix_edit(&e, &p->arena, cur, len, root,
+				   docs->is_json, f);
 		if (rc == 1)
 			continue;
 		if (rc)

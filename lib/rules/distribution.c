@@ -205,6 +205,11 @@ check_missing(const struct smp_check *c)
 		smp__finding_fix(c->rep, f, "%s",
 				 smp__words(job)->pytorchxla_on);
 	}
+	/* the estimator's own switch, for `check --fix` */
+	if (has_version && job->dialect == SMP_DIALECT_ESTIMATOR)
+		smp__finding_suggest_at(c->rep, f,
+					"/distribution/pytorchxla/enabled",
+					SMP_VALUE_BOOLEAN, "true");
 }
 
 void
