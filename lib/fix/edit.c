@@ -230,6 +230,15 @@ newline_at(const char *buf, size_t len, size_t p)
 	return nl && nl > buf && nl[-1] == '\r' ? "\r\n" : "\n";
 }
 
+/* 1 when s[0..n) is only spaces and tabs. */
+static int
+blank(const char *s, size_t n)
+{
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return n == 0;
+}
+
 static size_t
 line_start(const char *buf, size_t p)
 {
@@ -280,9 +289,10 @@ insert(struct smp_buf *b, struct smp_fix_edit *e, const char *buf, size_t len,
 	p = last->value->end.offset;
 	if (is_json || buf[m->start.offset] == '{') {
 		e->start = e->end = p;
-		if (last->key->start.line != m->start.line) {
+		ls = line_start(buf, last->key->start.offset);
+		if (last->key->start.line != m->start.line &&
+		    blank(buf + ls, last->key->start.offset - ls)) {
 			/* one member per line: the next at the same indent */
-			ls = line_start(buf, last->key->start.offset);
 			smp__buf_addc(b, ',');
 			smp__buf_adds(b, newline_at(buf, len, ls));
 			smp__buf_add(b, buf + ls, last->key->start.offset - ls);

@@ -149,8 +149,8 @@ collect(struct pass *p, const struct smp_allocator *a,
 		root = doc_at(docs, f->line);
 		if (!anchored(root, f))
 			continue;
-		rc = smp__fix_edit(&e, &p->arena, cur, len, root,
-				   docs->is_json, f);
+		rc = smp__fix_edit(&e, &p->arena, cur, len, root, docs->is_json,
+				   f);
 		if (rc == 1)
 			continue;
 		if (rc)
