@@ -1150,6 +1150,62 @@ def has_errors(findings: Sequence[Finding]) -> bool:
                for f in findings)
 
 
+# ---------------------------------------------------------------- fixes
+
+class _FixOptions(ctypes.Structure):
+    _fields_ = [
+        ("version", ctypes.c_uint),
+        ("unsafe_fixes", ctypes.c_int),
+        ("max_passes", ctypes.c_uint),
+        ("script_dir", _c_str),
+        ("format", _c_enum),
+    ]
+
+
+class _FixResult(ctypes.Structure):
+    # struct smp_fix_result: only the fields fix() reads come first
+    _fields_ = [
+        ("text", ctypes.c_void_p),
+        ("len", ctypes.c_size_t),
+    ]
+
+
+_smp_fix = _proto("smp_fix", ctypes.c_int, ctypes.POINTER(_P), _P, _c_str,
+                  _c_str, ctypes.c_size_t, ctypes.POINTER(_FixOptions), _ERR)
+_smp_fix_result_free = _proto("smp_fix_result_free", None, _P)
+
+
+def fix(source, *, name=None, unsafe_fixes=False, context=None):
+    """The spec with its fixes applied (`sm-preflight check --fix`): text
+    (str or bytes, labelled name) or a file given as an os.PathLike, which
+    is read, not written. Only the edited spans change. unsafe_fixes also
+    applies the fixes that change what is trained (batch size, learning
+    rate, instance type, versions). Returns str for str input and for a
+    file, bytes for bytes."""
+    ctx = (context or _default_context())._handle()
+    label, buf = _source(source, name)
+    if buf is None:
+        with open(label, "rb") as f:
+            buf = f.read()
+    opts = _FixOptions(1, 1 if unsafe_fixes else 0, 0, None, 0)
+    out = _P()
+    err = _Error()
+    rc = _smp_fix(ctypes.byref(out), ctx, _to_bytes(label), buf, len(buf),
+                  ctypes.byref(opts), ctypes.byref(err))
+    if rc:
+        _raise(rc, err)
+    try:
+        r = ctypes.cast(out, ctypes.POINTER(_FixResult)).contents
+        text = ctypes.string_at(r.text, r.len)
+    finally:
+        _smp_fix_result_free(out)
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return text
+    return text.decode("utf-8")
+
+
+__all__.append("fix")
+
 if tuple(int(x) for x in version().split(".")[:2]) < _MIN_VERSION:
     raise ImportError("smpreflight: %s is version %s; this binding needs "
                       "%d.%d or later (ABI %d)"
