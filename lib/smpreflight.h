@@ -801,6 +801,12 @@ struct smp_suggestion {
 	const char *fragment;
 	/* the findings of checking the spec (borrowed from the suggestion) */
 	const struct smp_report *report;
+	/* the whole spec with the change made as exact byte edits and then
+	 * the safe fixes it needs (smp_fix(): the distribution and
+	 * GPU_NUM_DEVICES a move to more GPUs asks for), which the fragment
+	 * shows too; NULL when nothing changes. NUL-terminated. */
+	const char *patched;
+	size_t patched_len;
 };
 
 /*
@@ -873,6 +879,10 @@ struct smp_fix_applied {
 	size_t start;      /* its edit: text[start, end) of that pass's */
 	size_t end;        /* input became replacement */
 	const char *replacement;
+	/* the value set (the finding's suggestion), of JSON type type; the
+	 * new key for a rename */
+	const char *value;
+	enum smp_value_type type;
 };
 
 /*

@@ -191,8 +191,10 @@ record(struct fixed *r, const struct cand *c, unsigned int number)
 	x->fix = keep(r, c->f->fix);
 	x->pointer = keep(r, c->f->suggestion_pointer);
 	x->replacement = keep(r, c->e.text);
+	x->value = keep(r, c->f->suggestion);
+	x->type = c->f->suggestion_type;
 	if (!x->rule || !x->message || !x->pointer || !x->replacement ||
-	    (c->f->fix && !x->fix))
+	    !x->value || (c->f->fix && !x->fix))
 		return SMP_ENOMEM;
 	x->line = c->f->line;
 	x->column = c->f->column;

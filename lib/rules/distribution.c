@@ -205,11 +205,20 @@ check_missing(const struct smp_check *c)
 		smp__finding_fix(c->rep, f, "%s",
 				 smp__words(job)->pytorchxla_on);
 	}
-	/* the estimator's own switch, for `check --fix` */
+	/* the dialect's own switch, for `check --fix` */
 	if (has_version && job->dialect == SMP_DIALECT_ESTIMATOR)
 		smp__finding_suggest_at(c->rep, f,
 					"/distribution/pytorchxla/enabled",
 					SMP_VALUE_BOOLEAN, "true");
+	else if (has_version)
+		smp__finding_suggest_at(
+			c->rep, f,
+			job->dialect == SMP_DIALECT_CREATE_TRAINING_JOB
+				? "/HyperParameters/"
+				  "sagemaker_pytorch_xla_multi_worker_enabled"
+				: "/hyperparameters/"
+				  "sagemaker_pytorch_xla_multi_worker_enabled",
+			SMP_VALUE_STRING, "true");
 }
 
 void

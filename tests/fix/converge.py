@@ -8,6 +8,11 @@ check again. It fails when a finding a fix addressed (same rule, same
 pointer) remains, when an error or warning of a rule that did not fire
 before appears, or when a second --fix changes the file. Prints the
 convergence figure "converged N/M".
+
+Then `suggest --diff` (with and without --to) for the suggest cases and
+the examples: the diff applied with patch(1), the result checked; no error
+or warning of a rule that did not fire before may appear ("suggestions
+accepted N/M").
 """
 import json
 import os
@@ -96,6 +101,61 @@ def one(cli, cwd, spec, args):
     return problems
 
 
+TARGETS = (None, "ml.p3.8xlarge", "ml.p4d.24xlarge", "ml.g5.12xlarge")
+
+
+def suggestion_ok(cli, cwd, spec, to):
+    """None when suggest has no change; else the problems of its diff."""
+    args = ["suggest", "--diff", spec] + (["--to", to] if to else [])
+    p = run(cli, cwd, args)
+    if p.returncode != 1 or not p.stdout.startswith("--- "):
+        return None
+    before = findings(cli, cwd, spec, ["--no-script"]) or []
+    orig = open(os.path.join(cwd, spec), "rb").read()
+    try:
+        q = subprocess.run(["patch", "-s", "-p1", "--no-backup-if-mismatch"],
+                           cwd=cwd, input=p.stdout, text=True,
+                           capture_output=True)
+        if q.returncode:
+            return ["the diff does not apply: " + q.stdout + q.stderr]
+        after = findings(cli, cwd, spec, ["--no-script"]) or []
+    finally:
+        open(os.path.join(cwd, spec), "wb").write(orig)
+    had = {f["rule"] for f in before}
+    if to:
+        # advice about the instance type the user chose to move to
+        had |= {"efa-recommended", "prefer-multi-gpu-instance"}
+    return ["%s after the suggestion%s: [%s] %s" %
+            (f["severity"], " --to " + to if to else "", f["rule"],
+             f["message"])
+            for f in after
+            if f["severity"] in ("error", "warning") and
+            f["rule"] not in had]
+
+
+def suggestions(cli, work, ex):
+    todo = []
+    sdir = os.path.join(work, "suggest")
+    for name in sorted(os.listdir(sdir)):
+        if name.rsplit(".", 1)[-1] in ("yaml", "json"):
+            todo.append((work, "suggest/" + name))
+    for name in sorted(os.listdir(ex)):
+        if name.rsplit(".", 1)[-1] in ("yaml", "json"):
+            todo.append((ex, name))
+    total = ok = 0
+    for cwd, spec in todo:
+        for to in TARGETS:
+            problems = suggestion_ok(cli, cwd, spec, to)
+            if problems is None:
+                continue
+            total += 1
+            for p in problems:
+                print("FAIL %s: %s" % (spec, p))
+            ok += not problems
+    print("suggestions accepted %d/%d" % (ok, total))
+    return total - ok
+
+
 def main():
     if len(sys.argv) != 2:
         print("usage: python3 tests/fix/converge.py CLI", file=sys.stderr)
@@ -138,6 +198,7 @@ def main():
             if spec not in known:
                 failed += 1
         print("converged %d/%d" % (ok, total))
+        failed += suggestions(cli, work, ex)
         return 1 if failed else 0
     finally:
         shutil.rmtree(tmp)
