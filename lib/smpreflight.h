@@ -345,6 +345,14 @@ struct smp_finding {
 	enum smp_value_type suggestion_type;
 	const char *suggestion_pointer;
 	const char *suggestion_from; /* RENAME only, else NULL */
+	/* The suggestion as one byte edit of the checked text, when the
+	 * rule's fix applies itself (README "Fixing"): text[edit_start,
+	 * edit_end) becomes edit_text (NULL: no edit); edit_unsafe 1 when
+	 * it changes what is trained (applied with --unsafe-fixes only). */
+	const char *edit_text;
+	size_t edit_start;
+	size_t edit_end;
+	int edit_unsafe;
 };
 
 /* The findings of one checked buffer or file, in source order. */

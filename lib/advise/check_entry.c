@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "advise/baseline.h"
+#include "fix/fix.h"
 #include "util/options_version.h"
 
 static const size_t check_options_size[SMP_CHECK_OPTIONS_VERSION + 1] = {
@@ -68,6 +69,7 @@ smp_check(struct smp_report **out, const struct smp_context *ctx,
 	}
 	hook.format = o.format;
 	hook.script_dir = o.script_dir;
+	hook.finish = smp__fix_annotate;
 	if (!buf)
 		return smp__check_file_run(out, ctx, name, &hook, err);
 	return smp__check_run(out, ctx, name, buf, len, &hook, err);

@@ -324,7 +324,8 @@ render_fragment(struct suggestion *s, const struct frag *f, int json)
 		s->pub.fragment = dup(s, out.data);
 }
 
-/* 1 when the check of the spec as written had the finding a fixed. */
+/* 1 when the check of the spec as written had a finding of the rule a
+ * fixed: the fix answers the spec, not the move. */
 static int
 reported(const struct smp_report *rep, const struct smp_fix_applied *a)
 {
@@ -333,8 +334,7 @@ reported(const struct smp_report *rep, const struct smp_fix_applied *a)
 	for (i = 0; i < smp_report_count(rep); i++) {
 		const struct smp_finding *f = smp_report_get(rep, i);
 
-		if (strcmp(f->rule, a->rule) == 0 && f->suggestion_pointer &&
-		    strcmp(f->suggestion_pointer, a->pointer) == 0)
+		if (strcmp(f->rule, a->rule) == 0)
 			return 1;
 	}
 	return 0;

@@ -16,6 +16,7 @@
 #include "context/context.h"
 #include "rules/check.h"
 #include "fix/edit.h"
+#include "fix/fix.h"
 
 static const size_t fix_options_size[SMP_FIX_OPTIONS_VERSION + 1] = {
 	0, sizeof(struct smp_fix_options)};
@@ -119,6 +120,33 @@ anchored(const struct smp_node *root, const struct smp_finding *f)
 	return 0;
 }
 
+/*
+ * The edit f asks for in cur[0..len): 0 with *e and *safety set; 1 when
+ * none (no applicable suggestion, not this file's text, or the patch has
+ * no edit here); SMP_ENOMEM. The edit's text is in arena.
+ */
+static int
+finding_edit(struct smp_fix_edit *e, enum smp_fix_safety *safety,
+	     struct smp_arena *arena, const struct smp_finding *f,
+	     const struct smp_docs *docs, const char *name, const char *cur,
+	     size_t len)
+{
+	const struct smp_node *root;
+	enum smp_rule_id id;
+
+	if (!f->suggestion || f->suppressed || f->cell || !f->line ||
+	    !f->file || strcmp(f->file, name) != 0 ||
+	    smp__rule_lookup(&id, f->rule))
+		return 1;
+	*safety = smp__rule_fix_safety(id);
+	if (*safety == SMP_FIX_NONE)
+		return 1;
+	root = doc_at(docs, f->line);
+	if (!anchored(root, f))
+		return 1;
+	return smp__fix_edit(e, arena, cur, len, root, docs->is_json, f);
+}
+
 /* The edits the findings of rep ask for in cur[0..len). */
 static int
 collect(struct pass *p, const struct smp_allocator *a,
@@ -130,31 +158,19 @@ collect(struct pass *p, const struct smp_allocator *a,
 
 	for (i = 0; i < n; i++) {
 		const struct smp_finding *f = smp_report_get(rep, i);
-		enum smp_rule_id id;
-		enum smp_fix_safety safety;
+		enum smp_fix_safety safety = SMP_FIX_NONE;
 		struct smp_fix_edit e;
-		const struct smp_node *root;
 
-		if (!f->suggestion || f->suppressed || f->cell || !f->line ||
-		    !f->file || strcmp(f->file, name) != 0 ||
-		    smp__rule_lookup(&id, f->rule))
-			continue;
-		safety = smp__rule_fix_safety(id);
-		if (safety == SMP_FIX_NONE)
-			continue;
-		if (safety == SMP_FIX_UNSAFE && !unsafe) {
-			p->unsafe_skipped++;
-			continue;
-		}
-		root = doc_at(docs, f->line);
-		if (!anchored(root, f))
-			continue;
-		rc = smp__fix_edit(&e, &p->arena, cur, len, root, docs->is_json,
-				   f);
+		rc = finding_edit(&e, &safety, &p->arena, f, docs, name, cur,
+				  len);
 		if (rc == 1)
 			continue;
 		if (rc)
 			return rc;
+		if (safety == SMP_FIX_UNSAFE && !unsafe) {
+			p->unsafe_skipped++;
+			continue;
+		}
 		if (p->count == p->cap &&
 		    smp__grow(a, (void **)&p->items, &p->cap, p->count + 1,
 			      sizeof(*p->items)))
@@ -166,6 +182,35 @@ collect(struct pass *p, const struct smp_allocator *a,
 		p->count++;
 	}
 	return 0;
+}
+
+/* See fix.h. */
+void
+smp__fix_annotate(struct smp_report *rep, const struct smp_docs *docs,
+		  const char *buf, size_t len)
+{
+	struct smp_arena arena;
+	size_t i;
+
+	/* a launcher's or notebook's jobs are no text of the file */
+	if (smp__pysrc_kind(rep->file))
+		return;
+	smp__arena_init(&arena, rep->alloc);
+	for (i = 0; i < rep->count && !rep->failed; i++) {
+		struct smp_finding *f = &rep->items[i];
+		enum smp_fix_safety safety = SMP_FIX_NONE;
+		struct smp_fix_edit e;
+		int rc;
+
+		rc = finding_edit(&e, &safety, &arena, f, docs, rep->file, buf,
+				  len);
+		if (rc == 0)
+			smp__finding_edit(rep, f, e.start, e.end, e.text,
+					  e.text_len, safety == SMP_FIX_UNSAFE);
+		else if (rc != 1)
+			rep->failed = 1;
+	}
+	smp__arena_release(&arena);
 }
 
 static const char *

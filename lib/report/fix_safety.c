@@ -18,3 +18,17 @@ smp__rule_fix_safety(enum smp_rule_id rule)
 		return SMP_FIX_NONE;
 	return (enum smp_fix_safety)safety[rule];
 }
+
+void
+smp__finding_edit(struct smp_report *r, struct smp_finding *f, size_t start,
+		  size_t end, const char *text, size_t n, int unsafe)
+{
+	f->edit_text = smp__arena_strndup(&r->arena, text, n);
+	if (!f->edit_text) {
+		r->failed = 1;
+		return;
+	}
+	f->edit_start = start;
+	f->edit_end = end;
+	f->edit_unsafe = unsafe;
+}

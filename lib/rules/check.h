@@ -65,6 +65,11 @@ struct smp_check_hook {
 	 * is read from it, whatever the spec says its code is (an S3 source
 	 * directory); NULL: as the spec says */
 	const char *sources;
+	/* called once all findings are in (suppressions applied), while
+	 * the documents and buf are alive; may annotate the findings
+	 * (check --fix's byte edits); NULL: nothing */
+	void (*finish)(struct smp_report *rep, const struct smp_docs *docs,
+		       const char *buf, size_t len);
 };
 
 /*

@@ -299,3 +299,35 @@ Test(fix, every_allocation_failure_is_clean)
 	smp_context_free(ctx);
 	cr_assert_eq(fa.live, 0);
 }
+
+Test(fix, check_gives_each_finding_its_byte_edit)
+{
+	struct smp_context *ctx = th_context(NULL);
+	const char *spec = "estimator: HuggingFace\n"
+			   "entry_point: train.py\n"
+			   "instance_type: ml.p3.8xlarge\n"
+			   "instance_count: 1\n"
+			   "transformers_version: \"4.21.1\"\n"
+			   "pytorch_version: \"1.10.2\"\n"
+			   "py_version: py38\n"
+			   "compiler_config: {enabled: true}\n"
+			   "debugger_hook_config: false\n"
+			   "disable_profiler: true\n"
+			   "distribution: {pytorchxla: {enabled: true}}\n"
+			   "environment: {GPU_NUM_DEVICES: \"8\"}\n";
+	struct smp_report *rep = th_check_named(ctx, "s.yaml", spec);
+	const struct smp_finding *g = th_find(rep, "gpu-num-devices-mismatch");
+	const struct smp_finding *v = th_find(rep, "framework-version");
+	const char *at = strstr(spec, "\"8\"");
+
+	cr_assert_not_null(g);
+	cr_assert_str_eq(g->edit_text, "\"4\"");
+	cr_assert_eq(g->edit_start, (size_t)(at - spec));
+	cr_assert_eq(g->edit_end, (size_t)(at - spec) + 3);
+	cr_assert_eq(g->edit_unsafe, 0);
+	cr_assert_not_null(v);
+	cr_assert_not_null(v->edit_text);
+	cr_assert_eq(v->edit_unsafe, 1);
+	smp_report_free(rep);
+	smp_context_free(ctx);
+}
