@@ -916,9 +916,9 @@ struct smp_fix_result {
 /*
  * Checks buf[0..len) (name as for smp_check(); buf is required) and
  * applies its fixes as above. Returns 0 with *out set; SMP_EINVAL for a
- * NULL out, ctx, name or buf or bad options; SMP_ENOMEM. A Python
- * launcher or notebook is checked but not changed yet (its fixes stay
- * messages).
+ * NULL out, ctx, name or buf or bad options; SMP_ENOMEM. In a Python
+ * launcher only literals are replaced (a computed value never is) and
+ * keywords added; a notebook is checked but not changed yet.
  */
 int smp_fix(struct smp_fix_result **out, const struct smp_context *ctx,
 	    const char *name, const char *buf, size_t len,

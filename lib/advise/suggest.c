@@ -378,7 +378,8 @@ make_patched(struct suggestion *s, struct run *r, const struct smp_context *ctx,
 		f.suggestion_op = SMP_SUGGESTION_SET;
 		f.suggestion_type = ch->patch[k].type;
 		rc = smp__fix_edit(&e[n], &s->arena, buf, len, root,
-				   docs->is_json, &f);
+				   docs->is_json ? SMP_FIX_JSON : SMP_FIX_YAML,
+				   &f);
 		if (rc == 0)
 			n++;
 		else if (rc != 1)

@@ -13,6 +13,7 @@
 #include "util/buf.h"
 #include "emit/out.h"
 #include "fix/edit.h"
+#include "fix/edit_python.h"
 
 /* Deeper pointers are no patch any rule makes. */
 #define SEGS_MAX 16
@@ -333,8 +334,8 @@ insert(struct smp_buf *b, struct smp_fix_edit *e, const char *buf, size_t len,
 /* The rename of the key at from to the last segment of to. */
 static int
 rename_key(struct smp_buf *b, struct smp_fix_edit *e, struct smp_arena *a,
-	   const struct smp_node *root, int is_json,
-	   const struct smp_finding *f)
+	   const char *buf, const struct smp_node *root,
+	   enum smp_fix_syntax syntax, const struct smp_finding *f)
 {
 	struct seg from[SEGS_MAX], to[SEGS_MAX];
 	size_t nf, nt;
@@ -353,16 +354,20 @@ rename_key(struct smp_buf *b, struct smp_fix_edit *e, struct smp_arena *a,
 		return 1;
 	e->start = t.pair->key->start.offset;
 	e->end = t.pair->key->end.offset;
-	add_key(b, is_json, &to[nt - 1], t.pair->key);
+	if (syntax == SMP_FIX_PYTHON)
+		return smp__py_key(b, buf, t.pair->key, to[nt - 1].s,
+				   to[nt - 1].n);
+	add_key(b, syntax == SMP_FIX_JSON, &to[nt - 1], t.pair->key);
 	return 0;
 }
 
 /* The set of f's pointer to f's value. */
 static int
 set_value(struct smp_buf *b, struct smp_fix_edit *e, struct smp_arena *a,
-	  const char *buf, size_t len, const struct smp_node *root, int is_json,
-	  const struct smp_finding *f)
+	  const char *buf, size_t len, const struct smp_node *root,
+	  enum smp_fix_syntax syntax, const struct smp_finding *f)
 {
+	int is_json = syntax == SMP_FIX_JSON;
 	struct seg segs[SEGS_MAX];
 	size_t n;
 	struct target t;
@@ -372,9 +377,28 @@ set_value(struct smp_buf *b, struct smp_fix_edit *e, struct smp_arena *a,
 		return rc < 0 ? 1 : rc;
 	if (n == 0 || walk(root, segs, n, &t))
 		return 1;
+	if (!t.node && syntax == SMP_FIX_PYTHON) {
+		const char *keys[SEGS_MAX];
+		size_t lens[SEGS_MAX], i;
+
+		for (i = t.depth; i < n; i++) {
+			keys[i - t.depth] = segs[i].s;
+			lens[i - t.depth] = segs[i].n;
+		}
+		e->end = 0;
+		rc = smp__py_insert(b, &e->start, buf, len, t.mapping, keys,
+				    lens, n - t.depth, f);
+		e->end = e->start;
+		return rc;
+	}
 	if (!t.node) {
 		insert(b, e, buf, len, is_json, &t, segs, n, f);
 		return b->len ? 0 : 1;
+	}
+	if (syntax == SMP_FIX_PYTHON) {
+		e->start = t.node->start.offset;
+		e->end = t.node->end.offset;
+		return smp__py_set(b, buf, t.node, f);
 	}
 	/* a scalar written on one line or several, never a block scalar
 	 * (its span holds the line breaks after it) */
@@ -393,7 +417,7 @@ set_value(struct smp_buf *b, struct smp_fix_edit *e, struct smp_arena *a,
 int
 smp__fix_edit(struct smp_fix_edit *out, struct smp_arena *arena,
 	      const char *buf, size_t len, const struct smp_node *root,
-	      int is_json, const struct smp_finding *f)
+	      enum smp_fix_syntax syntax, const struct smp_finding *f)
 {
 	struct smp_buf b;
 	int rc;
@@ -403,9 +427,9 @@ smp__fix_edit(struct smp_fix_edit *out, struct smp_arena *arena,
 		return 1;
 	smp__buf_init(&b, arena->alloc, SMP_BUF_NO_MAX);
 	if (f->suggestion_op == SMP_SUGGESTION_RENAME)
-		rc = rename_key(&b, out, arena, root, is_json, f);
+		rc = rename_key(&b, out, arena, buf, root, syntax, f);
 	else if (f->suggestion_op == SMP_SUGGESTION_SET)
-		rc = set_value(&b, out, arena, buf, len, root, is_json, f);
+		rc = set_value(&b, out, arena, buf, len, root, syntax, f);
 	else
 		rc = 1;
 	if (rc == 0 && smp__buf_error(&b))

@@ -69,19 +69,6 @@ cand_cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* The document of docs that holds line (the last to start at or before). */
-static const struct smp_node *
-doc_at(const struct smp_docs *docs, uint32_t line)
-{
-	const struct smp_node *root = NULL;
-	size_t i;
-
-	for (i = 0; i < docs->count; i++)
-		if (docs->items[i].root && docs->items[i].start.line <= line)
-			root = docs->items[i].root;
-	return root;
-}
-
 /*
  * 1 when f's pointer names, below root, the node f is at (or the key of
  * that node): the finding is about this document's own text, not a job
@@ -133,6 +120,8 @@ finding_edit(struct smp_fix_edit *e, enum smp_fix_safety *safety,
 {
 	const struct smp_node *root;
 	enum smp_rule_id id;
+	size_t i;
+	int kind;
 
 	if (!f->suggestion || f->suppressed || f->cell || !f->line ||
 	    !f->file || strcmp(f->file, name) != 0 ||
@@ -141,10 +130,21 @@ finding_edit(struct smp_fix_edit *e, enum smp_fix_safety *safety,
 	*safety = smp__rule_fix_safety(id);
 	if (*safety == SMP_FIX_NONE)
 		return 1;
-	root = doc_at(docs, f->line);
-	if (!anchored(root, f))
+	/* the document (or launcher job) whose node f is at */
+	for (i = 0; i < docs->count; i++)
+		if (anchored(docs->items[i].root, f))
+			break;
+	if (i == docs->count)
 		return 1;
-	return smp__fix_edit(e, arena, cur, len, root, docs->is_json, f);
+	root = docs->items[i].root;
+	kind = smp__pysrc_kind(name);
+	if (kind == 2)
+		return 1; /* a notebook: not yet */
+	return smp__fix_edit(e, arena, cur, len, root,
+			     kind == 1       ? SMP_FIX_PYTHON
+			     : docs->is_json ? SMP_FIX_JSON
+					     : SMP_FIX_YAML,
+			     f);
 }
 
 /* The edits the findings of rep ask for in cur[0..len). */
@@ -192,9 +192,6 @@ smp__fix_annotate(struct smp_report *rep, const struct smp_docs *docs,
 	struct smp_arena arena;
 	size_t i;
 
-	/* a launcher's or notebook's jobs are no text of the file */
-	if (smp__pysrc_kind(rep->file))
-		return;
 	smp__arena_init(&arena, rep->alloc);
 	for (i = 0; i < rep->count && !rep->failed; i++) {
 		struct smp_finding *f = &rep->items[i];
@@ -314,8 +311,8 @@ check_pass(struct smp_report **rep, struct pass *p,
 	rc = smp__check_run(rep, ctx, name, cur, len, &hook, err);
 	if (rc)
 		return rc;
-	/* the jobs of a launcher or notebook are no text of the file */
-	if (!(o->format == SMP_INPUT_AUTO && smp__pysrc_kind(name)))
+	/* a launcher named .py but read as YAML or JSON is that */
+	if (!(o->format != SMP_INPUT_AUTO && smp__pysrc_kind(name)))
 		rc = collect(p, &ctx->alloc, *rep, &docs, name, cur, len,
 			     o->unsafe_fixes);
 	smp__docs_release(&docs);

@@ -218,22 +218,69 @@ Test(fix, a_second_fix_changes_nothing)
 	smp_context_free(ctx);
 }
 
-Test(fix, computed_and_python_values_stay_messages)
+Test(fix, python_literals_change_computed_values_stay)
 {
 	struct smp_context *ctx = th_context(NULL);
 	const char *py =
 		"from sagemaker.huggingface import HuggingFace, "
 		"TrainingCompilerConfig\n"
+		"GPUS = 4\n"
 		"est = HuggingFace(entry_point='train.py', "
 		"instance_type='ml.p3.8xlarge', instance_count=1,\n"
-		"    transformers_version='4.21.1', "
-		"pytorch_version='1.11.0', py_version='py38',\n"
-		"    compiler_config=TrainingCompilerConfig(debug=True),"
-		"\n    environment={'GPU_NUM_DEVICES': '8'})\n";
+		"    transformers_version='4.21.1', pytorch_version='1.11.0', "
+		"py_version='py38',\n"
+		"    compiler_config=TrainingCompilerConfig(debug=True),\n"
+		"    debugger_hook_config=False, disable_profiler=True,\n"
+		"    distribution={'pytorchxla': {'enabled': True}},\n"
+		"    environment={'GPU_NUM_DEVICES': str(GPUS * 2)})\n";
+	const char *want =
+		"from sagemaker.huggingface import HuggingFace, "
+		"TrainingCompilerConfig\n"
+		"GPUS = 4\n"
+		"est = HuggingFace(entry_point='train.py', "
+		"instance_type='ml.p3.8xlarge', instance_count=1,\n"
+		"    transformers_version='4.21.1', pytorch_version='1.11.0', "
+		"py_version='py38',\n"
+		"    compiler_config=TrainingCompilerConfig(debug=False),\n"
+		"    debugger_hook_config=False, disable_profiler=True,\n"
+		"    distribution={'pytorchxla': {'enabled': True}},\n"
+		"    environment={'GPU_NUM_DEVICES': str(GPUS * 2)})\n";
 	struct smp_fix_result *res = fix(ctx, "launch.py", py, 1);
 
-	cr_assert_not(res->changed);
-	cr_assert_str_eq(res->text, py);
+	/* True -> False in place; the computed count is left alone and its
+	 * finding stays */
+	expect_text(res, want);
+	cr_assert_eq(th_has_rule(res->report, "compiler-debug"), 0);
+	cr_assert_eq(th_has_rule(res->report, "gpu-num-devices-mismatch"), 1);
+	cr_assert(res->converged);
+	smp_fix_result_free(res);
+	smp_context_free(ctx);
+}
+
+Test(fix, python_keyword_added_in_the_style_of_its_siblings)
+{
+	struct smp_context *ctx = th_context(NULL);
+	const char *py = "from sagemaker.huggingface import HuggingFace, "
+			 "TrainingCompilerConfig\n"
+			 "est = HuggingFace(\n"
+			 "    entry_point=\"train.py\",\n"
+			 "    instance_type=\"ml.p3.8xlarge\",\n"
+			 "    instance_count=1,\n"
+			 "    transformers_version=\"4.21.1\",\n"
+			 "    pytorch_version=\"1.11.0\",\n"
+			 "    py_version=\"py38\",\n"
+			 "    compiler_config=TrainingCompilerConfig(),\n"
+			 "    debugger_hook_config=False,\n"
+			 "    disable_profiler=True,\n"
+			 ")\n";
+	struct smp_fix_result *res = fix(ctx, "launch.py", py, 0);
+	const char *tail = "    disable_profiler=True,\n"
+			   "    distribution={\"pytorchxla\": {\"enabled\": "
+			   "True}},\n)\n";
+
+	cr_assert(res->changed);
+	cr_assert_str_eq(strstr(res->text, "    disable_profiler"), tail);
+	cr_assert_eq(th_has_rule(res->report, "pytorchxla-missing"), 0);
 	smp_fix_result_free(res);
 	smp_context_free(ctx);
 }
