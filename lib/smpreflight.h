@@ -918,7 +918,8 @@ struct smp_fix_result {
  * applies its fixes as above. Returns 0 with *out set; SMP_EINVAL for a
  * NULL out, ctx, name or buf or bad options; SMP_ENOMEM. In a Python
  * launcher only literals are replaced (a computed value never is) and
- * keywords added; a notebook is checked but not changed yet.
+ * keywords added; in a notebook only the literal a finding points at,
+ * inside its cell's source string.
  */
 int smp_fix(struct smp_fix_result **out, const struct smp_context *ctx,
 	    const char *name, const char *buf, size_t len,

@@ -16,6 +16,7 @@
 #include "context/context.h"
 #include "rules/check.h"
 #include "fix/edit.h"
+#include "fix/edit_notebook.h"
 #include "fix/fix.h"
 
 static const size_t fix_options_size[SMP_FIX_OPTIONS_VERSION + 1] = {
@@ -123,13 +124,17 @@ finding_edit(struct smp_fix_edit *e, enum smp_fix_safety *safety,
 	size_t i;
 	int kind;
 
-	if (!f->suggestion || f->suppressed || f->cell || !f->line ||
-	    !f->file || strcmp(f->file, name) != 0 ||
-	    smp__rule_lookup(&id, f->rule))
+	if (!f->suggestion || f->suppressed || !f->line || !f->file ||
+	    strcmp(f->file, name) != 0 || smp__rule_lookup(&id, f->rule))
 		return 1;
 	*safety = smp__rule_fix_safety(id);
 	if (*safety == SMP_FIX_NONE)
 		return 1;
+	kind = smp__pysrc_kind(name);
+	if (kind == 2 || f->cell)
+		return f->cell && kind == 2
+			       ? smp__nb_edit(e, arena, cur, len, docs, f)
+			       : 1;
 	/* the document (or launcher job) whose node f is at */
 	for (i = 0; i < docs->count; i++)
 		if (anchored(docs->items[i].root, f))
@@ -137,9 +142,6 @@ finding_edit(struct smp_fix_edit *e, enum smp_fix_safety *safety,
 	if (i == docs->count)
 		return 1;
 	root = docs->items[i].root;
-	kind = smp__pysrc_kind(name);
-	if (kind == 2)
-		return 1; /* a notebook: not yet */
 	return smp__fix_edit(e, arena, cur, len, root,
 			     kind == 1       ? SMP_FIX_PYTHON
 			     : docs->is_json ? SMP_FIX_JSON

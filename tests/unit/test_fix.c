@@ -378,3 +378,45 @@ Test(fix, check_gives_each_finding_its_byte_edit)
 	smp_report_free(rep);
 	smp_context_free(ctx);
 }
+
+/* s with the first from replaced by to, malloc'd. */
+static char *
+replace_once(const char *s, const char *from, const char *to)
+{
+	const char *at = strstr(s, from);
+	size_t n = strlen(s) - strlen(from) + strlen(to);
+	char *out = malloc(n + 1);
+
+	cr_assert_not_null(at);
+	cr_assert_not_null(out);
+	memcpy(out, s, (size_t)(at - s));
+	strcpy(out + (at - s), to);
+	strcat(out, at + strlen(from));
+	return out;
+}
+
+Test(fix, notebook_changes_only_the_cell_source_string)
+{
+	struct smp_context *ctx = th_context(NULL);
+	size_t len;
+	char *nb = th_read_file("tests/cases/fix/notebook.ipynb", &len);
+	char *a, *want;
+	struct smp_fix_result *res;
+
+	cr_assert_not_null(nb);
+	res = fix(ctx, "n.ipynb", nb, 0);
+	/* the two literals, re-escaped in their JSON strings; outputs,
+	 * metadata, counts and the layout byte for byte */
+	a = replace_once(nb, "debug=True", "debug=False");
+	want = replace_once(a, "{\\\"GPU_NUM_DEVICES\\\": \\\"8\\\"}",
+			    "{\\\"GPU_NUM_DEVICES\\\": \\\"4\\\"}");
+	expect_text(res, want);
+	cr_assert_eq(res->applied_count, 2);
+	cr_assert_eq(th_has_rule(res->report, "compiler-debug"), 0);
+	cr_assert_eq(th_has_rule(res->report, "gpu-num-devices-mismatch"), 0);
+	smp_fix_result_free(res);
+	free(a);
+	free(want);
+	free(nb);
+	smp_context_free(ctx);
+}
