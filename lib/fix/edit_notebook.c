@@ -113,9 +113,9 @@ buf_write(void *ud, const char *data, size_t len)
 
 /* See edit_notebook.h. */
 int
-smp__nb_edit(struct smp_fix_edit *e, struct smp_arena *arena, const char *buf,
-	     size_t len, const struct smp_docs *docs,
-	     const struct smp_finding *f)
+smp__nb_edit(struct smp_fix_edit *e, struct smp_fix_edit *code,
+	     struct smp_arena *arena, const char *buf, size_t len,
+	     const struct smp_docs *docs, const struct smp_finding *f)
 {
 	char tok[TOKEN_MAX];
 	size_t at[TOKEN_MAX];
@@ -173,6 +173,8 @@ smp__nb_edit(struct smp_fix_edit *e, struct smp_arena *arena, const char *buf,
 	}
 	e->start = at[0];
 	e->end = at[n];
+	code->start = node->start.offset;
+	code->end = node->end.offset;
 	e->text = smp__arena_strndup(arena, js.data ? js.data : "", js.len);
 	e->text_len = js.len;
 	smp__buf_free(&js);

@@ -108,6 +108,52 @@ anchored(const struct smp_node *root, const struct smp_finding *f)
 	return 0;
 }
 
+/* 1 when a node below n holds the text [s, e) (an insertion: s == e,
+ * a mapping around s); depth bounds a YAML alias cycle's walk. */
+static int
+holds(const struct smp_node *n, size_t s, size_t e, int depth)
+{
+	size_t i;
+
+	if (!n || depth > 64)
+		return 0;
+	if (n->kind == SMP_NODE_SCALAR)
+		return s < e && n->start.offset < e && s < n->end.offset;
+	/* an insertion goes after a mapping's last value (and its comma) */
+	if (s == e && n->kind == SMP_NODE_MAPPING && n->u.mapping.count) {
+		size_t last = n->u.mapping.items[n->u.mapping.count - 1]
+				      .value->end.offset;
+
+		if (n->start.offset < s && last <= s && s <= last + 1)
+			return 1;
+	}
+	if (n->kind == SMP_NODE_MAPPING) {
+		for (i = 0; i < n->u.mapping.count; i++)
+			if (holds(n->u.mapping.items[i].value, s, e, depth + 1))
+				return 1;
+	} else {
+		for (i = 0; i < n->u.sequence.count; i++)
+			if (holds(n->u.sequence.items[i], s, e, depth + 1))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * 1 when the text an edit changes is a value of more than one job of a
+ * launcher or notebook (an assignment both use, a shared dict): fixing
+ * it for one job would change the other, and the fix stays a message.
+ */
+static int
+shared(const struct smp_docs *docs, const struct smp_fix_edit *e)
+{
+	size_t i, jobs = 0;
+
+	for (i = 0; i < docs->count && jobs < 2; i++)
+		jobs += holds(docs->items[i].root, e->start, e->end, 0);
+	return jobs > 1;
+}
+
 /*
  * The edit f asks for in cur[0..len): 0 with *e and *safety set; 1 when
  * none (no applicable suggestion, not this file's text, or the patch has
@@ -122,7 +168,7 @@ finding_edit(struct smp_fix_edit *e, enum smp_fix_safety *safety,
 	const struct smp_node *root;
 	enum smp_rule_id id;
 	size_t i;
-	int kind;
+	int kind, rc;
 
 	if (!f->suggestion || f->suppressed || !f->line || !f->file ||
 	    strcmp(f->file, name) != 0 || smp__rule_lookup(&id, f->rule))
@@ -131,10 +177,14 @@ finding_edit(struct smp_fix_edit *e, enum smp_fix_safety *safety,
 	if (*safety == SMP_FIX_NONE)
 		return 1;
 	kind = smp__pysrc_kind(name);
-	if (kind == 2 || f->cell)
-		return f->cell && kind == 2
-			       ? smp__nb_edit(e, arena, cur, len, docs, f)
-			       : 1;
+	if (kind == 2 || f->cell) {
+		struct smp_fix_edit code;
+
+		rc = f->cell && kind == 2
+			     ? smp__nb_edit(e, &code, arena, cur, len, docs, f)
+			     : 1;
+		return rc == 0 && shared(docs, &code) ? 1 : rc;
+	}
 	/* the document (or launcher job) whose node f is at */
 	for (i = 0; i < docs->count; i++)
 		if (anchored(docs->items[i].root, f))
@@ -142,11 +192,12 @@ finding_edit(struct smp_fix_edit *e, enum smp_fix_safety *safety,
 	if (i == docs->count)
 		return 1;
 	root = docs->items[i].root;
-	return smp__fix_edit(e, arena, cur, len, root,
-			     kind == 1       ? SMP_FIX_PYTHON
-			     : docs->is_json ? SMP_FIX_JSON
-					     : SMP_FIX_YAML,
-			     f);
+	rc = smp__fix_edit(e, arena, cur, len, root,
+			   kind == 1       ? SMP_FIX_PYTHON
+			   : docs->is_json ? SMP_FIX_JSON
+					   : SMP_FIX_YAML,
+			   f);
+	return rc == 0 && kind == 1 && shared(docs, e) ? 1 : rc;
 }
 
 /* The edits the findings of rep ask for in cur[0..len). */
