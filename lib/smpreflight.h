@@ -861,6 +861,10 @@ struct smp_fix_options {
 	/* as struct smp_check_options */
 	const char *script_dir;
 	enum smp_input_format format;
+	/* also compare every job with this native run, as
+	 * smp_check_options.baseline (its learning-rate-not-scaled and
+	 * baseline-drift fixes); NULL: no comparison */
+	const struct smp_baseline *baseline;
 };
 
 #define SMP_FIX_PASSES_DEFAULT 10

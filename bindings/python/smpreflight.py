@@ -177,6 +177,10 @@ class _Finding(ctypes.Structure):
         ("suggestion_type", _c_enum),
         ("suggestion_pointer", _c_str),
         ("suggestion_from", _c_str),
+        ("edit_text", _c_str),
+        ("edit_start", ctypes.c_size_t),
+        ("edit_end", ctypes.c_size_t),
+        ("edit_unsafe", ctypes.c_int),
     ]
 
 
@@ -246,6 +250,8 @@ class _Suggestion(ctypes.Structure):
         ("notes", _c_str),
         ("fragment", _c_str),
         ("report", ctypes.c_void_p),
+        ("patched", _c_str),
+        ("patched_len", ctypes.c_size_t),
     ]
 
 
@@ -1159,14 +1165,21 @@ class _FixOptions(ctypes.Structure):
         ("max_passes", ctypes.c_uint),
         ("script_dir", _c_str),
         ("format", _c_enum),
+        ("baseline", ctypes.c_void_p),
     ]
 
 
 class _FixResult(ctypes.Structure):
-    # struct smp_fix_result: only the fields fix() reads come first
     _fields_ = [
         ("text", ctypes.c_void_p),
         ("len", ctypes.c_size_t),
+        ("changed", ctypes.c_int),
+        ("applied", ctypes.c_void_p),
+        ("applied_count", ctypes.c_size_t),
+        ("passes", ctypes.c_uint),
+        ("converged", ctypes.c_int),
+        ("unsafe_skipped", ctypes.c_size_t),
+        ("report", ctypes.c_void_p),
     ]
 
 
@@ -1187,7 +1200,7 @@ def fix(source, *, name=None, unsafe_fixes=False, context=None):
     if buf is None:
         with open(label, "rb") as f:
             buf = f.read()
-    opts = _FixOptions(1, 1 if unsafe_fixes else 0, 0, None, 0)
+    opts = _FixOptions(1, 1 if unsafe_fixes else 0, 0, None, 0, None)
     out = _P()
     err = _Error()
     rc = _smp_fix(ctypes.byref(out), ctx, _to_bytes(label), buf, len(buf),

@@ -600,6 +600,8 @@ class TestLayout(unittest.TestCase):
         "smp_suggestion": smpreflight._Suggestion,
         "smp_membuf": smpreflight._Membuf,
         "smp_diagnose_options": smpreflight._DiagnoseOptions,
+        "smp_fix_options": smpreflight._FixOptions,
+        "smp_fix_result": smpreflight._FixResult,
     }
 
     def test_fields_match_the_header(self):

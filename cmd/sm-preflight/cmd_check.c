@@ -911,6 +911,7 @@ run_check(int argc, char **argv)
 	r.ctx = ctx;
 	r.files = &files;
 	r.baseline = baseline;
+	r.fix.baseline = baseline;
 	r.outs = &outs;
 	r.text_flags = cli_use_color(color) ? SMP_TEXT_COLOR : 0;
 	if (statistics) {

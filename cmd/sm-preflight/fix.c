@@ -92,6 +92,7 @@ cli_fix_file(struct cli_fixed **out, const struct cli_fix *fix,
 		return SMP_EIO;
 	}
 	o.unsafe_fixes = fix->unsafe;
+	o.baseline = fix->baseline;
 	rc = smp_fix(&x->result, ctx, name, x->orig, x->orig_len, &o, err);
 	if (rc) {
 		cli_fixed_free(x);

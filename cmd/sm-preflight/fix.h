@@ -17,6 +17,8 @@ struct cli_fix {
 	enum cli_fix_mode mode;
 	int show;   /* --show-fixes */
 	int unsafe; /* --unsafe-fixes */
+	/* --baseline: its fixes too (borrowed) */
+	const struct smp_baseline *baseline;
 	size_t files_changed;
 	size_t fixes_applied;
 	size_t unsafe_skipped;
