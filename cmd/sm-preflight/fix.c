@@ -130,8 +130,7 @@ write_atomic(const char *path, const char *text, size_t len)
 
 	if (!tmp)
 		return ENOMEM;
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".XXXXXX", sizeof(".XXXXXX"));
+	snprintf(tmp, n + sizeof(".XXXXXX"), "%s.XXXXXX", path);
 	cli_cleanup_hold(1);
 	fd = mkstemp(tmp);
 	if (fd >= 0)

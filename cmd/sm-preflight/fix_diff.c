@@ -10,7 +10,7 @@
 
 #include "fix.h"
 
-#define CONTEXT 3
+#define CONTEXT ((size_t)3)
 /* a middle larger than this many line pairs is one replaced block */
 #define LCS_MAX ((size_t)4 * 1024 * 1024)
 

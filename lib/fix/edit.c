@@ -277,6 +277,9 @@ insert(struct smp_buf *b, struct smp_fix_edit *e, const char *buf, size_t len,
 	const char *nl;
 	int own_line;
 
+	if (!m)
+		return;
+
 	if (m->u.mapping.count == 0) {
 		/* "{}": the only member, right after the brace */
 		if (m->start.offset >= len || buf[m->start.offset] != '{')

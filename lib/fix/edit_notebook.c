@@ -128,7 +128,7 @@ smp__nb_edit(struct smp_fix_edit *e, struct smp_fix_edit *code,
 
 	if (f->suggestion_op != SMP_SUGGESTION_SET || !f->pointer ||
 	    !f->suggestion_pointer ||
-	    strcmp(f->pointer, f->suggestion_pointer) || !f->line ||
+	    strcmp(f->pointer, f->suggestion_pointer) != 0 || !f->line ||
 	    !f->cell_column)
 		return 1;
 	n = decode(buf, len, offset_of(buf, len, f->line, f->column), tok, at,

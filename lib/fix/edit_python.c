@@ -105,7 +105,9 @@ smp__py_set(struct smp_buf *b, const char *buf, const struct smp_node *node,
 	q = string_quote(buf, s, e);
 	if (!q && !other_literal(buf, s, e))
 		return 1;
-	add_value(b, f, q ? q : '"');
+	if (!q)
+		q = '"';
+	add_value(b, f, q);
 	return 0;
 }
 
