@@ -221,13 +221,17 @@ frag_json(struct smp_buf *b, const struct frag *f, int at, int depth)
 /* Records segs[0..n) = value (written as the spec writes it: text) as
  * a patch and in the fragment's tree. */
 static void
-change_put(struct change *ch, const char *const *segs, int n,
-	   enum smp_value_type type, const char *value, const char *text)
+change_put(struct suggestion *s, struct change *ch, const char *const *segs,
+	   int n, enum smp_value_type type, const char *value, const char *text)
 {
 	struct patch *p;
 	size_t len = 0;
 	int i;
 
+	/* text is the caller's buffer: the tree keeps a copy */
+	text = dup(s, text);
+	if (!text)
+		return;
 	frag_put(&ch->frag, segs, n, text);
 	if (ch->count >= PATCHES)
 		return;
@@ -273,7 +277,7 @@ make_fragment(struct run *r, const struct smp_check *c,
 			else
 				smp__buf_adds(&iv, r->to->type);
 			if (!smp__buf_error(&iv))
-				change_put(ch, segs, n, SMP_VALUE_STRING,
+				change_put(s, ch, segs, n, SMP_VALUE_STRING,
 					   r->to->type, iv.data);
 		}
 	}
@@ -288,8 +292,8 @@ make_fragment(struct run *r, const struct smp_check *c,
 		smp__tune_number(nb_text, sizeof(nb_text), nb);
 		segs[n] = b->pair->key->u.scalar.value;
 		if (fabs(nb - b->value) > 1e-9 * b->value)
-			change_put(ch, segs, n + 1, number_type(b->pair->value),
-				   nb_text, vb);
+			change_put(s, ch, segs, n + 1,
+				   number_type(b->pair->value), nb_text, vb);
 		if (lr && s->next.learning_rate > 0 &&
 		    fabs(s->next.learning_rate - s->now.learning_rate) >
 			    1e-9 * s->now.learning_rate) {
@@ -298,7 +302,7 @@ make_fragment(struct run *r, const struct smp_check *c,
 			smp__tune_number(nl_text, sizeof(nl_text),
 					 s->next.learning_rate);
 			segs[n] = lr->key->u.scalar.value;
-			change_put(ch, segs, n + 1, number_type(lr->value),
+			change_put(s, ch, segs, n + 1, number_type(lr->value),
 				   nl_text, vl);
 		}
 	}
@@ -1032,7 +1036,7 @@ suggest(struct smp_suggestion **out, const struct smp_context *ctx,
 	if (rc == 0 && !s->failed)
 		rc = make_patched(s, &r, ctx, name, buf ? buf : "", len, &docs,
 				  err);
-	if (rc == 0)
+	if (rc == 0 && !s->failed)
 		render_fragment(s, &change.frag, r.json);
 	smp__docs_release(&docs);
 	smp__free(&ctx->alloc, owned);
