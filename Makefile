@@ -189,6 +189,10 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 		sh tests/suggestions/check.sh $(CLI); \
 	else $(call skip,the suggestion checks,python3); fi
 	@if [ -n "$(HAVE_PYTHON)" ]; then \
+		echo "$(PYTHON) tests/fix/converge.py $(CLI)"; \
+		$(PYTHON) tests/fix/converge.py $(CLI); \
+	else $(call skip,the fix convergence test,python3); fi
+	@if [ -n "$(HAVE_PYTHON)" ]; then \
 		echo "$(PYTHON) tests/integrations/run.py $(CLI)"; \
 		$(PYTHON) tests/integrations/run.py $(CLI); \
 	else $(call skip,the GitHub Action and pre-commit tests,python3); fi

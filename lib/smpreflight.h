@@ -355,6 +355,14 @@ struct smp_finding {
 	enum smp_value_type suggestion_type;
 	const char *suggestion_pointer;
 	const char *suggestion_from; /* RENAME only, else NULL */
+	/* The suggestion as one byte edit of the checked text, when the
+	 * rule's fix applies itself (README "Fixing"): text[edit_start,
+	 * edit_end) becomes edit_text (NULL: no edit); edit_unsafe 1 when
+	 * it changes what is trained (applied with --unsafe-fixes only). */
+	const char *edit_text;
+	size_t edit_start;
+	size_t edit_end;
+	int edit_unsafe;
 };
 
 /* The findings of one checked buffer or file, in source order. */
@@ -848,6 +856,12 @@ struct smp_suggestion {
 	const char *fragment;
 	/* the findings of checking the spec (borrowed from the suggestion) */
 	const struct smp_report *report;
+	/* the whole spec with the change made as exact byte edits and then
+	 * the safe fixes it needs (smp_fix(): the distribution and
+	 * GPU_NUM_DEVICES a move to more GPUs asks for), which the fragment
+	 * shows too; NULL when nothing changes. NUL-terminated. */
+	const char *patched;
+	size_t patched_len;
 };
 
 /*
@@ -872,6 +886,98 @@ void smp_suggestion_free(struct smp_suggestion *suggestion);
  */
 int smp_suggestion_emit_text(const struct smp_suggestion *suggestion,
 			     smp_write_fn write, void *ud);
+
+/*
+ * Fixes (README "Fixing", `sm-preflight check --fix`): each finding's
+ * suggestion, where its rule declares the fix safe (or unsafe, with
+ * unsafe_fixes), applied to the spec as exact byte edits of the YAML or
+ * JSON text it came from; every byte outside the edited spans stays.
+ * Edits that overlap in one pass: the first applies, the others wait for
+ * the next pass, which checks the new text again, until no fix is left
+ * or max_passes passes ran.
+ */
+#define SMP_FIX_OPTIONS_VERSION 1
+
+struct smp_fix_options {
+	unsigned int version;
+	/* also apply the fixes that change what is trained (batch size,
+	 * learning rate, instance type, versions) */
+	int unsafe_fixes;
+	/* check-and-fix passes at most; 0 means SMP_FIX_PASSES_DEFAULT */
+	unsigned int max_passes;
+	/* as struct smp_check_options */
+	const char *script_dir;
+	enum smp_input_format format;
+	/* also compare every job with this native run, as
+	 * smp_check_options.baseline (its learning-rate-not-scaled and
+	 * baseline-drift fixes); NULL: no comparison */
+	const struct smp_baseline *baseline;
+};
+
+#define SMP_FIX_PASSES_DEFAULT 10
+
+#define SMP_FIX_OPTIONS_INIT                                                   \
+	{                                                                      \
+		.version = SMP_FIX_OPTIONS_VERSION                             \
+	}
+
+/* As smp_options_init(), for struct smp_fix_options. */
+int smp_fix_options_init(struct smp_fix_options *opts, unsigned int version);
+
+/* One fix that was applied: the finding it answered, in the text of the
+ * pass that applied it, and its edit of that text. */
+struct smp_fix_applied {
+	const char *rule;    /* the finding's rule id */
+	const char *message; /* the finding's message */
+	const char *fix;     /* the finding's fix text, or NULL */
+	const char *pointer; /* the JSON Pointer the patch set or renamed */
+	uint32_t line;       /* where the finding was, 1-based */
+	uint32_t column;
+	int unsafe;        /* applied only because of unsafe_fixes */
+	unsigned int pass; /* 1 for the first pass */
+	size_t start;      /* its edit: text[start, end) of that pass's */
+	size_t end;        /* input became replacement */
+	const char *replacement;
+	/* the value set (the finding's suggestion), of JSON type type; the
+	 * new key for a rename */
+	const char *value;
+	enum smp_value_type type;
+};
+
+/*
+ * The outcome of smp_fix(): read-only, every string and the report owned
+ * by it (freed by smp_fix_result_free()).
+ */
+struct smp_fix_result {
+	const char *text; /* the fixed spec, NUL-terminated; the input */
+	size_t len;       /* itself when nothing applied */
+	int changed;      /* text differs from the input */
+	const struct smp_fix_applied *applied;
+	size_t applied_count;
+	unsigned int passes; /* checks run */
+	/* 1 when the last check found no fix left to apply; 0 when
+	 * max_passes ran out first */
+	int converged;
+	/* fixes left because they are unsafe and unsafe_fixes is off */
+	size_t unsafe_skipped;
+	/* the findings of checking text (what is left to fix by hand) */
+	const struct smp_report *report;
+};
+
+/*
+ * Checks buf[0..len) (name as for smp_check(); buf is required) and
+ * applies its fixes as above. Returns 0 with *out set; SMP_EINVAL for a
+ * NULL out, ctx, name or buf or bad options; SMP_ENOMEM. In a Python
+ * launcher only literals are replaced (a computed value never is) and
+ * keywords added; in a notebook only the literal a finding points at,
+ * inside its cell's source string.
+ */
+int smp_fix(struct smp_fix_result **out, const struct smp_context *ctx,
+	    const char *name, const char *buf, size_t len,
+	    const struct smp_fix_options *opts, struct smp_error *err);
+
+/* Frees a fix result and its report; NULL is a no-op. */
+void smp_fix_result_free(struct smp_fix_result *result);
 
 /*
  * Instance data: where the data in use comes from, and refreshing it

@@ -182,6 +182,10 @@ class _Finding(ctypes.Structure):
         ("suggestion_type", _c_enum),
         ("suggestion_pointer", _c_str),
         ("suggestion_from", _c_str),
+        ("edit_text", _c_str),
+        ("edit_start", ctypes.c_size_t),
+        ("edit_end", ctypes.c_size_t),
+        ("edit_unsafe", ctypes.c_int),
     ]
 
 
@@ -251,6 +255,8 @@ class _Suggestion(ctypes.Structure):
         ("notes", _c_str),
         ("fragment", _c_str),
         ("report", ctypes.c_void_p),
+        ("patched", _c_str),
+        ("patched_len", ctypes.c_size_t),
     ]
 
 
@@ -1292,6 +1298,69 @@ def has_errors(findings: Sequence[Finding]) -> bool:
     return any(f.severity >= Severity.ERROR and not f.suppressed
                for f in findings)
 
+
+# ---------------------------------------------------------------- fixes
+
+class _FixOptions(ctypes.Structure):
+    _fields_ = [
+        ("version", ctypes.c_uint),
+        ("unsafe_fixes", ctypes.c_int),
+        ("max_passes", ctypes.c_uint),
+        ("script_dir", _c_str),
+        ("format", _c_enum),
+        ("baseline", ctypes.c_void_p),
+    ]
+
+
+class _FixResult(ctypes.Structure):
+    _fields_ = [
+        ("text", ctypes.c_void_p),
+        ("len", ctypes.c_size_t),
+        ("changed", ctypes.c_int),
+        ("applied", ctypes.c_void_p),
+        ("applied_count", ctypes.c_size_t),
+        ("passes", ctypes.c_uint),
+        ("converged", ctypes.c_int),
+        ("unsafe_skipped", ctypes.c_size_t),
+        ("report", ctypes.c_void_p),
+    ]
+
+
+_smp_fix = _proto("smp_fix", ctypes.c_int, ctypes.POINTER(_P), _P, _c_str,
+                  _c_str, ctypes.c_size_t, ctypes.POINTER(_FixOptions), _ERR)
+_smp_fix_result_free = _proto("smp_fix_result_free", None, _P)
+
+
+def fix(source, *, name=None, unsafe_fixes=False, context=None):
+    """The spec with its fixes applied (`sm-preflight check --fix`): text
+    (str or bytes, labelled name) or a file given as an os.PathLike, which
+    is read, not written. Only the edited spans change. unsafe_fixes also
+    applies the fixes that change what is trained (batch size, learning
+    rate, instance type, versions). Returns str for str input and for a
+    file, bytes for bytes."""
+    ctx = (context or _default_context())._handle()
+    label, buf = _source(source, name)
+    if buf is None:
+        with open(label, "rb") as f:
+            buf = f.read()
+    opts = _FixOptions(1, 1 if unsafe_fixes else 0, 0, None, 0, None)
+    out = _P()
+    err = _Error()
+    rc = _smp_fix(ctypes.byref(out), ctx, _to_bytes(label), buf, len(buf),
+                  ctypes.byref(opts), ctypes.byref(err))
+    if rc:
+        _raise(rc, err)
+    try:
+        r = ctypes.cast(out, ctypes.POINTER(_FixResult)).contents
+        text = ctypes.string_at(r.text, r.len)
+    finally:
+        _smp_fix_result_free(out)
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return text
+    return text.decode("utf-8")
+
+
+__all__.append("fix")
 
 if tuple(int(x) for x in version().split(".")[:2]) < _MIN_VERSION:
     raise ImportError("smpreflight: %s is version %s; this binding needs "

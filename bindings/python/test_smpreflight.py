@@ -733,6 +733,8 @@ class TestLayout(unittest.TestCase):
         "smp_suggestion": smpreflight._Suggestion,
         "smp_membuf": smpreflight._Membuf,
         "smp_diagnose_options": smpreflight._DiagnoseOptions,
+        "smp_fix_options": smpreflight._FixOptions,
+        "smp_fix_result": smpreflight._FixResult,
     }
 
     def test_fields_match_the_header(self):
@@ -760,6 +762,42 @@ class TestLayout(unittest.TestCase):
                  smpreflight._DIAGNOSIS_SCHEMA_VERSION)):
             v = re.search(r"#define %s (\d+)" % macro, h)
             self.assertEqual(value, int(v.group(1)), macro)
+
+
+class TestFix(unittest.TestCase):
+    SPEC = ("estimator: HuggingFace  # the SDK class\r\n"
+            "entry_point: train.py\r\n"
+            "instance_type: ml.p3.8xlarge\r\n"
+            "instance_count: 1\r\n"
+            "transformers_version: '4.21.1'\r\n"
+            "pytorch_version: '1.11.0'\r\n"
+            "py_version: py38\r\n"
+            "compiler_config: {enabled: true, debug: true}\r\n"
+            "debugger_hook_config: false\r\n"
+            "disable_profiler: true\r\n"
+            "distribution: {pytorchxla: {enabled: true}}\r\n"
+            "environment: {GPU_NUM_DEVICES: '8'}  # caf\u00e9\r\n")
+
+    def test_fix_returns_the_new_text_with_only_the_spans_changed(self):
+        want = (self.SPEC.replace("debug: true", "debug: false")
+                .replace("'8'", "'4'"))
+        self.assertEqual(smpreflight.fix(self.SPEC, name="s.yaml"), want)
+        fixed = smpreflight.fix(self.SPEC.encode(), name="s.yaml")
+        self.assertEqual(fixed, want.encode())
+        self.assertEqual(smpreflight.fix(want, name="s.yaml"), want)
+
+    def test_unsafe_fixes_only_when_asked(self):
+        old = self.SPEC.replace("'1.11.0'", "'1.10.2'")
+        self.assertIn("'1.10.2'", smpreflight.fix(old, name="s.yaml"))
+        self.assertIn("'1.11.0'", smpreflight.fix(old, name="s.yaml",
+                                                  unsafe_fixes=True))
+
+    def test_fix_of_a_file_reads_it_and_leaves_it(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = pathlib.Path(d, "s.yaml")
+            p.write_bytes(self.SPEC.encode())
+            self.assertIn("debug: false", smpreflight.fix(p))
+            self.assertEqual(p.read_bytes(), self.SPEC.encode())
 
 
 if __name__ == "__main__":

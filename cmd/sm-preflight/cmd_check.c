@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "config.h"
+#include "fix.h"
 #include "format.h"
 #include "gitignore.h"
 #include "jobs.h"
@@ -58,6 +59,11 @@ enum {
 	OPT_STDIN_FILENAME,
 	OPT_STATISTICS,
 	OPT_QUIET,
+	/* fixes (fix.h) */
+	OPT_FIX,
+	OPT_DIFF,
+	OPT_SHOW_FIXES,
+	OPT_UNSAFE_FIXES,
 	OPT_HELP
 };
 
@@ -160,6 +166,16 @@ static const struct cli_option options[] = {
 	 "after the report, print one line per rule that fired: its count, "
 	 "id and severity, most frequent first (on stdout)"},
 	{"--quiet", 'q', OPT_QUIET, NULL, "print no summary line"},
+	/* fixes (fix.h) */
+	{"--fix", 0, OPT_FIX, NULL,
+	 "apply the safe fixes in place ('-': print the fixed text)"},
+	{"--diff", 0, OPT_DIFF, NULL,
+	 "print the fixes as a unified diff and change nothing; exit 1 when "
+	 "there is one"},
+	{"--show-fixes", 0, OPT_SHOW_FIXES, NULL, "list the fixes applied"},
+	{"--unsafe-fixes", 0, OPT_UNSAFE_FIXES, NULL,
+	 "also apply fixes that change what is trained (batch size, learning "
+	 "rate, instance type, versions)"},
 	{"--help", 'h', OPT_HELP, NULL, "show this help"},
 };
 
@@ -173,6 +189,7 @@ struct run {
 	size_t suppressed;
 	int failing; /* a finding at or above its file's fail-on */
 	const struct smp_baseline *baseline; /* NULL without --baseline */
+	struct cli_fix fix;                  /* --fix, --diff */
 	struct cli_outputs *outs;
 	unsigned int text_flags;
 	size_t files_checked;
@@ -264,6 +281,7 @@ struct result {
 	int rc;
 	struct smp_report *rep;
 	struct smp_error err;
+	struct cli_fixed *fixed; /* --fix, --diff: rep is its report */
 };
 
 /* In a worker thread: file i checked, nothing printed. */
@@ -281,7 +299,14 @@ check_work(void *ud, size_t i)
 		res->rc = SMP_EIO;
 		snprintf(res->err.message, sizeof(res->err.message), "%s",
 			 r->files->errors[i]);
-	} else if (strcmp(path, "-") == 0)
+	} else if (r->fix.mode)
+		res->rc = cli_fix_file(
+			&res->fixed, &r->fix, r->ctxs[i], path,
+			strcmp(path, "-") == 0
+				? (r->stdin_name ? r->stdin_name : "<stdin>")
+				: path,
+			&res->err);
+	else if (strcmp(path, "-") == 0)
 		res->rc = check_stdin(&res->rep, r->ctxs[i],
 				      r->stdin_name ? r->stdin_name : "<stdin>",
 				      r->baseline, &res->err);
@@ -304,8 +329,10 @@ check_discard(void *ud, void *result)
 	struct result *res = result;
 
 	(void)ud;
-	if (res)
+	if (res) {
 		smp_report_free(res->rep);
+		cli_fixed_free(res->fixed);
+	}
 	free(res);
 }
 
@@ -350,17 +377,30 @@ check_done(void *ud, size_t i, void *result)
 	struct run *r = ud;
 	struct result *res = result;
 	const char *path = r->files->paths[i];
-	struct smp_report *rep;
+	const struct smp_report *rep;
 	size_t k, n;
 	int rc;
 
 	if (strcmp(path, "-") == 0)
 		path = r->stdin_name ? r->stdin_name : "<stdin>";
+	if (res && res->rc == 0 && res->fixed) {
+		res->rep = NULL;
+		if (cli_fix_done(&r->fix, r->files->paths[i], path, res->fixed))
+			r->failing = 1;
+		/* --diff shows only the diff; --fix on stdin only the text */
+		if (r->fix.mode == CLI_FIX_DIFF ||
+		    strcmp(r->files->paths[i], "-") == 0) {
+			r->files_checked++;
+			return 0;
+		}
+	}
 	/* a file that could not be read, or whose check failed (out of
 	 * memory, an internal error), is reported in every output and
 	 * the run goes on: one file never costs the others' results */
 	rc = res ? res->rc : SMP_ENOMEM;
 	rep = res ? res->rep : NULL;
+	if (res && res->fixed)
+		rep = res->fixed->result->report;
 	if (rc == SMP_EIO || rc == SMP_ELIMIT) {
 		const char *why = res->err.message[0] ? res->err.message
 						      : smp_strerror(rc);
@@ -933,6 +973,19 @@ run_check(int argc, char **argv)
 		case OPT_QUIET:
 			quiet = 1;
 			break;
+		/* fixes (fix.h) */
+		case OPT_FIX:
+			r.fix.mode = CLI_FIX_APPLY;
+			break;
+		case OPT_DIFF:
+			r.fix.mode = CLI_FIX_DIFF;
+			break;
+		case OPT_SHOW_FIXES:
+			r.fix.show = 1;
+			break;
+		case OPT_UNSAFE_FIXES:
+			r.fix.unsafe = 1;
+			break;
 		case OPT_HELP:
 			cli_command_help(stdout, &cli_cmd_check);
 			goto out;
@@ -1031,6 +1084,7 @@ run_check(int argc, char **argv)
 	r.ctx = ctx;
 	r.files = &files;
 	r.baseline = baseline;
+	r.fix.baseline = baseline;
 	r.outs = &outs;
 	r.text_flags = cli_use_color(color) ? SMP_TEXT_COLOR : 0;
 	if (statistics) {
@@ -1083,8 +1137,16 @@ run_check(int argc, char **argv)
 		status = CLI_EXIT_USAGE;
 	else if (r.failing)
 		status = CLI_EXIT_FINDINGS;
-	if (!quiet && r.status == CLI_EXIT_OK)
+	/* --diff: 1 when there is a diff, as ruff */
+	if (r.fix.mode == CLI_FIX_DIFF && status == CLI_EXIT_FINDINGS)
+		status = r.fix.files_changed ? CLI_EXIT_FINDINGS : CLI_EXIT_OK;
+	else if (r.fix.mode == CLI_FIX_DIFF && status == CLI_EXIT_OK &&
+		 r.fix.files_changed)
+		status = CLI_EXIT_FINDINGS;
+	if (!quiet && r.status == CLI_EXIT_OK && r.fix.mode != CLI_FIX_DIFF)
 		print_summary(&r);
+	if (!quiet && r.status == CLI_EXIT_OK && r.fix.mode)
+		cli_fix_summary(&r.fix);
 out:
 	cli_outputs_release(&outs);
 	smp_baseline_free(baseline);

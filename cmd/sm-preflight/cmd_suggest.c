@@ -15,10 +15,19 @@
 #include <string.h>
 
 #include "commands.h"
+#include "fix.h"
 #include "output.h"
+#include "readfile.h"
 #include "smpreflight.h"
 
-enum { OPT_TO, OPT_LR_SCALING, OPT_DIALECT, OPT_INSTANCE_DATA, OPT_HELP };
+enum {
+	OPT_TO,
+	OPT_LR_SCALING,
+	OPT_DIALECT,
+	OPT_INSTANCE_DATA,
+	OPT_DIFF,
+	OPT_HELP
+};
 
 static const struct cli_option options[] = {
 	{"--to", 0, OPT_TO, "INSTANCE",
@@ -31,6 +40,10 @@ static const struct cli_option options[] = {
 	 "read the spec as D: auto (default), estimator, model_trainer, "
 	 "create_training_job"},
 	CLI_OPTION_INSTANCE_DATA(OPT_INSTANCE_DATA),
+	{"--diff", 0, OPT_DIFF, NULL,
+	 "print the change as a unified diff of FILE instead (the "
+	 "distribution and GPU_NUM_DEVICES included when the move needs "
+	 "them)"},
 	{"--help", 'h', OPT_HELP, NULL, "show this help"},
 };
 
@@ -77,6 +90,30 @@ suggest_input(struct smp_suggestion **out, const struct smp_context *ctx,
 	return rc;
 }
 
+/* --diff: the file against the suggestion's patched spec; 1 when they
+ * differ, as `check --diff`. */
+static int
+print_diff(const char *file, const struct smp_suggestion *s)
+{
+	const char *why = NULL;
+	char *buf;
+	size_t len;
+
+	if (!s->patched)
+		return CLI_EXIT_OK;
+	if (cli_read_regular(file, CLI_READ_MAX, &buf, &len, &why)) {
+		cli_error("cannot read '%s': %s", file, why ? why : "error");
+		return CLI_EXIT_USAGE;
+	}
+	cli_fix_diff(stdout, file, buf, len, s->patched, s->patched_len);
+	free(buf);
+	if (fflush(stdout) != 0) {
+		cli_error("cannot write the output");
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_FINDINGS;
+}
+
 static int
 run_suggest(int argc, char **argv)
 {
@@ -91,7 +128,7 @@ run_suggest(int argc, char **argv)
 	struct cli_args it;
 	const char *value, *file = NULL;
 	char cache_dir[1024];
-	int id, k, status = CLI_EXIT_OK;
+	int id, k, status = CLI_EXIT_OK, diff = 0;
 
 	cli_args_init(&it, argc, argv);
 	while ((id = cli_args_next(&it, options,
@@ -122,6 +159,9 @@ run_suggest(int argc, char **argv)
 		case OPT_INSTANCE_DATA:
 			opts.instance_data_dir = value;
 			break;
+		case OPT_DIFF:
+			diff = 1;
+			break;
 		case OPT_HELP:
 			return cli_help(&cli_cmd_suggest);
 		default:
@@ -131,6 +171,8 @@ run_suggest(int argc, char **argv)
 	if (!file)
 		return cli_usage_error("nothing to suggest for; give one spec "
 				       "file (or '-' for stdin)");
+	if (diff && strcmp(file, "-") == 0)
+		return cli_usage_error("--diff needs a file, not stdin");
 	status = cli_context_new(&ctx, &opts, cache_dir, sizeof(cache_dir));
 	if (status)
 		return status;
@@ -159,6 +201,10 @@ run_suggest(int argc, char **argv)
 								: 0,
 				  cli_stdout_write, NULL) != 0)
 			status = CLI_EXIT_USAGE;
+	}
+	if (diff && s->outcome != SMP_SUGGEST_ERRORS) {
+		status = print_diff(file, s);
+		goto out;
 	}
 	if (smp_suggestion_emit_text(s, cli_stdout_write, NULL) != 0 ||
 	    fflush(stdout) != 0) {

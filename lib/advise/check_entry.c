@@ -9,6 +9,7 @@
 
 #include "advise/baseline.h"
 #include "util/error.h"
+#include "fix/fix.h"
 #include "util/options_version.h"
 
 static const size_t check_options_size[SMP_CHECK_OPTIONS_VERSION + 1] = {
@@ -70,6 +71,7 @@ smp_check(struct smp_report **out, const struct smp_context *ctx,
 	if (o.flags & ~(SMP_CHECK_WALKED | SMP_CHECK_ALL_JOBS))
 		return invalid(err, "invalid smp_check_options.flags");
 	hook.flags = o.flags;
+	hook.finish = smp__fix_annotate;
 	if (!buf)
 		return smp__check_file_run(out, ctx, name, &hook, err);
 	return smp__check_run(out, ctx, name, buf, len, &hook, err);

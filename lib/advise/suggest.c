@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rules/check.h"
@@ -22,6 +23,8 @@
 #include "util/options_version.h"
 #include "tune/tune.h"
 #include "emit/out.h"
+#include "fix/edit.h"
+#include "advise/diagnose.h"
 
 struct suggestion {
 	struct smp_suggestion pub; /* first: the caller's pointer */
@@ -33,8 +36,11 @@ struct suggestion {
 	int failed; /* an arena allocation failed */
 };
 
+struct change;
+
 struct run {
 	struct suggestion *s;
+	struct change *change;         /* the spec's change, made in the hook */
 	const struct smp_instance *to; /* NULL: stay on the job's type */
 	int json;                      /* the spec is JSON */
 	size_t jobs;
@@ -68,6 +74,23 @@ struct frag {
 		const char *value; /* leaf value as written, or NULL */
 		int child, next;   /* first child, next sibling; -1 none */
 	} n[FRAG_NODES];
+	int count;
+};
+
+/* At most instance type, batch and learning rate change. */
+#define PATCHES 4
+
+/* One value the suggestion sets, as a typed patch (JSON Pointer). */
+struct patch {
+	char pointer[256];
+	enum smp_value_type type;
+	char value[64];
+};
+
+/* What the suggestion changes: the fragment's tree and the patches. */
+struct change {
+	struct frag frag;
+	struct patch patch[PATCHES];
 	int count;
 };
 
@@ -195,22 +218,55 @@ frag_json(struct smp_buf *b, const struct frag *f, int at, int depth)
 	smp__buf_addf(b, "%*s}", 2 * depth, "");
 }
 
+/* Records segs[0..n) = value (written as the spec writes it: text) as
+ * a patch and in the fragment's tree. */
+static void
+change_put(struct suggestion *s, struct change *ch, const char *const *segs,
+	   int n, enum smp_value_type type, const char *value, const char *text)
+{
+	struct patch *p;
+	size_t len = 0;
+	int i;
+
+	/* text is the caller's buffer: the tree keeps a copy */
+	text = dup(s, text);
+	if (!text)
+		return;
+	frag_put(&ch->frag, segs, n, text);
+	if (ch->count >= PATCHES)
+		return;
+	p = &ch->patch[ch->count];
+	for (i = 0; i < n; i++)
+		smp__pointer_seg(p->pointer, sizeof(p->pointer), &len, segs[i],
+				 strlen(segs[i]));
+	if (len >= sizeof(p->pointer) ||
+	    (size_t)snprintf(p->value, sizeof(p->value), "%s", value) >=
+		    sizeof(p->value))
+		return;
+	p->type = type;
+	ch->count++;
+}
+
+/* The type a new value of the field at orig takes. */
+static enum smp_value_type
+number_type(const struct smp_node *orig)
+{
+	return smp__value_type_like(orig, SMP_VALUE_NUMBER);
+}
+
 /* The changed keys of the job in its own names and format. */
 static void
 make_fragment(struct run *r, const struct smp_check *c,
 	      const struct smp_batch_reading *b, const struct smp_pair *lr)
 {
 	struct suggestion *s = r->s;
+	struct change *ch = r->change;
 	const char *segs[FRAG_DEPTH + 1];
-	char vb[48], vl[48];
-	struct frag f;
-	char omem[TEXT_MAX], ivmem[TEXT_MAX];
-	struct smp_buf out, iv;
+	char vb[48], vl[48], nb_text[40], nl_text[40];
+	char ivmem[TEXT_MAX];
+	struct smp_buf iv;
 	int n;
 
-	memset(&f, 0, sizeof(f));
-	f.count = 1;
-	f.n[0].child = f.n[0].next = -1;
 	smp__buf_init_fixed(&iv, ivmem, sizeof(ivmem));
 	if (r->to && c->job->instance_type && c->instance &&
 	    strcmp(r->to->type, c->instance->type) != 0) {
@@ -221,7 +277,8 @@ make_fragment(struct run *r, const struct smp_check *c,
 			else
 				smp__buf_adds(&iv, r->to->type);
 			if (!smp__buf_error(&iv))
-				frag_put(&f, segs, n, iv.data);
+				change_put(s, ch, segs, n, SMP_VALUE_STRING,
+					   r->to->type, iv.data);
 		}
 	}
 	n = path_of(c->job->root, c->job->hyperparameters, segs, 0);
@@ -232,29 +289,179 @@ make_fragment(struct run *r, const struct smp_check *c,
 
 		/* only what changes */
 		smp__tune_value(vb, sizeof(vb), b->pair->value, nb);
+		smp__tune_number(nb_text, sizeof(nb_text), nb);
 		segs[n] = b->pair->key->u.scalar.value;
 		if (fabs(nb - b->value) > 1e-9 * b->value)
-			frag_put(&f, segs, n + 1, vb);
+			change_put(s, ch, segs, n + 1,
+				   number_type(b->pair->value), nb_text, vb);
 		if (lr && s->next.learning_rate > 0 &&
 		    fabs(s->next.learning_rate - s->now.learning_rate) >
 			    1e-9 * s->now.learning_rate) {
 			smp__tune_value(vl, sizeof(vl), lr->value,
 					s->next.learning_rate);
+			smp__tune_number(nl_text, sizeof(nl_text),
+					 s->next.learning_rate);
 			segs[n] = lr->key->u.scalar.value;
-			frag_put(&f, segs, n + 1, vl);
+			change_put(s, ch, segs, n + 1, number_type(lr->value),
+				   nl_text, vl);
 		}
 	}
-	if (f.n[0].child < 0)
+}
+
+/* The fragment as text, in the spec's format; NULL when empty. */
+static void
+render_fragment(struct suggestion *s, const struct frag *f, int json)
+{
+	char omem[TEXT_MAX];
+	struct smp_buf out;
+
+	if (f->n[0].child < 0)
 		return;
 	smp__buf_init_fixed(&out, omem, sizeof(omem));
-	if (r->json) {
-		frag_json(&out, &f, 0, 0);
+	if (json) {
+		frag_json(&out, f, 0, 0);
 		smp__buf_addc(&out, '\n');
 	} else {
-		frag_yaml(&out, &f, 0, 0);
+		frag_yaml(&out, f, 0, 0);
 	}
 	if (!smp__buf_error(&out))
 		s->pub.fragment = dup(s, out.data);
+}
+
+/* 1 when the check of the spec as written had a finding of the rule a
+ * fixed: the fix answers the spec, not the move. */
+static int
+reported(const struct smp_report *rep, const struct smp_fix_applied *a)
+{
+	size_t i;
+
+	for (i = 0; i < smp_report_count(rep); i++) {
+		const struct smp_finding *f = smp_report_get(rep, i);
+
+		if (strcmp(f->rule, a->rule) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+edit_cmp(const void *a, const void *b)
+{
+	const struct smp_fix_edit *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * Makes the change in buf[0..len) as byte edits of the spec, then lets
+ * smp_fix() add the safe fixes the changed job needs (the pytorchxla
+ * distribution, GPU_NUM_DEVICES), which join the fragment: what the
+ * suggestion prints is what a check accepts.
+ */
+static int
+make_patched(struct suggestion *s, struct run *r, const struct smp_context *ctx,
+	     const char *name, const char *buf, size_t len,
+	     const struct smp_docs *docs, struct smp_error *err)
+{
+	struct change *ch = r->change;
+	struct smp_fix_edit e[PATCHES];
+	struct smp_fix_result *fixed = NULL;
+	const struct smp_node *root = NULL;
+	struct smp_buf out;
+	size_t i, at = 0, n = 0;
+	int k, rc;
+
+	for (i = 0; i < docs->count && !root; i++)
+		root = docs->items[i].root;
+	for (k = 0; k < ch->count && root; k++) {
+		struct smp_finding f;
+
+		memset(&f, 0, sizeof(f));
+		f.suggestion = ch->patch[k].value;
+		f.suggestion_pointer = ch->patch[k].pointer;
+		f.suggestion_op = SMP_SUGGESTION_SET;
+		f.suggestion_type = ch->patch[k].type;
+		rc = smp__fix_edit(&e[n], &s->arena, buf, len, root,
+				   docs->is_json ? SMP_FIX_JSON : SMP_FIX_YAML,
+				   &f);
+		if (rc == 0)
+			n++;
+		else if (rc != 1)
+			return rc;
+	}
+	if (n == 0)
+		return 0;
+	qsort(e, n, sizeof(e[0]), edit_cmp);
+	smp__buf_init(&out, &ctx->alloc, SMP_BUF_NO_MAX);
+	for (i = 0; i < n; i++) {
+		if (e[i].start < at)
+			continue; /* distinct nodes never overlap */
+		smp__buf_add(&out, buf + at, e[i].start - at);
+		smp__buf_add(&out, e[i].text, e[i].text_len);
+		at = e[i].end;
+	}
+	smp__buf_add(&out, buf + at, len - at);
+	if (smp__buf_error(&out)) {
+		smp__buf_free(&out);
+		return SMP_ENOMEM;
+	}
+	rc = smp_fix(&fixed, ctx, name, out.data, out.len, NULL, err);
+	smp__buf_free(&out);
+	if (rc)
+		return rc;
+	for (i = 0; i < fixed->applied_count; i++) {
+		const struct smp_fix_applied *a = &fixed->applied[i];
+		const char *segs[FRAG_DEPTH];
+		char *p, *q;
+		int depth = 0;
+
+		/* what the spec already needed is check's to say */
+		if (reported(s->report, a))
+			continue;
+		/* the pointer's keys, unescaped (RFC 6901) */
+		p = smp__arena_strndup(&s->arena, a->pointer,
+				       strlen(a->pointer));
+		if (!p) {
+			smp_fix_result_free(fixed);
+			return SMP_ENOMEM;
+		}
+		while (*p == '/' && depth < FRAG_DEPTH) {
+			char *w;
+
+			*p++ = '\0';
+			segs[depth++] = p;
+			for (q = w = p; *q && *q != '/'; q++) {
+				if (q[0] == '~' && (q[1] == '0' || q[1] == '1'))
+					*w++ = *++q == '0' ? '~' : '/';
+				else
+					*w++ = *q;
+			}
+			p = q;
+			if (w < q)
+				*w = '\0';
+		}
+		/* a new value: "4" quoted as JSON and YAML both read it */
+		if (a->type == SMP_VALUE_STRING) {
+			char vmem[TEXT_MAX];
+			struct smp_buf v;
+
+			smp__buf_init_fixed(&v, vmem, sizeof(vmem));
+			quoted(&v, a->value);
+			frag_put(&ch->frag, segs, depth, dup(s, v.data));
+		} else
+			frag_put(&ch->frag, segs, depth, a->value);
+	}
+	s->pub.patched = smp__arena_strndup(&s->arena, fixed->text, fixed->len);
+	s->pub.patched_len = fixed->len;
+	if (!s->pub.patched)
+		s->failed = 1;
+	/* the fix result's strings go with it: copy what the tree keeps */
+	for (k = 1; k < ch->frag.count; k++) {
+		ch->frag.n[k].key = dup(s, ch->frag.n[k].key);
+		ch->frag.n[k].value = dup(s, ch->frag.n[k].value);
+	}
+	smp_fix_result_free(fixed);
+	return 0;
 }
 
 /* ---- the suggestion ---- */
@@ -659,6 +866,25 @@ compute(struct run *r, const struct smp_check *c)
 		goto notes;
 	}
 	smp__tune_number(kt, sizeof(kt), p->k);
+	/* the guide: aggressive hyperparameters make the loss oscillate or
+	 * the model not learn; a large k scales the rate that much */
+	if (lr && p->k >= 8) {
+		char ft[40];
+
+		smp__tune_number(ft, sizeof(ft),
+				 p->lr_scaling == SMP_LR_SCALING_SQRT
+					 ? sqrt(p->k)
+					 : p->k);
+		add_note(s, &notes,
+			 "k = %s scales the learning rate %s times: aggressive "
+			 "hyperparameters can make the training loss oscillate "
+			 "or the model stop learning (AWS \"%s\", 'Check "
+			 "hyperparameters'); warm the learning rate up over "
+			 "the first steps and try the change in a short run "
+			 "first, or tune it with SageMaker Automatic Model "
+			 "Tuning",
+			 kt, ft, SMP__PAGE_TROUBLESHOOTING);
+	}
 	smp__tune_number(bt, sizeof(bt), b.per_gpu);
 	smp__tune_number(nt, sizeof(nt), nb);
 	if (lr) {
@@ -756,6 +982,8 @@ suggest(struct smp_suggestion **out, const struct smp_context *ctx,
 {
 	struct smp_check_hook hook;
 	struct suggestion *s;
+	struct change change;
+	struct smp_docs docs;
 	struct run r;
 	size_t i, errors = 0;
 	char *owned = NULL;
@@ -793,12 +1021,24 @@ suggest(struct smp_suggestion **out, const struct smp_context *ctx,
 	r.s = s;
 	/* the loader's decision: a flow mapping in a .yaml file is YAML */
 	r.json = smp__load_is_json(name, buf ? buf : "", len);
+	memset(&change, 0, sizeof(change));
+	change.frag.count = 1;
+	change.frag.n[0].child = change.frag.n[0].next = -1;
+	r.change = &change;
+	smp__docs_init(&docs, &ctx->alloc);
 	memset(&hook, 0, sizeof(hook));
 	hook.fn = on_job;
 	hook.ud = &r;
-	hook.keep = NULL;
+	/* the nodes the change names live until it is made */
+	hook.keep = &docs;
 	hook.sources = NULL;
 	rc = smp__check_run(&s->report, ctx, name, buf, len, &hook, err);
+	if (rc == 0 && !s->failed)
+		rc = make_patched(s, &r, ctx, name, buf ? buf : "", len, &docs,
+				  err);
+	if (rc == 0 && !s->failed)
+		render_fragment(s, &change.frag, r.json);
+	smp__docs_release(&docs);
 	smp__free(&ctx->alloc, owned);
 	if (rc)
 		goto fail;

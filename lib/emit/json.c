@@ -100,6 +100,19 @@ out_finding(struct smp__out *o, const struct smp_finding *f, const char *file)
 	smp__out_json_string(o, f->fix);
 	smp__out_str(o, ", \"suggestion\": ");
 	out_suggestion(o, f);
+	if (f->edit_text) {
+		/* the suggestion as the byte edit check --fix makes */
+		smp__out_str(
+			o,
+			f->edit_unsafe
+				? ", \"edit\": {\"applicability\": \"unsafe\""
+				: ", \"edit\": {\"applicability\": \"safe\"");
+		smp__out_printf(o, ", \"start\": %zu, \"end\": %zu",
+				f->edit_start, f->edit_end);
+		smp__out_str(o, ", \"replacement\": ");
+		smp__out_json_string(o, f->edit_text);
+		smp__out_str(o, "}");
+	}
 	smp__out_str(o, f->suppressed ? ", \"suppressed\": true"
 				      : ", \"suppressed\": false");
 	smp__out_str(o, ", \"suppression_reason\": ");

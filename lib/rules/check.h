@@ -66,6 +66,11 @@ struct smp_check_hook {
 	/* smp_check_options.flags (SMP_CHECK_WALKED, SMP_CHECK_ALL_JOBS),
 	 * and SMP__CHECK_FILE_INTENT below */
 	unsigned int flags;
+	/* called once all findings are in (suppressions applied), while
+	 * the documents and buf are alive; may annotate the findings
+	 * (check --fix's byte edits); NULL: nothing */
+	void (*finish)(struct smp_report *rep, const struct smp_docs *docs,
+		       const char *buf, size_t len);
 };
 
 /*

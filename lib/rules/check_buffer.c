@@ -162,6 +162,8 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	    !smp__pysrc_kind(name) && !ctx->no_inline_ignores &&
 	    !has_syntax_error(&docs))
 		rc = smp__suppress_apply(rep, rep->buf, len, &docs, ctx->now);
+	if (hook && hook->finish && rc == 0 && !rep->failed)
+		hook->finish(rep, &docs, rep->buf, len);
 	if (hook && hook->keep && rc == 0 && !rep->failed)
 		*hook->keep = docs; /* the caller releases them */
 	else

@@ -201,8 +201,9 @@ smp__check_jobs(const struct smp_context *ctx, const struct smp_pysrc *src,
 	struct auto_base ab;
 	struct smp_check_hook own;
 	/* a hook that adds to the jobs (--baseline, suggest) replaces the
-	 * automatic baseline; one that only names a format or folder not */
-	long native = hook && (hook->fn || hook->keep) ? -1 : native_of(src);
+	 * automatic baseline; one that only names a format or folder, or
+	 * keeps the documents (check --fix), not */
+	long native = hook && hook->fn ? -1 : native_of(src);
 	size_t k;
 	int rc = 0;
 

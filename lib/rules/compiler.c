@@ -88,6 +88,12 @@ check_debugger_profiler(const struct smp_check *c)
 	smp__finding_fix(c->rep, f, "%s%s%s", hook_on ? w->hook_off : "",
 			 hook_on && prof_on ? " and " : "",
 			 prof_on ? w->profiler_off : "");
+	/* one switch per fix; `check --fix` turns the other off next */
+	if (job->dialect == SMP_DIALECT_ESTIMATOR)
+		smp__finding_suggest_at(
+			c->rep, f,
+			hook_on ? "/debugger_hook_config" : "/disable_profiler",
+			SMP_VALUE_BOOLEAN, hook_on ? "false" : "true");
 }
 
 /*

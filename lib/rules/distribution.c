@@ -111,6 +111,50 @@ check_version(const struct smp_check *c)
 	return 1;
 }
 
+/*
+ * A misspelt pytorchxla ('torchxla') that is on, where the framework has
+ * no pytorchxla at all: renaming it, as distribution-unknown-key would,
+ * leads straight into the finding above. Said here at the key, with the
+ * route that works; it supersedes the rename (rules.def).
+ */
+static int
+check_misspelt_version(const struct smp_check *c)
+{
+	const struct smp_job *job = c->job;
+	const struct smp_node *dist = job->distribution, *k = NULL;
+	const char *min;
+	struct smp_finding *f;
+	size_t i;
+
+	if (job->pytorchxla || job->xla_version != 0 ||
+	    !smp__job_is_pytorch(job) || !dist ||
+	    dist->kind != SMP_NODE_MAPPING)
+		return 0;
+	for (i = 0; i < dist->u.mapping.count && !k; i++)
+		if (smp__is_xla_misspelling(dist->u.mapping.items[i].key) &&
+		    smp__scalar_bool(smp__map_get(
+			    dist->u.mapping.items[i].value, "enabled")) == 1)
+			k = dist->u.mapping.items[i].key;
+	if (!k)
+		return 0;
+	min = job->estimator == SMP_EST_HUGGINGFACE
+		      ? c->cat->pytorchxla_min_huggingface
+		      : c->cat->pytorchxla_min_pytorch;
+	f = smp__report_node(c->rep, SMP_RULE_PYTORCHXLA_VERSION, k,
+			     "'%s' reads as a misspelt 'pytorchxla', which "
+			     "needs %s %s or later, but the job uses %s",
+			     smp__node_text(k), framework_label(job), min,
+			     version_text(job));
+	smp__finding_fix(c->rep, f,
+			 "remove '%s' and launch through "
+			 "torch_xla.distributed.sm_dist: the script in a "
+			 "'training_script' hyperparameter and the GPU count "
+			 "in 'n_gpus'; or upgrade to %s %s and rename it to "
+			 "'pytorchxla'",
+			 smp__node_text(k), framework_label(job), min);
+	return 1;
+}
+
 /* pytorchxla is PyTorch's; a TensorFlow job gets a message of its own. */
 static int
 check_tensorflow(const struct smp_check *c)
@@ -205,6 +249,20 @@ check_missing(const struct smp_check *c)
 		smp__finding_fix(c->rep, f, "%s",
 				 smp__words(job)->pytorchxla_on);
 	}
+	/* the dialect's own switch, for `check --fix` */
+	if (has_version && job->dialect == SMP_DIALECT_ESTIMATOR)
+		smp__finding_suggest_at(c->rep, f,
+					"/distribution/pytorchxla/enabled",
+					SMP_VALUE_BOOLEAN, "true");
+	else if (has_version)
+		smp__finding_suggest_at(
+			c->rep, f,
+			job->dialect == SMP_DIALECT_CREATE_TRAINING_JOB
+				? "/HyperParameters/"
+				  "sagemaker_pytorch_xla_multi_worker_enabled"
+				: "/hyperparameters/"
+				  "sagemaker_pytorch_xla_multi_worker_enabled",
+			SMP_VALUE_STRING, "true");
 }
 
 void
@@ -229,6 +287,6 @@ smp__rules_distribution(const struct smp_check *c)
 		return;
 	}
 	check_incompatible(c);
-	if (!check_version(c))
+	if (!check_version(c) && !check_misspelt_version(c))
 		check_missing(c);
 }

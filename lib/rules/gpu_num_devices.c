@@ -102,6 +102,22 @@ check_value(const struct smp_check *c, const struct smp_node *n)
 	smp__finding_suggest(c->rep, f, SMP_VALUE_STRING, want);
 }
 
+/*
+ * The suggestion of gpu-num-devices-missing: the environment variable at
+ * the instance's count, in the job's top-level environment mapping (for
+ * `check --fix`; the mapping is added when absent).
+ */
+static void
+suggest_count(const struct smp_check *c, struct smp_finding *f)
+{
+	char ptr[64], value[16];
+
+	snprintf(ptr, sizeof(ptr), "/%s/GPU_NUM_DEVICES",
+		 smp__words(c->job)->environment);
+	snprintf(value, sizeof(value), "%d", c->instance->gpus);
+	smp__finding_suggest_at(c->rep, f, ptr, SMP_VALUE_STRING, value);
+}
+
 static void
 check_missing(const struct smp_check *c)
 {
@@ -145,6 +161,7 @@ check_missing(const struct smp_check *c)
 			 "launch through torch_xla.distributed.sm_dist with "
 			 "the script in a 'training_script' hyperparameter",
 			 smp__words(job)->environment, c->instance->gpus);
+	suggest_count(c, f);
 }
 
 void

@@ -262,8 +262,16 @@ check_supported(const struct smp_check *c, const char *type, const char *cls)
 					 : "use a supported type such as ",
 				 alt->type, alt->gpus, alt->gpu_model,
 				 alt->gpu_memory_gib);
-		smp__finding_suggest_node(c->rep, f, c->job->instance_type,
-					  SMP_VALUE_STRING, alt->type);
+		/* ModelTrainer's default stands at no key of the spec: the
+		 * value goes where the fix says, not where it is anchored */
+		if (c->job->instance_type_default)
+			smp__finding_suggest_at(c->rep, f,
+						"/compute/instance_type",
+						SMP_VALUE_STRING, alt->type);
+		else
+			smp__finding_suggest_node(c->rep, f,
+						  c->job->instance_type,
+						  SMP_VALUE_STRING, alt->type);
 	}
 }
 

@@ -16,7 +16,8 @@ ranks='0 util
 7 context
 8 rules
 9 emit
-10 advise'
+10 fix
+11 advise'
 
 rank_of() {
 	printf '%s\n' "$ranks" | awk -v s="$1" \

@@ -287,8 +287,9 @@ STRUCTURAL = {"unknown-key", "wrong-type", "value-not-string", "api-limits",
               "distribution-unknown-key", "gpu-num-devices-invalid"}
 # rules that supersede a structural one at the same value (rules.def S()):
 # gpu-num-devices-mismatch's fix, a quoted count, says the structural
-# problem too, so it answers a schema error but is none by itself
-SUPERSEDING = {"gpu-num-devices-mismatch"}
+# problem too, so it answers a schema error but is none by itself;
+# pytorchxla-version says a misspelt pytorchxla on a framework without one
+SUPERSEDING = {"gpu-num-devices-mismatch", "pytorchxla-version"}
 UNPARSED = {"syntax", "input-limit", "duplicate-key"}
 # structural findings the C rules make outside the schema: the hyperparameter
 # n_gpus (hyperparameters are free-form in the schemas)

@@ -60,6 +60,9 @@ static const char *const walked[] = {
 	"smp_suggest",
 	"smp_suggestion_free",
 	"smp_suggestion_emit_text",
+	"smp_fix_options_init",
+	"smp_fix",
+	"smp_fix_result_free",
 	"smp_context_data_origin",
 	"smp_context_data_source",
 	"smp_context_data_fetched",
@@ -420,6 +423,32 @@ Test(null_args, diagnose)
 }
 
 /* Every function the header declares is in walked[]. */
+Test(null_args, fix)
+{
+	struct smp_context *ctx = th_context(NULL);
+	struct smp_fix_result *res = NULL;
+	struct smp_error err;
+
+	cr_assert_eq(smp_fix_options_init(NULL, SMP_FIX_OPTIONS_VERSION),
+		     SMP_EINVAL);
+	cr_assert_eq(
+		smp_fix(NULL, ctx, "j.yaml", SPEC, strlen(SPEC), NULL, &err),
+		SMP_EINVAL);
+	cr_assert_eq(
+		smp_fix(&res, NULL, "j.yaml", SPEC, strlen(SPEC), NULL, &err),
+		SMP_EINVAL);
+	cr_assert_eq(smp_fix(&res, ctx, NULL, SPEC, strlen(SPEC), NULL, &err),
+		     SMP_EINVAL);
+	cr_assert_eq(smp_fix(&res, ctx, "j.yaml", NULL, 0, NULL, &err),
+		     SMP_EINVAL);
+	cr_assert_eq(
+		smp_fix(&res, ctx, "j.yaml", SPEC, strlen(SPEC), NULL, NULL),
+		0);
+	smp_fix_result_free(res);
+	smp_fix_result_free(NULL);
+	smp_context_free(ctx);
+}
+
 Test(null_args, every_declared_function_is_walked)
 {
 	FILE *f = fopen("lib/smpreflight.h", "r");

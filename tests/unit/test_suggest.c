@@ -156,10 +156,18 @@ Test(suggest, move_with_a_row_for_the_target)
 	/* 8 x 1 x 1 = 8 -> 32 x 4 x 1 = 128: k = 16, lr 1e-4 -> 1.6e-3 */
 	cr_assert(close_to(s->k, 16));
 	cr_assert(close_to(s->next->learning_rate, 1.6e-3));
+	/* the move needs GPU_NUM_DEVICES (no pytorchxla in PyTorch 1.9) and
+	 * the new vCPUs more preprocessing workers */
 	cr_assert_str_eq(s->fragment, "instance_type: ml.p3.8xlarge\n"
 				      "hyperparameters:\n"
 				      "  per_device_train_batch_size: 32\n"
-				      "  learning_rate: 0.0016\n");
+				      "  learning_rate: 0.0016\n"
+				      "  preprocessing_num_workers: 32\n"
+				      "environment:\n"
+				      "  GPU_NUM_DEVICES: \"4\"\n");
+	cr_assert_not_null(s->patched);
+	cr_assert_not_null(
+		strstr(s->patched, "instance_type: ml.p3.8xlarge\n"));
 	smp_suggestion_free(s);
 	smp_context_free(ctx);
 }
@@ -318,6 +326,9 @@ Test(suggest, json_fragment_keeps_strings)
 			 "  \"hyperparameters\": {\n"
 			 "    \"per_device_train_batch_size\": \"32\",\n"
 			 "    \"learning_rate\": 0.0008\n"
+			 "  },\n"
+			 "  \"environment\": {\n"
+			 "    \"GPU_NUM_DEVICES\": \"4\"\n"
 			 "  }\n"
 			 "}\n");
 	smp_suggestion_free(s);
@@ -344,7 +355,9 @@ Test(suggest, yaml_flow_mapping_gets_a_yaml_fragment)
 	cr_assert_str_eq(s->fragment, "instance_type: ml.p3.8xlarge\n"
 				      "hyperparameters:\n"
 				      "  per_device_train_batch_size: 32\n"
-				      "  learning_rate: 0.0008\n");
+				      "  learning_rate: 0.0008\n"
+				      "environment:\n"
+				      "  GPU_NUM_DEVICES: \"4\"\n");
 	smp_suggestion_free(s);
 	smp_context_free(ctx);
 }
@@ -378,13 +391,23 @@ Test(suggest, text_shows_the_arithmetic)
 		"  k:          32 x 4 x 1 / (8 x 1 x 1) = 16\n"
 		"  lr:         0.0001 x 16 = 0.0016 (linear; --lr-scaling sqrt "
 		"gives 0.0001 x 4 = 0.0004)\n"
+		"  note:       k = 16 scales the learning rate 16 times: "
+		"aggressive hyperparameters can make the training loss "
+		"oscillate or the model stop learning (AWS \"SageMaker "
+		"Training Compiler Troubleshooting\", 'Check "
+		"hyperparameters'); warm the learning rate up over the first "
+		"steps and try the change in a short run first, or tune it "
+		"with SageMaker Automatic Model Tuning\n"
 		"\n"
 		"  the changed spec, ready to paste:\n"
 		"\n"
 		"    instance_type: ml.p3.8xlarge\n"
 		"    hyperparameters:\n"
 		"      per_device_train_batch_size: 32\n"
-		"      learning_rate: 0.0016\n");
+		"      learning_rate: 0.0016\n"
+		"      preprocessing_num_workers: 32\n"
+		"    environment:\n"
+		"      GPU_NUM_DEVICES: \"4\"\n");
 	smp_suggestion_free(s);
 	smp_context_free(ctx);
 }

@@ -1,0 +1,1 @@
+check --no-script --diff --unsafe-fixes fix/launcher.py

@@ -1,0 +1,1 @@
+check --no-script --fix --show-fixes - < fix/crlf.yaml
