@@ -762,6 +762,8 @@ test_sign(const char *msg, size_t len, char pub[64], unsigned char sig[64])
 	int (*sign_init)(void *, void **, const void *, void *, void *);
 	int (*sign)(void *, unsigned char *, size_t *, const unsigned char *,
 		    size_t);
+	void (*pkey_free)(void *);
+	void (*ctx_free)(void *);
 	unsigned char raw[32];
 	size_t n = sizeof(raw), sl = 64;
 	void *pk, *ctx;
@@ -776,13 +778,19 @@ test_sign(const char *msg, size_t len, char pub[64], unsigned char sig[64])
 	*(void **)&ctx_new = dlsym(lib, "EVP_MD_CTX_new");
 	*(void **)&sign_init = dlsym(lib, "EVP_DigestSignInit");
 	*(void **)&sign = dlsym(lib, "EVP_DigestSign");
-	cr_assert(new_priv && get_pub && ctx_new && sign_init && sign);
+	*(void **)&pkey_free = dlsym(lib, "EVP_PKEY_free");
+	*(void **)&ctx_free = dlsym(lib, "EVP_MD_CTX_free");
+	cr_assert(new_priv && get_pub && ctx_new && sign_init && sign &&
+		  pkey_free && ctx_free);
 	pk = new_priv(1087 /* EVP_PKEY_ED25519 */, NULL, seed, 32);
 	ctx = ctx_new();
 	cr_assert(pk && ctx);
 	cr_assert_eq(get_pub(pk, raw, &n), 1);
 	cr_assert_eq(sign_init(ctx, NULL, NULL, NULL, pk), 1);
 	cr_assert_eq(sign(ctx, sig, &sl, (const unsigned char *)msg, len), 1);
+	ctx_free(ctx);
+	pkey_free(pk);
+	dlclose(lib);
 	for (i = 0; i < 33; i += 3) { /* 32 bytes: 10 groups and a pair */
 		unsigned long v =
 			(unsigned long)raw[i] << 16 |
@@ -795,7 +803,7 @@ test_sign(const char *msg, size_t len, char pub[64], unsigned char sig[64])
 		pub[o++] = i + 2 < 32 ? b64[v & 63] : '=';
 	}
 	pub[o] = '\0';
-	return 0; /* the key and context are a test's, left to the exit */
+	return 0;
 }
 
 /* An index of the fake's three files with their digests. */
