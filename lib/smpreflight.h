@@ -1309,6 +1309,21 @@ struct smp_config {
 	 * job found, not only Training Compiler ones */
 	int all_jobs;
 	struct smp_config_pos all_jobs_pos;
+	/* `exclude:`: glob patterns, as `ignore`, that replace the default
+	 * list of folders a walk never enters (ruff's `exclude`); set 0:
+	 * the default list (or a farther file's `exclude`) stands */
+	struct smp_config_list exclude;
+	/* `extend-exclude:`: patterns added to the excluded ones, as `ignore`
+	 * (ruff's name for it) */
+	struct smp_config_list extend_exclude;
+	/* `force-exclude:`: 1 true, 0 false, -1 not set; true: paths named
+	 * on the command line are excluded by the patterns too */
+	int force_exclude;
+	struct smp_config_pos force_exclude_pos;
+	/* `respect-gitignore:`: 1 true, 0 false, -1 not set; false: a walk
+	 * also enters what git ignores */
+	int respect_gitignore;
+	struct smp_config_pos respect_gitignore_pos;
 };
 
 /*

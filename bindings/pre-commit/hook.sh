@@ -36,4 +36,4 @@ else
 		[ "$i" -ne "$k" ] || set -- "$@" --
 	done
 fi
-exec "$cli" check --color never --as-walk "$@"
+exec "$cli" check --color never --as-walk --force-exclude "$@"

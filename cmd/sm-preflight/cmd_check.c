@@ -43,6 +43,11 @@ enum {
 	OPT_NO_PYTHON,
 	OPT_ALL_JOBS,
 	OPT_EXTEND_EXCLUDE,
+	OPT_EXCLUDE,
+	OPT_FORCE_EXCLUDE,
+	OPT_NO_FORCE_EXCLUDE,
+	OPT_RESPECT_GITIGNORE,
+	OPT_NO_RESPECT_GITIGNORE,
 	OPT_VERBOSE,
 	OPT_AS_WALK,
 	OPT_OFFLINE,
@@ -114,9 +119,25 @@ static const struct cli_option options[] = {
 	{"--all-jobs", 0, OPT_ALL_JOBS, NULL,
 	 "in a directory, judge every training job found, not only those "
 	 "that use or mean to use Training Compiler"},
+	{"--exclude", 0, OPT_EXCLUDE, "PATTERN",
+	 "skip walked entries matching PATTERN instead of the default "
+	 "excluded folders (build, dist, node_modules, venv, ...) and the "
+	 "configuration's exclude (gitignore style, relative to the working "
+	 "directory; repeatable; ruff's option)"},
 	{"--extend-exclude", 0, OPT_EXTEND_EXCLUDE, "PATTERN",
 	 "also skip walked entries matching PATTERN (gitignore style, "
 	 "relative to the working directory; repeatable)"},
+	{"--force-exclude", 0, OPT_FORCE_EXCLUDE, NULL,
+	 "apply the excluded patterns to the paths named on the command line "
+	 "too (for hooks that pass every changed file); the configuration's "
+	 "force-exclude"},
+	{"--no-force-exclude", 0, OPT_NO_FORCE_EXCLUDE, NULL,
+	 "check every path named on the command line (the default)"},
+	{"--respect-gitignore", 0, OPT_RESPECT_GITIGNORE, NULL,
+	 "skip what git ignores in walks (the default)"},
+	{"--no-respect-gitignore", 0, OPT_NO_RESPECT_GITIGNORE, NULL,
+	 "walk what git ignores too (.gitignore, .git/info/exclude, the "
+	 "global excludes file); the configuration's respect-gitignore"},
 	{"--as-walk", 0, OPT_AS_WALK, NULL,
 	 "check the named files as if a walk had found them: those without "
 	 "a training job are skipped, only Training Compiler jobs judged "
@@ -769,6 +790,35 @@ resolve_contexts(struct run *r, struct cli_configs *configs,
 	return status;
 }
 
+/*
+ * --force-exclude: the named paths that the excluded patterns match (or
+ * a folder above them) are dropped from inputs, as ruff does; when none
+ * is left, that is said (a hook passing only excluded files exits 0).
+ */
+static int
+force_exclude(struct cli_configs *configs, const char **inputs, size_t *n,
+	      int verbose, int quiet)
+{
+	size_t i, k = 0, given = *n;
+
+	for (i = 0; i < given; i++) {
+		int x = cli_configs_force_excluded(configs, inputs[i]);
+
+		if (x < 0)
+			return CLI_EXIT_USAGE; /* printed */
+		if (!x)
+			inputs[k++] = inputs[i];
+		else if (verbose)
+			cli_error("skipped '%s': excluded (--force-exclude)",
+				  inputs[i]);
+	}
+	*n = k;
+	if (k == 0 && given && !quiet)
+		cli_error("every path given is excluded (force-exclude); "
+			  "nothing to check");
+	return CLI_EXIT_OK;
+}
+
 static int
 run_check(int argc, char **argv)
 {
@@ -796,10 +846,9 @@ run_check(int argc, char **argv)
 	struct cli_outputs outs;
 	struct run r;
 	const char *value;
-	const char **inputs, **excludes;
+	const char **inputs, **excludes, **replaces;
 	struct cli_gitignore *gitignore = NULL;
-	struct cli_walk_filter config_filter;
-	size_t nexcludes = 0;
+	size_t nexcludes = 0, nreplaces = 0;
 	char **owned;
 	size_t ninputs = 0, nowned = 0, i;
 	int id, k, status = CLI_EXIT_OK, quiet = 0, statistics = 0;
@@ -822,8 +871,11 @@ run_check(int argc, char **argv)
 	owned = calloc((size_t)argc + 1, sizeof(*owned));
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
 	excludes = calloc((size_t)argc + 1, sizeof(*excludes));
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers */
+	replaces = calloc((size_t)argc + 1, sizeof(*replaces));
 	gitignore = cli_gitignore_new();
-	if (!overrides || !inputs || !owned || !excludes || !gitignore) {
+	if (!overrides || !inputs || !owned || !excludes || !replaces ||
+	    !gitignore) {
 		internal_error(SMP_ENOMEM, NULL);
 		status = CLI_EXIT_INTERNAL;
 		goto out;
@@ -943,6 +995,19 @@ run_check(int argc, char **argv)
 		case OPT_EXTEND_EXCLUDE:
 			excludes[nexcludes++] = value;
 			break;
+		case OPT_EXCLUDE:
+			replaces[nreplaces++] = value;
+			break;
+		case OPT_FORCE_EXCLUDE:
+		case OPT_NO_FORCE_EXCLUDE:
+			cargs.force_exclude_set = 1;
+			cargs.force_exclude = id == OPT_FORCE_EXCLUDE;
+			break;
+		case OPT_RESPECT_GITIGNORE:
+		case OPT_NO_RESPECT_GITIGNORE:
+			cargs.respect_gitignore_set = 1;
+			cargs.respect_gitignore = id == OPT_RESPECT_GITIGNORE;
+			break;
 		case OPT_VERBOSE:
 			r.verbose = 1;
 			break;
@@ -1021,6 +1086,8 @@ run_check(int argc, char **argv)
 	opts.ignore.count = ignore.count;
 	cargs.extend_exclude = excludes;
 	cargs.extend_exclude_count = nexcludes;
+	cargs.exclude = replaces;
+	cargs.exclude_count = nreplaces;
 	cargs.select_set = select.set;
 	cargs.ignore_set = ignore.set;
 	/* a refreshed copy in the user's cache, when valid (update-data) */
@@ -1030,9 +1097,11 @@ run_check(int argc, char **argv)
 	status = cli_configs_new(&configs, &cargs);
 	if (status != CLI_EXIT_OK)
 		goto out;
+	status = force_exclude(configs, inputs, &ninputs, r.verbose, quiet);
+	if (status != CLI_EXIT_OK)
+		goto out;
 	/* every file first, sorted: the output order (walk.c) */
-	cli_configs_filter(configs, &config_filter);
-	cli_gitignore_filter(gitignore, &config_filter, &filter);
+	cli_configs_filter(configs, gitignore, &filter);
 	k = cli_walk_collect(&files, inputs, ninputs, &filter, r.stdin_name);
 	if (k == CLI_WALK_ENOMEM) {
 		internal_error(SMP_ENOMEM, NULL);
@@ -1161,6 +1230,7 @@ out:
 	free(owned);
 	free(inputs);
 	free(excludes);
+	free(replaces);
 	cli_gitignore_free(gitignore);
 	free(overrides);
 	cli_select_release(&select);

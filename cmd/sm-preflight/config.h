@@ -51,6 +51,19 @@ struct cli_config_args {
 	 * folder, for every walk (as ruff's) */
 	const char *const *extend_exclude;
 	size_t extend_exclude_count;
+	/* --exclude (exclude_count > 0): the excluded patterns, relative to
+	 * the working folder, instead of the default list and the files'
+	 * exclude (ruff's --exclude) */
+	const char *const *exclude;
+	size_t exclude_count;
+	/* --force-exclude / --no-force-exclude given (force_exclude 1 / 0);
+	 * else the files' force-exclude, else false */
+	int force_exclude_set;
+	int force_exclude;
+	/* --respect-gitignore / --no-respect-gitignore given
+	 * (respect_gitignore 1 / 0); else the files', else true */
+	int respect_gitignore_set;
+	int respect_gitignore;
 	/* --select / --ignore given (opts->select, opts->ignore): they
 	 * replace the files' select / ignore-rules */
 	int select_set;
@@ -77,13 +90,31 @@ int cli_configs_new(struct cli_configs **out,
 
 void cli_configs_free(struct cli_configs *c);
 
+struct cli_gitignore;
+
 /*
  * The walk filter of the run: hidden entries aside (the walk skips
- * them), a walked entry is skipped when an `ignore` glob of its folder's
- * configuration matches it, and a file unless its extension is one of
- * `extensions`. A configuration file that cannot be read stops the walk.
+ * them), a walked entry is skipped when git ignores it (through g, unless
+ * its folder's configuration says respect-gitignore: false; g may be
+ * NULL), when an excluded pattern matches it (--exclude, else the nearest
+ * file's `exclude`, else cli_walk_default_exclude()), or an `ignore` /
+ * `extend-exclude` glob of its folder's configuration or --extend-exclude
+ * does, and a file unless its extension is one of `extensions`. A
+ * configuration file that cannot be read stops the walk. c and g must
+ * outlive out.
  */
-void cli_configs_filter(struct cli_configs *c, struct cli_walk_filter *out);
+void cli_configs_filter(struct cli_configs *c, struct cli_gitignore *g,
+			struct cli_walk_filter *out);
+
+/*
+ * --force-exclude (or force-exclude: true in the configuration of path's
+ * folder): 1 when path, named on the command line, or a folder above it
+ * (up to the working folder, or the nearest configuration's folder for a
+ * path outside it) is excluded as a walk would exclude it (the patterns,
+ * not git's); 0 when it is to be checked (always without force-exclude,
+ * and for "-"); -1 when a configuration file cannot be used (printed).
+ */
+int cli_configs_force_excluded(struct cli_configs *c, const char *path);
 
 /*
  * The profile governing the spec at path ("-": stdin, governed from the

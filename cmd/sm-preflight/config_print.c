@@ -117,6 +117,31 @@ print_stop(struct cli_configs *c, const char *dir)
 	return 0;
 }
 
+/* A list of patterns, each with the file it comes from (relative to its
+ * folder), or the command line (relative to the working folder). */
+static void
+print_patterns(const struct cli_configs *c, const char *key,
+	       const struct ignore *list, size_t n)
+{
+	size_t i;
+
+	printf("%s:%s\n", key, n ? "" : " []  # the file's empty list");
+	for (i = 0; i < n; i++) {
+		const struct cfg_file *f = NULL;
+		const struct cfg_file *g;
+
+		for (g = c->files; g && !f; g = g->next)
+			if (g->dir == list[i].base)
+				f = g;
+		printf("  - ");
+		print_scalar(list[i].pattern);
+		if (f)
+			printf("  # %s (relative to its folder)\n", f->display);
+		else
+			printf("  # command line\n");
+	}
+}
+
 static int
 print_profile(struct cli_configs *c, const struct cli_profile *p,
 	      const char *target, const char *dir, struct chain *ch)
@@ -212,23 +237,27 @@ print_profile(struct cli_configs *c, const struct cli_profile *p,
 		printf("# data-url: not set (update-data then needs --url or "
 		       "SM_PREFLIGHT_DATA_URL)\n");
 	}
-	if (!p->ignore_count)
-		printf("ignore: []  # default: none (hidden entries are "
-		       "always skipped)\n");
+	if (!p->exclude_set)
+		/* a comment, so that the default reads back as the default */
+		printf("# exclude: default: __pycache__, __pypackages__, "
+		       "_build, buck-out, build, dist, node_modules, "
+		       "site-packages, venv (hidden entries are always "
+		       "skipped)\n");
 	else
-		printf("ignore:\n");
-	for (i = 0; i < p->ignore_count; i++) {
-		const struct cfg_file *f = NULL;
-		const struct cfg_file *g;
-
-		for (g = c->files; g && !f; g = g->next)
-			if (g->dir == p->ignores[i].base)
-				f = g;
-		printf("  - ");
-		print_scalar(p->ignores[i].pattern);
-		printf("  # %s (relative to its folder)\n",
-		       f ? f->display : "?");
-	}
+		print_patterns(c, "exclude", p->excludes, p->exclude_count);
+	if (!p->ignore_count)
+		printf("extend-exclude: []  # default: none (ignore: is the "
+		       "same)\n");
+	else
+		print_patterns(c, "extend-exclude", p->ignores,
+			       p->ignore_count);
+	printf("force-exclude: %s", p->force_exclude ? "true" : "false");
+	print_origin(&p->force_exclude_from,
+		     c->args->force_exclude_set ? cli : "default");
+	printf("respect-gitignore: %s",
+	       p->respect_gitignore ? "true" : "false");
+	print_origin(&p->respect_gitignore_from,
+		     c->args->respect_gitignore_set ? cli : "default");
 	printf("extensions: ");
 	if (p->extensions) {
 		print_list(p->extensions);

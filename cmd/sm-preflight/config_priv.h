@@ -8,7 +8,8 @@
  *   config_pyproject.c pyproject.toml's [tool.sm-preflight] as that YAML
  *   config_profile.c   merging a chain's files into a profile
  *   config_context.c   one context per distinct profile
- *   config_filter.c    the walk filter (`ignore:` globs in glob.c)
+ *   config_filter.c    the walk filter (`exclude:`, `ignore:` globs in
+ *                      glob.c, git's ignores) and --force-exclude
  *   config_print.c     `sm-preflight config`
  */
 #ifndef CLI_CONFIG_PRIV_H
@@ -83,6 +84,16 @@ struct cli_profile {
 	struct origin ignore_rules_from;
 	struct ignore *ignores;
 	size_t ignore_count;
+	/* the excluded patterns: --exclude's (base the working folder), or
+	 * the nearest file's exclude:; exclude_set 0: the default list */
+	struct ignore *excludes;
+	size_t exclude_count;
+	int exclude_set;
+	struct origin exclude_from;
+	int force_exclude; /* force-exclude: true, or --force-exclude */
+	struct origin force_exclude_from;
+	int respect_gitignore; /* 1 unless respect-gitignore: false */
+	struct origin respect_gitignore_from;
 	char *key; /* what its context depends on */
 	const struct smp_context *ctx;
 	struct cli_profile *next;
@@ -117,6 +128,7 @@ struct cli_configs {
 	size_t context_count;
 	struct memo *memo;
 	size_t memo_count, memo_cap;
+	struct cli_gitignore *gitignore; /* the walk filter's, or NULL */
 };
 
 /* The configuration keys of the four name lists, in the order of

@@ -11,24 +11,52 @@
 const char *const cfg_name_keys[4] = {"batch-size", "learning-rate", "model",
 				      "global-batch"};
 
+/* Appends patterns[0..count) relative to base to *list. */
 static int
-add_ignores(struct cli_profile *p, const struct cfg_file *f)
+add_patterns(struct ignore **list, size_t *count, const char *const *patterns,
+	     size_t n, const char *base)
 {
-	const struct smp_config_list *l = &f->cfg->ignore;
-	struct ignore *n;
+	struct ignore *grown;
 	size_t i;
 
-	if (!l->count)
-		return 0;
-	n = realloc(p->ignores, (p->ignore_count + l->count) * sizeof(*n));
 	if (!n)
+		return 0;
+	grown = realloc(*list, (*count + n) * sizeof(*grown));
+	if (!grown)
 		return -1;
-	p->ignores = n;
-	for (i = 0; i < l->count; i++) {
-		n[p->ignore_count].pattern = l->items[i];
-		n[p->ignore_count++].base = f->dir;
+	*list = grown;
+	for (i = 0; i < n; i++) {
+		grown[*count].pattern = patterns[i];
+		grown[(*count)++].base = base;
 	}
 	return 0;
+}
+
+/* ignore: and extend-exclude: add up over the files (ruff's
+ * extend-exclude); a nearer exclude: replaces a farther one's, unless
+ * --exclude replaced them all. */
+static int
+add_ignores(struct cli_profile *p, const struct cfg_file *f,
+	    const struct cli_config_args *a)
+{
+	const struct smp_config *cfg = f->cfg;
+
+	if (cfg->exclude.set && !a->exclude_count) {
+		p->exclude_count = 0;
+		p->exclude_set = 1;
+		p->exclude_from.file = f;
+		p->exclude_from.pos = cfg->exclude.pos;
+		if (add_patterns(&p->excludes, &p->exclude_count,
+				 cfg->exclude.items, cfg->exclude.count,
+				 f->dir))
+			return -1;
+	}
+	if (add_patterns(&p->ignores, &p->ignore_count, cfg->ignore.items,
+			 cfg->ignore.count, f->dir))
+		return -1;
+	return add_patterns(&p->ignores, &p->ignore_count,
+			    cfg->extend_exclude.items,
+			    cfg->extend_exclude.count, f->dir);
 }
 
 static int
@@ -122,6 +150,16 @@ apply_file(struct cli_profile *p, const struct cfg_file *f,
 		p->all_jobs_from.file = f;
 		p->all_jobs_from.pos = cfg->all_jobs_pos;
 	}
+	if (cfg->force_exclude >= 0 && !a->force_exclude_set) {
+		p->force_exclude = cfg->force_exclude;
+		p->force_exclude_from.file = f;
+		p->force_exclude_from.pos = cfg->force_exclude_pos;
+	}
+	if (cfg->respect_gitignore >= 0 && !a->respect_gitignore_set) {
+		p->respect_gitignore = cfg->respect_gitignore;
+		p->respect_gitignore_from.file = f;
+		p->respect_gitignore_from.pos = cfg->respect_gitignore_pos;
+	}
 	if (cfg->extensions.set) {
 		p->extensions = &cfg->extensions;
 		p->extensions_from.file = f;
@@ -134,7 +172,7 @@ apply_file(struct cli_profile *p, const struct cfg_file *f,
 	for (i = 0; i < cfg->rule_count; i++)
 		if (add_rule(p, f, &cfg->rules[i]))
 			return -1;
-	return add_ignores(p, f);
+	return add_ignores(p, f, a);
 }
 
 /* Appends s to the key, with a separator no setting holds. */
@@ -195,6 +233,7 @@ cfg_profile_free(struct cli_profile *p)
 	free(p->rules);
 	free(p->overlay);
 	free(p->ignores);
+	free(p->excludes);
 	free(p->key);
 	free(p);
 }
@@ -221,6 +260,17 @@ cfg_profile_of(struct cli_configs *c, struct chain *ch,
 	p->lr_scaling = a->opts->lr_scaling;
 	p->lr_cli = a->lr_scaling_set;
 	p->all_jobs = a->all_jobs;
+	p->force_exclude = a->force_exclude_set && a->force_exclude;
+	p->respect_gitignore =
+		!a->respect_gitignore_set || a->respect_gitignore;
+	if (a->exclude_count) {
+		p->exclude_set = 1;
+		if (add_patterns(&p->excludes, &p->exclude_count, a->exclude,
+				 a->exclude_count, c->cwd)) {
+			cfg_profile_free(p);
+			return cfg_oom();
+		}
+	}
 	for (; ch && n < sizeof(files) / sizeof(files[0]); ch = ch->parent)
 		files[n++] = ch;
 	/* farthest first, so that nearer files override */

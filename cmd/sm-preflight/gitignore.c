@@ -15,7 +15,6 @@
 
 #include "gitignore.h"
 #include "glob.h"
-#include "output.h"
 #include "readfile.h"
 
 /* The patterns of one file, relative to dir. */
@@ -39,7 +38,6 @@ struct cli_gitignore {
 	char *parent, *real;
 	struct plist **chain;
 	size_t nchain, chain_cap;
-	struct cli_walk_filter inner;
 	int nomem;
 };
 
@@ -502,30 +500,4 @@ cli_gitignore_free(struct cli_gitignore *g)
 	free(g->real);
 	free(g->chain);
 	free(g);
-}
-
-static int
-filter_skip(void *ud, const char *path, const char *name, int is_dir)
-{
-	struct cli_gitignore *g = ud;
-	int k = cli_gitignore_match(g, path, name, is_dir);
-
-	if (k < 0)
-		cli_error("out of memory reading the .gitignore files");
-	if (k)
-		return k; /* ignored, or out of memory (-1 stops) */
-	if (g->inner.skip)
-		return g->inner.skip(g->inner.ud, path, name, is_dir);
-	return is_dir ? 0 : !cli_walk_default_suffix(name);
-}
-
-void
-cli_gitignore_filter(struct cli_gitignore *g,
-		     const struct cli_walk_filter *inner,
-		     struct cli_walk_filter *out)
-{
-	if (inner)
-		g->inner = *inner;
-	out->skip = filter_skip;
-	out->ud = g;
 }

@@ -28,12 +28,4 @@ void cli_gitignore_free(struct cli_gitignore *g);
 int cli_gitignore_match(struct cli_gitignore *g, const char *path,
 			const char *name, int is_dir);
 
-/*
- * A walk filter that skips what git ignores, then asks inner (which may
- * have NULL skip: the default suffixes). g and inner must outlive out.
- */
-void cli_gitignore_filter(struct cli_gitignore *g,
-			  const struct cli_walk_filter *inner,
-			  struct cli_walk_filter *out);
-
 #endif

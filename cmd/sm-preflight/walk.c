@@ -253,14 +253,15 @@ leads_out(struct walk *w, const char *path)
 	return out;
 }
 
-/* 1 to skip: the filter's word, or the default suffixes. */
+/* 1 to skip: the filter's word, or the default excludes and suffixes. */
 static int
 skip(struct walk *w, const char *path, const char *name, int is_dir)
 {
 	int k;
 
 	if (!w->filter)
-		return is_dir ? 0 : !cli_walk_default_suffix(name);
+		return is_dir ? cli_walk_default_exclude(name)
+			      : !cli_walk_default_suffix(name);
 	k = w->filter->skip(w->filter->ud, path, name, is_dir);
 	if (k < 0)
 		w->stopped = 1;
@@ -317,8 +318,7 @@ walk_dir(struct walk *w, const char *dir, const struct stat *dst)
 				free(path);
 			}
 		} else if (S_ISDIR(st.st_mode)) {
-			if (!cli_walk_default_exclude(names[i]) &&
-			    !skip(w, path, names[i], 1))
+			if (!skip(w, path, names[i], 1))
 				walk_dir(w, path, &st);
 			free(path);
 		} else if (S_ISREG(st.st_mode) && !skip(w, path, names[i], 0)) {

@@ -1,10 +1,10 @@
 /*
  * walk.h - turning command-line paths into spec files. A directory is
  * walked recursively for *.yaml, *.yml and *.json (or what a filter
- * accepts), skipping hidden entries and the folders of
- * cli_walk_default_exclude(), following symbolic links that stay inside
- * the folder being walked (never one that leads out of it, and never
- * into a directory already visited, so loops end). All the files of all
+ * accepts), skipping hidden entries and (without a filter, which then
+ * decides) the folders of cli_walk_default_exclude(), following symbolic links
+ * that stay inside the folder being walked (never one that leads out of it, and
+ * never into a directory already visited, so loops end). All the files of all
  * the inputs are sorted by path and each is listed once, so the order of
  * the output depends neither on readdir() nor on the order of the
  * arguments.
@@ -74,7 +74,8 @@ int cli_walk_collect(struct cli_walk_list *out, const char *const *inputs,
 void cli_walk_list_free(struct cli_walk_list *list);
 
 /*
- * 1 for the folders a walk never enters, like ruff's default excludes:
+ * 1 for the folders a walk never enters unless the configuration's
+ * `exclude:` or --exclude replace the list, like ruff's default excludes:
  * __pycache__, __pypackages__, _build, buck-out, build, dist,
  * node_modules, site-packages, venv (hidden ones such as .git, .venv,
  * .tox and .ipynb_checkpoints are skipped as hidden).

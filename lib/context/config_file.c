@@ -201,6 +201,12 @@ read_config(struct config *c, const struct smp_node *root,
 		if (smp__scalar_is(k, "all-jobs")) {
 			c->pub.all_jobs = smp__scalar_bool(v) == 1;
 			c->pub.all_jobs_pos = pos_of(k);
+		} else if (smp__scalar_is(k, "force-exclude")) {
+			c->pub.force_exclude = smp__scalar_bool(v) == 1;
+			c->pub.force_exclude_pos = pos_of(k);
+		} else if (smp__scalar_is(k, "respect-gitignore")) {
+			c->pub.respect_gitignore = smp__scalar_bool(v) == 1;
+			c->pub.respect_gitignore_pos = pos_of(k);
 		} else if (smp__scalar_is(k, "root")) {
 			c->pub.root = smp__scalar_bool(v) == 1;
 			c->pub.root_pos = pos_of(k);
@@ -218,6 +224,10 @@ read_config(struct config *c, const struct smp_node *root,
 			rc = read_names(c, v);
 		} else if (smp__scalar_is(k, "ignore")) {
 			rc = read_list(c, &c->pub.ignore, k, v);
+		} else if (smp__scalar_is(k, "exclude")) {
+			rc = read_list(c, &c->pub.exclude, k, v);
+		} else if (smp__scalar_is(k, "extend-exclude")) {
+			rc = read_list(c, &c->pub.extend_exclude, k, v);
 		} else if (smp__scalar_is(k, "select")) {
 			rc = read_selectors(c, &c->pub.select, k, v, err);
 		} else if (smp__scalar_is(k, "ignore-rules")) {
@@ -316,6 +326,8 @@ smp_config_parse(struct smp_config **out, const char *name, const char *buf,
 	smp__arena_init(&c->arena, &c->alloc);
 	c->pub.name = smp__arena_strndup(&c->arena, name, strlen(name));
 	c->pub.all_jobs = -1;
+	c->pub.force_exclude = -1;
+	c->pub.respect_gitignore = -1;
 	rc = c->pub.name ? parse(c, buf ? buf : "", len, err) : SMP_ENOMEM;
 	if (rc) {
 		if (rc == SMP_ENOMEM && !c->pub.name)

@@ -70,6 +70,9 @@ Test(config_file, parse_reads_every_key)
 		     0, "%s", err.message);
 	cr_assert_eq(c->all_jobs, 1);
 	cr_assert_eq(c->all_jobs_pos.line, 2);
+	cr_assert_eq(c->exclude.set, 0);
+	cr_assert_eq(c->force_exclude, -1); /* not set */
+	cr_assert_eq(c->respect_gitignore, -1);
 	smp_config_free(c);
 
 	cr_assert_eq(smp_config_parse(&c, "sel.yaml",
@@ -91,6 +94,47 @@ Test(config_file, parse_reads_every_key)
 	cr_assert_eq(c->rule_count, 0);
 	smp_config_free(c);
 	smp_config_free(NULL);
+}
+
+/* ruff's exclude, extend-exclude, force-exclude and respect-gitignore */
+Test(config_file, exclude_keys)
+{
+	static const char text[] = "exclude: [drafts, \"old/*.yaml\"]\n"
+				   "extend-exclude: [gen/]\n"
+				   "force-exclude: true\n"
+				   "respect-gitignore: false\n";
+	struct smp_config *c;
+	struct smp_error err;
+
+	cr_assert_eq(
+		smp_config_parse(&c, "x.yaml", text, strlen(text), NULL, &err),
+		0, "%s", err.message);
+	cr_assert_eq(c->exclude.set, 1);
+	cr_assert_eq(c->exclude.count, 2);
+	cr_assert_str_eq(c->exclude.items[1], "old/*.yaml");
+	cr_assert_eq(c->exclude.pos.line, 1);
+	cr_assert_eq(c->extend_exclude.count, 1);
+	cr_assert_str_eq(c->extend_exclude.items[0], "gen/");
+	cr_assert_eq(c->ignore.set, 0);
+	cr_assert_eq(c->force_exclude, 1);
+	cr_assert_eq(c->force_exclude_pos.line, 3);
+	cr_assert_eq(c->respect_gitignore, 0);
+	cr_assert_eq(c->respect_gitignore_pos.line, 4);
+	smp_config_free(c);
+
+	/* an empty exclude is set: nothing is excluded by default */
+	cr_assert_eq(
+		smp_config_parse(&c, "e.yaml", "exclude: []\n", 12, NULL, &err),
+		0, "%s", err.message);
+	cr_assert_eq(c->exclude.set, 1);
+	cr_assert_eq(c->exclude.count, 0);
+	smp_config_free(c);
+
+	cr_assert_neq(smp_config_parse(&c, "b.yaml",
+				       "force-exclude: yes please\n", 26, NULL,
+				       &err),
+		      0);
+	cr_assert_eq(err.line, 1);
 }
 
 Test(config_file, parse_errors_have_positions)

@@ -1,0 +1,1 @@
+config walk/excluded-config/forced

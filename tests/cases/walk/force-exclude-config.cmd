@@ -1,0 +1,1 @@
+check --color never --no-script --ignore compiler-end-of-support --quiet --force-exclude walk/excluded/node_modules walk/excluded-config/old-1.yaml walk/excluded-config/node_modules/job.yaml | grep '^walk'
