@@ -319,6 +319,46 @@ def images(spec, dg, tf_range):
     return out
 
 
+# The source of end-of-patch.csv beside this script: the end of patch
+# of each framework major.minor version in the AWS Deep Learning
+# Containers Framework Support Policy (the reference folder has none).
+EOP_SOURCE = {
+    "key": "DLC-EOP",
+    "description": "AWS Deep Learning Containers \"Framework Support "
+                   "Policy\", https://aws.github.io/deep-learning-"
+                   "containers/reference/support_policy (linked from "
+                   "https://docs.aws.amazon.com/deep-learning-containers/"
+                   "latest/devguide/support-policy.html), its "
+                   "\"Unsupported Frameworks\" table, generated from "
+                   "aws/deep-learning-containers @ e0ecedea6a1c "
+                   "(2026-08-21) `docs/src/legacy/legacy_support.yml`: the "
+                   "GA and EOP (end of patch) dates of each framework "
+                   "major.minor version; PyTorch 1.13 is the only Training "
+                   "Compiler version it lists",
+}
+
+
+def end_of_patch(imgs):
+    """Sets end_of_patch on the images whose framework major.minor has a
+    row in end-of-patch.csv; every row must be used."""
+    rows = read_csv(os.path.dirname(os.path.abspath(__file__)),
+                    "end-of-patch.csv")
+    for r in rows:
+        check(re.match(r"^\d{4}-\d{2}-\d{2}$", r["end_of_patch"]) is not None,
+              "end-of-patch.csv: odd date %r" % r["end_of_patch"])
+        check(source_keys(r["source"]) == [EOP_SOURCE["key"]],
+              "end-of-patch.csv: unknown source %r" % r["source"])
+        used = False
+        for img in imgs:
+            mm = ".".join(img["framework_version"].split(".")[:2])
+            if img["framework"] == r["framework"] and mm == r["version"]:
+                img["end_of_patch"] = r["end_of_patch"]
+                img["source"] += "; " + EOP_SOURCE["key"]
+                used = True
+        check(used, "end-of-patch.csv: no image for %s %s"
+              % (r["framework"], r["version"]))
+
+
 def frameworks(ref, sdk):
     rules = read(ref, "sdk-rules.md")
     readme = read(ref, "README.md")
@@ -331,6 +371,7 @@ def frameworks(ref, sdk):
         sdk_images.cross_check(imgs, sdk)
     except sdk_images.SdkError as e:
         die(str(e))
+    end_of_patch(imgs)
     sources = [
         {"key": "SDK-IMAGES",
          "description": "aws/sagemaker-python-sdk " + spec["images"]["_source"]
@@ -349,6 +390,7 @@ def frameworks(ref, sdk):
          "cross-check the SDK"},
         {"key": sdk_images.SOURCE_KEY,
          "description": sdk["where"] + sdk_images.SOURCE_TAIL},
+        EOP_SOURCE,
     ]
     return {
         "schema_version": SCHEMA_VERSION,

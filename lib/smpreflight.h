@@ -471,6 +471,15 @@ const struct smp_finding *smp_report_get(const struct smp_report *report,
  * when there are none. */
 enum smp_severity smp_report_max_severity(const struct smp_report *report);
 
+/*
+ * Removes every finding of rule (a rule id) from report, which the
+ * caller owns; the others keep their order (smp_report_get() indexes
+ * move up). For a caller that checks many files as one run and says a
+ * once-per-run rule (smp_rule_info.once_per_run) only in the first report
+ * that has it. Returns the number removed (0 for a NULL report or rule).
+ */
+size_t smp_report_remove_rule(struct smp_report *report, const char *rule);
+
 /* Static information about a rule. */
 struct smp_rule_info {
 	const char *id;
@@ -479,6 +488,12 @@ struct smp_rule_info {
 	const char *summary;
 	const char *explanation;
 	const char *source; /* where the rule comes from (seed, SDK rule) */
+	/* 1 when the rule says one thing about every job alike and is said
+	 * once per run: a caller that checks many files as one run keeps
+	 * its first finding (in output order) and removes it from the later
+	 * reports with smp_report_remove_rule(); within one report it is
+	 * said once already. Appended in 0.x; the library owns the struct. */
+	int once_per_run;
 };
 
 /* The number of rules this library knows. */
@@ -946,7 +961,8 @@ struct smp_fix_applied {
 
 /*
  * The outcome of smp_fix(): read-only, every string and the report owned
- * by it (freed by smp_fix_result_free()).
+ * by it (freed by smp_fix_result_free()); the caller may only trim the
+ * report with smp_report_remove_rule().
  */
 struct smp_fix_result {
 	const char *text; /* the fixed spec, NUL-terminated; the input */
@@ -961,7 +977,7 @@ struct smp_fix_result {
 	/* fixes left because they are unsafe and unsafe_fixes is off */
 	size_t unsafe_skipped;
 	/* the findings of checking text (what is left to fix by hand) */
-	const struct smp_report *report;
+	struct smp_report *report;
 };
 
 /*

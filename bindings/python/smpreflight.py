@@ -197,6 +197,7 @@ class _RuleInfo(ctypes.Structure):
         ("summary", _c_str),
         ("explanation", _c_str),
         ("source", _c_str),
+        ("once_per_run", ctypes.c_int),
     ]
 
 

@@ -227,6 +227,9 @@ struct run {
 	size_t (*stats)[SMP_SEVERITY_ERROR + 1];
 	enum smp_severity max;
 	int status; /* CLI_EXIT_INTERNAL or CLI_EXIT_USAGE once fatal */
+	/* per rule (table order): 1 once a rule said once per run
+	 * (smp_rule_info.once_per_run) was output */
+	unsigned char *said;
 };
 
 /* Reads all of stdin (up to STDIN_MAX bytes) into a malloc'd buffer. */
@@ -391,6 +394,37 @@ count_rule(struct run *r, const char *rule, enum smp_severity sev)
 		}
 }
 
+/*
+ * The rules said once per run (rules.def R(), such as
+ * compiler-end-of-support): the first report in output order that has
+ * one keeps it, and the later ones lose theirs before anything counts or
+ * writes them, so every output and --statistics say it once whatever
+ * --jobs is. A suppressed finding does not count as said.
+ */
+static void
+once_per_run(struct run *r, struct smp_report *rep)
+{
+	size_t i, k, n = smp_rule_count(), count;
+
+	for (i = 0; i < n; i++) {
+		const struct smp_rule_info *info = smp_rule_at(i);
+
+		if (!info->once_per_run)
+			continue;
+		if (r->said[i]) {
+			smp_report_remove_rule(rep, info->id);
+			continue;
+		}
+		count = smp_report_count(rep);
+		for (k = 0; k < count && !r->said[i]; k++) {
+			const struct smp_finding *f = smp_report_get(rep, k);
+
+			r->said[i] = strcmp(f->rule, info->id) == 0 &&
+				     !f->suppressed;
+		}
+	}
+}
+
 /* In the caller's thread, in output order: counted and written. */
 static int
 check_done(void *ud, size_t i, void *result)
@@ -398,7 +432,7 @@ check_done(void *ud, size_t i, void *result)
 	struct run *r = ud;
 	struct result *res = result;
 	const char *path = r->files->paths[i];
-	const struct smp_report *rep;
+	struct smp_report *rep;
 	size_t k, n;
 	int rc;
 
@@ -442,6 +476,7 @@ check_done(void *ud, size_t i, void *result)
 		r->failed++;
 		return not_checked(r, path, why);
 	}
+	once_per_run(r, rep);
 	n = smp_report_count(rep);
 	r->jobs += smp_report_jobs(rep);
 	r->unjudged += smp_report_jobs_skipped(rep);
@@ -1156,6 +1191,12 @@ run_check(int argc, char **argv)
 	r.fix.baseline = baseline;
 	r.outs = &outs;
 	r.text_flags = cli_use_color(color) ? SMP_TEXT_COLOR : 0;
+	r.said = calloc(smp_rule_count(), 1);
+	if (!r.said) {
+		internal_error(SMP_ENOMEM, NULL);
+		status = CLI_EXIT_INTERNAL;
+		goto out;
+	}
 	if (statistics) {
 		r.stats = calloc(smp_rule_count(), sizeof(*r.stats));
 		if (!r.stats) {
@@ -1223,6 +1264,7 @@ out:
 	free(r.fail_on);
 	free(r.all_jobs);
 	free(r.stats);
+	free(r.said);
 	cli_walk_list_free(&files);
 	cli_configs_free(configs);
 	for (i = 0; owned && i < nowned; i++)

@@ -101,6 +101,7 @@ static const struct field image_fields[] = {
 	       transformers_alias_count),
 	F_LIST(smp_image, "py_versions", py_versions, py_version_count),
 	F(smp_image, "repository", K_STR, repository),
+	F(smp_image, "end_of_patch", K_STR, end_of_patch),
 };
 
 static const struct field image_config_fields[] = {

@@ -54,6 +54,9 @@ struct smp_image {
 	const char *const *py_versions;
 	size_t py_version_count;
 	const char *repository; /* ECR repository name */
+	/* the DLC support policy's end of patch of the framework version,
+	 * "2024-10-28"; NULL when the policy does not list it */
+	const char *end_of_patch;
 };
 
 /*

@@ -111,6 +111,21 @@ smp_report_max_severity(const struct smp_report *r)
 	return max;
 }
 
+size_t
+smp_report_remove_rule(struct smp_report *r, const char *rule)
+{
+	size_t i, k;
+
+	if (!r || !rule)
+		return 0;
+	for (i = k = 0; i < r->count; i++)
+		if (strcmp(r->items[i].rule, rule) != 0)
+			r->items[k++] = r->items[i];
+	i = r->count - k;
+	r->count = k;
+	return i;
+}
+
 /* A rule said once per report (rules.def O()) that already was. */
 static int
 once_said(const struct smp_report *r, enum smp_rule_id rule)

@@ -344,22 +344,31 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"Training but receive no more patches or updates, under the AWS "
 	"Deep Learning Containers Framework Support Policy, and the "
 	"SageMaker Python SDK v3 removed TrainingCompilerConfig. Said once "
-	"per file that has a compiler job. To keep getting patches, train "
+	"per run: 'check' over many files says it at the first compiler "
+	"job in output order (the library, once per report). To keep "
+	"getting patches, train "
 	"on a container the policy still supports without the compiler: "
 	"PyTorch 2.x with torch.compile (the Hugging Face Trainer's "
 	"torch_compile=True), or TensorFlow with XLA turned on in the "
 	"script (jit_compile=True). Turn it off with --ignore "
-	"compiler-end-of-support.",
-	SRC_TROUBLE " (the notice at the top of the page); AWS \"Framework "
-		    "Support Policy\" (Deep Learning Containers), "
-		    "https://docs.aws.amazon.com/deep-learning-containers/"
-		    "latest/devguide/support-policy.html; SageMaker Python SDK "
-		    "v3 migration guide (migration.md: Training Compiler, "
-		    "TrainingCompilerConfig, removed); PyTorch torch.compile, "
-		    "https://pytorch.org/docs/stable/generated/"
-		    "torch.compile.html; TensorFlow \"XLA: Optimizing "
-		    "Compiler for Machine Learning\", "
-		    "https://www.tensorflow.org/xla",
+	"compiler-end-of-support. Where the instance data has the end of "
+	"patch of the job's framework version (PyTorch 1.13), the message "
+	"gives the date.",
+	SRC_TROUBLE
+	" (the notice at the top of the page); AWS \"Framework "
+	"Support Policy\" (Deep Learning Containers), "
+	"https://docs.aws.amazon.com/deep-learning-containers/"
+	"latest/devguide/support-policy.html, and its table of end "
+	"of patch dates, https://aws.github.io/"
+	"deep-learning-containers/reference/support_policy (PyTorch "
+	"1.13: 2024-10-28; the other Training Compiler versions are "
+	"not listed); SageMaker Python SDK "
+	"v3 migration guide (migration.md: Training Compiler, "
+	"TrainingCompilerConfig, removed); PyTorch torch.compile, "
+	"https://pytorch.org/docs/stable/generated/"
+	"torch.compile.html; TensorFlow \"XLA: Optimizing "
+	"Compiler for Machine Learning\", "
+	"https://www.tensorflow.org/xla",
 	[SMP_RULE_COMPILER_REGION_UNAVAILABLE].summary =
 		"no Training Compiler container in the job's region",
 	"The SageMaker Python SDK's image tables publish each Training "
@@ -714,6 +723,11 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"line. Remove the rule id from the comment (or the whole "
 	"comment) so that suppressions do not outlive their reason.",
 	"sm-preflight README, \"Suppressing a finding\"",
+/* NOLINTBEGIN(bugprone-macro-parentheses): designators cannot be wrapped */
+#define R(a) [SMP_RULE_##a].once_per_run = 1,
+/* NOLINTEND(bugprone-macro-parentheses) */
+#include "report/rules.def"
+#undef R
 };
 
 const char *

@@ -582,6 +582,38 @@ Test(api, findings_are_complete_data)
 	smp_context_free(ctx);
 }
 
+/* compiler-end-of-support is said once per run (rules.def R()); a caller
+ * that checks many files removes it from the later reports */
+Test(api, once_per_run_rule_is_removed_from_a_report)
+{
+	const struct smp_rule_info *eos =
+		smp_rule_find("compiler-end-of-support");
+	struct smp_context *ctx = NULL;
+	struct smp_report *rep = check_broken(&ctx);
+	size_t i, n = smp_report_count(rep), once = 0, eos_count = 0;
+
+	cr_assert_not_null(eos);
+	cr_assert_eq(eos->once_per_run, 1);
+	cr_assert_eq(smp_rule_find("compiler-debug")->once_per_run, 0);
+	for (i = 0; i < smp_rule_count(); i++)
+		once += (size_t)smp_rule_at(i)->once_per_run;
+	cr_assert_eq(once, 1);
+	for (i = 0; i < n; i++)
+		eos_count += strcmp(smp_report_get(rep, i)->rule, eos->id) == 0;
+	cr_assert_eq(eos_count, 1, "said once per report");
+	cr_assert_eq(smp_report_remove_rule(rep, eos->id), 1);
+	cr_assert_eq(smp_report_count(rep), n - 1);
+	for (i = 0; i < n - 1; i++)
+		cr_assert_str_neq(smp_report_get(rep, i)->rule, eos->id);
+	/* the others keep their order and content */
+	cr_assert_str_eq(smp_report_get(rep, 0)->file, BROKEN);
+	cr_assert_eq(smp_report_remove_rule(rep, eos->id), 0);
+	cr_assert_eq(smp_report_remove_rule(rep, NULL), 0);
+	cr_assert_eq(smp_report_max_severity(rep), SMP_SEVERITY_ERROR);
+	smp_report_free(rep);
+	smp_context_free(ctx);
+}
+
 Test(api, suggestion_renders_into_a_membuf)
 {
 	struct smp_context *ctx = NULL;

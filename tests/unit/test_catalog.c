@@ -360,9 +360,12 @@ Test(catalog, embedded_images)
 	cr_assert_str_eq(im->py_versions[0], "py39");
 	cr_assert_null(im->transformers_version);
 	cr_assert_eq(im->transformers_alias_count, 0);
+	/* the DLC support policy's end of patch of PyTorch 1.13 */
+	cr_assert_str_eq(im->end_of_patch, "2024-10-28");
 	im = find_image(&cat, "pytorch", "1.12.0");
 	cr_assert_not_null(im);
 	cr_assert_str_eq(im->py_versions[0], "py38");
+	cr_assert_null(im->end_of_patch, "the policy does not list 1.12");
 
 	/* TF: the SDK's 2.9.2 plus the guide's 2.9.1 and the alias 2.9 */
 	im = find_image(&cat, "tensorflow", "2.9.2");

@@ -38,6 +38,7 @@ static const char *const walked[] = {
 	"smp_report_jobs_skipped",
 	"smp_report_get",
 	"smp_report_max_severity",
+	"smp_report_remove_rule",
 	"smp_rule_count",
 	"smp_rule_at",
 	"smp_rule_find",
@@ -241,6 +242,7 @@ Test(null_args, check_and_report)
 	cr_assert_eq(smp_report_jobs_skipped(NULL), 0);
 	cr_assert_null(smp_report_get(NULL, 0));
 	cr_assert_eq(smp_report_max_severity(NULL), SMP_SEVERITY_OFF);
+	cr_assert_eq(smp_report_remove_rule(NULL, "syntax"), 0);
 	cr_assert_eq(smp_emit_text(NULL, SMP_SEVERITY_INFO, 0, sink, NULL),
 		     SMP_EINVAL);
 	rep = th_check(ctx, SPEC);

@@ -187,6 +187,8 @@ put_images(FILE *f, const struct smp_catalog *cat, size_t *lists)
 			     r->py_version_count, &n);
 		fputs("\t .repository = ", f);
 		put_str(f, r->repository);
+		fputs(",\n\t .end_of_patch = ", f);
+		put_str(f, r->end_of_patch);
 		fputs("},\n", f);
 	}
 	fputs("};\n", f);

@@ -1,0 +1,1 @@
+check --color never --no-script --ignore compiler-end-of-support compiler-end-of-support/run

@@ -1,0 +1,1 @@
+check --color never --no-script compiler-end-of-support/run
