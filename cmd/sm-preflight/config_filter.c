@@ -91,7 +91,7 @@ excluded(const struct cli_configs *c, const struct cli_profile *p,
 	return match_list(p->ignores, p->ignore_count, abs, name, is_dir);
 }
 
-/* The profile of the folder holding abs; an exit status. */
+/* The profile of the folder holding abs: 0, or -1 (printed). */
 static int
 profile_above(struct cli_configs *c, const char *abs, struct cli_profile **p,
 	      struct chain **ch)
@@ -100,13 +100,17 @@ profile_above(struct cli_configs *c, const char *abs, struct cli_profile **p,
 	int rc;
 
 	*ch = NULL;
-	if (!dir)
-		return cfg_oom();
+	*p = NULL;
+	if (!dir) {
+		cfg_oom();
+		return -1;
+	}
 	rc = cfg_chain_of_dir(c, dir, ch);
 	if (!rc)
 		rc = cfg_profile_of(c, *ch, p);
 	free(dir);
-	return rc;
+	/* cfg_profile_of() sets *p whenever it succeeds */
+	return rc != 0 || !*p ? -1 : 0;
 }
 
 /* The absolute path of path (*abs, the caller's to free) and the profile
