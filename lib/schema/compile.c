@@ -42,18 +42,26 @@
 /* longest chain of in-place applicators ($ref, allOf, ...) at load */
 #define INPLACE_DEPTH_MAX 200
 
+/* a registered schema while compiling */
+struct cmemo {
+	const struct smp_node *json;
+	struct snode *sn;
+};
+
 struct compiler {
 	struct smp_schema *s;
 	struct smp_arena *arena;
 	const char *name;
 	struct smp_error *err;
 	const struct smp_node *doc;
-	struct memo *memo; /* root, $defs members and $ref targets */
+	struct cmemo *memo; /* root, $defs members and $ref targets */
 	size_t nmemo, cap_memo;
 	struct snode **all; /* every node, for the cycle check */
 	size_t nall, cap_all;
 	struct snode **pending; /* nodes whose $ref is unresolved */
 	size_t npending, cap_pending;
+	size_t npatterns;
+	unsigned char *marks; /* by snode id, for the graph walks */
 	int rc;
 };
 
@@ -112,6 +120,7 @@ new_snode(struct compiler *c, const struct smp_node *json)
 	if (!sn)
 		return fail_nomem(c);
 	sn->at = json;
+	sn->id = c->nall;
 	if (push_ptr(c, &c->all, &c->nall, &c->cap_all, sn))
 		return NULL;
 	return sn;
@@ -210,7 +219,7 @@ static struct snode *
 compile_memo(struct compiler *c, const struct smp_node *json, unsigned depth)
 {
 	struct snode *sn;
-	struct memo *m;
+	struct cmemo *m;
 	void *tmp;
 	size_t i;
 
@@ -248,6 +257,8 @@ static int
 compile_properties(struct compiler *c, struct snode *sn,
 		   const struct smp_node *v, unsigned depth)
 {
+	struct sprop *props;
+	const char **names;
 	size_t i, n;
 
 	if (v->kind != SMP_NODE_MAPPING) {
@@ -255,34 +266,35 @@ compile_properties(struct compiler *c, struct snode *sn,
 		return -1;
 	}
 	n = v->u.mapping.count;
-	sn->props =
-		smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(*sn->props));
-	sn->prop_names =
-		smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(char *));
-	if (!sn->props || !sn->prop_names) {
+	props = smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(*props));
+	names = smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(char *));
+	if (!props || !names) {
 		fail_nomem(c);
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
 		const struct smp_pair *p = &v->u.mapping.items[i];
 
-		sn->props[i].name = p->key->u.scalar.value;
-		sn->props[i].len = p->key->u.scalar.len;
-		sn->prop_names[i] = p->key->u.scalar.value;
-		sn->props[i].schema = compile(c, p->value, depth + 1);
-		if (!sn->props[i].schema)
+		props[i].name = p->key->u.scalar.value;
+		props[i].len = p->key->u.scalar.len;
+		names[i] = p->key->u.scalar.value;
+		props[i].schema = compile(c, p->value, depth + 1);
+		if (!props[i].schema)
 			return -1;
 	}
+	qsort(props, n, sizeof(*props), cmp_prop);
+	sn->props = props;
+	sn->prop_names = names;
 	sn->nprops = n;
-	qsort(sn->props, n, sizeof(*sn->props), cmp_prop);
 	return 0;
 }
 
 static int
 compile_list(struct compiler *c, const struct smp_node *key,
-	     const struct smp_node *v, struct snode ***out, size_t *count,
-	     unsigned depth)
+	     const struct smp_node *v, const struct snode *const **out,
+	     size_t *count, unsigned depth)
 {
+	const struct snode **list;
 	size_t i, n;
 
 	if (v->kind != SMP_NODE_SEQUENCE || v->u.sequence.count == 0) {
@@ -291,23 +303,36 @@ compile_list(struct compiler *c, const struct smp_node *key,
 		return -1;
 	}
 	n = v->u.sequence.count;
-	*out = smp__arena_zalloc(c->arena, n * sizeof(struct snode *));
-	if (!*out) {
+	list = smp__arena_zalloc(c->arena, n * sizeof(struct snode *));
+	if (!list) {
 		fail_nomem(c);
 		return -1;
 	}
+	*out = list;
 	for (i = 0; i < n; i++) {
-		(*out)[i] = compile(c, v->u.sequence.items[i], depth + 1);
-		if (!(*out)[i])
+		list[i] = compile(c, v->u.sequence.items[i], depth + 1);
+		if (!list[i])
 			return -1;
 	}
 	*count = n;
 	return 0;
 }
 
+/* The items of JSON array v, as a keyword's values. */
+static struct svals
+vals_of(const struct smp_node *v)
+{
+	struct svals out;
+
+	out.items = (const struct smp_node *const *)v->u.sequence.items;
+	out.count = v->u.sequence.count;
+	return out;
+}
+
 static int
 compile_enum(struct compiler *c, struct snode *sn, const struct smp_node *v)
 {
+	const char **words;
 	size_t i, n;
 
 	if (v->kind != SMP_NODE_SEQUENCE || v->u.sequence.count == 0) {
@@ -315,16 +340,17 @@ compile_enum(struct compiler *c, struct snode *sn, const struct smp_node *v)
 		return -1;
 	}
 	n = v->u.sequence.count;
-	sn->enum_words = smp__arena_zalloc(c->arena, n * sizeof(char *));
-	if (!sn->enum_words) {
+	words = smp__arena_zalloc(c->arena, n * sizeof(char *));
+	if (!words) {
 		fail_nomem(c);
 		return -1;
 	}
 	for (i = 0; i < n; i++)
 		if (smp__schema_is_string(v->u.sequence.items[i]))
-			sn->enum_words[sn->nenum_words++] =
+			words[sn->nenum_words++] =
 				v->u.sequence.items[i]->u.scalar.value;
-	sn->enum_values = v;
+	sn->enum_words = words;
+	sn->enum_values = vals_of(v);
 	sn->has |= H_ENUM;
 	return 0;
 }
@@ -359,7 +385,7 @@ compile_pattern(struct compiler *c, struct snode *sn, const struct smp_node *v)
 	}
 	rx->next = c->s->regexes;
 	c->s->regexes = rx;
-	sn->pattern = &rx->re;
+	sn->pattern = c->npatterns++;
 	sn->pattern_src = v->u.scalar.value;
 	sn->has |= H_PATTERN;
 	return 0;
@@ -382,13 +408,14 @@ compile_ignored(struct compiler *c, struct snode *sn, const struct smp_node *v)
 			return -1;
 		}
 	}
-	sn->ignored_keys = v;
+	sn->ignored_keys = vals_of(v);
 	return 0;
 }
 
 static int
 compile_dym(struct compiler *c, struct snode *sn, const struct smp_node *v)
 {
+	struct sdym *dym;
 	size_t i, n;
 
 	if (v->kind != SMP_NODE_MAPPING) {
@@ -396,11 +423,12 @@ compile_dym(struct compiler *c, struct snode *sn, const struct smp_node *v)
 		return -1;
 	}
 	n = v->u.mapping.count;
-	sn->dym = smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(*sn->dym));
-	if (!sn->dym) {
+	dym = smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(*dym));
+	if (!dym) {
 		fail_nomem(c);
 		return -1;
 	}
+	sn->dym = dym;
 	for (i = 0; i < n; i++) {
 		const struct smp_pair *p = &v->u.mapping.items[i];
 
@@ -409,9 +437,9 @@ compile_dym(struct compiler *c, struct snode *sn, const struct smp_node *v)
 			     "'x-smp-did-you-mean' values must be strings");
 			return -1;
 		}
-		sn->dym[i].from = p->key->u.scalar.value;
-		sn->dym[i].from_len = p->key->u.scalar.len;
-		sn->dym[i].to = p->value->u.scalar.value;
+		dym[i].from = p->key->u.scalar.value;
+		dym[i].from_len = p->key->u.scalar.len;
+		dym[i].to = p->value->u.scalar.value;
 	}
 	sn->ndym = n;
 	sn->dym_at = v;
@@ -535,7 +563,7 @@ compile_required(struct compiler *c, struct snode *sn, const struct smp_node *v)
 			return fail(c, v->u.sequence.items[i],
 				    "'required' must list strings"),
 			       -1;
-	sn->required = v;
+	sn->required = vals_of(v);
 	sn->has |= H_REQUIRED;
 	return 0;
 }
@@ -805,14 +833,15 @@ enum { MARK_ACTIVE = 1, MARK_DONE = 2, MARK_TOP = 4 };
  * through properties and items are fine (they consume the document).
  */
 static int
-inplace_cycle(struct compiler *c, struct snode *sn, unsigned depth)
+inplace_cycle(struct compiler *c, const struct snode *sn, unsigned depth)
 {
-	struct snode *next[5];
+	const struct snode *next[5];
+	unsigned char *mark = &c->marks[sn->id];
 	size_t i, n = 0;
 
-	if (sn->mark & MARK_DONE)
+	if (*mark & MARK_DONE)
 		return 0;
-	if (sn->mark & MARK_ACTIVE) {
+	if (*mark & MARK_ACTIVE) {
 		fail(c, sn->at,
 		     "'$ref' cycle that never descends into the "
 		     "document");
@@ -822,7 +851,7 @@ inplace_cycle(struct compiler *c, struct snode *sn, unsigned depth)
 		fail(c, sn->at, "chain of '$ref' and applicators too long");
 		return -1;
 	}
-	sn->mark |= MARK_ACTIVE;
+	*mark |= MARK_ACTIVE;
 	next[n++] = sn->ref;
 	next[n++] = sn->if_s;
 	next[n++] = sn->then_s;
@@ -836,7 +865,7 @@ inplace_cycle(struct compiler *c, struct snode *sn, unsigned depth)
 	for (i = 0; i < sn->nany_of; i++)
 		if (inplace_cycle(c, sn->any_of[i], depth + 1))
 			return -1;
-	sn->mark = (unsigned char)((sn->mark & ~MARK_ACTIVE) | MARK_DONE);
+	*mark = (unsigned char)((*mark & ~MARK_ACTIVE) | MARK_DONE);
 	return 0;
 }
 
@@ -845,15 +874,15 @@ inplace_cycle(struct compiler *c, struct snode *sn, unsigned depth)
  * repeats (finish() sorts them and drops the repeats).
  */
 static int
-collect_top_keys(struct compiler *c, struct snode *sn, const char ***keys,
+collect_top_keys(struct compiler *c, const struct snode *sn, const char ***keys,
 		 size_t *n, size_t *cap)
 {
 	void *tmp = *keys;
 	size_t i;
 
-	if (!sn || (sn->mark & MARK_TOP))
+	if (!sn || (c->marks[sn->id] & MARK_TOP))
 		return 0;
-	sn->mark |= MARK_TOP;
+	c->marks[sn->id] |= MARK_TOP;
 	if (sn->nprops) {
 		if (smp__grow(&c->s->alloc, &tmp, cap, *n + sn->nprops,
 			      sizeof(char *))) {
@@ -883,12 +912,39 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* The compiled regexes by snode.pattern, in the arena. */
+static int
+index_patterns(struct compiler *c)
+{
+	const regex_t **all;
+	const struct rx *rx;
+	size_t i = c->npatterns;
+
+	all = smp__arena_zalloc(c->arena, (i ? i : 1) * sizeof(*all));
+	if (!all) {
+		fail_nomem(c);
+		return -1;
+	}
+	/* the list is newest first */
+	for (rx = c->s->regexes; rx; rx = rx->next)
+		all[--i] = &rx->re;
+	c->s->patterns = all;
+	c->s->npatterns = c->npatterns;
+	return 0;
+}
+
 static int
 finish(struct compiler *c)
 {
-	const char **keys = NULL;
+	const char **keys = NULL, **top;
+	struct memo *subs;
 	size_t i, n = 0, cap = 0;
 
+	c->marks = smp__calloc(&c->s->alloc, c->nall ? c->nall : 1, 1);
+	if (!c->marks) {
+		fail_nomem(c);
+		return -1;
+	}
 	for (i = 0; i < c->nall; i++)
 		if (inplace_cycle(c, c->all[i], 0))
 			return -1;
@@ -906,26 +962,33 @@ finish(struct compiler *c)
 		n = j + 1;
 	}
 	/* copy into the arena so that the schema frees with one release */
-	c->s->top_keys =
-		smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(*keys));
-	if (!c->s->top_keys) {
+	top = smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(*keys));
+	if (!top) {
 		smp__free(&c->s->alloc, keys);
 		fail_nomem(c);
 		return -1;
 	}
 	if (n)
-		memcpy(c->s->top_keys, keys, n * sizeof(*keys));
+		memcpy(top, keys, n * sizeof(*keys));
+	c->s->top_keys = top;
 	c->s->ntop_keys = n;
 	smp__free(&c->s->alloc, keys);
 	/* the registered schemas, for smp__schema_part() */
-	c->s->subs = smp__arena_alloc(c->arena, c->nmemo * sizeof(*c->memo));
-	if (!c->s->subs) {
+	subs = smp__arena_alloc(c->arena,
+				(c->nmemo ? c->nmemo : 1) * sizeof(*subs));
+	if (!subs) {
 		fail_nomem(c);
 		return -1;
 	}
-	memcpy(c->s->subs, c->memo, c->nmemo * sizeof(*c->memo));
+	for (i = 0; i < c->nmemo; i++) {
+		subs[i].json = c->memo[i].json;
+		subs[i].pointer = NULL;
+		subs[i].sn = c->memo[i].sn;
+	}
+	c->s->subs = subs;
 	c->s->nsubs = c->nmemo;
-	return 0;
+	c->s->nnodes = c->nall;
+	return index_patterns(c);
 }
 
 /* The registered schema at pointer (see internal.h). */
@@ -937,6 +1000,13 @@ smp__schema_part(const struct smp_schema *s, const char *pointer)
 
 	if (!pointer || pointer[0] != '#')
 		return NULL;
+	if (!s->docs.count) {
+		/* embedded: the pointers the generator wrote */
+		for (i = 0; i < s->nsubs; i++)
+			if (strcmp(s->subs[i].pointer, pointer) == 0)
+				return s->subs[i].sn;
+		return NULL;
+	}
 	json = resolve_pointer(s->docs.items[0].root, pointer);
 	for (i = 0; json && i < s->nsubs; i++)
 		if (s->subs[i].json == json)
@@ -999,6 +1069,7 @@ smp__schema_load(struct smp_schema **out, const struct smp_allocator *a,
 	smp__free(&s->alloc, c.memo);
 	smp__free(&s->alloc, c.all);
 	smp__free(&s->alloc, c.pending);
+	smp__free(&s->alloc, c.marks);
 	if (c.rc) {
 		smp__schema_free(s);
 		return c.rc;
@@ -1012,11 +1083,16 @@ void
 smp__schema_free(struct smp_schema *s)
 {
 	struct rx *rx;
+	size_t i;
 
 	if (!s)
 		return;
 	for (rx = s->regexes; rx; rx = rx->next)
 		regfree(&rx->re);
+	for (i = 0; i < s->ncompiled; i++)
+		regfree(&s->own_patterns[i]);
+	smp__free(&s->alloc, s->own_patterns);
+	smp__free(&s->alloc, s->own_index);
 	smp__docs_release(&s->docs);
 	smp__free(&s->alloc, s);
 }

@@ -50,7 +50,7 @@ struct snode;
 struct sprop {
 	const char *name;
 	size_t len;
-	struct snode *schema;
+	const struct snode *schema;
 };
 
 struct sdym {
@@ -59,6 +59,18 @@ struct sdym {
 	const char *to;
 };
 
+/* JSON values of a keyword (enum, required, x-smp-ignored-keys) */
+struct svals {
+	const struct smp_node *const *items;
+	size_t count;
+};
+
+/*
+ * A compiled schema node. Everything a check reads is reachable through
+ * const pointers, so that lib/schema/gen/embed_schemas.c can write the
+ * tree of an embedded schema as constant C tables; the fields marked
+ * "load only" are NULL there.
+ */
 struct snode {
 	unsigned has;
 	unsigned types;
@@ -66,43 +78,43 @@ struct snode {
 	enum smp_rule_id rule;
 	const char *title;
 	const char *message;
-	const struct smp_node *at; /* its JSON, for load errors */
+	const struct smp_node *at; /* its JSON, for load errors (load only) */
 
-	struct sprop *props; /* sorted by name for bsearch */
+	const struct sprop *props; /* sorted by name for bsearch */
 	size_t nprops;
-	const char **prop_names;  /* declaration order, for did-you-mean */
-	struct snode *additional; /* NULL: any additional property */
-	struct snode *items;
-	struct snode *property_names;
-	struct snode *ref;
-	const struct smp_node *ref_target; /* until resolved */
-	struct snode *if_s, *then_s, *else_s;
-	struct snode **all_of;
+	const char *const *prop_names; /* declaration order, for did-you-mean */
+	const struct snode *additional; /* NULL: any additional property */
+	const struct snode *items;
+	const struct snode *property_names;
+	const struct snode *ref;
+	const struct smp_node *ref_target; /* until resolved (load only) */
+	const struct snode *if_s, *then_s, *else_s;
+	const struct snode *const *all_of;
 	size_t nall_of;
-	struct snode **any_of;
+	const struct snode *const *any_of;
 	size_t nany_of;
 
-	const struct smp_node *const_value;
-	const struct smp_node *enum_values; /* a JSON array */
-	const char **enum_words;            /* its strings, for did-you-mean */
+	const struct smp_node *const_value; /* a scalar when embedded */
+	struct svals enum_values;           /* scalars when embedded */
+	const char *const *enum_words;      /* its strings, for did-you-mean */
 	size_t nenum_words;
-	const struct smp_node *required; /* a JSON array of strings */
+	struct svals required; /* strings */
 	double minimum, maximum, excl_minimum, excl_maximum;
 	size_t min_length, max_length, min_items, max_items;
 	size_t min_props, max_props;
-	regex_t *pattern;
+	size_t pattern; /* index into smp_schema.patterns */
 	const char *pattern_src;
-	struct sdym *dym;
+	const struct sdym *dym;
 	size_t ndym;
-	const struct smp_node *dym_at;
+	const struct smp_node *dym_at; /* load only */
 	/* x-smp-ignored-keys: keys another variant of this object takes and
-	 * this one ignores (a JSON array); x-smp-unknown-severity warning:
+	 * this one ignores (strings); x-smp-unknown-severity warning:
 	 * an unknown key that misspells none of the properties is only
 	 * ignored by the consumer (the SDK's **kwargs), not rejected */
-	const struct smp_node *ignored_keys;
+	struct svals ignored_keys;
 	int unknown_warning;
 
-	unsigned char mark; /* load-time graph walks only */
+	size_t id; /* 0, 1, ... in the order compiled (load only) */
 };
 
 struct rx {
@@ -112,19 +124,45 @@ struct rx {
 
 /* a registered schema: the root, a $defs member or a $ref target */
 struct memo {
-	const struct smp_node *json;
-	struct snode *sn;
+	const struct smp_node *json; /* load only */
+	const char *pointer;         /* embedded: its JSON Pointer ("#/...") */
+	const struct snode *sn;
 };
+
+/*
+ * The compiled form of one schema file as constant tables
+ * (lib/schema/gen/embed_schemas.c writes them; smp__schema_embedded()
+ * wraps them). The regexes are the one part compiled at run time.
+ */
+struct smp_schema_tables {
+	const char *name; /* the file's base name, "estimator.schema.json" */
+	const struct snode *root;
+	const struct memo *subs; /* pointer set, json NULL */
+	size_t nsubs;
+	const char *const *top_keys;
+	size_t ntop_keys;
+	const char *const *patterns; /* by snode.pattern */
+	size_t npatterns;
+};
+
+/* every embedded schema, NULL-terminated (build/gen/embedded_schemas.c) */
+extern const struct smp_schema_tables *const smp__embedded_schemas[];
 
 struct smp_schema {
 	struct smp_allocator alloc;
-	struct smp_docs docs; /* the JSON; its arena holds everything */
-	struct rx *regexes;
-	struct snode *root;
-	struct memo *subs; /* the registered schemas, for a pointer */
+	struct smp_docs docs; /* loaded: the JSON; its arena holds the nodes */
+	struct rx *regexes;   /* loaded: every compiled pattern, for regfree */
+	const struct snode *root;
+	const struct memo *subs; /* the registered schemas, for a pointer */
 	size_t nsubs;
-	const char **top_keys;
+	const char *const *top_keys;
 	size_t ntop_keys;
+	const regex_t *const *patterns; /* by snode.pattern */
+	size_t npatterns;
+	regex_t *own_patterns;     /* embedded: compiled when wrapped */
+	const regex_t **own_index; /* embedded: patterns */
+	size_t ncompiled;          /* embedded: own_patterns given regcomp */
+	size_t nnodes;             /* loaded: the ids of the nodes */
 };
 
 /* 1 when n is a JSON string (or a YAML scalar that types as one) */
@@ -160,6 +198,7 @@ struct verr {
 };
 
 struct walk {
+	const struct smp_schema *s;
 	struct smp_report *rep; /* NULL: validating into verr */
 	struct verr *verr;
 	int json; /* the spec was JSON: wording of the quoting hint */

@@ -228,12 +228,12 @@ sb_json_value(struct smp_buf *b, const struct smp_node *v)
 }
 
 static void
-sb_enum(struct smp_buf *b, const struct smp_node *values)
+sb_enum(struct smp_buf *b, const struct svals *values)
 {
-	size_t i, n = values->u.sequence.count;
+	size_t i, n = values->count;
 
 	if (n == 1) {
-		sb_json_value(b, values->u.sequence.items[0]);
+		sb_json_value(b, values->items[0]);
 		return;
 	}
 	smp__buf_adds(b, "one of ");
@@ -244,7 +244,7 @@ sb_enum(struct smp_buf *b, const struct smp_node *values)
 			smp__buf_adds(b, "...");
 			break;
 		}
-		sb_json_value(b, values->u.sequence.items[i]);
+		sb_json_value(b, values->items[i]);
 	}
 }
 
@@ -258,11 +258,10 @@ rule_of(const struct snode *sn, enum smp_rule_id dflt)
 static int
 is_ignored_key(const struct snode *sn, const struct smp_node *key)
 {
-	const struct smp_node *v = sn->ignored_keys;
 	size_t i;
 
-	for (i = 0; v && i < v->u.sequence.count; i++) {
-		const struct smp_node *e = v->u.sequence.items[i];
+	for (i = 0; i < sn->ignored_keys.count; i++) {
+		const struct smp_node *e = sn->ignored_keys.items[i];
 
 		if (e->u.scalar.len == key->u.scalar.len &&
 		    memcmp(e->u.scalar.value, key->u.scalar.value,
@@ -293,7 +292,7 @@ sb_branch(struct smp_buf *b, const struct snode *sn)
 	if (sn->has & H_CONST)
 		sb_json_value(b, sn->const_value);
 	else if (sn->has & H_ENUM)
-		sb_enum(b, sn->enum_values);
+		sb_enum(b, &sn->enum_values);
 	else if (sn->has & H_TYPE)
 		sb_types(b, sn->types);
 	else
@@ -321,7 +320,7 @@ sb_what(struct smp_buf *b, const struct snode *sn, unsigned t, enum violation v,
 		sb_json_value(b, sn->const_value);
 		break;
 	case V_ENUM:
-		sb_enum(b, sn->enum_values);
+		sb_enum(b, &sn->enum_values);
 		break;
 	case V_MINIMUM:
 		fmt_number(num, sizeof(num), sn->minimum);

@@ -26,6 +26,16 @@ int smp__schema_load(struct smp_schema **out, const struct smp_allocator *a,
 		     const char *name, const char *buf, size_t len,
 		     struct smp_error *err);
 
+/*
+ * The built-in schema file name ("estimator.schema.json"), compiled at
+ * build time (lib/schema/gen/embed_schemas.c): nothing is parsed, only
+ * its few patterns are given to regcomp(). 0 with *out NULL when no
+ * schema of that name is built in; SMP_ENOMEM.
+ */
+int smp__schema_embedded(struct smp_schema **out, const struct smp_allocator *a,
+			 const char *name, struct smp_error *err);
+
+/* Frees a schema of either function; NULL is a no-op. */
 void smp__schema_free(struct smp_schema *schema);
 
 /*

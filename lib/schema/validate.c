@@ -170,11 +170,10 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 		goto bad;
 	}
 	if (sn->has & H_ENUM) {
-		size_t i, count = sn->enum_values->u.sequence.count;
+		size_t i, count = sn->enum_values.count;
 
 		for (i = 0; i < count; i++)
-			if (json_equal(sn->enum_values->u.sequence.items[i], n,
-				       0))
+			if (json_equal(sn->enum_values.items[i], n, 0))
 				break;
 		if (i == count) {
 			bad = V_ENUM;
@@ -221,7 +220,8 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 		/* a string with a NUL byte cannot match a C regex fully */
 		if ((sn->has & H_PATTERN) &&
 		    (strlen(n->u.scalar.value) != n->u.scalar.len ||
-		     regexec(sn->pattern, n->u.scalar.value, 0, NULL, 0))) {
+		     regexec(w->s->patterns[sn->pattern], n->u.scalar.value, 0,
+			     NULL, 0))) {
 			bad = V_PATTERN;
 			goto bad;
 		}
@@ -246,9 +246,8 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 	if (t == T_OBJECT && (sn->has & H_REQUIRED)) {
 		size_t i;
 
-		for (i = 0; i < sn->required->u.sequence.count; i++) {
-			const struct smp_node *k =
-				sn->required->u.sequence.items[i];
+		for (i = 0; i < sn->required.count; i++) {
+			const struct smp_node *k = sn->required.items[i];
 
 			if (smp__map_pair(n, k->u.scalar.value))
 				continue;
@@ -492,6 +491,7 @@ smp__schema_check(const struct smp_schema *s, const struct smp_node *root,
 
 	if (!s || !root)
 		return rep->failed ? SMP_ENOMEM : 0;
+	w.s = s;
 	w.rep = rep;
 	w.verr = NULL;
 	/* the loader's own decision (a format hint or the bytes can make a
@@ -533,6 +533,7 @@ smp__schema_validate(const struct smp_schema *s, const char *pointer,
 	verr.err = err ? err : &local;
 	verr.name = name;
 	verr.found = 0;
+	w.s = s;
 	w.rep = NULL;
 	w.verr = &verr;
 	w.json = 1;
