@@ -241,16 +241,22 @@ compile_memo(struct compiler *c, const struct smp_node *json, unsigned depth)
 	return sn;
 }
 
+/* The order of sprop tables: by length, then bytes (most comparisons
+ * of a lookup end at the length). */
+static int
+cmp_name(const char *a, size_t alen, const char *b, size_t blen)
+{
+	if (alen != blen)
+		return alen < blen ? -1 : 1;
+	return memcmp(a, b, alen);
+}
+
 static int
 cmp_prop(const void *pa, const void *pb)
 {
 	const struct sprop *a = pa, *b = pb;
-	size_t n = a->len < b->len ? a->len : b->len;
-	int r = memcmp(a->name, b->name, n);
 
-	if (r)
-		return r;
-	return a->len < b->len ? -1 : a->len > b->len;
+	return cmp_name(a->name, a->len, b->name, b->len);
 }
 
 static int
@@ -446,19 +452,26 @@ compile_dym(struct compiler *c, struct snode *sn, const struct smp_node *v)
 	return 0;
 }
 
-/* The property named name[0, len) (see internal.h); bsearch by cmp_prop. */
+/* The property named name[0, len) (see internal.h): a binary search in
+ * the cmp_prop order. */
 const struct sprop *
 smp__schema_find_prop(const struct snode *sn, const char *name, size_t len)
 {
-	struct sprop key;
+	size_t lo = 0, hi = sn->nprops;
 
-	if (!sn->nprops)
-		return NULL;
-	key.name = name;
-	key.len = len;
-	key.schema = NULL;
-	return bsearch(&key, sn->props, sn->nprops, sizeof(*sn->props),
-		       cmp_prop);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct sprop *p = &sn->props[mid];
+		int r = cmp_name(name, len, p->name, p->len);
+
+		if (r == 0)
+			return p;
+		if (r < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
 }
 
 /* every keyword the checker knows; annotations are ignored */

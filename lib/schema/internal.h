@@ -199,6 +199,9 @@ struct verr {
 
 struct walk {
 	const struct smp_schema *s;
+	const struct smp_node *typed; /* the node typed last, its type bits */
+	unsigned typed_type;
+	double typed_num;       /* and its value when a number */
 	struct smp_report *rep; /* NULL: validating into verr */
 	struct verr *verr;
 	int json; /* the spec was JSON: wording of the quoting hint */

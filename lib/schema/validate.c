@@ -16,8 +16,13 @@
 /* deepest recursion of the check (document descent plus applicators) */
 #define CHECK_DEPTH_MAX 1000
 
+/*
+ * The JSON type bits of n; *num (when not NULL) gets its value when n is
+ * a number, so that the bounds need not parse the text again (strtod is
+ * the dearest step of checking a float).
+ */
 static unsigned
-node_type(const struct smp_node *n)
+node_type_num(const struct smp_node *n, double *num)
 {
 	long long x;
 	double d;
@@ -41,9 +46,17 @@ node_type(const struct smp_node *n)
 		/* an integer that overflows, or text tagged !!int that is no
 		 * integer ("!!int banana"), matches no type: it must not
 		 * pass as the default the job would then use */
-		return smp__scalar_int(n, &x) == 0 ? T_INTEGER | T_NUMBER : 0;
+		if (smp__scalar_int(n, &x))
+			return 0;
+		if (num)
+			*num = (double)x;
+		return T_INTEGER | T_NUMBER;
 	case SMP_SCALAR_FLOAT:
-		return smp__scalar_number(n, &d) == 0 ? T_NUMBER : 0;
+		if (smp__scalar_number(n, &d))
+			return 0;
+		if (num)
+			*num = d;
+		return T_NUMBER;
 	case SMP_SCALAR_BOOL:
 		return smp__scalar_bool(n) >= 0 ? T_BOOLEAN : 0;
 	case SMP_SCALAR_NULL:
@@ -52,6 +65,12 @@ node_type(const struct smp_node *n)
 		break;
 	}
 	return T_STRING;
+}
+
+static unsigned
+node_type(const struct smp_node *n)
+{
+	return node_type_num(n, NULL);
 }
 
 /* Equality of a schema's JSON value and a document node. */
@@ -127,6 +146,7 @@ quote_would_pass(struct walk *w, const struct snode *sn,
 {
 	struct smp_node fake;
 	unsigned t = node_type(n);
+	int pass;
 
 	if (n->kind != SMP_NODE_SCALAR || !(sn->types & T_STRING) ||
 	    !(t & (T_NUMBER | T_BOOLEAN)) || n->u.scalar.len == 0)
@@ -134,7 +154,10 @@ quote_would_pass(struct walk *w, const struct snode *sn,
 	fake = *n;
 	fake.tag = NULL;
 	fake.u.scalar.style = SMP_STYLE_DOUBLE_QUOTED;
-	return validate(w, sn, &fake, NULL, 0) == 0;
+	w->typed = NULL; /* the stack copy is not the node typed */
+	pass = validate(w, sn, &fake, NULL, 0) == 0;
+	w->typed = NULL;
+	return pass;
 }
 
 /* check_value() result for a type mismatch */
@@ -155,7 +178,15 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 
 	if (!(sn->has & ~(unsigned)H_RULE))
 		return 0;
-	t = node_type(n);
+	/* a value is often checked against several schemas (a $ref, the
+	 * branches of anyOf): type it once */
+	if (w->typed != n) {
+		w->typed_num = 0;
+		w->typed_type = node_type_num(n, &w->typed_num);
+		w->typed = n;
+	}
+	t = w->typed_type;
+	v = w->typed_num;
 
 	if ((sn->has & H_TYPE) && !(sn->types & t)) {
 		if (report)
@@ -181,8 +212,7 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 		}
 	}
 	if ((t & T_NUMBER) &&
-	    (sn->has & (H_MINIMUM | H_MAXIMUM | H_EXCL_MIN | H_EXCL_MAX)) &&
-	    smp__scalar_number(n, &v) == 0) {
+	    (sn->has & (H_MINIMUM | H_MAXIMUM | H_EXCL_MIN | H_EXCL_MAX))) {
 		if ((sn->has & H_MINIMUM) && !(v >= sn->minimum)) {
 			bad = V_MINIMUM;
 			goto bad;
@@ -492,6 +522,7 @@ smp__schema_check(const struct smp_schema *s, const struct smp_node *root,
 	if (!s || !root)
 		return rep->failed ? SMP_ENOMEM : 0;
 	w.s = s;
+	w.typed = NULL;
 	w.rep = rep;
 	w.verr = NULL;
 	/* the loader's own decision (a format hint or the bytes can make a
@@ -534,6 +565,7 @@ smp__schema_validate(const struct smp_schema *s, const char *pointer,
 	verr.name = name;
 	verr.found = 0;
 	w.s = s;
+	w.typed = NULL;
 	w.rep = NULL;
 	w.verr = &verr;
 	w.json = 1;
