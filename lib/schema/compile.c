@@ -21,11 +21,10 @@
  * when nothing is close) and x-smp-did-you-mean (key renames).
  *
  * Memory: the schema JSON stays loaded in its document arena, and the
- * compiled nodes are allocated from the same arena; compiled regexes are
- * kept on a list for regfree().
+ * compiled nodes and the patterns' programs (regex.c) are allocated from
+ * the same arena.
  */
 #include <math.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +59,6 @@ struct compiler {
 	size_t nall, cap_all;
 	struct snode **pending; /* nodes whose $ref is unresolved */
 	size_t npending, cap_pending;
-	size_t npatterns;
 	unsigned char *marks; /* by snode id, for the graph walks */
 	int rc;
 };
@@ -364,34 +362,27 @@ compile_enum(struct compiler *c, struct snode *sn, const struct smp_node *v)
 static int
 compile_pattern(struct compiler *c, struct snode *sn, const struct smp_node *v)
 {
-	struct rx *rx;
-	int rc;
+	struct smp_rxi prog[SMP_RX_MAX], *copy;
+	const char *why;
+	size_t n;
 
 	if (!smp__schema_is_string(v) ||
 	    strlen(v->u.scalar.value) != v->u.scalar.len) {
 		fail(c, v, "'pattern' must be a string");
 		return -1;
 	}
-	rx = smp__arena_alloc(c->arena, sizeof(*rx));
-	if (!rx) {
-		fail_nomem(c);
-		return -1;
-	}
-	rc = regcomp(&rx->re, v->u.scalar.value, REG_EXTENDED | REG_NOSUB);
-	if (rc == REG_ESPACE) {
-		fail_nomem(c);
-		return -1;
-	}
-	if (rc) {
-		char why[128];
-
-		regerror(rc, &rx->re, why, sizeof(why));
+	if (smp__rx_compile(v->u.scalar.value, prog, &n, &why)) {
 		fail(c, v, "'pattern' is not a POSIX extended regex: %s", why);
 		return -1;
 	}
-	rx->next = c->s->regexes;
-	c->s->regexes = rx;
-	sn->pattern = c->npatterns++;
+	copy = smp__arena_alloc(c->arena, n * sizeof(*copy));
+	if (!copy) {
+		fail_nomem(c);
+		return -1;
+	}
+	memcpy(copy, prog, n * sizeof(*copy));
+	sn->pattern = copy;
+	sn->pattern_len = n;
 	sn->pattern_src = v->u.scalar.value;
 	sn->has |= H_PATTERN;
 	return 0;
@@ -925,27 +916,6 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The compiled regexes by snode.pattern, in the arena. */
-static int
-index_patterns(struct compiler *c)
-{
-	const regex_t **all;
-	const struct rx *rx;
-	size_t i = c->npatterns;
-
-	all = smp__arena_zalloc(c->arena, (i ? i : 1) * sizeof(*all));
-	if (!all) {
-		fail_nomem(c);
-		return -1;
-	}
-	/* the list is newest first */
-	for (rx = c->s->regexes; rx; rx = rx->next)
-		all[--i] = &rx->re;
-	c->s->patterns = all;
-	c->s->npatterns = c->npatterns;
-	return 0;
-}
-
 static int
 finish(struct compiler *c)
 {
@@ -1001,7 +971,7 @@ finish(struct compiler *c)
 	c->s->subs = subs;
 	c->s->nsubs = c->nmemo;
 	c->s->nnodes = c->nall;
-	return index_patterns(c);
+	return 0;
 }
 
 /* The registered schema at pointer (see internal.h). */
@@ -1043,7 +1013,7 @@ parse_json(struct smp_schema *s, const char *name, const char *buf, size_t len,
 
 /*
  * Loads and compiles a schema (see schema.h). Every failure frees what was
- * built, including compiled regexes.
+ * built.
  */
 int
 smp__schema_load(struct smp_schema **out, const struct smp_allocator *a,
@@ -1095,17 +1065,8 @@ smp__schema_load(struct smp_schema **out, const struct smp_allocator *a,
 void
 smp__schema_free(struct smp_schema *s)
 {
-	struct rx *rx;
-	size_t i;
-
 	if (!s)
 		return;
-	for (rx = s->regexes; rx; rx = rx->next)
-		regfree(&rx->re);
-	for (i = 0; i < s->ncompiled; i++)
-		regfree(&s->own_patterns[i]);
-	smp__free(&s->alloc, s->own_patterns);
-	smp__free(&s->alloc, s->own_index);
 	smp__docs_release(&s->docs);
 	smp__free(&s->alloc, s);
 }

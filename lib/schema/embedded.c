@@ -1,10 +1,8 @@
 /*
  * embedded.c - the built-in schemas: the constant tables the build
  * compiled (lib/schema/gen/embed_schemas.c, into the build folder)
- * wrapped as a struct smp_schema. Only the patterns are compiled here,
- * because a regex_t cannot be written as a constant.
+ * wrapped as a struct smp_schema: nothing is parsed or compiled.
  */
-#include <regex.h>
 #include <string.h>
 
 #include "schema/schema.h"
@@ -39,7 +37,6 @@ smp__schema_embedded(struct smp_schema **out, const struct smp_allocator *a,
 {
 	const struct smp_schema_tables *t;
 	struct smp_schema *s;
-	size_t i, n;
 
 	*out = NULL;
 	if (!name || !(t = find_tables(name)))
@@ -54,24 +51,6 @@ smp__schema_embedded(struct smp_schema **out, const struct smp_allocator *a,
 	s->nsubs = t->nsubs;
 	s->top_keys = t->top_keys;
 	s->ntop_keys = t->ntop_keys;
-	n = t->npatterns;
-	if (n) {
-		s->own_patterns = smp__calloc(&s->alloc, n, sizeof(regex_t));
-		s->own_index = smp__calloc(&s->alloc, n, sizeof(regex_t *));
-		if (!s->own_patterns || !s->own_index)
-			return nomem(s, name, err);
-		for (i = 0; i < n; i++) {
-			/* the generator compiled each one already: only
-			 * memory can fail here */
-			if (regcomp(&s->own_patterns[i], t->patterns[i],
-				    REG_EXTENDED | REG_NOSUB))
-				return nomem(s, name, err);
-			s->ncompiled++;
-			s->own_index[i] = &s->own_patterns[i];
-		}
-	}
-	s->patterns = s->own_index;
-	s->npatterns = n;
 	*out = s;
 	return 0;
 }

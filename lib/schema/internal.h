@@ -7,10 +7,10 @@
 #ifndef SMP_SCHEMA_INTERNAL_H
 #define SMP_SCHEMA_INTERNAL_H
 
-#include <regex.h>
 #include <stddef.h>
 
 #include "schema/schema.h"
+#include "schema/regex.h"
 #include "doc/doc.h"
 #include "report/report.h"
 
@@ -102,7 +102,8 @@ struct snode {
 	double minimum, maximum, excl_minimum, excl_maximum;
 	size_t min_length, max_length, min_items, max_items;
 	size_t min_props, max_props;
-	size_t pattern; /* index into smp_schema.patterns */
+	const struct smp_rxi *pattern; /* its program (regex.h) */
+	size_t pattern_len;
 	const char *pattern_src;
 	const struct sdym *dym;
 	size_t ndym;
@@ -117,11 +118,6 @@ struct snode {
 	size_t id; /* 0, 1, ... in the order compiled (load only) */
 };
 
-struct rx {
-	struct rx *next;
-	regex_t re;
-};
-
 /* a registered schema: the root, a $defs member or a $ref target */
 struct memo {
 	const struct smp_node *json; /* load only */
@@ -132,7 +128,7 @@ struct memo {
 /*
  * The compiled form of one schema file as constant tables
  * (lib/schema/gen/embed_schemas.c writes them; smp__schema_embedded()
- * wraps them). The regexes are the one part compiled at run time.
+ * wraps them).
  */
 struct smp_schema_tables {
 	const char *name; /* the file's base name, "estimator.schema.json" */
@@ -141,8 +137,6 @@ struct smp_schema_tables {
 	size_t nsubs;
 	const char *const *top_keys;
 	size_t ntop_keys;
-	const char *const *patterns; /* by snode.pattern */
-	size_t npatterns;
 };
 
 /* every embedded schema, NULL-terminated (build/gen/embedded_schemas.c) */
@@ -151,18 +145,12 @@ extern const struct smp_schema_tables *const smp__embedded_schemas[];
 struct smp_schema {
 	struct smp_allocator alloc;
 	struct smp_docs docs; /* loaded: the JSON; its arena holds the nodes */
-	struct rx *regexes;   /* loaded: every compiled pattern, for regfree */
 	const struct snode *root;
 	const struct memo *subs; /* the registered schemas, for a pointer */
 	size_t nsubs;
 	const char *const *top_keys;
 	size_t ntop_keys;
-	const regex_t *const *patterns; /* by snode.pattern */
-	size_t npatterns;
-	regex_t *own_patterns;     /* embedded: compiled when wrapped */
-	const regex_t **own_index; /* embedded: patterns */
-	size_t ncompiled;          /* embedded: own_patterns given regcomp */
-	size_t nnodes;             /* loaded: the ids of the nodes */
+	size_t nnodes; /* loaded: the ids of the nodes */
 };
 
 /* 1 when n is a JSON string (or a YAML scalar that types as one) */
@@ -198,7 +186,6 @@ struct verr {
 };
 
 struct walk {
-	const struct smp_schema *s;
 	const struct smp_node *typed; /* the node typed last, its type bits */
 	unsigned typed_type;
 	double typed_num;       /* and its value when a number */

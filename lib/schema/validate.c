@@ -250,8 +250,8 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 		/* a string with a NUL byte cannot match a C regex fully */
 		if ((sn->has & H_PATTERN) &&
 		    (strlen(n->u.scalar.value) != n->u.scalar.len ||
-		     regexec(w->s->patterns[sn->pattern], n->u.scalar.value, 0,
-			     NULL, 0))) {
+		     !smp__rx_match(sn->pattern, sn->pattern_len,
+				    n->u.scalar.value, n->u.scalar.len))) {
 			bad = V_PATTERN;
 			goto bad;
 		}
@@ -521,7 +521,6 @@ smp__schema_check(const struct smp_schema *s, const struct smp_node *root,
 
 	if (!s || !root)
 		return rep->failed ? SMP_ENOMEM : 0;
-	w.s = s;
 	w.typed = NULL;
 	w.rep = rep;
 	w.verr = NULL;
@@ -564,7 +563,6 @@ smp__schema_validate(const struct smp_schema *s, const char *pointer,
 	verr.err = err ? err : &local;
 	verr.name = name;
 	verr.found = 0;
-	w.s = s;
 	w.typed = NULL;
 	w.rep = NULL;
 	w.verr = &verr;

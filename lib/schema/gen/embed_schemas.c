@@ -4,8 +4,8 @@
  * schema is refused exactly as at run time) and writes the compiled trees
  * as constant C tables, smp__embedded_schemas[]. A check then parses and
  * compiles no schema: that was two thirds of the cost of checking one
- * spec. Only the patterns are left to regcomp() at run time
- * (lib/schema/embedded.c). The output depends on the files' bytes alone.
+ * spec; the patterns are programs for regex.c, tables too. The output
+ * depends on the files' bytes alone.
  *
  * The tables hold what a check reads; what only the compiler needs (the
  * JSON positions of the nodes, the unresolved $ref) is NULL. A const or
@@ -150,8 +150,31 @@ put_nodes(struct out *o, const struct snode *const *items, size_t count)
 /* what put_aux() wrote for one node, by member */
 struct aux {
 	size_t props, prop_names, all_of, any_of, const_value, enum_values,
-		enum_words, required, dym, ignored;
+		enum_words, required, dym, ignored, pattern;
 };
+
+/* A pattern's program (regex.h); its number. */
+static size_t
+put_program(struct out *o, const struct smp_rxi *prog, size_t len)
+{
+	size_t i, j, n = o->next++;
+
+	fprintf(o->f, "static const struct smp_rxi s%zu_r%zu[] = {\n", o->file,
+		n);
+	for (i = 0; i < len; i++) {
+		fprintf(o->f, "\t{.op = %u, .x = %u, .y = %u", prog[i].op,
+			prog[i].x, prog[i].y);
+		if (prog[i].op == RX_SET) {
+			for (j = 0; j < 32; j++)
+				fprintf(o->f, "%s%u", j ? "," : ", .set = {",
+					prog[i].set[j]);
+			fputs("}", o->f);
+		}
+		fputs("},\n", o->f);
+	}
+	fputs("};\n", o->f);
+	return n;
+}
 
 static void
 put_aux(struct out *o, const struct snode *sn, struct aux *x)
@@ -187,6 +210,8 @@ put_aux(struct out *o, const struct snode *sn, struct aux *x)
 		x->required = put_vals(o, &sn->required);
 	if (sn->ignored_keys.count)
 		x->ignored = put_vals(o, &sn->ignored_keys);
+	if (sn->has & H_PATTERN)
+		x->pattern = put_program(o, sn->pattern, sn->pattern_len);
 	if (sn->ndym) {
 		x->dym = o->next++;
 		fprintf(o->f, "static const struct sdym s%zu_d%zu[] = {",
@@ -298,7 +323,10 @@ put_node(struct out *o, const struct snode *sn, const struct aux *x)
 	put_size(o, "min_props", sn->min_props);
 	put_size(o, "max_props", sn->max_props);
 	if (sn->has & H_PATTERN) {
-		fprintf(f, "\t .pattern = %zu, .pattern_src = ", sn->pattern);
+		fprintf(f,
+			"\t .pattern = s%zu_r%zu, .pattern_len = %zu, "
+			".pattern_src = ",
+			o->file, x->pattern, sn->pattern_len);
 		put_str(f, sn->pattern_src);
 		fputs(",\n", f);
 	}
@@ -399,7 +427,6 @@ static int
 write_schema(struct out *o, const struct smp_schema *s)
 {
 	const struct snode **table;
-	const char **patterns;
 	struct aux *aux;
 	char ptr[4096];
 	size_t i, n = s->nnodes;
@@ -407,11 +434,9 @@ write_schema(struct out *o, const struct smp_schema *s)
 
 	table = calloc(n ? n : 1, sizeof(*table));
 	aux = calloc(n ? n : 1, sizeof(*aux));
-	patterns = calloc(s->npatterns ? s->npatterns : 1, sizeof(char *));
-	if (!table || !aux || !patterns) {
+	if (!table || !aux) {
 		free(table);
 		free(aux);
-		free(patterns);
 		return -1;
 	}
 	collect(s->root, table, n);
@@ -428,8 +453,6 @@ write_schema(struct out *o, const struct smp_schema *s)
 			continue;
 		}
 		put_aux(o, table[i], &aux[i]);
-		if (table[i]->has & H_PATTERN)
-			patterns[table[i]->pattern] = table[i]->pattern_src;
 	}
 	fprintf(f, "static const struct snode s%zu_n[%zu] = {\n", o->file,
 		n ? n : 1);
@@ -458,23 +481,13 @@ write_schema(struct out *o, const struct smp_schema *s)
 		put_str(f, s->top_keys[i]);
 	}
 	fputs(s->ntop_keys ? "};\n" : "NULL};\n", f);
-	fprintf(f, "static const char *const s%zu_rx[] = {", o->file);
-	for (i = 0; i < s->npatterns; i++) {
-		fputs(i ? ", " : "", f);
-		put_str(f, patterns[i]);
-	}
-	fputs(s->npatterns ? "};\n" : "NULL};\n", f);
 	fprintf(f, "static const struct smp_schema_tables s%zu = {\n\t",
 		o->file);
 	put_str(f, base_name(o->path));
-	fprintf(f,
-		",\n\t&s%zu_n[%zu],\n\ts%zu_subs, %zu,\n\ts%zu_top, %zu,\n"
-		"\ts%zu_rx, %zu};\n",
-		o->file, s->root->id, o->file, s->nsubs, o->file, s->ntop_keys,
-		o->file, s->npatterns);
+	fprintf(f, ",\n\t&s%zu_n[%zu],\n\ts%zu_subs, %zu,\n\ts%zu_top, %zu};\n",
+		o->file, s->root->id, o->file, s->nsubs, o->file, s->ntop_keys);
 	free(table);
 	free(aux);
-	free(patterns);
 	return 0;
 }
 
