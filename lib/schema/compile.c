@@ -362,7 +362,9 @@ compile_enum(struct compiler *c, struct snode *sn, const struct smp_node *v)
 static int
 compile_pattern(struct compiler *c, struct snode *sn, const struct smp_node *v)
 {
-	struct smp_rxi prog[SMP_RX_MAX], *copy;
+	struct smp_rx_buf buf;
+	struct smp_rx rx, *copy;
+	unsigned char *next, *accept;
 	const char *why;
 	size_t n;
 
@@ -371,18 +373,24 @@ compile_pattern(struct compiler *c, struct snode *sn, const struct smp_node *v)
 		fail(c, v, "'pattern' must be a string");
 		return -1;
 	}
-	if (smp__rx_compile(v->u.scalar.value, prog, &n, &why)) {
+	if (smp__rx_compile(v->u.scalar.value, &rx, &buf, &why)) {
 		fail(c, v, "'pattern' is not a POSIX extended regex: %s", why);
 		return -1;
 	}
-	copy = smp__arena_alloc(c->arena, n * sizeof(*copy));
-	if (!copy) {
+	n = (size_t)rx.nstates * rx.ncls;
+	copy = smp__arena_alloc(c->arena, sizeof(*copy));
+	next = smp__arena_alloc(c->arena, n ? n : 1);
+	accept = smp__arena_alloc(c->arena, rx.nstates ? rx.nstates : 1);
+	if (!copy || !next || !accept) {
 		fail_nomem(c);
 		return -1;
 	}
-	memcpy(copy, prog, n * sizeof(*copy));
+	memcpy(next, rx.next, n);
+	memcpy(accept, rx.accept, rx.nstates);
+	*copy = rx;
+	copy->next = next;
+	copy->accept = accept;
 	sn->pattern = copy;
-	sn->pattern_len = n;
 	sn->pattern_src = v->u.scalar.value;
 	sn->has |= H_PATTERN;
 	return 0;

@@ -102,8 +102,7 @@ struct snode {
 	double minimum, maximum, excl_minimum, excl_maximum;
 	size_t min_length, max_length, min_items, max_items;
 	size_t min_props, max_props;
-	const struct smp_rxi *pattern; /* its program (regex.h) */
-	size_t pattern_len;
+	const struct smp_rx *pattern; /* its automaton (regex.h) */
 	const char *pattern_src;
 	const struct sdym *dym;
 	size_t ndym;

@@ -8,6 +8,24 @@
 
 #include "schema/regex.h"
 
+/* longest program a pattern may compile to */
+#define SMP_RX_MAX 256
+
+enum smp_rx_op {
+	RX_SET,   /* one byte in set[], then the next instruction */
+	RX_SPLIT, /* both x and y */
+	RX_JMP,   /* x */
+	RX_BOL,   /* only at the start of the text */
+	RX_EOL,   /* only at its end */
+	RX_MATCH
+};
+
+struct smp_rxi {
+	unsigned char op; /* enum smp_rx_op */
+	unsigned short x, y;
+	unsigned char set[32]; /* RX_SET: bit b of set[b / 8] */
+};
+
 /* the tree of a pattern */
 enum { N_EMPTY, N_SET, N_BOL, N_EOL, N_CAT, N_ALT, N_REP };
 
@@ -385,17 +403,161 @@ gen(struct parser *p, unsigned t)
 	}
 }
 
+/* bit pc of a set of program counters */
+static int
+has_pc(const unsigned char *bits, unsigned pc)
+{
+	return (bits[pc / 8] >> (pc % 8)) & 1u;
+}
+
+/*
+ * The threads waiting for a byte (RX_SET pcs, into sets) that the threads
+ * in kernel reach at a position where bol and eol say whether the text
+ * starts and ends there; 1 when one of them reaches RX_MATCH.
+ */
+static int
+closure(const struct smp_rxi *prog, size_t n, const unsigned char *kernel,
+	int bol, int eol, unsigned char *sets)
+{
+	unsigned char seen[SMP_RX_MAX / 8];
+	unsigned short stack[SMP_RX_MAX];
+	size_t top = 0, pc;
+	int match = 0;
+
+	memset(seen, 0, sizeof(seen));
+	memset(sets, 0, SMP_RX_MAX / 8);
+	for (pc = 0; pc < n; pc++) {
+		if (!has_pc(kernel, (unsigned)pc))
+			continue;
+		set_bit(seen, (unsigned)pc);
+		stack[top++] = (unsigned short)pc;
+	}
+	while (top) {
+		unsigned at = stack[--top], next[2];
+		const struct smp_rxi *in = &prog[at];
+		size_t nn = 0, i;
+
+		switch (in->op) {
+		case RX_MATCH:
+			match = 1;
+			break;
+		case RX_SET:
+			set_bit(sets, at);
+			break;
+		case RX_JMP:
+			next[nn++] = in->x;
+			break;
+		case RX_SPLIT:
+			next[nn++] = in->x;
+			next[nn++] = in->y;
+			break;
+		case RX_BOL:
+		case RX_EOL:
+			if (in->op == RX_BOL ? bol : eol)
+				next[nn++] = at + 1;
+			break;
+		}
+		for (i = 0; i < nn; i++) {
+			if (has_pc(seen, next[i]))
+				continue;
+			set_bit(seen, next[i]);
+			stack[top++] = (unsigned short)next[i];
+		}
+	}
+	return match;
+}
+
+/* a state of the automaton while it is built */
+struct dstate {
+	unsigned char sets[SMP_RX_MAX / 8]; /* the threads waiting */
+	unsigned char accept;
+};
+
+struct builder {
+	const struct smp_rxi *prog;
+	size_t n;
+	struct dstate st[SMP_RX_STATES];
+	size_t nst;
+};
+
+/* The state of the threads of kernel (bol: at the start), added when
+ * new; SMP_RX_DEAD when nothing can match any more, -1 when too many. */
+static int
+state_of(struct builder *b, const unsigned char *kernel, int bol)
+{
+	struct dstate d;
+	size_t i;
+
+	memset(&d, 0, sizeof(d));
+	if (closure(b->prog, b->n, kernel, bol, 0, d.sets))
+		d.accept |= SMP_RX_ACCEPT;
+	if (closure(b->prog, b->n, kernel, bol, 1, d.sets))
+		d.accept |= SMP_RX_ACCEPT_AT_END;
+	/* the second closure has the more threads: eol only adds */
+	closure(b->prog, b->n, kernel, bol, 0, d.sets);
+	if (b->nst && !d.accept) {
+		for (i = 0; i < sizeof(d.sets) && !d.sets[i]; i++)
+			;
+		if (i == sizeof(d.sets))
+			return SMP_RX_DEAD;
+	}
+	for (i = 0; i < b->nst; i++)
+		if (b->st[i].accept == d.accept &&
+		    memcmp(b->st[i].sets, d.sets, sizeof(d.sets)) == 0)
+			return (int)i;
+	if (b->nst >= SMP_RX_STATES)
+		return -1;
+	b->st[b->nst] = d;
+	return (int)b->nst++;
+}
+
+/* The bytes in classes: two bytes share one when every RX_SET treats
+ * them alike. */
+static unsigned
+byte_classes(const struct smp_rxi *prog, size_t n, unsigned char *cls)
+{
+	unsigned ncls = 1, c;
+	size_t pc;
+
+	memset(cls, 0, 256);
+	for (pc = 0; pc < n; pc++) {
+		short map[256][2];
+		unsigned char out[256];
+		unsigned next = 0;
+
+		if (prog[pc].op != RX_SET)
+			continue;
+		memset(map, 0xff, sizeof(map));
+		for (c = 0; c < 256; c++) {
+			int in = (prog[pc].set[c / 8] >> (c % 8)) & 1;
+
+			if (map[cls[c]][in] < 0)
+				map[cls[c]][in] = (short)next++;
+			out[c] = (unsigned char)map[cls[c]][in];
+		}
+		memcpy(cls, out, 256);
+		ncls = next;
+	}
+	return ncls;
+}
+
 int
-smp__rx_compile(const char *src, struct smp_rxi *out, size_t *n,
+smp__rx_compile(const char *src, struct smp_rx *out, struct smp_rx_buf *buf,
 		const char **why)
 {
-	struct parser *p, local;
+	/* about 30 KB of stack, and no allocation */
+	struct smp_rxi prog[SMP_RX_MAX];
+	struct parser parser, *p = &parser;
+	struct builder builder, *b = &builder;
+	unsigned char kernel[SMP_RX_MAX / 8];
+	unsigned c, rep[256];
+	size_t i, pc;
 	int root;
 
-	p = &local;
 	memset(p, 0, sizeof(*p));
+	b->nst = 0;
 	p->s = src;
-	p->out = out;
+	p->out = prog;
 	root = parse_alt(p);
 	if (root >= 0 && p->s[p->pos])
 		root = fail(p, "a ')' is not opened");
@@ -403,96 +565,59 @@ smp__rx_compile(const char *src, struct smp_rxi *out, size_t *n,
 		*why = p->why ? p->why : "the pattern is malformed";
 		return -1;
 	}
-	*n = p->n;
-	return 0;
-}
+	/* the automaton: state 0 at the start of the text, then the subset
+	 * construction, a search restarting at every byte */
+	b->prog = prog;
+	b->n = p->n;
+	memset(out, 0, sizeof(*out));
+	out->ncls = (unsigned short)byte_classes(prog, p->n, out->cls);
+	for (c = 256; c-- > 0;)
+		rep[out->cls[c]] = c;
+	memset(kernel, 0, sizeof(kernel));
+	set_bit(kernel, 0);
+	state_of(b, kernel, 1);
+	*why = "the pattern is too complex";
+	for (i = 0; i < b->nst; i++) {
+		if ((i + 1) * out->ncls > sizeof(buf->next))
+			return -1;
+		for (c = 0; c < out->ncls; c++) {
+			unsigned byte = rep[c];
+			int to;
 
-/*
- * Adds thread pc at text position pos to list (each pc once per step:
- * mark[pc] == step), following jumps and assertions. 1 when a thread
- * reaches RX_MATCH.
- */
-static int
-add(const struct smp_rxi *prog, unsigned short *list, size_t *count,
-    unsigned *mark, unsigned step, unsigned pc, size_t pos, size_t len)
-{
-	unsigned short stack[SMP_RX_MAX];
-	size_t top = 0;
-
-	if (mark[pc] == step)
-		return 0;
-	mark[pc] = step;
-	stack[top++] = (unsigned short)pc;
-	while (top) {
-		const struct smp_rxi *in = &prog[stack[--top]];
-		unsigned next[2];
-		size_t nn = 0, i;
-
-		switch (in->op) {
-		case RX_MATCH:
-			return 1;
-		case RX_SET:
-			list[(*count)++] = (unsigned short)(in - prog);
-			break;
-		case RX_JMP:
-			next[nn++] = in->x;
-			break;
-		case RX_SPLIT:
-			next[nn++] = in->y;
-			next[nn++] = in->x;
-			break;
-		case RX_BOL:
-			if (pos == 0)
-				next[nn++] = (unsigned)(in - prog) + 1;
-			break;
-		default: /* RX_EOL */
-			if (pos == len)
-				next[nn++] = (unsigned)(in - prog) + 1;
-			break;
+			memset(kernel, 0, sizeof(kernel));
+			set_bit(kernel, 0);
+			for (pc = 0; pc < p->n; pc++)
+				if (has_pc(b->st[i].sets, (unsigned)pc) &&
+				    ((prog[pc].set[byte / 8] >> (byte % 8)) &
+				     1u))
+					set_bit(kernel, (unsigned)pc + 1);
+			if ((to = state_of(b, kernel, 0)) < 0)
+				return -1;
+			buf->next[i * out->ncls + c] = (unsigned char)to;
 		}
-		for (i = 0; i < nn; i++) {
-			if (mark[next[i]] == step)
-				continue;
-			mark[next[i]] = step;
-			stack[top++] = (unsigned short)next[i];
-		}
+		buf->accept[i] = b->st[i].accept;
 	}
+	out->nstates = (unsigned short)b->nst;
+	out->next = buf->next;
+	out->accept = buf->accept;
 	return 0;
 }
 
 int
-smp__rx_match(const struct smp_rxi *prog, size_t n, const char *text,
-	      size_t len)
+smp__rx_match(const struct smp_rx *rx, const char *text, size_t len)
 {
-	unsigned short a[SMP_RX_MAX], b[SMP_RX_MAX];
-	unsigned short *cur = a, *next = b, *tmp;
-	unsigned mark[SMP_RX_MAX];
-	size_t ncur = 0, nnext, i, pos;
-	unsigned step = 1;
+	const unsigned char *s = (const unsigned char *)text;
+	unsigned st = 0;
+	size_t i;
 
-	if (!n || n > SMP_RX_MAX)
+	if (!rx->nstates)
 		return 0;
-	memset(mark, 0, n * sizeof(mark[0]));
-	for (pos = 0;; pos++) {
-		/* a match may start anywhere */
-		if (add(prog, cur, &ncur, mark, step, 0, pos, len))
+	for (i = 0; i < len; i++) {
+		if (rx->accept[st] & SMP_RX_ACCEPT)
 			return 1;
-		if (pos == len || (!ncur && prog[0].op == RX_BOL))
+		st = rx->next[st * rx->ncls + rx->cls[s[i]]];
+		if (st == SMP_RX_DEAD)
 			return 0;
-		step++;
-		nnext = 0;
-		for (i = 0; i < ncur; i++) {
-			const struct smp_rxi *in = &prog[cur[i]];
-			unsigned c = (unsigned char)text[pos];
-
-			if ((in->set[c / 8] >> (c % 8)) & 1u &&
-			    add(prog, next, &nnext, mark, step, cur[i] + 1u,
-				pos + 1, len))
-				return 1;
-		}
-		tmp = cur;
-		cur = next;
-		next = tmp;
-		ncur = nnext;
 	}
+	return (rx->accept[st] & SMP_RX_ACCEPT_AT_END) != 0;
 }

@@ -250,8 +250,8 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 		/* a string with a NUL byte cannot match a C regex fully */
 		if ((sn->has & H_PATTERN) &&
 		    (strlen(n->u.scalar.value) != n->u.scalar.len ||
-		     !smp__rx_match(sn->pattern, sn->pattern_len,
-				    n->u.scalar.value, n->u.scalar.len))) {
+		     !smp__rx_match(sn->pattern, n->u.scalar.value,
+				    n->u.scalar.len))) {
 			bad = V_PATTERN;
 			goto bad;
 		}

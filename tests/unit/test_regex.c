@@ -1,6 +1,7 @@
 /*
  * test_regex.c - the schemas' pattern matcher (lib/schema/regex.c) says
- * what the C library's regexec() says, for every pattern the schemas use
+ * what the C library's regexec() says (its automaton, built at load, is
+ * exact), for every pattern the schemas use
  * and the constructs of POSIX ERE, on chosen and on generated strings;
  * what it refuses, it refuses with a reason.
  */
@@ -150,13 +151,13 @@ libc_match(const char *pattern, const char *text)
 static int
 our_match(const char *pattern, const char *text)
 {
-	struct smp_rxi prog[SMP_RX_MAX];
+	struct smp_rx_buf buf;
+	struct smp_rx rx;
 	const char *why = NULL;
-	size_t n = 0;
 
-	cr_assert_eq(smp__rx_compile(pattern, prog, &n, &why), 0,
+	cr_assert_eq(smp__rx_compile(pattern, &rx, &buf, &why), 0,
 		     "'%s' refused: %s", pattern, why ? why : "?");
-	return smp__rx_match(prog, n, text, strlen(text));
+	return smp__rx_match(&rx, text, strlen(text));
 }
 
 Test(regex, like_regexec_on_chosen_strings)
@@ -206,26 +207,29 @@ Test(regex, like_regexec_on_generated_strings)
 /* Matching is over the bytes given: a NUL is a byte like any other. */
 Test(regex, bytes_and_length)
 {
-	struct smp_rxi prog[SMP_RX_MAX];
+	struct smp_rx_buf buf;
+	struct smp_rx rx;
 	const char *why;
-	size_t n;
 
-	cr_assert_eq(smp__rx_compile("^a.c$", prog, &n, &why), 0);
-	cr_assert(smp__rx_match(prog, n, "abc", 3));
-	cr_assert(!smp__rx_match(prog, n, "abcd", 4));
-	cr_assert(smp__rx_match(prog, n, "abcd", 3));
-	cr_assert(!smp__rx_match(prog, n, "a\0c", 3), "'.' is never a NUL");
-	cr_assert(!smp__rx_match(prog, 0, "abc", 3));
+	cr_assert_eq(smp__rx_compile("^a.c$", &rx, &buf, &why), 0);
+	cr_assert(smp__rx_match(&rx, "abc", 3));
+	cr_assert(!smp__rx_match(&rx, "abcd", 4));
+	cr_assert(smp__rx_match(&rx, "abcd", 3));
+	cr_assert(!smp__rx_match(&rx, "a\0c", 3), "'.' is never a NUL");
+	/* a search: the automaton restarts at every byte */
+	cr_assert_eq(smp__rx_compile("ab", &rx, &buf, &why), 0);
+	cr_assert(smp__rx_match(&rx, "aaab", 4));
+	cr_assert(!smp__rx_match(&rx, "aaa", 3));
 }
 
 static void
 refused(const char *pattern, const char *want)
 {
-	struct smp_rxi prog[SMP_RX_MAX];
+	struct smp_rx_buf buf;
+	struct smp_rx rx;
 	const char *why = NULL;
-	size_t n;
 
-	cr_assert_eq(smp__rx_compile(pattern, prog, &n, &why), -1,
+	cr_assert_eq(smp__rx_compile(pattern, &rx, &buf, &why), -1,
 		     "'%s' compiled", pattern);
 	cr_assert_not_null(why);
 	cr_assert_not_null(strstr(why, want), "'%s': '%s', want '%s'", pattern,
@@ -255,4 +259,6 @@ Test(regex, refusals)
 		"nest too deeply");
 	snprintf(big, sizeof(big), "^[a-z]{200}[0-9]{100}$");
 	refused(big, "too long");
+	/* 2^9 states: a deterministic automaton would be too large */
+	refused("(a|b)*a(a|b){8}", "too complex");
 }

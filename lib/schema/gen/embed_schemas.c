@@ -153,26 +153,32 @@ struct aux {
 		enum_words, required, dym, ignored, pattern;
 };
 
-/* A pattern's program (regex.h); its number. */
-static size_t
-put_program(struct out *o, const struct smp_rxi *prog, size_t len)
+static void
+put_bytes(FILE *f, const unsigned char *b, size_t n)
 {
-	size_t i, j, n = o->next++;
+	size_t i;
 
-	fprintf(o->f, "static const struct smp_rxi s%zu_r%zu[] = {\n", o->file,
-		n);
-	for (i = 0; i < len; i++) {
-		fprintf(o->f, "\t{.op = %u, .x = %u, .y = %u", prog[i].op,
-			prog[i].x, prog[i].y);
-		if (prog[i].op == RX_SET) {
-			for (j = 0; j < 32; j++)
-				fprintf(o->f, "%s%u", j ? "," : ", .set = {",
-					prog[i].set[j]);
-			fputs("}", o->f);
-		}
-		fputs("},\n", o->f);
-	}
-	fputs("};\n", o->f);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%u", i ? (i % 16 ? "," : ",\n\t") : "", b[i]);
+}
+
+/* A pattern's automaton (regex.h) as s<file>_r<n>; its number. */
+static size_t
+put_pattern(struct out *o, const struct smp_rx *rx)
+{
+	size_t n = o->next++;
+
+	fprintf(o->f, "static const unsigned char s%zu_rn%zu[] = {\n\t",
+		o->file, n);
+	put_bytes(o->f, rx->next, (size_t)rx->nstates * rx->ncls);
+	fprintf(o->f, "};\nstatic const unsigned char s%zu_ra%zu[] = {",
+		o->file, n);
+	put_bytes(o->f, rx->accept, rx->nstates);
+	fprintf(o->f, "};\nstatic const struct smp_rx s%zu_r%zu = {{\n\t",
+		o->file, n);
+	put_bytes(o->f, rx->cls, sizeof(rx->cls));
+	fprintf(o->f, "},\n\t%u, %u, s%zu_rn%zu, s%zu_ra%zu};\n", rx->ncls,
+		rx->nstates, o->file, n, o->file, n);
 	return n;
 }
 
@@ -211,7 +217,7 @@ put_aux(struct out *o, const struct snode *sn, struct aux *x)
 	if (sn->ignored_keys.count)
 		x->ignored = put_vals(o, &sn->ignored_keys);
 	if (sn->has & H_PATTERN)
-		x->pattern = put_program(o, sn->pattern, sn->pattern_len);
+		x->pattern = put_pattern(o, sn->pattern);
 	if (sn->ndym) {
 		x->dym = o->next++;
 		fprintf(o->f, "static const struct sdym s%zu_d%zu[] = {",
@@ -323,10 +329,8 @@ put_node(struct out *o, const struct snode *sn, const struct aux *x)
 	put_size(o, "min_props", sn->min_props);
 	put_size(o, "max_props", sn->max_props);
 	if (sn->has & H_PATTERN) {
-		fprintf(f,
-			"\t .pattern = s%zu_r%zu, .pattern_len = %zu, "
-			".pattern_src = ",
-			o->file, x->pattern, sn->pattern_len);
+		fprintf(f, "\t .pattern = &s%zu_r%zu, .pattern_src = ", o->file,
+			x->pattern);
 		put_str(f, sn->pattern_src);
 		fputs(",\n", f);
 	}
