@@ -16,6 +16,15 @@
 /* deepest recursion of the check (document descent plus applicators) */
 #define CHECK_DEPTH_MAX 1000
 
+/* the first bytes of the core schema's nulls, booleans and numbers (and
+ * NUL, which strchr() would find too) */
+static const unsigned char may_be_typed[256] = {
+	[0] = 1,   ['~'] = 1, ['n'] = 1, ['N'] = 1, ['t'] = 1, ['T'] = 1,
+	['f'] = 1, ['F'] = 1, ['.'] = 1, ['+'] = 1, ['-'] = 1, ['0'] = 1,
+	['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1,
+	['7'] = 1, ['8'] = 1, ['9'] = 1,
+};
+
 /*
  * The JSON type bits of n; *num (when not NULL) gets its value when n is
  * a number, so that the bounds need not parse the text again (strtod is
@@ -38,8 +47,8 @@ node_type_num(const struct smp_node *n, double *num)
 	/* hot path: untagged text that is quoted, or that starts like no
 	 * null, boolean or number of the core schema, is a string */
 	if (!n->tag && (n->u.scalar.style != SMP_STYLE_PLAIN ||
-			(n->u.scalar.len && !strchr("~nNtTfF.+-0123456789",
-						    n->u.scalar.value[0]))))
+			(n->u.scalar.len &&
+			 !may_be_typed[(unsigned char)n->u.scalar.value[0]])))
 		return T_STRING;
 	switch (smp__scalar_type(n)) {
 	case SMP_SCALAR_INT:
@@ -387,7 +396,7 @@ validate(struct walk *w, const struct snode *sn, const struct smp_node *n,
 
 	if (w->depth >= CHECK_DEPTH_MAX)
 		return 0; /* a pathological schema: stop, do not crash */
-	if (smp__node_unknown(n))
+	if (n->tag && smp__node_unknown(n))
 		return 0; /* a value a Python source computes: not known */
 	w->depth++;
 	if (sn->is_false) {
