@@ -63,6 +63,22 @@ struct compiler {
 	int rc;
 };
 
+/* a node while it is compiled, with room for all it may have */
+struct cnode {
+	struct snode sn;
+	struct svalue value;
+	struct sinfo info;
+};
+
+const struct svalue smp__schema_no_value;
+const struct sinfo smp__schema_no_info;
+
+static struct cnode *
+cn(struct snode *sn)
+{
+	return (struct cnode *)sn;
+}
+
 static void *
 fail_nomem(struct compiler *c)
 {
@@ -113,11 +129,15 @@ push_ptr(struct compiler *c, void *items, size_t *n, size_t *cap, void *p)
 static struct snode *
 new_snode(struct compiler *c, const struct smp_node *json)
 {
-	struct snode *sn = smp__arena_zalloc(c->arena, sizeof(*sn));
+	struct cnode *node = smp__arena_zalloc(c->arena, sizeof(*node));
+	struct snode *sn;
 
-	if (!sn)
+	if (!node)
 		return fail_nomem(c);
-	sn->at = json;
+	sn = &node->sn;
+	sn->value = &node->value;
+	sn->info = &node->info;
+	node->info.at = json;
 	sn->id = c->nall;
 	if (push_ptr(c, &c->all, &c->nall, &c->cap_all, sn))
 		return NULL;
@@ -288,7 +308,7 @@ compile_properties(struct compiler *c, struct snode *sn,
 	}
 	qsort(props, n, sizeof(*props), cmp_prop);
 	sn->props = props;
-	sn->prop_names = names;
+	cn(sn)->info.prop_names = names;
 	sn->nprops = n;
 	return 0;
 }
@@ -351,10 +371,10 @@ compile_enum(struct compiler *c, struct snode *sn, const struct smp_node *v)
 	}
 	for (i = 0; i < n; i++)
 		if (smp__schema_is_string(v->u.sequence.items[i]))
-			words[sn->nenum_words++] =
+			words[cn(sn)->info.nenum_words++] =
 				v->u.sequence.items[i]->u.scalar.value;
-	sn->enum_words = words;
-	sn->enum_values = vals_of(v);
+	cn(sn)->info.enum_words = words;
+	cn(sn)->value.enum_values = vals_of(v);
 	sn->has |= H_ENUM;
 	return 0;
 }
@@ -390,8 +410,8 @@ compile_pattern(struct compiler *c, struct snode *sn, const struct smp_node *v)
 	*copy = rx;
 	copy->next = next;
 	copy->accept = accept;
-	sn->pattern = copy;
-	sn->pattern_src = v->u.scalar.value;
+	cn(sn)->value.pattern = copy;
+	cn(sn)->value.pattern_src = v->u.scalar.value;
 	sn->has |= H_PATTERN;
 	return 0;
 }
@@ -413,7 +433,7 @@ compile_ignored(struct compiler *c, struct snode *sn, const struct smp_node *v)
 			return -1;
 		}
 	}
-	sn->ignored_keys = vals_of(v);
+	cn(sn)->info.ignored_keys = vals_of(v);
 	return 0;
 }
 
@@ -433,7 +453,7 @@ compile_dym(struct compiler *c, struct snode *sn, const struct smp_node *v)
 		fail_nomem(c);
 		return -1;
 	}
-	sn->dym = dym;
+	cn(sn)->info.dym = dym;
 	for (i = 0; i < n; i++) {
 		const struct smp_pair *p = &v->u.mapping.items[i];
 
@@ -446,8 +466,8 @@ compile_dym(struct compiler *c, struct snode *sn, const struct smp_node *v)
 		dym[i].from_len = p->key->u.scalar.len;
 		dym[i].to = p->value->u.scalar.value;
 	}
-	sn->ndym = n;
-	sn->dym_at = v;
+	cn(sn)->info.ndym = n;
+	cn(sn)->info.dym_at = v;
 	return 0;
 }
 
@@ -575,7 +595,7 @@ compile_required(struct compiler *c, struct snode *sn, const struct smp_node *v)
 			return fail(c, v->u.sequence.items[i],
 				    "'required' must list strings"),
 			       -1;
-	sn->required = vals_of(v);
+	cn(sn)->value.required = vals_of(v);
 	sn->has |= H_REQUIRED;
 	return 0;
 }
@@ -621,9 +641,9 @@ compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
 	case KW_ANNOTATION:
 		return 0;
 	case KW_TITLE:
-		return (sn->title = string_of(c, k, v)) ? 0 : -1;
+		return (cn(sn)->info.title = string_of(c, k, v)) ? 0 : -1;
 	case KW_MESSAGE:
-		return (sn->message = string_of(c, k, v)) ? 0 : -1;
+		return (cn(sn)->info.message = string_of(c, k, v)) ? 0 : -1;
 	case KW_DEFS:
 		return compile_defs(c, v, depth);
 	case KW_TYPE:
@@ -658,13 +678,13 @@ compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
 				    "'$ref' must be a local reference "
 				    "starting with '#'"),
 			       -1;
-		sn->ref_target = v;
+		cn(sn)->info.ref_target = v;
 		return push_ptr(c, &c->pending, &c->npending, &c->cap_pending,
 				sn);
 	case KW_ENUM:
 		return compile_enum(c, sn, v);
 	case KW_CONST:
-		sn->const_value = v;
+		cn(sn)->value.const_value = v;
 		sn->has |= H_CONST;
 		return 0;
 	case KW_REQUIRED:
@@ -673,34 +693,34 @@ compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
 		return compile_pattern(c, sn, v);
 	case KW_MINIMUM:
 		sn->has |= H_MINIMUM;
-		return get_number(c, k, v, &sn->minimum);
+		return get_number(c, k, v, &cn(sn)->value.minimum);
 	case KW_MAXIMUM:
 		sn->has |= H_MAXIMUM;
-		return get_number(c, k, v, &sn->maximum);
+		return get_number(c, k, v, &cn(sn)->value.maximum);
 	case KW_EXCL_MIN:
 		sn->has |= H_EXCL_MIN;
-		return get_number(c, k, v, &sn->excl_minimum);
+		return get_number(c, k, v, &cn(sn)->value.excl_minimum);
 	case KW_EXCL_MAX:
 		sn->has |= H_EXCL_MAX;
-		return get_number(c, k, v, &sn->excl_maximum);
+		return get_number(c, k, v, &cn(sn)->value.excl_maximum);
 	case KW_MIN_LENGTH:
 		sn->has |= H_MIN_LENGTH;
-		return get_count(c, k, v, &sn->min_length);
+		return get_count(c, k, v, &cn(sn)->value.min_length);
 	case KW_MAX_LENGTH:
 		sn->has |= H_MAX_LENGTH;
-		return get_count(c, k, v, &sn->max_length);
+		return get_count(c, k, v, &cn(sn)->value.max_length);
 	case KW_MIN_ITEMS:
 		sn->has |= H_MIN_ITEMS;
-		return get_count(c, k, v, &sn->min_items);
+		return get_count(c, k, v, &cn(sn)->value.min_items);
 	case KW_MAX_ITEMS:
 		sn->has |= H_MAX_ITEMS;
-		return get_count(c, k, v, &sn->max_items);
+		return get_count(c, k, v, &cn(sn)->value.max_items);
 	case KW_MIN_PROPS:
 		sn->has |= H_MIN_PROPS;
-		return get_count(c, k, v, &sn->min_props);
+		return get_count(c, k, v, &cn(sn)->value.min_props);
 	case KW_MAX_PROPS:
 		sn->has |= H_MAX_PROPS;
-		return get_count(c, k, v, &sn->max_props);
+		return get_count(c, k, v, &cn(sn)->value.max_props);
 	case KW_RULE:
 		if (!smp__schema_is_string(v) ||
 		    smp__rule_lookup(&sn->rule, v->u.scalar.value))
@@ -718,7 +738,7 @@ compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
 				    "'x-smp-unknown-severity' must be "
 				    "\"warning\""),
 			       -1;
-		sn->unknown_warning = 1;
+		cn(sn)->info.unknown_warning = 1;
 		return 0;
 	}
 	return -1;
@@ -751,13 +771,14 @@ compile(struct compiler *c, const struct smp_node *json, unsigned depth)
 			return NULL;
 	}
 	/* renames must lead to a key the schema has */
-	for (i = 0; i < sn->ndym; i++)
-		if (!smp__schema_find_prop(sn, sn->dym[i].to,
-					   strlen(sn->dym[i].to)))
-			return fail(c, sn->dym_at,
+	for (i = 0; i < cn(sn)->info.ndym; i++)
+		if (!smp__schema_find_prop(sn, cn(sn)->info.dym[i].to,
+					   strlen(cn(sn)->info.dym[i].to)))
+			return fail(c, cn(sn)->info.dym_at,
 				    "'x-smp-did-you-mean' maps '%.64s' to "
 				    "'%.64s', which is not a property",
-				    sn->dym[i].from, sn->dym[i].to);
+				    cn(sn)->info.dym[i].from,
+				    cn(sn)->info.dym[i].to);
 	return sn;
 }
 
@@ -821,13 +842,13 @@ resolve_refs(struct compiler *c)
 {
 	while (c->npending) {
 		struct snode *sn = c->pending[--c->npending];
-		const struct smp_node *target =
-			resolve_pointer(c->doc, sn->ref_target->u.scalar.value);
+		const struct smp_node *target = resolve_pointer(
+			c->doc, cn(sn)->info.ref_target->u.scalar.value);
 
 		if (!target) {
-			fail(c, sn->ref_target,
+			fail(c, cn(sn)->info.ref_target,
 			     "'$ref' %.200s does not resolve",
-			     sn->ref_target->u.scalar.value);
+			     cn(sn)->info.ref_target->u.scalar.value);
 			return -1;
 		}
 		sn->ref = compile_memo(c, target, 0);
@@ -854,13 +875,14 @@ inplace_cycle(struct compiler *c, const struct snode *sn, unsigned depth)
 	if (*mark & MARK_DONE)
 		return 0;
 	if (*mark & MARK_ACTIVE) {
-		fail(c, sn->at,
+		fail(c, sn->info->at,
 		     "'$ref' cycle that never descends into the "
 		     "document");
 		return -1;
 	}
 	if (depth > INPLACE_DEPTH_MAX) {
-		fail(c, sn->at, "chain of '$ref' and applicators too long");
+		fail(c, sn->info->at,
+		     "chain of '$ref' and applicators too long");
 		return -1;
 	}
 	*mark |= MARK_ACTIVE;
@@ -902,7 +924,8 @@ collect_top_keys(struct compiler *c, const struct snode *sn, const char ***keys,
 			return -1;
 		}
 		*keys = tmp;
-		memcpy(*keys + *n, sn->prop_names, sn->nprops * sizeof(char *));
+		memcpy(*keys + *n, sn->info->prop_names,
+		       sn->nprops * sizeof(char *));
 		*n += sn->nprops;
 	}
 	if (collect_top_keys(c, sn->ref, keys, n, cap) ||

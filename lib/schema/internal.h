@@ -65,57 +65,84 @@ struct svals {
 	size_t count;
 };
 
-/*
- * A compiled schema node. Everything a check reads is reachable through
- * const pointers, so that lib/schema/gen/embed_schemas.c can write the
- * tree of an embedded schema as constant C tables; the fields marked
- * "load only" are NULL there.
- */
-struct snode {
-	unsigned has;
-	unsigned types;
-	int is_false; /* the schema `false`: nothing is valid */
-	enum smp_rule_id rule;
-	const char *title;
-	const char *message;
-	const struct smp_node *at; /* its JSON, for load errors (load only) */
-
-	const struct sprop *props; /* sorted by name for bsearch */
-	size_t nprops;
-	const char *const *prop_names; /* declaration order, for did-you-mean */
-	const struct snode *additional; /* NULL: any additional property */
-	const struct snode *items;
-	const struct snode *property_names;
-	const struct snode *ref;
-	const struct smp_node *ref_target; /* until resolved (load only) */
-	const struct snode *if_s, *then_s, *else_s;
-	const struct snode *const *all_of;
-	size_t nall_of;
-	const struct snode *const *any_of;
-	size_t nany_of;
-
+/* the value keywords beyond type of a node (smp__sv()) */
+struct svalue {
 	const struct smp_node *const_value; /* a scalar when embedded */
 	struct svals enum_values;           /* scalars when embedded */
-	const char *const *enum_words;      /* its strings, for did-you-mean */
-	size_t nenum_words;
-	struct svals required; /* strings */
+	struct svals required;              /* strings */
 	double minimum, maximum, excl_minimum, excl_maximum;
 	size_t min_length, max_length, min_items, max_items;
 	size_t min_props, max_props;
 	const struct smp_rx *pattern; /* its automaton (regex.h) */
 	const char *pattern_src;
+};
+
+/* the wording of a node's findings, and what only the compiler reads
+ * (smp__si()) */
+struct sinfo {
+	const char *title;
+	const char *message;
+	const char *const *prop_names; /* declaration order, for did-you-mean */
+	const char *const
+		*enum_words; /* the enum's strings, for did-you-mean */
+	size_t nenum_words;
 	const struct sdym *dym;
 	size_t ndym;
-	const struct smp_node *dym_at; /* load only */
 	/* x-smp-ignored-keys: keys another variant of this object takes and
 	 * this one ignores (strings); x-smp-unknown-severity warning:
 	 * an unknown key that misspells none of the properties is only
 	 * ignored by the consumer (the SDK's **kwargs), not rejected */
 	struct svals ignored_keys;
 	int unknown_warning;
-
-	size_t id; /* 0, 1, ... in the order compiled (load only) */
+	/* load only: the node's JSON and its $ref (for load errors, until
+	 * resolved) and its x-smp-did-you-mean */
+	const struct smp_node *at, *ref_target, *dym_at;
 };
+
+/*
+ * A compiled schema node: what the walk reads on every value, the rest
+ * behind value and info (NULL when empty: a node of a built-in schema
+ * then takes no room for them). Everything is reachable through const
+ * pointers, so that lib/schema/gen/embed_schemas.c can write the tree of
+ * an embedded schema as constant C tables.
+ */
+struct snode {
+	unsigned has;
+	unsigned types;
+	int is_false; /* the schema `false`: nothing is valid */
+	enum smp_rule_id rule;
+	const struct sprop *props; /* sorted by cmp_prop, for a search */
+	size_t nprops;
+	const struct snode *additional; /* NULL: any additional property */
+	const struct snode *items;
+	const struct snode *property_names;
+	const struct snode *ref;
+	const struct snode *if_s, *then_s, *else_s;
+	const struct snode *const *all_of;
+	size_t nall_of;
+	const struct snode *const *any_of;
+	size_t nany_of;
+	const struct svalue *value;
+	const struct sinfo *info;
+	size_t id; /* 0, 1, ... in the order compiled */
+};
+
+extern const struct svalue smp__schema_no_value;
+extern const struct sinfo smp__schema_no_info;
+
+/* sn's value keywords, all zero when it has none */
+static inline const struct svalue *
+smp__sv(const struct snode *sn)
+{
+	return sn->value ? sn->value : &smp__schema_no_value;
+}
+
+/* sn's wording, all zero when it has none */
+static inline const struct sinfo *
+smp__si(const struct snode *sn)
+{
+	return sn->info ? sn->info : &smp__schema_no_info;
+}
 
 /* a registered schema: the root, a $defs member or a $ref target */
 struct memo {

@@ -205,15 +205,16 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 						   quote_would_pass(w, sn, n));
 		return BAD_TYPE;
 	}
-	if ((sn->has & H_CONST) && !json_equal(sn->const_value, n, 0)) {
+	if ((sn->has & H_CONST) &&
+	    !json_equal(smp__sv(sn)->const_value, n, 0)) {
 		bad = V_CONST;
 		goto bad;
 	}
 	if (sn->has & H_ENUM) {
-		size_t i, count = sn->enum_values.count;
+		size_t i, count = smp__sv(sn)->enum_values.count;
 
 		for (i = 0; i < count; i++)
-			if (json_equal(sn->enum_values.items[i], n, 0))
+			if (json_equal(smp__sv(sn)->enum_values.items[i], n, 0))
 				break;
 		if (i == count) {
 			bad = V_ENUM;
@@ -222,19 +223,21 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 	}
 	if ((t & T_NUMBER) &&
 	    (sn->has & (H_MINIMUM | H_MAXIMUM | H_EXCL_MIN | H_EXCL_MAX))) {
-		if ((sn->has & H_MINIMUM) && !(v >= sn->minimum)) {
+		if ((sn->has & H_MINIMUM) && !(v >= smp__sv(sn)->minimum)) {
 			bad = V_MINIMUM;
 			goto bad;
 		}
-		if ((sn->has & H_MAXIMUM) && !(v <= sn->maximum)) {
+		if ((sn->has & H_MAXIMUM) && !(v <= smp__sv(sn)->maximum)) {
 			bad = V_MAXIMUM;
 			goto bad;
 		}
-		if ((sn->has & H_EXCL_MIN) && !(v > sn->excl_minimum)) {
+		if ((sn->has & H_EXCL_MIN) &&
+		    !(v > smp__sv(sn)->excl_minimum)) {
 			bad = V_EXCL_MIN;
 			goto bad;
 		}
-		if ((sn->has & H_EXCL_MAX) && !(v < sn->excl_maximum)) {
+		if ((sn->has & H_EXCL_MAX) &&
+		    !(v < smp__sv(sn)->excl_maximum)) {
 			bad = V_EXCL_MAX;
 			goto bad;
 		}
@@ -245,21 +248,24 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 		size_t chars = n->u.scalar.len;
 
 		if ((sn->has & H_MIN_LENGTH) ||
-		    ((sn->has & H_MAX_LENGTH) && chars > sn->max_length))
+		    ((sn->has & H_MAX_LENGTH) &&
+		     chars > smp__sv(sn)->max_length))
 			chars = utf8_chars(n->u.scalar.value, chars);
 
-		if ((sn->has & H_MIN_LENGTH) && chars < sn->min_length) {
+		if ((sn->has & H_MIN_LENGTH) &&
+		    chars < smp__sv(sn)->min_length) {
 			bad = V_MIN_LENGTH;
 			goto bad;
 		}
-		if ((sn->has & H_MAX_LENGTH) && chars > sn->max_length) {
+		if ((sn->has & H_MAX_LENGTH) &&
+		    chars > smp__sv(sn)->max_length) {
 			bad = V_MAX_LENGTH;
 			goto bad;
 		}
 		/* a string with a NUL byte cannot match a C regex fully */
 		if ((sn->has & H_PATTERN) &&
 		    (strlen(n->u.scalar.value) != n->u.scalar.len ||
-		     !smp__rx_match(sn->pattern, n->u.scalar.value,
+		     !smp__rx_match(smp__sv(sn)->pattern, n->u.scalar.value,
 				    n->u.scalar.len))) {
 			bad = V_PATTERN;
 			goto bad;
@@ -270,8 +276,10 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 			t == T_ARRAY ? n->u.sequence.count : n->u.mapping.count;
 		unsigned lo = t == T_ARRAY ? H_MIN_ITEMS : H_MIN_PROPS;
 		unsigned hi = t == T_ARRAY ? H_MAX_ITEMS : H_MAX_PROPS;
-		size_t min = t == T_ARRAY ? sn->min_items : sn->min_props;
-		size_t max = t == T_ARRAY ? sn->max_items : sn->max_props;
+		size_t min = t == T_ARRAY ? smp__sv(sn)->min_items
+					  : smp__sv(sn)->min_props;
+		size_t max = t == T_ARRAY ? smp__sv(sn)->max_items
+					  : smp__sv(sn)->max_props;
 
 		if ((sn->has & lo) && count < min) {
 			bad = V_MIN_COUNT;
@@ -285,8 +293,9 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 	if (t == T_OBJECT && (sn->has & H_REQUIRED)) {
 		size_t i;
 
-		for (i = 0; i < sn->required.count; i++) {
-			const struct smp_node *k = sn->required.items[i];
+		for (i = 0; i < smp__sv(sn)->required.count; i++) {
+			const struct smp_node *k =
+				smp__sv(sn)->required.items[i];
 
 			if (smp__map_pair(n, k->u.scalar.value))
 				continue;

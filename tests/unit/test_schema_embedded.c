@@ -76,15 +76,18 @@ same_node(const struct snode *a, const struct snode *b, unsigned char *seen,
 	cr_assert_eq(a->is_false, b->is_false);
 	if (b->has & H_RULE)
 		cr_assert_eq(a->rule, b->rule, "node %zu: rule", id);
-	cr_assert(same_str(a->title, b->title), "node %zu: title", id);
-	cr_assert(same_str(a->message, b->message), "node %zu: message", id);
+	cr_assert(same_str(smp__si(a)->title, smp__si(b)->title),
+		  "node %zu: title", id);
+	cr_assert(same_str(smp__si(a)->message, smp__si(b)->message),
+		  "node %zu: message", id);
 	cr_assert_eq(a->nprops, b->nprops, "node %zu: properties", id);
 	for (i = 0; i < b->nprops; i++) {
 		cr_assert_eq(a->props[i].len, b->props[i].len);
 		cr_assert_eq(memcmp(a->props[i].name, b->props[i].name,
 				    b->props[i].len),
 			     0, "node %zu: property %zu", id, i);
-		cr_assert_str_eq(a->prop_names[i], b->prop_names[i]);
+		cr_assert_str_eq(smp__si(a)->prop_names[i],
+				 smp__si(b)->prop_names[i]);
 		same_link(a->props[i].schema, b->props[i].schema, "property",
 			  id);
 	}
@@ -101,31 +104,38 @@ same_node(const struct snode *a, const struct snode *b, unsigned char *seen,
 	cr_assert_eq(a->nany_of, b->nany_of);
 	for (i = 0; i < b->nany_of; i++)
 		same_link(a->any_of[i], b->any_of[i], "anyOf", id);
-	cr_assert_eq(!a->const_value, !b->const_value);
-	if (b->const_value) {
-		struct svals x = {&a->const_value, 1}, y = {&b->const_value, 1};
+	cr_assert_eq(!smp__sv(a)->const_value, !smp__sv(b)->const_value);
+	if (smp__sv(b)->const_value) {
+		struct svals x = {&smp__sv(a)->const_value, 1},
+			     y = {&smp__sv(b)->const_value, 1};
 
 		same_vals(&x, &y, "const", id);
 	}
-	same_vals(&a->enum_values, &b->enum_values, "enum", id);
-	cr_assert_eq(a->nenum_words, b->nenum_words);
-	for (i = 0; i < b->nenum_words; i++)
-		cr_assert_str_eq(a->enum_words[i], b->enum_words[i]);
-	same_vals(&a->required, &b->required, "required", id);
-	same_vals(&a->ignored_keys, &b->ignored_keys, "x-smp-ignored-keys", id);
-	cr_assert(a->minimum == b->minimum && a->maximum == b->maximum &&
-			  a->excl_minimum == b->excl_minimum &&
-			  a->excl_maximum == b->excl_maximum,
+	same_vals(&smp__sv(a)->enum_values, &smp__sv(b)->enum_values, "enum",
+		  id);
+	cr_assert_eq(smp__si(a)->nenum_words, smp__si(b)->nenum_words);
+	for (i = 0; i < smp__si(b)->nenum_words; i++)
+		cr_assert_str_eq(smp__si(a)->enum_words[i],
+				 smp__si(b)->enum_words[i]);
+	same_vals(&smp__sv(a)->required, &smp__sv(b)->required, "required", id);
+	same_vals(&smp__si(a)->ignored_keys, &smp__si(b)->ignored_keys,
+		  "x-smp-ignored-keys", id);
+	cr_assert(smp__sv(a)->minimum == smp__sv(b)->minimum &&
+			  smp__sv(a)->maximum == smp__sv(b)->maximum &&
+			  smp__sv(a)->excl_minimum ==
+				  smp__sv(b)->excl_minimum &&
+			  smp__sv(a)->excl_maximum == smp__sv(b)->excl_maximum,
 		  "node %zu: bounds", id);
-	cr_assert(a->min_length == b->min_length &&
-			  a->max_length == b->max_length &&
-			  a->min_items == b->min_items &&
-			  a->max_items == b->max_items &&
-			  a->min_props == b->min_props &&
-			  a->max_props == b->max_props,
+	cr_assert(smp__sv(a)->min_length == smp__sv(b)->min_length &&
+			  smp__sv(a)->max_length == smp__sv(b)->max_length &&
+			  smp__sv(a)->min_items == smp__sv(b)->min_items &&
+			  smp__sv(a)->max_items == smp__sv(b)->max_items &&
+			  smp__sv(a)->min_props == smp__sv(b)->min_props &&
+			  smp__sv(a)->max_props == smp__sv(b)->max_props,
 		  "node %zu: counts", id);
 	if (b->has & H_PATTERN) {
-		const struct smp_rx *x = a->pattern, *y = b->pattern;
+		const struct smp_rx *x = smp__sv(a)->pattern,
+				    *y = smp__sv(b)->pattern;
 
 		cr_assert_eq(x->ncls, y->ncls);
 		cr_assert_eq(x->nstates, y->nstates);
@@ -134,17 +144,20 @@ same_node(const struct snode *a, const struct snode *b, unsigned char *seen,
 			memcmp(x->next, y->next, (size_t)x->nstates * x->ncls),
 			0, "node %zu: pattern automaton", id);
 		cr_assert_eq(memcmp(x->accept, y->accept, x->nstates), 0);
-		cr_assert_str_eq(a->pattern_src, b->pattern_src);
+		cr_assert_str_eq(smp__sv(a)->pattern_src,
+				 smp__sv(b)->pattern_src);
 	}
-	cr_assert_eq(a->ndym, b->ndym);
-	for (i = 0; i < b->ndym; i++) {
-		cr_assert_eq(a->dym[i].from_len, b->dym[i].from_len);
-		cr_assert_eq(memcmp(a->dym[i].from, b->dym[i].from,
-				    b->dym[i].from_len),
+	cr_assert_eq(smp__si(a)->ndym, smp__si(b)->ndym);
+	for (i = 0; i < smp__si(b)->ndym; i++) {
+		cr_assert_eq(smp__si(a)->dym[i].from_len,
+			     smp__si(b)->dym[i].from_len);
+		cr_assert_eq(memcmp(smp__si(a)->dym[i].from,
+				    smp__si(b)->dym[i].from,
+				    smp__si(b)->dym[i].from_len),
 			     0);
-		cr_assert_str_eq(a->dym[i].to, b->dym[i].to);
+		cr_assert_str_eq(smp__si(a)->dym[i].to, smp__si(b)->dym[i].to);
 	}
-	cr_assert_eq(a->unknown_warning, b->unknown_warning);
+	cr_assert_eq(smp__si(a)->unknown_warning, smp__si(b)->unknown_warning);
 	/* what they lead to */
 	for (i = 0; i < b->nprops; i++)
 		same_node(a->props[i].schema, b->props[i].schema, seen, n);

@@ -150,7 +150,8 @@ put_nodes(struct out *o, const struct snode *const *items, size_t count)
 /* what put_aux() wrote for one node, by member */
 struct aux {
 	size_t props, prop_names, all_of, any_of, const_value, enum_values,
-		enum_words, required, dym, ignored, pattern;
+		enum_words, required, dym, ignored, pattern, value, info;
+	int has_value, has_info;
 };
 
 static void
@@ -180,57 +181,6 @@ put_pattern(struct out *o, const struct smp_rx *rx)
 	fprintf(o->f, "},\n\t%u, %u, s%zu_rn%zu, s%zu_ra%zu};\n", rx->ncls,
 		rx->nstates, o->file, n, o->file, n);
 	return n;
-}
-
-static void
-put_aux(struct out *o, const struct snode *sn, struct aux *x)
-{
-	size_t i;
-
-	memset(x, 0, sizeof(*x));
-	if (sn->nprops) {
-		x->props = o->next++;
-		fprintf(o->f, "static const struct sprop s%zu_p%zu[] = {\n",
-			o->file, x->props);
-		for (i = 0; i < sn->nprops; i++) {
-			fputs("\t{", o->f);
-			put_mem(o->f, sn->props[i].name, sn->props[i].len);
-			fprintf(o->f, ", %zu, &s%zu_n[%zu]},\n",
-				sn->props[i].len, o->file,
-				sn->props[i].schema->id);
-		}
-		fputs("};\n", o->f);
-		x->prop_names = put_strings(o, sn->prop_names, sn->nprops);
-	}
-	if (sn->nall_of)
-		x->all_of = put_nodes(o, sn->all_of, sn->nall_of);
-	if (sn->nany_of)
-		x->any_of = put_nodes(o, sn->any_of, sn->nany_of);
-	if (sn->const_value)
-		x->const_value = put_value(o, sn->const_value);
-	if (sn->enum_values.count)
-		x->enum_values = put_vals(o, &sn->enum_values);
-	if (sn->nenum_words)
-		x->enum_words = put_strings(o, sn->enum_words, sn->nenum_words);
-	if (sn->required.count)
-		x->required = put_vals(o, &sn->required);
-	if (sn->ignored_keys.count)
-		x->ignored = put_vals(o, &sn->ignored_keys);
-	if (sn->has & H_PATTERN)
-		x->pattern = put_pattern(o, sn->pattern);
-	if (sn->ndym) {
-		x->dym = o->next++;
-		fprintf(o->f, "static const struct sdym s%zu_d%zu[] = {",
-			o->file, x->dym);
-		for (i = 0; i < sn->ndym; i++) {
-			fputs(i ? ", {" : "{", o->f);
-			put_mem(o->f, sn->dym[i].from, sn->dym[i].from_len);
-			fprintf(o->f, ", %zu, ", sn->dym[i].from_len);
-			put_str(o->f, sn->dym[i].to);
-			fputs("}", o->f);
-		}
-		fputs("};\n", o->f);
-	}
 }
 
 static void
@@ -273,6 +223,138 @@ put_vals_ref(struct out *o, const char *member, const struct svals *v, size_t n)
 }
 
 static void
+put_member_str(struct out *o, const char *member, const char *v)
+{
+	if (v) {
+		fprintf(o->f, "\t .%s = ", member);
+		put_str(o->f, v);
+		fputs(",\n", o->f);
+	}
+}
+
+/* The node's value keywords as s<file>_x<n>. */
+static void
+put_svalue(struct out *o, const struct svalue *v, struct aux *x)
+{
+	FILE *f = o->f;
+
+	x->value = o->next++;
+	fprintf(f, "static const struct svalue s%zu_x%zu = {\n", o->file,
+		x->value);
+	if (v->const_value)
+		fprintf(f, "\t .const_value = &s%zu_v%zu,\n", o->file,
+			x->const_value);
+	else /* a bound of 0 is written as nothing: never an empty {} */
+		fputs("\t .const_value = NULL,\n", f);
+	put_vals_ref(o, "enum_values", &v->enum_values, x->enum_values);
+	put_vals_ref(o, "required", &v->required, x->required);
+	put_double(o, "minimum", v->minimum);
+	put_double(o, "maximum", v->maximum);
+	put_double(o, "excl_minimum", v->excl_minimum);
+	put_double(o, "excl_maximum", v->excl_maximum);
+	put_size(o, "min_length", v->min_length);
+	put_size(o, "max_length", v->max_length);
+	put_size(o, "min_items", v->min_items);
+	put_size(o, "max_items", v->max_items);
+	put_size(o, "min_props", v->min_props);
+	put_size(o, "max_props", v->max_props);
+	if (v->pattern)
+		fprintf(f, "\t .pattern = &s%zu_r%zu,\n", o->file, x->pattern);
+	put_member_str(o, "pattern_src", v->pattern_src);
+	fputs("};\n", f);
+}
+
+/* The node's wording as s<file>_i<n> (what only the compiler reads is
+ * left out). */
+static void
+put_sinfo(struct out *o, const struct snode *sn, const struct sinfo *in,
+	  struct aux *x)
+{
+	FILE *f = o->f;
+
+	x->info = o->next++;
+	fprintf(f, "static const struct sinfo s%zu_i%zu = {\n", o->file,
+		x->info);
+	put_member_str(o, "title", in->title);
+	put_member_str(o, "message", in->message);
+	if (sn->nprops)
+		fprintf(f, "\t .prop_names = s%zu_k%zu,\n", o->file,
+			x->prop_names);
+	if (in->nenum_words)
+		fprintf(f, "\t .enum_words = s%zu_k%zu, .nenum_words = %zu,\n",
+			o->file, x->enum_words, in->nenum_words);
+	if (in->ndym)
+		fprintf(f, "\t .dym = s%zu_d%zu, .ndym = %zu,\n", o->file,
+			x->dym, in->ndym);
+	put_vals_ref(o, "ignored_keys", &in->ignored_keys, x->ignored);
+	if (in->unknown_warning)
+		fputs("\t .unknown_warning = 1,\n", f);
+	fputs("};\n", f);
+}
+
+static void
+put_aux(struct out *o, const struct snode *sn, struct aux *x)
+{
+	const struct svalue *v = smp__sv(sn);
+	const struct sinfo *in = smp__si(sn);
+	size_t i;
+
+	memset(x, 0, sizeof(*x));
+	if (sn->nprops) {
+		x->props = o->next++;
+		fprintf(o->f, "static const struct sprop s%zu_p%zu[] = {\n",
+			o->file, x->props);
+		for (i = 0; i < sn->nprops; i++) {
+			fputs("\t{", o->f);
+			put_mem(o->f, sn->props[i].name, sn->props[i].len);
+			fprintf(o->f, ", %zu, &s%zu_n[%zu]},\n",
+				sn->props[i].len, o->file,
+				sn->props[i].schema->id);
+		}
+		fputs("};\n", o->f);
+		x->prop_names = put_strings(o, in->prop_names, sn->nprops);
+	}
+	if (sn->nall_of)
+		x->all_of = put_nodes(o, sn->all_of, sn->nall_of);
+	if (sn->nany_of)
+		x->any_of = put_nodes(o, sn->any_of, sn->nany_of);
+	if (v->const_value)
+		x->const_value = put_value(o, v->const_value);
+	if (v->enum_values.count)
+		x->enum_values = put_vals(o, &v->enum_values);
+	if (in->nenum_words)
+		x->enum_words = put_strings(o, in->enum_words, in->nenum_words);
+	if (v->required.count)
+		x->required = put_vals(o, &v->required);
+	if (in->ignored_keys.count)
+		x->ignored = put_vals(o, &in->ignored_keys);
+	if (v->pattern)
+		x->pattern = put_pattern(o, v->pattern);
+	if (in->ndym) {
+		x->dym = o->next++;
+		fprintf(o->f, "static const struct sdym s%zu_d%zu[] = {",
+			o->file, x->dym);
+		for (i = 0; i < in->ndym; i++) {
+			fputs(i ? ", {" : "{", o->f);
+			put_mem(o->f, in->dym[i].from, in->dym[i].from_len);
+			fprintf(o->f, ", %zu, ", in->dym[i].from_len);
+			put_str(o->f, in->dym[i].to);
+			fputs("}", o->f);
+		}
+		fputs("};\n", o->f);
+	}
+	/* a node with nothing but a type (most) points at no value */
+	x->has_value = (sn->has & ~(unsigned)(H_TYPE | H_RULE)) != 0;
+	if (x->has_value)
+		put_svalue(o, v, x);
+	x->has_info = in->title || in->message || sn->nprops ||
+		      in->nenum_words || in->ndym || in->ignored_keys.count ||
+		      in->unknown_warning;
+	if (x->has_info)
+		put_sinfo(o, sn, in, x);
+}
+
+static void
 put_node(struct out *o, const struct snode *sn, const struct aux *x)
 {
 	FILE *f = o->f;
@@ -282,21 +364,9 @@ put_node(struct out *o, const struct snode *sn, const struct aux *x)
 		sn->is_false);
 	if (sn->has & H_RULE)
 		fprintf(f, "\t .rule = (enum smp_rule_id)%d,\n", (int)sn->rule);
-	if (sn->title) {
-		fputs("\t .title = ", f);
-		put_str(f, sn->title);
-		fputs(",\n", f);
-	}
-	if (sn->message) {
-		fputs("\t .message = ", f);
-		put_str(f, sn->message);
-		fputs(",\n", f);
-	}
 	if (sn->nprops)
-		fprintf(f,
-			"\t .props = s%zu_p%zu, .nprops = %zu, "
-			".prop_names = s%zu_k%zu,\n",
-			o->file, x->props, sn->nprops, o->file, x->prop_names);
+		fprintf(f, "\t .props = s%zu_p%zu, .nprops = %zu,\n", o->file,
+			x->props, sn->nprops);
 	put_ptr(o, "additional", sn->additional);
 	put_ptr(o, "items", sn->items);
 	put_ptr(o, "property_names", sn->property_names);
@@ -310,36 +380,10 @@ put_node(struct out *o, const struct snode *sn, const struct aux *x)
 	if (sn->nany_of)
 		fprintf(f, "\t .any_of = s%zu_a%zu, .nany_of = %zu,\n", o->file,
 			x->any_of, sn->nany_of);
-	if (sn->const_value)
-		fprintf(f, "\t .const_value = &s%zu_v%zu,\n", o->file,
-			x->const_value);
-	put_vals_ref(o, "enum_values", &sn->enum_values, x->enum_values);
-	if (sn->nenum_words)
-		fprintf(f, "\t .enum_words = s%zu_k%zu, .nenum_words = %zu,\n",
-			o->file, x->enum_words, sn->nenum_words);
-	put_vals_ref(o, "required", &sn->required, x->required);
-	put_double(o, "minimum", sn->minimum);
-	put_double(o, "maximum", sn->maximum);
-	put_double(o, "excl_minimum", sn->excl_minimum);
-	put_double(o, "excl_maximum", sn->excl_maximum);
-	put_size(o, "min_length", sn->min_length);
-	put_size(o, "max_length", sn->max_length);
-	put_size(o, "min_items", sn->min_items);
-	put_size(o, "max_items", sn->max_items);
-	put_size(o, "min_props", sn->min_props);
-	put_size(o, "max_props", sn->max_props);
-	if (sn->has & H_PATTERN) {
-		fprintf(f, "\t .pattern = &s%zu_r%zu, .pattern_src = ", o->file,
-			x->pattern);
-		put_str(f, sn->pattern_src);
-		fputs(",\n", f);
-	}
-	if (sn->ndym)
-		fprintf(f, "\t .dym = s%zu_d%zu, .ndym = %zu,\n", o->file,
-			x->dym, sn->ndym);
-	put_vals_ref(o, "ignored_keys", &sn->ignored_keys, x->ignored);
-	if (sn->unknown_warning)
-		fputs("\t .unknown_warning = 1,\n", f);
+	if (x->has_value)
+		fprintf(f, "\t .value = &s%zu_x%zu,\n", o->file, x->value);
+	if (x->has_info)
+		fprintf(f, "\t .info = &s%zu_i%zu,\n", o->file, x->info);
 	fprintf(f, "\t .id = %zu},\n", sn->id);
 }
 
