@@ -236,6 +236,7 @@ parse_count(struct parser *p, unsigned *out)
 {
 	unsigned v = 0;
 
+	*out = 0;
 	if (p->s[p->pos] < '0' || p->s[p->pos] > '9')
 		return -1;
 	while (p->s[p->pos] >= '0' && p->s[p->pos] <= '9') {
@@ -250,7 +251,7 @@ parse_count(struct parser *p, unsigned *out)
 static int
 parse_piece(struct parser *p)
 {
-	unsigned min, max;
+	unsigned min = 0, max = 0;
 	int a = parse_atom(p), r;
 	char c = p->s[p->pos];
 
@@ -407,7 +408,7 @@ gen(struct parser *p, unsigned t)
 static int
 has_pc(const unsigned char *bits, unsigned pc)
 {
-	return (bits[pc / 8] >> (pc % 8)) & 1u;
+	return (int)((bits[pc / 8] >> (pc % 8)) & 1u);
 }
 
 /*

@@ -539,7 +539,7 @@ smp__schema_check(const struct smp_schema *s, const struct smp_node *root,
 
 	if (!s || !root)
 		return rep->failed ? SMP_ENOMEM : 0;
-	w.typed = NULL;
+	memset(&w, 0, sizeof(w)); /* no node typed yet */
 	w.rep = rep;
 	w.verr = NULL;
 	/* the loader's own decision (a format hint or the bytes can make a
@@ -581,7 +581,7 @@ smp__schema_validate(const struct smp_schema *s, const char *pointer,
 	verr.err = err ? err : &local;
 	verr.name = name;
 	verr.found = 0;
-	w.typed = NULL;
+	memset(&w, 0, sizeof(w)); /* no node typed yet */
 	w.rep = NULL;
 	w.verr = &verr;
 	w.json = 1;
