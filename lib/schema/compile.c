@@ -959,9 +959,17 @@ finish(struct compiler *c)
 		fail_nomem(c);
 		return -1;
 	}
-	for (i = 0; i < c->nall; i++)
-		if (inplace_cycle(c, c->all[i], 0))
+	for (i = 0; i < c->nall; i++) {
+		struct snode *sn = c->all[i];
+
+		if (inplace_cycle(c, sn, 0))
 			return -1;
+		if ((sn->has & ~(unsigned)H_RULE) == H_TYPE && !sn->is_false &&
+		    !sn->nprops && !sn->additional && !sn->items &&
+		    !sn->property_names && !sn->ref && !sn->if_s &&
+		    !sn->then_s && !sn->else_s && !sn->nall_of && !sn->nany_of)
+			sn->has |= H_TYPE_ONLY;
+	}
 	if (collect_top_keys(c, c->s->root, &keys, &n, &cap)) {
 		smp__free(&c->s->alloc, keys);
 		return -1;

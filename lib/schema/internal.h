@@ -42,7 +42,10 @@ enum {
 	H_REQUIRED = 1u << 12,
 	H_RULE = 1u << 13,
 	H_EXCL_MIN = 1u << 14,
-	H_EXCL_MAX = 1u << 15
+	H_EXCL_MAX = 1u << 15,
+	/* no keyword but type (and x-smp-rule): most leaves, which the walk
+	 * checks without a call (set when compiled) */
+	H_TYPE_ONLY = 1u << 16
 };
 
 struct snode;

@@ -185,7 +185,7 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 	double v = 0;
 	unsigned t;
 
-	if (!(sn->has & ~(unsigned)H_RULE))
+	if (!(sn->has & ~(unsigned)(H_RULE | H_TYPE_ONLY)))
 		return 0;
 	/* a value is often checked against several schemas (a $ref, the
 	 * branches of anyOf): type it once */
@@ -407,6 +407,16 @@ validate(struct walk *w, const struct snode *sn, const struct smp_node *n,
 		return 0; /* a pathological schema: stop, do not crash */
 	if (n->tag && smp__node_unknown(n))
 		return 0; /* a value a Python source computes: not known */
+	if (sn->has & H_TYPE_ONLY) {
+		/* the common leaf: only its type to check */
+		if (w->typed != n) {
+			w->typed_num = 0;
+			w->typed_type = node_type_num(n, &w->typed_num);
+			w->typed = n;
+		}
+		if (sn->types & w->typed_type)
+			return 0;
+	}
 	w->depth++;
 	if (sn->is_false) {
 		if (report)

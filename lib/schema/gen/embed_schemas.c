@@ -344,7 +344,8 @@ put_aux(struct out *o, const struct snode *sn, struct aux *x)
 		fputs("};\n", o->f);
 	}
 	/* a node with nothing but a type (most) points at no value */
-	x->has_value = (sn->has & ~(unsigned)(H_TYPE | H_RULE)) != 0;
+	x->has_value =
+		(sn->has & ~(unsigned)(H_TYPE | H_RULE | H_TYPE_ONLY)) != 0;
 	if (x->has_value)
 		put_svalue(o, v, x);
 	x->has_info = in->title || in->message || sn->nprops ||
