@@ -1,8 +1,9 @@
 /*
  * schema.h - structural checks driven by the project's own JSON Schemas
- * (schemas/<dialect>.schema.json, embedded at build time). The C checker
- * interprets the subset of draft 2020-12 the schemas use, so the schema an
- * editor completes against and the checks the CLI runs cannot drift apart.
+ * (schemas/<dialect>.schema.json, compiled into C tables at build time).
+ * The C checker interprets the subset of draft 2020-12 the schemas use, so the
+ * schema an editor completes against and the checks the CLI runs cannot drift
+ * apart.
  *
  * Findings: unknown-key (with did-you-mean from the allowed keys),
  * wrong-type, value-not-string, and whatever rule an "x-smp-rule"
@@ -18,7 +19,9 @@
 struct smp_schema;
 
 /*
- * Parses a schema document (JSON) into a compiled, immutable form.
+ * Parses a schema document (JSON) into a compiled, immutable form. The
+ * library's own schemas are built in (smp__schema_embedded()); this is
+ * what compiles them at build time, and what tests use.
  * name is used in errors. SMP_EPARSE with err filled when the schema uses
  * a keyword the checker does not support or is malformed.
  */
