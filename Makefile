@@ -63,7 +63,7 @@ ALL_CFLAGS = $(WARN) -D_POSIX_C_SOURCE=200809L -Ilib -I$(BUILD)/gen \
 
 LIB_SRC = $(sort $(wildcard lib/*/*.c))
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/embedded_data.o \
-	$(BUILD)/gen/embedded_catalog.o
+	$(BUILD)/gen/embedded_catalog.o $(BUILD)/gen/embedded_schemas.o
 CLI_SRC = $(sort $(wildcard cmd/sm-preflight/*.c))
 # the rule examples (docs/examples/<rule>/), embedded for explain and docs
 CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/rule_examples.o
@@ -72,8 +72,12 @@ UNIT_SRC = $(sort $(wildcard tests/unit/*.c))
 UNIT_OBJ = $(UNIT_SRC:%.c=$(BUILD)/%.o)
 FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/replay_%)
-EMBED = $(sort $(wildcard instance-data/*.json)) \
-	$(sort $(wildcard schemas/*.schema.json))
+# The schemas the library uses, in one place: every schemas/*.schema.json
+# is embedded as text and compiled into C tables at build time
+# (lib/schema/gen/embed_schemas.c); code asks for one by its base name
+# (smp__schema_embedded(), a dialect's in lib/context/context.c).
+SCHEMAS = $(sort $(wildcard schemas/*.schema.json))
+EMBED = $(sort $(wildcard instance-data/*.json)) $(SCHEMAS)
 # the built-in catalog, precompiled by the library's own loader
 CATALOG_JSON = instance-data/instances.json \
 	instance-data/tested-models.json instance-data/frameworks.json
@@ -95,7 +99,7 @@ SONAME = libsmpreflight.so.$(ABI)
 SOFILE = libsmpreflight.so.$(ABI).$(MINOR).$(PATCH)
 SOLIB = $(BUILD)/$(SOFILE)
 PIC_OBJ = $(LIB_SRC:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/gen/embedded_data.o \
-	$(BUILD)/pic/gen/embedded_catalog.o
+	$(BUILD)/pic/gen/embedded_catalog.o $(BUILD)/pic/gen/embedded_schemas.o
 
 # make install: where things go (DESTDIR is prepended only there).
 BINDIR ?= $(PREFIX)/bin
@@ -240,7 +244,8 @@ web-deps:
 web: web-deps $(BUILD)/web/sm-preflight.js
 
 $(BUILD)/web/sm-preflight.js: $(WEB_SRC) $(LIB_SRC) $(BUILD)/gen/embedded_data.c \
-		$(BUILD)/gen/embedded_catalog.c $(wildcard examples/*) docs/rules.md
+		$(BUILD)/gen/embedded_catalog.c $(BUILD)/gen/embedded_schemas.c \
+		$(wildcard examples/*) docs/rules.md
 	$(call say,WEB,$(BUILD)/web)sh web/build.sh $(BUILD) $(WEB_YAML) $(BUILD)/web
 
 test-web: web all
@@ -257,12 +262,23 @@ $(BUILD)/gen/embedded_data.c: lib/catalog/embed.sh $(EMBED)
 $(BUILD)/gen/embedded_data.o: $(BUILD)/gen/embedded_data.c
 	$(call compile,-Wno-overlength-strings)
 
-# The catalog as C tables (lib/catalog/gen/embed_catalog.c): the generator links
-# what it needs of the library from an archive without the tables.
-$(BUILD)/gen/stage.a: $(filter-out $(BUILD)/gen/embedded_catalog.o,$(LIB_OBJ))
+# The catalog and the schemas as C tables (lib/catalog/gen/embed_catalog.c,
+# lib/schema/gen/embed_schemas.c): the generators link what they need of
+# the library from an archive without the tables; the catalog's loader
+# validates with the compiled schemas.
+$(BUILD)/gen/stage.a: $(filter-out $(BUILD)/gen/embedded_catalog.o $(BUILD)/gen/embedded_schemas.o,$(LIB_OBJ))
 	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/gen/embed_catalog: $(BUILD)/lib/catalog/gen/embed_catalog.o $(BUILD)/gen/stage.a
+$(BUILD)/gen/embed_schemas: $(BUILD)/lib/schema/gen/embed_schemas.o $(BUILD)/gen/stage.a
+	$(call say,LD,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(DEP_LIBS) -lm -lpthread
+
+$(BUILD)/gen/embedded_schemas.c: $(BUILD)/gen/embed_schemas $(SCHEMAS)
+	$(call say,GEN,$@)$(BUILD)/gen/embed_schemas $@ $(SCHEMAS)
+
+$(BUILD)/gen/embedded_schemas.o: $(BUILD)/gen/embedded_schemas.c
+	$(call compile,-Wno-overlength-strings)
+
+$(BUILD)/gen/embed_catalog: $(BUILD)/lib/catalog/gen/embed_catalog.o $(BUILD)/gen/embedded_schemas.o $(BUILD)/gen/stage.a
 	$(call say,LD,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(DEP_LIBS) -lm -lpthread
 
 $(BUILD)/gen/embedded_catalog.c: $(BUILD)/gen/embed_catalog $(CATALOG_JSON)
@@ -283,6 +299,9 @@ $(BUILD)/pic/gen/embedded_data.o: $(BUILD)/gen/embedded_data.c
 	$(call compile,-fPIC -Wno-overlength-strings)
 
 $(BUILD)/pic/gen/embedded_catalog.o: $(BUILD)/gen/embedded_catalog.c
+	$(call compile,-fPIC -Wno-overlength-strings)
+
+$(BUILD)/pic/gen/embedded_schemas.o: $(BUILD)/gen/embedded_schemas.c
 	$(call compile,-fPIC -Wno-overlength-strings)
 
 $(SOLIB): $(PIC_OBJ) lib/smpreflight.map
@@ -409,7 +428,8 @@ tsan: deps
 #   mkdir -p build/fuzz/new-json && build/fuzz/fuzz_json \
 #     -dict=tests/fuzz/json.dict -max_total_time=60 build/fuzz/new-json \
 #     tests/fuzz/corpus/json
-fuzz: $(BUILD)/gen/embedded_data.c $(BUILD)/gen/embedded_catalog.c
+fuzz: $(BUILD)/gen/embedded_data.c $(BUILD)/gen/embedded_catalog.c \
+		$(BUILD)/gen/embedded_schemas.c
 	@mkdir -p $(BUILD)/fuzz
 	@for src in $(FUZZ_SRC); do \
 		n=$${src##*/}; n=$${n%.c}; \
@@ -420,7 +440,8 @@ fuzz: $(BUILD)/gen/embedded_data.c $(BUILD)/gen/embedded_catalog.c
 			-fsanitize=fuzzer,address,undefined \
 			-fno-sanitize-recover=all -o $(BUILD)/fuzz/$$n $$src \
 			$(LIB_SRC) $(BUILD)/gen/embedded_data.c \
-			$(BUILD)/gen/embedded_catalog.c $(DEP_LIBS) \
+			$(BUILD)/gen/embedded_catalog.c \
+			$(BUILD)/gen/embedded_schemas.c $(DEP_LIBS) \
 			-lm -lpthread || exit 1; \
 	done
 
@@ -580,7 +601,7 @@ SCHEMADIR ?= $(PREFIX)/share/sm-preflight/schemas
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
-SCHEMA_FILES = $(sort $(wildcard schemas/*.schema.json))
+SCHEMA_FILES = $(SCHEMAS)
 install: all shared completions $(BUILD)/smpreflight.pc
 	$(call say,INSTALL,$(DESTDIR)$(PREFIX))install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 \

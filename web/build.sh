@@ -20,6 +20,7 @@ emcc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Ilib -I"$build/gen" \
 	-DYAML_VERSION_MAJOR=0 -DYAML_VERSION_MINOR=2 -DYAML_VERSION_PATCH=5 \
 	'-DYAML_VERSION_STRING="0.2.5"' -Wno-everything \
 	$srcs "$build/gen/embedded_data.c" "$build/gen/embedded_catalog.c" \
+	"$build/gen/embedded_schemas.c" \
 	web/entry.c web/fetch_none.c "$yaml"/src/*.c \
 	-o "$obj/smp.js" -sMODULARIZE=1 -sEXPORT_NAME=createSmp \
 	-sALLOW_MEMORY_GROWTH=1 -sFORCE_FILESYSTEM=1 \

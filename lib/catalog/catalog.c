@@ -392,22 +392,18 @@ static int
 validate(struct loader *L, const char *schema_file, const char *pointer,
 	 const struct smp_node *root)
 {
-	const struct smp_embedded_file *f = smp__embedded_find(schema_file);
 	struct smp_schema *s = NULL;
 	int rc;
 
-	if (!f)
-		return smp__error_set(L->err, SMP_EINTERNAL, schema_file, NULL,
-				      "the schema is not built in");
 	if (root->kind == SMP_NODE_MAPPING && (rc = check_version(L, root)))
 		return rc;
-	rc = smp__schema_load(&s, L->a, f->name, (const char *)f->data, f->len,
-			      L->err);
+	rc = smp__schema_embedded(&s, L->a, schema_file, L->err);
 	if (rc == SMP_ENOMEM)
 		return fail_nomem(L);
-	if (!rc)
-		rc = smp__schema_validate(s, pointer, root, source_name(L),
-					  L->err);
+	if (!s)
+		return smp__error_set(L->err, SMP_EINTERNAL, schema_file, NULL,
+				      "the schema is not built in");
+	rc = smp__schema_validate(s, pointer, root, source_name(L), L->err);
 	smp__schema_free(s);
 	return rc;
 }

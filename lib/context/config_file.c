@@ -12,7 +12,6 @@
 #include "smpreflight.h"
 #include "util/alloc.h"
 #include "util/arena.h"
-#include "catalog/embedded.h"
 #include "doc/load.h"
 #include "report/rule_table.h"
 #include "schema/schema.h"
@@ -243,7 +242,6 @@ read_config(struct config *c, const struct smp_node *root,
 static int
 parse(struct config *c, const char *buf, size_t len, struct smp_error *err)
 {
-	const struct smp_embedded_file *sf;
 	struct smp_schema *schema = NULL;
 	const struct smp_node *root;
 	struct smp_docs docs;
@@ -264,17 +262,16 @@ parse(struct config *c, const char *buf, size_t len, struct smp_error *err)
 	root = docs.count ? docs.items[0].root : NULL;
 	if (!root)
 		goto out; /* empty: every default */
-	sf = smp__embedded_find("config.schema.json");
-	if (!sf) {
+	rc = smp__schema_embedded(&schema, &c->alloc, "config.schema.json",
+				  err);
+	if (rc)
+		goto out;
+	if (!schema) {
 		smp__error_at(err, SMP_EINTERNAL, c->pub.name, 0, 0,
 			      "the configuration schema is not built in");
 		rc = SMP_EINTERNAL;
 		goto out;
 	}
-	rc = smp__schema_load(&schema, &c->alloc, sf->name,
-			      (const char *)sf->data, sf->len, err);
-	if (rc)
-		goto out;
 	if (root->kind != SMP_NODE_MAPPING) {
 		smp__error_at(err, SMP_EPARSE, c->pub.name, root->start.line,
 			      root->start.column,

@@ -11,7 +11,6 @@
 
 #include "context/context.h"
 #include "catalog/data_cache.h"
-#include "catalog/embedded.h"
 #include "doc/load.h"
 #include "util/options.h"
 #include "util/read_file.h"
@@ -136,7 +135,6 @@ smp__context_schema(const struct smp_context *ctx, enum smp_dialect d,
 		    const struct smp_schema **out)
 {
 	struct smp_schema_cache *c = ctx->schemas;
-	const struct smp_embedded_file *f;
 	int rc = 0;
 
 	*out = NULL;
@@ -148,12 +146,10 @@ smp__context_schema(const struct smp_context *ctx, enum smp_dialect d,
 	}
 	pthread_mutex_lock(&c->lock);
 	if (!atomic_load_explicit(&c->ready[d], memory_order_relaxed)) {
-		f = smp__embedded_find(schema_names[d]);
-		/* a dialect without a schema yet has no structural check */
-		if (f)
-			rc = smp__schema_load(&c->schema[d], &ctx->alloc,
-					      f->name, (const char *)f->data,
-					      f->len, NULL);
+		/* compiled at build time; a dialect without a schema yet
+		 * has no structural check */
+		rc = smp__schema_embedded(&c->schema[d], &ctx->alloc,
+					  schema_names[d], NULL);
 		if (rc == 0)
 			atomic_store_explicit(&c->ready[d], 1,
 					      memory_order_release);

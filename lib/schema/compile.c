@@ -21,11 +21,10 @@
  * when nothing is close) and x-smp-did-you-mean (key renames).
  *
  * Memory: the schema JSON stays loaded in its document arena, and the
- * compiled nodes are allocated from the same arena; compiled regexes are
- * kept on a list for regfree().
+ * compiled nodes and the patterns' programs (regex.c) are allocated from
+ * the same arena.
  */
 #include <math.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,20 +41,43 @@
 /* longest chain of in-place applicators ($ref, allOf, ...) at load */
 #define INPLACE_DEPTH_MAX 200
 
+/* a registered schema while compiling */
+struct cmemo {
+	const struct smp_node *json;
+	struct snode *sn;
+};
+
 struct compiler {
 	struct smp_schema *s;
 	struct smp_arena *arena;
 	const char *name;
 	struct smp_error *err;
 	const struct smp_node *doc;
-	struct memo *memo; /* root, $defs members and $ref targets */
+	struct cmemo *memo; /* root, $defs members and $ref targets */
 	size_t nmemo, cap_memo;
 	struct snode **all; /* every node, for the cycle check */
 	size_t nall, cap_all;
 	struct snode **pending; /* nodes whose $ref is unresolved */
 	size_t npending, cap_pending;
+	unsigned char *marks; /* by snode id, for the graph walks */
 	int rc;
 };
+
+/* a node while it is compiled, with room for all it may have */
+struct cnode {
+	struct snode sn;
+	struct svalue value;
+	struct sinfo info;
+};
+
+const struct svalue smp__schema_no_value;
+const struct sinfo smp__schema_no_info;
+
+static struct cnode *
+cn(struct snode *sn)
+{
+	return (struct cnode *)sn;
+}
 
 static void *
 fail_nomem(struct compiler *c)
@@ -107,11 +129,16 @@ push_ptr(struct compiler *c, void *items, size_t *n, size_t *cap, void *p)
 static struct snode *
 new_snode(struct compiler *c, const struct smp_node *json)
 {
-	struct snode *sn = smp__arena_zalloc(c->arena, sizeof(*sn));
+	struct cnode *node = smp__arena_zalloc(c->arena, sizeof(*node));
+	struct snode *sn;
 
-	if (!sn)
+	if (!node)
 		return fail_nomem(c);
-	sn->at = json;
+	sn = &node->sn;
+	sn->value = &node->value;
+	sn->info = &node->info;
+	node->info.at = json;
+	sn->id = c->nall;
 	if (push_ptr(c, &c->all, &c->nall, &c->cap_all, sn))
 		return NULL;
 	return sn;
@@ -210,7 +237,7 @@ static struct snode *
 compile_memo(struct compiler *c, const struct smp_node *json, unsigned depth)
 {
 	struct snode *sn;
-	struct memo *m;
+	struct cmemo *m;
 	void *tmp;
 	size_t i;
 
@@ -232,22 +259,30 @@ compile_memo(struct compiler *c, const struct smp_node *json, unsigned depth)
 	return sn;
 }
 
+/* The order of sprop tables: by length, then bytes (most comparisons
+ * of a lookup end at the length). */
+static int
+cmp_name(const char *a, size_t alen, const char *b, size_t blen)
+{
+	if (alen != blen)
+		return alen < blen ? -1 : 1;
+	return memcmp(a, b, alen);
+}
+
 static int
 cmp_prop(const void *pa, const void *pb)
 {
 	const struct sprop *a = pa, *b = pb;
-	size_t n = a->len < b->len ? a->len : b->len;
-	int r = memcmp(a->name, b->name, n);
 
-	if (r)
-		return r;
-	return a->len < b->len ? -1 : a->len > b->len;
+	return cmp_name(a->name, a->len, b->name, b->len);
 }
 
 static int
 compile_properties(struct compiler *c, struct snode *sn,
 		   const struct smp_node *v, unsigned depth)
 {
+	struct sprop *props;
+	const char **names;
 	size_t i, n;
 
 	if (v->kind != SMP_NODE_MAPPING) {
@@ -255,34 +290,35 @@ compile_properties(struct compiler *c, struct snode *sn,
 		return -1;
 	}
 	n = v->u.mapping.count;
-	sn->props =
-		smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(*sn->props));
-	sn->prop_names =
-		smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(char *));
-	if (!sn->props || !sn->prop_names) {
+	props = smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(*props));
+	names = smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(char *));
+	if (!props || !names) {
 		fail_nomem(c);
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
 		const struct smp_pair *p = &v->u.mapping.items[i];
 
-		sn->props[i].name = p->key->u.scalar.value;
-		sn->props[i].len = p->key->u.scalar.len;
-		sn->prop_names[i] = p->key->u.scalar.value;
-		sn->props[i].schema = compile(c, p->value, depth + 1);
-		if (!sn->props[i].schema)
+		props[i].name = p->key->u.scalar.value;
+		props[i].len = p->key->u.scalar.len;
+		names[i] = p->key->u.scalar.value;
+		props[i].schema = compile(c, p->value, depth + 1);
+		if (!props[i].schema)
 			return -1;
 	}
+	qsort(props, n, sizeof(*props), cmp_prop);
+	sn->props = props;
+	cn(sn)->info.prop_names = names;
 	sn->nprops = n;
-	qsort(sn->props, n, sizeof(*sn->props), cmp_prop);
 	return 0;
 }
 
 static int
 compile_list(struct compiler *c, const struct smp_node *key,
-	     const struct smp_node *v, struct snode ***out, size_t *count,
-	     unsigned depth)
+	     const struct smp_node *v, const struct snode *const **out,
+	     size_t *count, unsigned depth)
 {
+	const struct snode **list;
 	size_t i, n;
 
 	if (v->kind != SMP_NODE_SEQUENCE || v->u.sequence.count == 0) {
@@ -291,23 +327,36 @@ compile_list(struct compiler *c, const struct smp_node *key,
 		return -1;
 	}
 	n = v->u.sequence.count;
-	*out = smp__arena_zalloc(c->arena, n * sizeof(struct snode *));
-	if (!*out) {
+	list = smp__arena_zalloc(c->arena, n * sizeof(struct snode *));
+	if (!list) {
 		fail_nomem(c);
 		return -1;
 	}
+	*out = list;
 	for (i = 0; i < n; i++) {
-		(*out)[i] = compile(c, v->u.sequence.items[i], depth + 1);
-		if (!(*out)[i])
+		list[i] = compile(c, v->u.sequence.items[i], depth + 1);
+		if (!list[i])
 			return -1;
 	}
 	*count = n;
 	return 0;
 }
 
+/* The items of JSON array v, as a keyword's values. */
+static struct svals
+vals_of(const struct smp_node *v)
+{
+	struct svals out;
+
+	out.items = (const struct smp_node *const *)v->u.sequence.items;
+	out.count = v->u.sequence.count;
+	return out;
+}
+
 static int
 compile_enum(struct compiler *c, struct snode *sn, const struct smp_node *v)
 {
+	const char **words;
 	size_t i, n;
 
 	if (v->kind != SMP_NODE_SEQUENCE || v->u.sequence.count == 0) {
@@ -315,16 +364,17 @@ compile_enum(struct compiler *c, struct snode *sn, const struct smp_node *v)
 		return -1;
 	}
 	n = v->u.sequence.count;
-	sn->enum_words = smp__arena_zalloc(c->arena, n * sizeof(char *));
-	if (!sn->enum_words) {
+	words = smp__arena_zalloc(c->arena, n * sizeof(char *));
+	if (!words) {
 		fail_nomem(c);
 		return -1;
 	}
 	for (i = 0; i < n; i++)
 		if (smp__schema_is_string(v->u.sequence.items[i]))
-			sn->enum_words[sn->nenum_words++] =
+			words[cn(sn)->info.nenum_words++] =
 				v->u.sequence.items[i]->u.scalar.value;
-	sn->enum_values = v;
+	cn(sn)->info.enum_words = words;
+	cn(sn)->value.enum_values = vals_of(v);
 	sn->has |= H_ENUM;
 	return 0;
 }
@@ -332,35 +382,36 @@ compile_enum(struct compiler *c, struct snode *sn, const struct smp_node *v)
 static int
 compile_pattern(struct compiler *c, struct snode *sn, const struct smp_node *v)
 {
-	struct rx *rx;
-	int rc;
+	struct smp_rx_buf buf;
+	struct smp_rx rx, *copy;
+	unsigned char *next, *accept;
+	const char *why;
+	size_t n;
 
 	if (!smp__schema_is_string(v) ||
 	    strlen(v->u.scalar.value) != v->u.scalar.len) {
 		fail(c, v, "'pattern' must be a string");
 		return -1;
 	}
-	rx = smp__arena_alloc(c->arena, sizeof(*rx));
-	if (!rx) {
-		fail_nomem(c);
-		return -1;
-	}
-	rc = regcomp(&rx->re, v->u.scalar.value, REG_EXTENDED | REG_NOSUB);
-	if (rc == REG_ESPACE) {
-		fail_nomem(c);
-		return -1;
-	}
-	if (rc) {
-		char why[128];
-
-		regerror(rc, &rx->re, why, sizeof(why));
+	if (smp__rx_compile(v->u.scalar.value, &rx, &buf, &why)) {
 		fail(c, v, "'pattern' is not a POSIX extended regex: %s", why);
 		return -1;
 	}
-	rx->next = c->s->regexes;
-	c->s->regexes = rx;
-	sn->pattern = &rx->re;
-	sn->pattern_src = v->u.scalar.value;
+	n = (size_t)rx.nstates * rx.ncls;
+	copy = smp__arena_alloc(c->arena, sizeof(*copy));
+	next = smp__arena_alloc(c->arena, n ? n : 1);
+	accept = smp__arena_alloc(c->arena, rx.nstates ? rx.nstates : 1);
+	if (!copy || !next || !accept) {
+		fail_nomem(c);
+		return -1;
+	}
+	memcpy(next, rx.next, n);
+	memcpy(accept, rx.accept, rx.nstates);
+	*copy = rx;
+	copy->next = next;
+	copy->accept = accept;
+	cn(sn)->value.pattern = copy;
+	cn(sn)->value.pattern_src = v->u.scalar.value;
 	sn->has |= H_PATTERN;
 	return 0;
 }
@@ -382,13 +433,14 @@ compile_ignored(struct compiler *c, struct snode *sn, const struct smp_node *v)
 			return -1;
 		}
 	}
-	sn->ignored_keys = v;
+	cn(sn)->info.ignored_keys = vals_of(v);
 	return 0;
 }
 
 static int
 compile_dym(struct compiler *c, struct snode *sn, const struct smp_node *v)
 {
+	struct sdym *dym;
 	size_t i, n;
 
 	if (v->kind != SMP_NODE_MAPPING) {
@@ -396,11 +448,12 @@ compile_dym(struct compiler *c, struct snode *sn, const struct smp_node *v)
 		return -1;
 	}
 	n = v->u.mapping.count;
-	sn->dym = smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(*sn->dym));
-	if (!sn->dym) {
+	dym = smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(*dym));
+	if (!dym) {
 		fail_nomem(c);
 		return -1;
 	}
+	cn(sn)->info.dym = dym;
 	for (i = 0; i < n; i++) {
 		const struct smp_pair *p = &v->u.mapping.items[i];
 
@@ -409,28 +462,35 @@ compile_dym(struct compiler *c, struct snode *sn, const struct smp_node *v)
 			     "'x-smp-did-you-mean' values must be strings");
 			return -1;
 		}
-		sn->dym[i].from = p->key->u.scalar.value;
-		sn->dym[i].from_len = p->key->u.scalar.len;
-		sn->dym[i].to = p->value->u.scalar.value;
+		dym[i].from = p->key->u.scalar.value;
+		dym[i].from_len = p->key->u.scalar.len;
+		dym[i].to = p->value->u.scalar.value;
 	}
-	sn->ndym = n;
-	sn->dym_at = v;
+	cn(sn)->info.ndym = n;
+	cn(sn)->info.dym_at = v;
 	return 0;
 }
 
-/* The property named name[0, len) (see internal.h); bsearch by cmp_prop. */
+/* The property named name[0, len) (see internal.h): a binary search in
+ * the cmp_prop order. */
 const struct sprop *
 smp__schema_find_prop(const struct snode *sn, const char *name, size_t len)
 {
-	struct sprop key;
+	size_t lo = 0, hi = sn->nprops;
 
-	if (!sn->nprops)
-		return NULL;
-	key.name = name;
-	key.len = len;
-	key.schema = NULL;
-	return bsearch(&key, sn->props, sn->nprops, sizeof(*sn->props),
-		       cmp_prop);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct sprop *p = &sn->props[mid];
+		int r = cmp_name(name, len, p->name, p->len);
+
+		if (r == 0)
+			return p;
+		if (r < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
 }
 
 /* every keyword the checker knows; annotations are ignored */
@@ -535,7 +595,7 @@ compile_required(struct compiler *c, struct snode *sn, const struct smp_node *v)
 			return fail(c, v->u.sequence.items[i],
 				    "'required' must list strings"),
 			       -1;
-	sn->required = v;
+	cn(sn)->value.required = vals_of(v);
 	sn->has |= H_REQUIRED;
 	return 0;
 }
@@ -581,9 +641,9 @@ compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
 	case KW_ANNOTATION:
 		return 0;
 	case KW_TITLE:
-		return (sn->title = string_of(c, k, v)) ? 0 : -1;
+		return (cn(sn)->info.title = string_of(c, k, v)) ? 0 : -1;
 	case KW_MESSAGE:
-		return (sn->message = string_of(c, k, v)) ? 0 : -1;
+		return (cn(sn)->info.message = string_of(c, k, v)) ? 0 : -1;
 	case KW_DEFS:
 		return compile_defs(c, v, depth);
 	case KW_TYPE:
@@ -618,13 +678,13 @@ compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
 				    "'$ref' must be a local reference "
 				    "starting with '#'"),
 			       -1;
-		sn->ref_target = v;
+		cn(sn)->info.ref_target = v;
 		return push_ptr(c, &c->pending, &c->npending, &c->cap_pending,
 				sn);
 	case KW_ENUM:
 		return compile_enum(c, sn, v);
 	case KW_CONST:
-		sn->const_value = v;
+		cn(sn)->value.const_value = v;
 		sn->has |= H_CONST;
 		return 0;
 	case KW_REQUIRED:
@@ -633,34 +693,34 @@ compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
 		return compile_pattern(c, sn, v);
 	case KW_MINIMUM:
 		sn->has |= H_MINIMUM;
-		return get_number(c, k, v, &sn->minimum);
+		return get_number(c, k, v, &cn(sn)->value.minimum);
 	case KW_MAXIMUM:
 		sn->has |= H_MAXIMUM;
-		return get_number(c, k, v, &sn->maximum);
+		return get_number(c, k, v, &cn(sn)->value.maximum);
 	case KW_EXCL_MIN:
 		sn->has |= H_EXCL_MIN;
-		return get_number(c, k, v, &sn->excl_minimum);
+		return get_number(c, k, v, &cn(sn)->value.excl_minimum);
 	case KW_EXCL_MAX:
 		sn->has |= H_EXCL_MAX;
-		return get_number(c, k, v, &sn->excl_maximum);
+		return get_number(c, k, v, &cn(sn)->value.excl_maximum);
 	case KW_MIN_LENGTH:
 		sn->has |= H_MIN_LENGTH;
-		return get_count(c, k, v, &sn->min_length);
+		return get_count(c, k, v, &cn(sn)->value.min_length);
 	case KW_MAX_LENGTH:
 		sn->has |= H_MAX_LENGTH;
-		return get_count(c, k, v, &sn->max_length);
+		return get_count(c, k, v, &cn(sn)->value.max_length);
 	case KW_MIN_ITEMS:
 		sn->has |= H_MIN_ITEMS;
-		return get_count(c, k, v, &sn->min_items);
+		return get_count(c, k, v, &cn(sn)->value.min_items);
 	case KW_MAX_ITEMS:
 		sn->has |= H_MAX_ITEMS;
-		return get_count(c, k, v, &sn->max_items);
+		return get_count(c, k, v, &cn(sn)->value.max_items);
 	case KW_MIN_PROPS:
 		sn->has |= H_MIN_PROPS;
-		return get_count(c, k, v, &sn->min_props);
+		return get_count(c, k, v, &cn(sn)->value.min_props);
 	case KW_MAX_PROPS:
 		sn->has |= H_MAX_PROPS;
-		return get_count(c, k, v, &sn->max_props);
+		return get_count(c, k, v, &cn(sn)->value.max_props);
 	case KW_RULE:
 		if (!smp__schema_is_string(v) ||
 		    smp__rule_lookup(&sn->rule, v->u.scalar.value))
@@ -678,7 +738,7 @@ compile_keyword(struct compiler *c, struct snode *sn, const struct smp_node *k,
 				    "'x-smp-unknown-severity' must be "
 				    "\"warning\""),
 			       -1;
-		sn->unknown_warning = 1;
+		cn(sn)->info.unknown_warning = 1;
 		return 0;
 	}
 	return -1;
@@ -711,13 +771,14 @@ compile(struct compiler *c, const struct smp_node *json, unsigned depth)
 			return NULL;
 	}
 	/* renames must lead to a key the schema has */
-	for (i = 0; i < sn->ndym; i++)
-		if (!smp__schema_find_prop(sn, sn->dym[i].to,
-					   strlen(sn->dym[i].to)))
-			return fail(c, sn->dym_at,
+	for (i = 0; i < cn(sn)->info.ndym; i++)
+		if (!smp__schema_find_prop(sn, cn(sn)->info.dym[i].to,
+					   strlen(cn(sn)->info.dym[i].to)))
+			return fail(c, cn(sn)->info.dym_at,
 				    "'x-smp-did-you-mean' maps '%.64s' to "
 				    "'%.64s', which is not a property",
-				    sn->dym[i].from, sn->dym[i].to);
+				    cn(sn)->info.dym[i].from,
+				    cn(sn)->info.dym[i].to);
 	return sn;
 }
 
@@ -781,13 +842,13 @@ resolve_refs(struct compiler *c)
 {
 	while (c->npending) {
 		struct snode *sn = c->pending[--c->npending];
-		const struct smp_node *target =
-			resolve_pointer(c->doc, sn->ref_target->u.scalar.value);
+		const struct smp_node *target = resolve_pointer(
+			c->doc, cn(sn)->info.ref_target->u.scalar.value);
 
 		if (!target) {
-			fail(c, sn->ref_target,
+			fail(c, cn(sn)->info.ref_target,
 			     "'$ref' %.200s does not resolve",
-			     sn->ref_target->u.scalar.value);
+			     cn(sn)->info.ref_target->u.scalar.value);
 			return -1;
 		}
 		sn->ref = compile_memo(c, target, 0);
@@ -805,24 +866,26 @@ enum { MARK_ACTIVE = 1, MARK_DONE = 2, MARK_TOP = 4 };
  * through properties and items are fine (they consume the document).
  */
 static int
-inplace_cycle(struct compiler *c, struct snode *sn, unsigned depth)
+inplace_cycle(struct compiler *c, const struct snode *sn, unsigned depth)
 {
-	struct snode *next[5];
+	const struct snode *next[5];
+	unsigned char *mark = &c->marks[sn->id];
 	size_t i, n = 0;
 
-	if (sn->mark & MARK_DONE)
+	if (*mark & MARK_DONE)
 		return 0;
-	if (sn->mark & MARK_ACTIVE) {
-		fail(c, sn->at,
+	if (*mark & MARK_ACTIVE) {
+		fail(c, sn->info->at,
 		     "'$ref' cycle that never descends into the "
 		     "document");
 		return -1;
 	}
 	if (depth > INPLACE_DEPTH_MAX) {
-		fail(c, sn->at, "chain of '$ref' and applicators too long");
+		fail(c, sn->info->at,
+		     "chain of '$ref' and applicators too long");
 		return -1;
 	}
-	sn->mark |= MARK_ACTIVE;
+	*mark |= MARK_ACTIVE;
 	next[n++] = sn->ref;
 	next[n++] = sn->if_s;
 	next[n++] = sn->then_s;
@@ -836,7 +899,7 @@ inplace_cycle(struct compiler *c, struct snode *sn, unsigned depth)
 	for (i = 0; i < sn->nany_of; i++)
 		if (inplace_cycle(c, sn->any_of[i], depth + 1))
 			return -1;
-	sn->mark = (unsigned char)((sn->mark & ~MARK_ACTIVE) | MARK_DONE);
+	*mark = (unsigned char)((*mark & ~MARK_ACTIVE) | MARK_DONE);
 	return 0;
 }
 
@@ -845,15 +908,15 @@ inplace_cycle(struct compiler *c, struct snode *sn, unsigned depth)
  * repeats (finish() sorts them and drops the repeats).
  */
 static int
-collect_top_keys(struct compiler *c, struct snode *sn, const char ***keys,
+collect_top_keys(struct compiler *c, const struct snode *sn, const char ***keys,
 		 size_t *n, size_t *cap)
 {
 	void *tmp = *keys;
 	size_t i;
 
-	if (!sn || (sn->mark & MARK_TOP))
+	if (!sn || (c->marks[sn->id] & MARK_TOP))
 		return 0;
-	sn->mark |= MARK_TOP;
+	c->marks[sn->id] |= MARK_TOP;
 	if (sn->nprops) {
 		if (smp__grow(&c->s->alloc, &tmp, cap, *n + sn->nprops,
 			      sizeof(char *))) {
@@ -861,7 +924,8 @@ collect_top_keys(struct compiler *c, struct snode *sn, const char ***keys,
 			return -1;
 		}
 		*keys = tmp;
-		memcpy(*keys + *n, sn->prop_names, sn->nprops * sizeof(char *));
+		memcpy(*keys + *n, sn->info->prop_names,
+		       sn->nprops * sizeof(char *));
 		*n += sn->nprops;
 	}
 	if (collect_top_keys(c, sn->ref, keys, n, cap) ||
@@ -886,12 +950,26 @@ cmp_str(const void *a, const void *b)
 static int
 finish(struct compiler *c)
 {
-	const char **keys = NULL;
+	const char **keys = NULL, **top;
+	struct memo *subs;
 	size_t i, n = 0, cap = 0;
 
-	for (i = 0; i < c->nall; i++)
-		if (inplace_cycle(c, c->all[i], 0))
+	c->marks = smp__calloc(&c->s->alloc, c->nall ? c->nall : 1, 1);
+	if (!c->marks) {
+		fail_nomem(c);
+		return -1;
+	}
+	for (i = 0; i < c->nall; i++) {
+		struct snode *sn = c->all[i];
+
+		if (inplace_cycle(c, sn, 0))
 			return -1;
+		if ((sn->has & ~(unsigned)H_RULE) == H_TYPE && !sn->is_false &&
+		    !sn->nprops && !sn->additional && !sn->items &&
+		    !sn->property_names && !sn->ref && !sn->if_s &&
+		    !sn->then_s && !sn->else_s && !sn->nall_of && !sn->nany_of)
+			sn->has |= H_TYPE_ONLY;
+	}
 	if (collect_top_keys(c, c->s->root, &keys, &n, &cap)) {
 		smp__free(&c->s->alloc, keys);
 		return -1;
@@ -906,25 +984,32 @@ finish(struct compiler *c)
 		n = j + 1;
 	}
 	/* copy into the arena so that the schema frees with one release */
-	c->s->top_keys =
-		smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(*keys));
-	if (!c->s->top_keys) {
+	top = smp__arena_zalloc(c->arena, (n ? n : 1) * sizeof(*keys));
+	if (!top) {
 		smp__free(&c->s->alloc, keys);
 		fail_nomem(c);
 		return -1;
 	}
 	if (n)
-		memcpy(c->s->top_keys, keys, n * sizeof(*keys));
+		memcpy(top, keys, n * sizeof(*keys));
+	c->s->top_keys = top;
 	c->s->ntop_keys = n;
 	smp__free(&c->s->alloc, keys);
 	/* the registered schemas, for smp__schema_part() */
-	c->s->subs = smp__arena_alloc(c->arena, c->nmemo * sizeof(*c->memo));
-	if (!c->s->subs) {
+	subs = smp__arena_alloc(c->arena,
+				(c->nmemo ? c->nmemo : 1) * sizeof(*subs));
+	if (!subs) {
 		fail_nomem(c);
 		return -1;
 	}
-	memcpy(c->s->subs, c->memo, c->nmemo * sizeof(*c->memo));
+	for (i = 0; i < c->nmemo; i++) {
+		subs[i].json = c->memo[i].json;
+		subs[i].pointer = NULL;
+		subs[i].sn = c->memo[i].sn;
+	}
+	c->s->subs = subs;
 	c->s->nsubs = c->nmemo;
+	c->s->nnodes = c->nall;
 	return 0;
 }
 
@@ -937,6 +1022,13 @@ smp__schema_part(const struct smp_schema *s, const char *pointer)
 
 	if (!pointer || pointer[0] != '#')
 		return NULL;
+	if (!s->docs.count) {
+		/* embedded: the pointers the generator wrote */
+		for (i = 0; i < s->nsubs; i++)
+			if (strcmp(s->subs[i].pointer, pointer) == 0)
+				return s->subs[i].sn;
+		return NULL;
+	}
 	json = resolve_pointer(s->docs.items[0].root, pointer);
 	for (i = 0; json && i < s->nsubs; i++)
 		if (s->subs[i].json == json)
@@ -960,7 +1052,7 @@ parse_json(struct smp_schema *s, const char *name, const char *buf, size_t len,
 
 /*
  * Loads and compiles a schema (see schema.h). Every failure frees what was
- * built, including compiled regexes.
+ * built.
  */
 int
 smp__schema_load(struct smp_schema **out, const struct smp_allocator *a,
@@ -999,6 +1091,7 @@ smp__schema_load(struct smp_schema **out, const struct smp_allocator *a,
 	smp__free(&s->alloc, c.memo);
 	smp__free(&s->alloc, c.all);
 	smp__free(&s->alloc, c.pending);
+	smp__free(&s->alloc, c.marks);
 	if (c.rc) {
 		smp__schema_free(s);
 		return c.rc;
@@ -1011,12 +1104,8 @@ smp__schema_load(struct smp_schema **out, const struct smp_allocator *a,
 void
 smp__schema_free(struct smp_schema *s)
 {
-	struct rx *rx;
-
 	if (!s)
 		return;
-	for (rx = s->regexes; rx; rx = rx->next)
-		regfree(&rx->re);
 	smp__docs_release(&s->docs);
 	smp__free(&s->alloc, s);
 }

@@ -7,10 +7,10 @@
 #ifndef SMP_SCHEMA_INTERNAL_H
 #define SMP_SCHEMA_INTERNAL_H
 
-#include <regex.h>
 #include <stddef.h>
 
 #include "schema/schema.h"
+#include "schema/regex.h"
 #include "doc/doc.h"
 #include "report/report.h"
 
@@ -42,7 +42,10 @@ enum {
 	H_REQUIRED = 1u << 12,
 	H_RULE = 1u << 13,
 	H_EXCL_MIN = 1u << 14,
-	H_EXCL_MAX = 1u << 15
+	H_EXCL_MAX = 1u << 15,
+	/* no keyword but type (and x-smp-rule): most leaves, which the walk
+	 * checks without a call (set when compiled) */
+	H_TYPE_ONLY = 1u << 16
 };
 
 struct snode;
@@ -50,7 +53,7 @@ struct snode;
 struct sprop {
 	const char *name;
 	size_t len;
-	struct snode *schema;
+	const struct snode *schema;
 };
 
 struct sdym {
@@ -59,72 +62,124 @@ struct sdym {
 	const char *to;
 };
 
+/* JSON values of a keyword (enum, required, x-smp-ignored-keys) */
+struct svals {
+	const struct smp_node *const *items;
+	size_t count;
+};
+
+/* the value keywords beyond type of a node (smp__sv()) */
+struct svalue {
+	const struct smp_node *const_value; /* a scalar when embedded */
+	struct svals enum_values;           /* scalars when embedded */
+	struct svals required;              /* strings */
+	double minimum, maximum, excl_minimum, excl_maximum;
+	size_t min_length, max_length, min_items, max_items;
+	size_t min_props, max_props;
+	const struct smp_rx *pattern; /* its automaton (regex.h) */
+	const char *pattern_src;
+};
+
+/* the wording of a node's findings, and what only the compiler reads
+ * (smp__si()) */
+struct sinfo {
+	const char *title;
+	const char *message;
+	const char *const *prop_names; /* declaration order, for did-you-mean */
+	const char *const
+		*enum_words; /* the enum's strings, for did-you-mean */
+	size_t nenum_words;
+	const struct sdym *dym;
+	size_t ndym;
+	/* x-smp-ignored-keys: keys another variant of this object takes and
+	 * this one ignores (strings); x-smp-unknown-severity warning:
+	 * an unknown key that misspells none of the properties is only
+	 * ignored by the consumer (the SDK's **kwargs), not rejected */
+	struct svals ignored_keys;
+	int unknown_warning;
+	/* load only: the node's JSON and its $ref (for load errors, until
+	 * resolved) and its x-smp-did-you-mean */
+	const struct smp_node *at, *ref_target, *dym_at;
+};
+
+/*
+ * A compiled schema node: what the walk reads on every value, the rest
+ * behind value and info (NULL when empty: a node of a built-in schema
+ * then takes no room for them). Everything is reachable through const
+ * pointers, so that lib/schema/gen/embed_schemas.c can write the tree of
+ * an embedded schema as constant C tables.
+ */
 struct snode {
 	unsigned has;
 	unsigned types;
 	int is_false; /* the schema `false`: nothing is valid */
 	enum smp_rule_id rule;
-	const char *title;
-	const char *message;
-	const struct smp_node *at; /* its JSON, for load errors */
-
-	struct sprop *props; /* sorted by name for bsearch */
+	const struct sprop *props; /* sorted by cmp_prop, for a search */
 	size_t nprops;
-	const char **prop_names;  /* declaration order, for did-you-mean */
-	struct snode *additional; /* NULL: any additional property */
-	struct snode *items;
-	struct snode *property_names;
-	struct snode *ref;
-	const struct smp_node *ref_target; /* until resolved */
-	struct snode *if_s, *then_s, *else_s;
-	struct snode **all_of;
+	const struct snode *additional; /* NULL: any additional property */
+	const struct snode *items;
+	const struct snode *property_names;
+	const struct snode *ref;
+	const struct snode *if_s, *then_s, *else_s;
+	const struct snode *const *all_of;
 	size_t nall_of;
-	struct snode **any_of;
+	const struct snode *const *any_of;
 	size_t nany_of;
-
-	const struct smp_node *const_value;
-	const struct smp_node *enum_values; /* a JSON array */
-	const char **enum_words;            /* its strings, for did-you-mean */
-	size_t nenum_words;
-	const struct smp_node *required; /* a JSON array of strings */
-	double minimum, maximum, excl_minimum, excl_maximum;
-	size_t min_length, max_length, min_items, max_items;
-	size_t min_props, max_props;
-	regex_t *pattern;
-	const char *pattern_src;
-	struct sdym *dym;
-	size_t ndym;
-	const struct smp_node *dym_at;
-	/* x-smp-ignored-keys: keys another variant of this object takes and
-	 * this one ignores (a JSON array); x-smp-unknown-severity warning:
-	 * an unknown key that misspells none of the properties is only
-	 * ignored by the consumer (the SDK's **kwargs), not rejected */
-	const struct smp_node *ignored_keys;
-	int unknown_warning;
-
-	unsigned char mark; /* load-time graph walks only */
+	const struct svalue *value;
+	const struct sinfo *info;
+	size_t id; /* 0, 1, ... in the order compiled */
 };
 
-struct rx {
-	struct rx *next;
-	regex_t re;
-};
+extern const struct svalue smp__schema_no_value;
+extern const struct sinfo smp__schema_no_info;
+
+/* sn's value keywords, all zero when it has none */
+static inline const struct svalue *
+smp__sv(const struct snode *sn)
+{
+	return sn->value ? sn->value : &smp__schema_no_value;
+}
+
+/* sn's wording, all zero when it has none */
+static inline const struct sinfo *
+smp__si(const struct snode *sn)
+{
+	return sn->info ? sn->info : &smp__schema_no_info;
+}
 
 /* a registered schema: the root, a $defs member or a $ref target */
 struct memo {
-	const struct smp_node *json;
-	struct snode *sn;
+	const struct smp_node *json; /* load only */
+	const char *pointer;         /* embedded: its JSON Pointer ("#/...") */
+	const struct snode *sn;
 };
+
+/*
+ * The compiled form of one schema file as constant tables
+ * (lib/schema/gen/embed_schemas.c writes them; smp__schema_embedded()
+ * wraps them).
+ */
+struct smp_schema_tables {
+	const char *name; /* the file's base name, "estimator.schema.json" */
+	const struct snode *root;
+	const struct memo *subs; /* pointer set, json NULL */
+	size_t nsubs;
+	const char *const *top_keys;
+	size_t ntop_keys;
+};
+
+/* every embedded schema, NULL-terminated (build/gen/embedded_schemas.c) */
+extern const struct smp_schema_tables *const smp__embedded_schemas[];
 
 struct smp_schema {
 	struct smp_allocator alloc;
-	struct smp_docs docs; /* the JSON; its arena holds everything */
-	struct rx *regexes;
-	struct snode *root;
-	struct memo *subs; /* the registered schemas, for a pointer */
+	struct smp_docs docs; /* loaded: the JSON; its arena holds the nodes */
+	const struct snode *root;
+	const struct memo *subs; /* the registered schemas, for a pointer */
 	size_t nsubs;
-	const char **top_keys;
+	const char *const *top_keys;
 	size_t ntop_keys;
+	size_t nnodes; /* loaded: the ids of the nodes */
 };
 
 /* 1 when n is a JSON string (or a YAML scalar that types as one) */
@@ -160,6 +215,9 @@ struct verr {
 };
 
 struct walk {
+	const struct smp_node *typed; /* the node typed last, its type bits */
+	unsigned typed_type;
+	double typed_num;       /* and its value when a number */
 	struct smp_report *rep; /* NULL: validating into verr */
 	struct verr *verr;
 	int json; /* the spec was JSON: wording of the quoting hint */

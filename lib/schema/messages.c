@@ -228,12 +228,12 @@ sb_json_value(struct smp_buf *b, const struct smp_node *v)
 }
 
 static void
-sb_enum(struct smp_buf *b, const struct smp_node *values)
+sb_enum(struct smp_buf *b, const struct svals *values)
 {
-	size_t i, n = values->u.sequence.count;
+	size_t i, n = values->count;
 
 	if (n == 1) {
-		sb_json_value(b, values->u.sequence.items[0]);
+		sb_json_value(b, values->items[0]);
 		return;
 	}
 	smp__buf_adds(b, "one of ");
@@ -244,7 +244,7 @@ sb_enum(struct smp_buf *b, const struct smp_node *values)
 			smp__buf_adds(b, "...");
 			break;
 		}
-		sb_json_value(b, values->u.sequence.items[i]);
+		sb_json_value(b, values->items[i]);
 	}
 }
 
@@ -258,11 +258,10 @@ rule_of(const struct snode *sn, enum smp_rule_id dflt)
 static int
 is_ignored_key(const struct snode *sn, const struct smp_node *key)
 {
-	const struct smp_node *v = sn->ignored_keys;
 	size_t i;
 
-	for (i = 0; v && i < v->u.sequence.count; i++) {
-		const struct smp_node *e = v->u.sequence.items[i];
+	for (i = 0; i < smp__si(sn)->ignored_keys.count; i++) {
+		const struct smp_node *e = smp__si(sn)->ignored_keys.items[i];
 
 		if (e->u.scalar.len == key->u.scalar.len &&
 		    memcmp(e->u.scalar.value, key->u.scalar.value,
@@ -277,11 +276,11 @@ find_dym(const struct snode *sn, const struct smp_node *key)
 {
 	size_t i;
 
-	for (i = 0; i < sn->ndym; i++)
-		if (sn->dym[i].from_len == key->u.scalar.len &&
-		    memcmp(sn->dym[i].from, key->u.scalar.value,
+	for (i = 0; i < smp__si(sn)->ndym; i++)
+		if (smp__si(sn)->dym[i].from_len == key->u.scalar.len &&
+		    memcmp(smp__si(sn)->dym[i].from, key->u.scalar.value,
 			   key->u.scalar.len) == 0)
-			return sn->dym[i].to;
+			return smp__si(sn)->dym[i].to;
 	return NULL;
 }
 
@@ -291,9 +290,9 @@ sb_branch(struct smp_buf *b, const struct snode *sn)
 	while (!(sn->has & (H_TYPE | H_CONST | H_ENUM)) && sn->ref)
 		sn = sn->ref;
 	if (sn->has & H_CONST)
-		sb_json_value(b, sn->const_value);
+		sb_json_value(b, smp__sv(sn)->const_value);
 	else if (sn->has & H_ENUM)
-		sb_enum(b, sn->enum_values);
+		sb_enum(b, &smp__sv(sn)->enum_values);
 	else if (sn->has & H_TYPE)
 		sb_types(b, sn->types);
 	else
@@ -318,47 +317,51 @@ sb_what(struct smp_buf *b, const struct snode *sn, unsigned t, enum violation v,
 		sb_types(b, sn->types);
 		break;
 	case V_CONST:
-		sb_json_value(b, sn->const_value);
+		sb_json_value(b, smp__sv(sn)->const_value);
 		break;
 	case V_ENUM:
-		sb_enum(b, sn->enum_values);
+		sb_enum(b, &smp__sv(sn)->enum_values);
 		break;
 	case V_MINIMUM:
-		fmt_number(num, sizeof(num), sn->minimum);
+		fmt_number(num, sizeof(num), smp__sv(sn)->minimum);
 		smp__buf_addf(b, "at least %s", num);
 		break;
 	case V_MAXIMUM:
-		fmt_number(num, sizeof(num), sn->maximum);
+		fmt_number(num, sizeof(num), smp__sv(sn)->maximum);
 		smp__buf_addf(b, "at most %s", num);
 		break;
 	case V_EXCL_MIN:
-		fmt_number(num, sizeof(num), sn->excl_minimum);
+		fmt_number(num, sizeof(num), smp__sv(sn)->excl_minimum);
 		smp__buf_addf(b, "greater than %s", num);
 		break;
 	case V_EXCL_MAX:
-		fmt_number(num, sizeof(num), sn->excl_maximum);
+		fmt_number(num, sizeof(num), smp__sv(sn)->excl_maximum);
 		smp__buf_addf(b, "less than %s", num);
 		break;
 	case V_MIN_LENGTH:
 		smp__buf_addf(b, "at least %zu character%s long",
-			      sn->min_length, sn->min_length == 1 ? "" : "s");
+			      smp__sv(sn)->min_length,
+			      smp__sv(sn)->min_length == 1 ? "" : "s");
 		break;
 	case V_MAX_LENGTH:
-		smp__buf_addf(b, "at most %zu character%s long", sn->max_length,
-			      sn->max_length == 1 ? "" : "s");
+		smp__buf_addf(b, "at most %zu character%s long",
+			      smp__sv(sn)->max_length,
+			      smp__sv(sn)->max_length == 1 ? "" : "s");
 		break;
 	case V_PATTERN:
 		smp__buf_adds(b, "a string matching the pattern '");
-		smp__buf_adds(b, sn->pattern_src);
+		smp__buf_adds(b, smp__sv(sn)->pattern_src);
 		smp__buf_adds(b, "'");
 		break;
 	case V_MIN_COUNT:
-		count = t == T_ARRAY ? sn->min_items : sn->min_props;
+		count = t == T_ARRAY ? smp__sv(sn)->min_items
+				     : smp__sv(sn)->min_props;
 		smp__buf_addf(b, "%s with at least %zu %s%s", type_word(t),
 			      count, unit, count == 1 ? one : many);
 		break;
 	case V_MAX_COUNT:
-		count = t == T_ARRAY ? sn->max_items : sn->max_props;
+		count = t == T_ARRAY ? smp__sv(sn)->max_items
+				     : smp__sv(sn)->max_props;
 		smp__buf_addf(b, "%s with at most %zu %s%s", type_word(t),
 			      count, unit, count == 1 ? one : many);
 		break;
@@ -449,10 +452,11 @@ smp__schema_report(const struct walk *w, const struct snode *sn,
 	smp__buf_init_fixed(&what, wmem, sizeof(wmem));
 	sb_what(&what, sn, t, v, missing);
 	if (v == V_ENUM && t == T_STRING)
-		dym = smp__did_you_mean(n->u.scalar.value, sn->enum_words,
-					sn->nenum_words);
-	if (sn->message) {
-		smp__buf_addf(&b, " %s; found ", sn->message);
+		dym = smp__did_you_mean(n->u.scalar.value,
+					smp__si(sn)->enum_words,
+					smp__si(sn)->nenum_words);
+	if (smp__si(sn)->message) {
+		smp__buf_addf(&b, " %s; found ", smp__si(sn)->message);
 	} else {
 		smp__buf_addf(&b, " must be %s, found ", smp__buf_str(&what));
 	}
@@ -520,8 +524,8 @@ smp__schema_report_key(const struct walk *w, const struct snode *sn,
 	smp__buf_adds(&b, known ? "key '" : "unknown key '");
 	sb_text(&b, k->u.scalar.value, k->u.scalar.len, QUOTE_MAX);
 	smp__buf_adds(&b, known ? "' is not allowed " : "' ");
-	if (sn->title) {
-		smp__buf_addf(&b, "for %s", sn->title);
+	if (smp__si(sn)->title) {
+		smp__buf_addf(&b, "for %s", smp__si(sn)->title);
 	} else if (path) {
 		smp__buf_adds(&b, "in ");
 		sb_subject(&b, path);
@@ -533,12 +537,13 @@ smp__schema_report_key(const struct walk *w, const struct snode *sn,
 		best = find_dym(sn, k);
 		if (!best && !ignored)
 			best = smp__did_you_mean(k->u.scalar.value,
-						 sn->prop_names, sn->nprops);
+						 smp__si(sn)->prop_names,
+						 sn->nprops);
 	}
 	if (best) {
 		smp__buf_addf(&b, "; did you mean '%s'?", best);
-	} else if (sn->message) {
-		smp__buf_addf(&b, "; %s", sn->message);
+	} else if (smp__si(sn)->message) {
+		smp__buf_addf(&b, "; %s", smp__si(sn)->message);
 	} else if (!known && sn->nprops && sn->nprops <= LIST_KEYS_MAX) {
 		smp__buf_adds(&b, sn->nprops == 1 ? "; the only key is "
 						  : "; the keys are ");
@@ -546,13 +551,13 @@ smp__schema_report_key(const struct walk *w, const struct snode *sn,
 			if (i)
 				smp__buf_adds(&b, i + 1 == sn->nprops ? " and "
 								      : ", ");
-			smp__buf_addf(&b, "'%s'", sn->prop_names[i]);
+			smp__buf_addf(&b, "'%s'", smp__si(sn)->prop_names[i]);
 		}
 	}
 	f = violation(w, rule_of(sn, SMP_RULE_UNKNOWN_KEY), k, &b);
 	/* a misspelling loses the intended setting: an error; a key the
 	 * consumer only ignores leaves a job that runs: a warning */
-	if (sn->unknown_warning && (ignored || !best))
+	if (smp__si(sn)->unknown_warning && (ignored || !best))
 		smp__finding_soften(w->rep, f,
 				    rule_of(sn, SMP_RULE_UNKNOWN_KEY),
 				    SMP_SEVERITY_WARNING);

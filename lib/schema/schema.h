@@ -1,8 +1,9 @@
 /*
  * schema.h - structural checks driven by the project's own JSON Schemas
- * (schemas/<dialect>.schema.json, embedded at build time). The C checker
- * interprets the subset of draft 2020-12 the schemas use, so the schema an
- * editor completes against and the checks the CLI runs cannot drift apart.
+ * (schemas/<dialect>.schema.json, compiled into C tables at build time).
+ * The C checker interprets the subset of draft 2020-12 the schemas use, so the
+ * schema an editor completes against and the checks the CLI runs cannot drift
+ * apart.
  *
  * Findings: unknown-key (with did-you-mean from the allowed keys),
  * wrong-type, value-not-string, and whatever rule an "x-smp-rule"
@@ -18,7 +19,9 @@
 struct smp_schema;
 
 /*
- * Parses a schema document (JSON) into a compiled, immutable form.
+ * Parses a schema document (JSON) into a compiled, immutable form. The
+ * library's own schemas are built in (smp__schema_embedded()); this is
+ * what compiles them at build time, and what tests use.
  * name is used in errors. SMP_EPARSE with err filled when the schema uses
  * a keyword the checker does not support or is malformed.
  */
@@ -26,6 +29,16 @@ int smp__schema_load(struct smp_schema **out, const struct smp_allocator *a,
 		     const char *name, const char *buf, size_t len,
 		     struct smp_error *err);
 
+/*
+ * The built-in schema file name ("estimator.schema.json"), compiled at
+ * build time (lib/schema/gen/embed_schemas.c): nothing is parsed, only
+ * its few patterns are given to regcomp(). 0 with *out NULL when no
+ * schema of that name is built in; SMP_ENOMEM.
+ */
+int smp__schema_embedded(struct smp_schema **out, const struct smp_allocator *a,
+			 const char *name, struct smp_error *err);
+
+/* Frees a schema of either function; NULL is a no-op. */
 void smp__schema_free(struct smp_schema *schema);
 
 /*

@@ -16,8 +16,22 @@
 /* deepest recursion of the check (document descent plus applicators) */
 #define CHECK_DEPTH_MAX 1000
 
+/* the first bytes of the core schema's nulls, booleans and numbers (and
+ * NUL, which strchr() would find too) */
+static const unsigned char may_be_typed[256] = {
+	[0] = 1,   ['~'] = 1, ['n'] = 1, ['N'] = 1, ['t'] = 1, ['T'] = 1,
+	['f'] = 1, ['F'] = 1, ['.'] = 1, ['+'] = 1, ['-'] = 1, ['0'] = 1,
+	['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1,
+	['7'] = 1, ['8'] = 1, ['9'] = 1,
+};
+
+/*
+ * The JSON type bits of n; *num (when not NULL) gets its value when n is
+ * a number, so that the bounds need not parse the text again (strtod is
+ * the dearest step of checking a float).
+ */
 static unsigned
-node_type(const struct smp_node *n)
+node_type_num(const struct smp_node *n, double *num)
 {
 	long long x;
 	double d;
@@ -33,17 +47,25 @@ node_type(const struct smp_node *n)
 	/* hot path: untagged text that is quoted, or that starts like no
 	 * null, boolean or number of the core schema, is a string */
 	if (!n->tag && (n->u.scalar.style != SMP_STYLE_PLAIN ||
-			(n->u.scalar.len && !strchr("~nNtTfF.+-0123456789",
-						    n->u.scalar.value[0]))))
+			(n->u.scalar.len &&
+			 !may_be_typed[(unsigned char)n->u.scalar.value[0]])))
 		return T_STRING;
 	switch (smp__scalar_type(n)) {
 	case SMP_SCALAR_INT:
 		/* an integer that overflows, or text tagged !!int that is no
 		 * integer ("!!int banana"), matches no type: it must not
 		 * pass as the default the job would then use */
-		return smp__scalar_int(n, &x) == 0 ? T_INTEGER | T_NUMBER : 0;
+		if (smp__scalar_int(n, &x))
+			return 0;
+		if (num)
+			*num = (double)x;
+		return T_INTEGER | T_NUMBER;
 	case SMP_SCALAR_FLOAT:
-		return smp__scalar_number(n, &d) == 0 ? T_NUMBER : 0;
+		if (smp__scalar_number(n, &d))
+			return 0;
+		if (num)
+			*num = d;
+		return T_NUMBER;
 	case SMP_SCALAR_BOOL:
 		return smp__scalar_bool(n) >= 0 ? T_BOOLEAN : 0;
 	case SMP_SCALAR_NULL:
@@ -52,6 +74,12 @@ node_type(const struct smp_node *n)
 		break;
 	}
 	return T_STRING;
+}
+
+static unsigned
+node_type(const struct smp_node *n)
+{
+	return node_type_num(n, NULL);
 }
 
 /* Equality of a schema's JSON value and a document node. */
@@ -127,6 +155,7 @@ quote_would_pass(struct walk *w, const struct snode *sn,
 {
 	struct smp_node fake;
 	unsigned t = node_type(n);
+	int pass;
 
 	if (n->kind != SMP_NODE_SCALAR || !(sn->types & T_STRING) ||
 	    !(t & (T_NUMBER | T_BOOLEAN)) || n->u.scalar.len == 0)
@@ -134,7 +163,10 @@ quote_would_pass(struct walk *w, const struct snode *sn,
 	fake = *n;
 	fake.tag = NULL;
 	fake.u.scalar.style = SMP_STYLE_DOUBLE_QUOTED;
-	return validate(w, sn, &fake, NULL, 0) == 0;
+	w->typed = NULL; /* the stack copy is not the node typed */
+	pass = validate(w, sn, &fake, NULL, 0) == 0;
+	w->typed = NULL;
+	return pass;
 }
 
 /* check_value() result for a type mismatch */
@@ -153,9 +185,17 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 	double v = 0;
 	unsigned t;
 
-	if (!(sn->has & ~(unsigned)H_RULE))
+	if (!(sn->has & ~(unsigned)(H_RULE | H_TYPE_ONLY)))
 		return 0;
-	t = node_type(n);
+	/* a value is often checked against several schemas (a $ref, the
+	 * branches of anyOf): type it once */
+	if (w->typed != n) {
+		w->typed_num = 0;
+		w->typed_type = node_type_num(n, &w->typed_num);
+		w->typed = n;
+	}
+	t = w->typed_type;
+	v = w->typed_num;
 
 	if ((sn->has & H_TYPE) && !(sn->types & t)) {
 		if (report)
@@ -165,16 +205,16 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 						   quote_would_pass(w, sn, n));
 		return BAD_TYPE;
 	}
-	if ((sn->has & H_CONST) && !json_equal(sn->const_value, n, 0)) {
+	if ((sn->has & H_CONST) &&
+	    !json_equal(smp__sv(sn)->const_value, n, 0)) {
 		bad = V_CONST;
 		goto bad;
 	}
 	if (sn->has & H_ENUM) {
-		size_t i, count = sn->enum_values->u.sequence.count;
+		size_t i, count = smp__sv(sn)->enum_values.count;
 
 		for (i = 0; i < count; i++)
-			if (json_equal(sn->enum_values->u.sequence.items[i], n,
-				       0))
+			if (json_equal(smp__sv(sn)->enum_values.items[i], n, 0))
 				break;
 		if (i == count) {
 			bad = V_ENUM;
@@ -182,21 +222,22 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 		}
 	}
 	if ((t & T_NUMBER) &&
-	    (sn->has & (H_MINIMUM | H_MAXIMUM | H_EXCL_MIN | H_EXCL_MAX)) &&
-	    smp__scalar_number(n, &v) == 0) {
-		if ((sn->has & H_MINIMUM) && !(v >= sn->minimum)) {
+	    (sn->has & (H_MINIMUM | H_MAXIMUM | H_EXCL_MIN | H_EXCL_MAX))) {
+		if ((sn->has & H_MINIMUM) && !(v >= smp__sv(sn)->minimum)) {
 			bad = V_MINIMUM;
 			goto bad;
 		}
-		if ((sn->has & H_MAXIMUM) && !(v <= sn->maximum)) {
+		if ((sn->has & H_MAXIMUM) && !(v <= smp__sv(sn)->maximum)) {
 			bad = V_MAXIMUM;
 			goto bad;
 		}
-		if ((sn->has & H_EXCL_MIN) && !(v > sn->excl_minimum)) {
+		if ((sn->has & H_EXCL_MIN) &&
+		    !(v > smp__sv(sn)->excl_minimum)) {
 			bad = V_EXCL_MIN;
 			goto bad;
 		}
-		if ((sn->has & H_EXCL_MAX) && !(v < sn->excl_maximum)) {
+		if ((sn->has & H_EXCL_MAX) &&
+		    !(v < smp__sv(sn)->excl_maximum)) {
 			bad = V_EXCL_MAX;
 			goto bad;
 		}
@@ -207,21 +248,25 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 		size_t chars = n->u.scalar.len;
 
 		if ((sn->has & H_MIN_LENGTH) ||
-		    ((sn->has & H_MAX_LENGTH) && chars > sn->max_length))
+		    ((sn->has & H_MAX_LENGTH) &&
+		     chars > smp__sv(sn)->max_length))
 			chars = utf8_chars(n->u.scalar.value, chars);
 
-		if ((sn->has & H_MIN_LENGTH) && chars < sn->min_length) {
+		if ((sn->has & H_MIN_LENGTH) &&
+		    chars < smp__sv(sn)->min_length) {
 			bad = V_MIN_LENGTH;
 			goto bad;
 		}
-		if ((sn->has & H_MAX_LENGTH) && chars > sn->max_length) {
+		if ((sn->has & H_MAX_LENGTH) &&
+		    chars > smp__sv(sn)->max_length) {
 			bad = V_MAX_LENGTH;
 			goto bad;
 		}
 		/* a string with a NUL byte cannot match a C regex fully */
 		if ((sn->has & H_PATTERN) &&
 		    (strlen(n->u.scalar.value) != n->u.scalar.len ||
-		     regexec(sn->pattern, n->u.scalar.value, 0, NULL, 0))) {
+		     !smp__rx_match(smp__sv(sn)->pattern, n->u.scalar.value,
+				    n->u.scalar.len))) {
 			bad = V_PATTERN;
 			goto bad;
 		}
@@ -231,8 +276,10 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 			t == T_ARRAY ? n->u.sequence.count : n->u.mapping.count;
 		unsigned lo = t == T_ARRAY ? H_MIN_ITEMS : H_MIN_PROPS;
 		unsigned hi = t == T_ARRAY ? H_MAX_ITEMS : H_MAX_PROPS;
-		size_t min = t == T_ARRAY ? sn->min_items : sn->min_props;
-		size_t max = t == T_ARRAY ? sn->max_items : sn->max_props;
+		size_t min = t == T_ARRAY ? smp__sv(sn)->min_items
+					  : smp__sv(sn)->min_props;
+		size_t max = t == T_ARRAY ? smp__sv(sn)->max_items
+					  : smp__sv(sn)->max_props;
 
 		if ((sn->has & lo) && count < min) {
 			bad = V_MIN_COUNT;
@@ -246,9 +293,9 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 	if (t == T_OBJECT && (sn->has & H_REQUIRED)) {
 		size_t i;
 
-		for (i = 0; i < sn->required->u.sequence.count; i++) {
+		for (i = 0; i < smp__sv(sn)->required.count; i++) {
 			const struct smp_node *k =
-				sn->required->u.sequence.items[i];
+				smp__sv(sn)->required.items[i];
 
 			if (smp__map_pair(n, k->u.scalar.value))
 				continue;
@@ -358,8 +405,18 @@ validate(struct walk *w, const struct snode *sn, const struct smp_node *n,
 
 	if (w->depth >= CHECK_DEPTH_MAX)
 		return 0; /* a pathological schema: stop, do not crash */
-	if (smp__node_unknown(n))
+	if (n->tag && smp__node_unknown(n))
 		return 0; /* a value a Python source computes: not known */
+	if (sn->has & H_TYPE_ONLY) {
+		/* the common leaf: only its type to check */
+		if (w->typed != n) {
+			w->typed_num = 0;
+			w->typed_type = node_type_num(n, &w->typed_num);
+			w->typed = n;
+		}
+		if (sn->types & w->typed_type)
+			return 0;
+	}
 	w->depth++;
 	if (sn->is_false) {
 		if (report)
@@ -492,6 +549,7 @@ smp__schema_check(const struct smp_schema *s, const struct smp_node *root,
 
 	if (!s || !root)
 		return rep->failed ? SMP_ENOMEM : 0;
+	memset(&w, 0, sizeof(w)); /* no node typed yet */
 	w.rep = rep;
 	w.verr = NULL;
 	/* the loader's own decision (a format hint or the bytes can make a
@@ -533,6 +591,7 @@ smp__schema_validate(const struct smp_schema *s, const char *pointer,
 	verr.err = err ? err : &local;
 	verr.name = name;
 	verr.found = 0;
+	memset(&w, 0, sizeof(w)); /* no node typed yet */
 	w.rep = NULL;
 	w.verr = &verr;
 	w.json = 1;
