@@ -217,12 +217,13 @@ smp__rules_tune(const struct smp_check *c)
 	if (smp__tune_query(&q, key, sizeof(key), c->settings, job,
 			    c->instance) < 0)
 		return;
+	smp__tune_query_rows(&q, c->cat);
 	model = smp__tune_model_hparam(c->settings, job);
 	smp__tune_model_text(name, sizeof(name), model->value);
 	if (!q.framework) {
 		/* the framework is unknown: untested only when no row of
 		 * any framework has the model */
-		if (!smp__tune_model_tested(c->cat, NULL, key)) {
+		if (!smp__tune_query_tested(&q, c->cat, NULL)) {
 			f = smp__report_node(c->rep, SMP_RULE_MODEL_UNTESTED,
 					     model->value,
 					     "model '%s' is in no row of the "
@@ -236,7 +237,7 @@ smp__rules_tune(const struct smp_check *c)
 		}
 		return;
 	}
-	if (!smp__tune_model_tested(c->cat, q.framework, key)) {
+	if (!smp__tune_query_tested(&q, c->cat, q.framework)) {
 		f = smp__report_node(c->rep, SMP_RULE_MODEL_UNTESTED,
 				     model->value,
 				     "model '%s' is not in the tested-models "
