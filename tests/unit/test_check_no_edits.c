@@ -30,9 +30,9 @@ check(const struct smp_context *ctx, unsigned int flags)
 	struct smp_error err;
 
 	o.flags = flags;
-	cr_assert_eq(smp_check(&rep, ctx, "s.yaml", spec, strlen(spec), &o,
-			       &err),
-		     0, "%s", err.message);
+	cr_assert_eq(
+		smp_check(&rep, ctx, "s.yaml", spec, strlen(spec), &o, &err), 0,
+		"%s", err.message);
 	return rep;
 }
 
@@ -74,9 +74,9 @@ Test(check_no_edits, unknown_flags_still_refused)
 	struct smp_error err;
 
 	o.flags = SMP_CHECK_NO_EDITS | 8u;
-	cr_assert_eq(smp_check(&rep, ctx, "s.yaml", spec, strlen(spec), &o,
-			       &err),
-		     SMP_EINVAL);
+	cr_assert_eq(
+		smp_check(&rep, ctx, "s.yaml", spec, strlen(spec), &o, &err),
+		SMP_EINVAL);
 	cr_assert_null(rep);
 	smp_context_free(ctx);
 }
