@@ -487,11 +487,15 @@ lint:
 	fi; \
 	echo "$$(printf '%s\n' "$$syms" | wc -l) symbols, all smp_ and all declared in the header"
 
-# make bench (DESIGN.md section 11; never part of make test): generated
-# specs in $(BENCH_DIR), the libyaml-only floor, and where they can be had
-# the JSON Schema CLI (npm, into $(BENCH_DIR)/npm only) and PyYAML +
+# make bench (DESIGN.md section 11; never part of make test): first the
+# reference corpus of $(SHARED)/bench (its gen_corpus.py, 1,000 files,
+# seed 0; skipped with a message without it) in instructions against a
+# fair floor (floor.c: libyaml, and its --json tokenizer for JSON files);
+# then generated specs in $(BENCH_DIR), the libyaml-only floor, and where
+# they can be had the JSON Schema CLI (npm, into $(BENCH_DIR)/npm only) and PyYAML +
 # python3-jsonschema; hyperfine is installed when root and missing.
-# BENCH_ARGS="--runs 9 --sizes 1,1000" passes options to the harness.
+# BENCH_ARGS="--runs 9 --sizes 1,1000" passes options to the harness;
+# BENCH_ARGS=--reference-only prints the reference corpus's table alone.
 BENCH_DIR = $(BUILD)/bench
 JSONSCHEMA_NPM = @sourcemeta/jsonschema@16.11.0
 bench: all $(BENCH_DIR)/floor
@@ -510,7 +514,8 @@ bench: all $(BENCH_DIR)/floor
 	if [ -x $$bin ]; then js="--jsonschema $$bin"; \
 	else echo "bench: no JSON Schema CLI (npm missing or offline)"; fi; \
 	$(PYTHON) tests/bench/bench.py --cli $(CLI) \
-		--floor $(BENCH_DIR)/floor --work $(BENCH_DIR) $$js $(BENCH_ARGS)
+		--floor $(BENCH_DIR)/floor --work $(BENCH_DIR) \
+		--reference $(SHARED)/bench $$js $(BENCH_ARGS)
 	@if m=$$(sh web/deps.sh check $(BUILD)); then \
 		$(MAKE) --no-print-directory web && \
 		sh tests/web/bench.sh $(BUILD) $(CLI); \

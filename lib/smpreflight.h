@@ -396,9 +396,14 @@ struct smp_baseline;
  * import) is not judged; smp_report_jobs() and smp_report_jobs_skipped()
  * say what was found. Files that cannot be read or parsed are reported
  * as always. SMP_CHECK_ALL_JOBS (with WALKED): every job found is judged.
+ * SMP_CHECK_NO_EDITS: the findings' byte edits (edit_text, edit_start,
+ * edit_end, edit_unsafe) are not worked out and stay NULL and 0, for a
+ * caller that neither applies fixes nor shows the edits (the fix
+ * suggestions' text is there as always).
  */
 #define SMP_CHECK_WALKED 1u
 #define SMP_CHECK_ALL_JOBS 2u
+#define SMP_CHECK_NO_EDITS 4u
 
 /* Per-check options; NULL options mean the defaults (all zero). */
 struct smp_check_options {
@@ -413,8 +418,9 @@ struct smp_check_options {
 	const char *script_dir;
 	/* How the spec is written; AUTO decides from the name and bytes. */
 	enum smp_input_format format;
-	/* Version 2. SMP_CHECK_WALKED, SMP_CHECK_ALL_JOBS; 0: the file was
-	 * named by the user and every job in it is judged. */
+	/* Version 2. SMP_CHECK_WALKED, SMP_CHECK_ALL_JOBS, SMP_CHECK_NO_EDITS;
+	 * 0: the file was named by the user, every job in it is judged and
+	 * the findings carry their edits. */
 	unsigned int flags;
 };
 

@@ -213,6 +213,7 @@ struct run {
 	struct cli_fix fix;                  /* --fix, --diff */
 	struct cli_outputs *outs;
 	unsigned int text_flags;
+	unsigned int check_flags; /* SMP_CHECK_NO_EDITS: no output shows them */
 	size_t files_checked;
 	unsigned char *all_jobs; /* per file: all-jobs, --all-jobs */
 	int verbose;             /* --verbose */
@@ -272,7 +273,7 @@ read_stdin(char **out, size_t *len)
 static int
 check_stdin(struct smp_report **rep, const struct smp_context *ctx,
 	    const char *name, const struct smp_baseline *baseline,
-	    struct smp_error *err)
+	    unsigned int flags, struct smp_error *err)
 {
 	struct smp_check_options o = SMP_CHECK_OPTIONS_INIT;
 	char *buf;
@@ -285,6 +286,7 @@ check_stdin(struct smp_report **rep, const struct smp_context *ctx,
 	if (rc)
 		return rc;
 	o.baseline = baseline;
+	o.flags = flags;
 	rc = smp_check(rep, ctx, name, buf ? buf : "", len, &o, err);
 	free(buf);
 	return rc;
@@ -333,14 +335,15 @@ check_work(void *ud, size_t i)
 	else if (strcmp(path, "-") == 0)
 		res->rc = check_stdin(&res->rep, r->ctxs[i],
 				      r->stdin_name ? r->stdin_name : "<stdin>",
-				      r->baseline, &res->err);
+				      r->baseline, r->check_flags, &res->err);
 	else {
 		struct smp_check_options o = SMP_CHECK_OPTIONS_INIT;
 
 		o.baseline = r->baseline;
+		o.flags = r->check_flags;
 		if (r->files->walked[i])
-			o.flags = SMP_CHECK_WALKED |
-				  (r->all_jobs[i] ? SMP_CHECK_ALL_JOBS : 0u);
+			o.flags |= SMP_CHECK_WALKED |
+				   (r->all_jobs[i] ? SMP_CHECK_ALL_JOBS : 0u);
 		res->rc = smp_check(&res->rep, r->ctxs[i], path, NULL, 0, &o,
 				    &res->err);
 	}
@@ -677,6 +680,18 @@ print_statistics(const struct run *r, FILE *f)
 			grouped(b, sizeof(b), r->unjudged),
 			plural_s(r->unjudged) ? "s" : "");
 	}
+}
+
+/* 1 when an output shows the findings' byte edits (JSON only). */
+static int
+shows_edits(const struct cli_outputs *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->count; i++)
+		if (o->items[i].format == SMP_FORMAT_JSON)
+			return 1;
+	return 0;
 }
 
 /* 1 when a JSON, SARIF or JUnit document goes to stdout. */
@@ -1191,6 +1206,8 @@ run_check(int argc, char **argv)
 	r.fix.baseline = baseline;
 	r.outs = &outs;
 	r.text_flags = cli_use_color(color) ? SMP_TEXT_COLOR : 0;
+	/* --fix and --diff check through smp_fix(), which makes its own */
+	r.check_flags = shows_edits(&outs) ? 0u : SMP_CHECK_NO_EDITS;
 	r.said = calloc(smp_rule_count(), 1);
 	if (!r.said) {
 		internal_error(SMP_ENOMEM, NULL);

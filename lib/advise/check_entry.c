@@ -68,10 +68,13 @@ smp_check(struct smp_report **out, const struct smp_context *ctx,
 	}
 	hook.format = o.format;
 	hook.script_dir = o.script_dir;
-	if (o.flags & ~(SMP_CHECK_WALKED | SMP_CHECK_ALL_JOBS))
+	if (o.flags &
+	    ~(SMP_CHECK_WALKED | SMP_CHECK_ALL_JOBS | SMP_CHECK_NO_EDITS))
 		return invalid(err, "invalid smp_check_options.flags");
-	hook.flags = o.flags;
-	hook.finish = smp__fix_annotate;
+	hook.flags = o.flags & ~SMP_CHECK_NO_EDITS;
+	/* the edits cost as much as a rule: only for whoever uses them */
+	if (!(o.flags & SMP_CHECK_NO_EDITS))
+		hook.finish = smp__fix_annotate;
 	if (!buf)
 		return smp__check_file_run(out, ctx, name, &hook, err);
 	return smp__check_run(out, ctx, name, buf, len, &hook, err);

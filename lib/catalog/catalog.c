@@ -513,6 +513,7 @@ read_tested(struct loader *L, const struct smp_node *root)
 {
 	struct smp_catalog *cat = L->cat;
 	struct smp_tested_model *rows = NULL;
+	const struct smp_instance *it;
 	size_t i;
 	int rc;
 
@@ -529,6 +530,9 @@ read_tested(struct loader *L, const struct smp_node *root)
 			return fail_nomem(L);
 		smp__model_key(key, n, rows[i].model);
 		rows[i].model_key = key;
+		it = smp__catalog_instance(cat, rows[i].instance_type);
+		rows[i].instance_slot =
+			it ? (size_t)(it - cat->instances) + 1 : 0;
 	}
 	return index_tested(L);
 }
@@ -722,6 +726,20 @@ smp__catalog_instance(const struct smp_catalog *cat, const char *type)
 		if (strcmp(cat->instances[i].type, type) == 0)
 			return &cat->instances[i];
 	return NULL;
+}
+
+const struct smp_instance *
+smp__catalog_row_instance(const struct smp_catalog *cat,
+			  const struct smp_tested_model *row)
+{
+	size_t k = row->instance_slot;
+
+	/* the slot is checked: a row may come from elsewhere than cat */
+	if (cat && k && k <= cat->instance_count &&
+	    (cat->instances[k - 1].type == row->instance_type ||
+	     strcmp(cat->instances[k - 1].type, row->instance_type) == 0))
+		return &cat->instances[k - 1];
+	return smp__catalog_instance(cat, row->instance_type);
 }
 
 /*

@@ -39,6 +39,10 @@ struct smp_tested_model {
 	int compiler_batch_size;
 	int batch_size_is_lower_bound;
 	int instance_count; /* 0 when the table has no column */
+	/* 1 + the index of the row's instance type in the catalog's
+	 * instances (an overlay keeps the indices), or 0: not known at load
+	 * (smp__catalog_row_instance looks the type up) */
+	size_t instance_slot;
 };
 
 /* One Training Compiler image configuration the SDK can resolve. */
@@ -174,6 +178,11 @@ int smp__catalog_overlay(struct smp_catalog *cat, const struct smp_allocator *a,
 
 const struct smp_instance *smp__catalog_instance(const struct smp_catalog *cat,
 						 const char *type);
+
+/* The instance of a tested row (its instance_type), or NULL. */
+const struct smp_instance *
+smp__catalog_row_instance(const struct smp_catalog *cat,
+			  const struct smp_tested_model *row);
 
 /*
  * The tested rows of one model (a model_key, see smp__model_key), in file

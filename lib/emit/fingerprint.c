@@ -1,7 +1,6 @@
 /*
  * fingerprint.c - SARIF partialFingerprints (fingerprint.h).
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "emit/fingerprint.h"
@@ -132,9 +131,16 @@ void
 smp__fingerprint_hex(char out[65], const unsigned char key[32],
 		     size_t occurrence)
 {
-	unsigned char data[32 + 24];
-	int n = snprintf((char *)data + 32, 24, "%zu", occurrence);
+	unsigned char data[32 + 24], digits[24];
+	size_t n = 0;
 
+	/* the occurrence in decimal, as "%zu" writes it */
+	do {
+		digits[n++] = (unsigned char)('0' + occurrence % 10);
+		occurrence /= 10;
+	} while (occurrence);
 	memcpy(data, key, 32);
-	smp__sha256_hex(out, data, 32 + (size_t)n);
+	for (size_t i = 0; i < n; i++)
+		data[32 + i] = digits[n - 1 - i];
+	smp__sha256_hex(out, data, 32 + n);
 }

@@ -34,14 +34,17 @@
 #define ANSI_CYAN "\033[1;36m"
 #define ANSI_GREEN "\033[1;32m"
 
+/* c (a space or '~') times over, from a constant run of each. */
 static void
 out_repeat(struct smp__out *o, char c, size_t times)
 {
-	char run[32];
+	static const char spaces[] = "                                ";
+	static const char tildes[] = "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~";
+	const char *run = c == '~' ? tildes : spaces;
 
-	memset(run, c, times < sizeof(run) ? times : sizeof(run));
 	while (times) {
-		size_t k = times < sizeof(run) ? times : sizeof(run);
+		size_t k =
+			times < sizeof(spaces) - 1 ? times : sizeof(spaces) - 1;
 
 		smp__out_mem(o, run, k);
 		times -= k;
@@ -131,6 +134,18 @@ ascii_run(const unsigned char *u, size_t n)
 	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
 	size_t i = 0;
 
+	/* sixteen bytes a test while none stops the run, then eight */
+	while (i + 16 <= n) {
+		uint64_t x, y;
+
+		memcpy(&x, u + i, 8);
+		memcpy(&y, u + i + 8, 8);
+		if (((((x - ones * 0x20) & ~x) | ((x + ones) | x)) |
+		     (((y - ones * 0x20) & ~y) | ((y + ones) | y))) &
+		    high)
+			break;
+		i += 16;
+	}
 	while (i + 8 <= n) {
 		uint64_t x;
 

@@ -265,7 +265,8 @@ smp__finding_fix(struct smp_report *r, struct smp_finding *f, const char *fmt,
 	if (!f)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (smp__vfmt(buf, sizeof(buf), fmt, ap) < 0)
+		buf[0] = '\0';
 	va_end(ap);
 	finding_str(r, &f->fix, buf);
 }
@@ -598,16 +599,26 @@ struct step {
 
 #define PATH_DEPTH_MAX 129
 
+/* 1 when n's text may hold offset (a node's range holds its children's). */
+static int
+spans(const struct smp_node *n, size_t offset)
+{
+	return n && n->start.offset <= offset && offset <= n->end.offset;
+}
+
 /*
  * Depth-first search for target below cur, bounded by the document's node
  * limit; on success steps[0..*n) lead there. Only pointers are compared on
- * the way: the text is built once, for the path found.
+ * the way: the text is built once, for the path found. With prune, only
+ * into the children whose text holds target's: the same first path in
+ * document order, without visiting the rest of the tree (the caller
+ * searches again without it when that finds nothing).
  */
 static int
 find_path(struct step *steps, size_t *n, const struct smp_node *cur,
-	  const struct smp_node *target, unsigned depth)
+	  const struct smp_node *target, unsigned depth, int prune)
 {
-	size_t i;
+	size_t i, at = target->start.offset;
 
 	if (smp__node_same(cur, target))
 		return 1;
@@ -620,7 +631,9 @@ find_path(struct step *steps, size_t *n, const struct smp_node *cur,
 			steps[depth].key = pr->key;
 			steps[depth].index = 0;
 			if (pr->key == target ||
-			    find_path(steps, n, pr->value, target, depth + 1)) {
+			    ((!prune || spans(pr->value, at)) &&
+			     find_path(steps, n, pr->value, target, depth + 1,
+				       prune))) {
 				if (*n == 0)
 					*n = depth + 1;
 				return 1;
@@ -628,10 +641,13 @@ find_path(struct step *steps, size_t *n, const struct smp_node *cur,
 		}
 	} else if (cur->kind == SMP_NODE_SEQUENCE) {
 		for (i = 0; i < cur->u.sequence.count; i++) {
+			const struct smp_node *item = cur->u.sequence.items[i];
+
 			steps[depth].key = NULL;
 			steps[depth].index = i;
-			if (find_path(steps, n, cur->u.sequence.items[i],
-				      target, depth + 1)) {
+			if ((!prune || spans(item, at)) &&
+			    find_path(steps, n, item, target, depth + 1,
+				      prune)) {
 				if (*n == 0)
 					*n = depth + 1;
 				return 1;
@@ -692,7 +708,8 @@ smp__report_pointer_of(struct smp_report *r, const struct smp_node *root,
 	const char *s;
 	size_t n = 0, i;
 
-	if (!find_path(steps, &n, root, node, 0)) {
+	if (!find_path(steps, &n, root, node, 0, 1) &&
+	    (n = 0, !find_path(steps, &n, root, node, 0, 0))) {
 		n = 0;
 		if (node->kind != SMP_NODE_SCALAR ||
 		    !find_at(steps, &n, root, node->start.offset, 0))

@@ -763,6 +763,14 @@ smp__rule_lookup(enum smp_rule_id *out, const char *id)
 {
 	size_t i;
 
+	/* a finding's rule is the table's own string (smp__rule_id): the
+	 * pointer finds it without comparing text */
+	for (i = 0; i < SMP_RULE_COUNT; i++) {
+		if (rules[i].id == id) {
+			*out = (enum smp_rule_id)i;
+			return 0;
+		}
+	}
 	for (i = 0; i < SMP_RULE_COUNT; i++) {
 		if (strcmp(rules[i].id, id) == 0) {
 			*out = (enum smp_rule_id)i;

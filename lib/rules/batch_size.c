@@ -22,10 +22,16 @@ row_text(char *out, size_t size, const struct smp_check *c,
 	 const struct smp_row_pick *pick, const struct smp_tested_model *row,
 	 const char *model)
 {
-	char desc[256], how[128] = "";
+	char desc[256], how[128] = "", gib[32];
 	const struct smp_pair *seq = smp__tune_seq_hparam(c->job);
+	double mem = c->instance->gpu_memory_gib;
 
 	smp__tune_row_describe(desc, sizeof(desc), row);
+	/* what "%g" writes: a whole number of GiB without printf */
+	if (mem >= 0 && mem < 1e6 && mem == floor(mem))
+		smp__tune_number(gib, sizeof(gib), mem);
+	else
+		snprintf(gib, sizeof(gib), "%g", mem);
 	if (row == pick->row && pick->candidates > 1) {
 		if (pick->seq_matched && pick->seq_mixed && seq)
 			smp__fmt(how, sizeof(how), "; the row for '%s'",
@@ -42,15 +48,13 @@ row_text(char *out, size_t size, const struct smp_check *c,
 				 pick->ties);
 	}
 	if (row != pick->row)
-		snprintf(out, size, "for '%s' on %s %g GiB GPUs (%s)", model,
-			 c->instance->gpu_model, c->instance->gpu_memory_gib,
-			 desc);
+		smp__fmt(out, size, "for '%s' on %s %s GiB GPUs (%s)", model,
+			 c->instance->gpu_model, gib, desc);
 	else if (pick->match == SMP_ROW_SAME_GPU)
 		smp__fmt(out, size,
 			 "for '%s' (no row for this exact job; nearest on the "
-			 "same %s %g GiB GPU: %s%s)",
-			 model, c->instance->gpu_model,
-			 c->instance->gpu_memory_gib, desc, how);
+			 "same %s %s GiB GPU: %s%s)",
+			 model, c->instance->gpu_model, gib, desc, how);
 	else
 		smp__fmt(out, size, "for '%s' (%s%s)", model, desc, how);
 }
@@ -217,12 +221,13 @@ smp__rules_tune(const struct smp_check *c)
 	if (smp__tune_query(&q, key, sizeof(key), c->settings, job,
 			    c->instance) < 0)
 		return;
+	smp__tune_query_rows(&q, c->cat);
 	model = smp__tune_model_hparam(c->settings, job);
 	smp__tune_model_text(name, sizeof(name), model->value);
 	if (!q.framework) {
 		/* the framework is unknown: untested only when no row of
 		 * any framework has the model */
-		if (!smp__tune_model_tested(c->cat, NULL, key)) {
+		if (!smp__tune_query_tested(&q, c->cat, NULL)) {
 			f = smp__report_node(c->rep, SMP_RULE_MODEL_UNTESTED,
 					     model->value,
 					     "model '%s' is in no row of the "
@@ -236,7 +241,7 @@ smp__rules_tune(const struct smp_check *c)
 		}
 		return;
 	}
-	if (!smp__tune_model_tested(c->cat, q.framework, key)) {
+	if (!smp__tune_query_tested(&q, c->cat, q.framework)) {
 		f = smp__report_node(c->rep, SMP_RULE_MODEL_UNTESTED,
 				     model->value,
 				     "model '%s' is not in the tested-models "

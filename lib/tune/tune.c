@@ -281,6 +281,25 @@ smp__tune_query(struct smp_tune_query *q, char *key, size_t keysize,
 	return 0;
 }
 
+void
+smp__tune_query_rows(struct smp_tune_query *q, const struct smp_catalog *cat)
+{
+	q->rows = smp__catalog_model_rows(cat, q->model_key, &q->row_count);
+	q->rows_cat = cat;
+}
+
+/* The rows of q's model in cat. */
+static const struct smp_tested_model *const *
+query_rows(const struct smp_catalog *cat, const struct smp_tune_query *q,
+	   size_t *n)
+{
+	if (q->rows_cat == cat) {
+		*n = q->row_count;
+		return q->rows;
+	}
+	return smp__catalog_model_rows(cat, q->model_key, n);
+}
+
 /* The container image of the query's versions, or NULL. */
 static const struct smp_image *
 query_image(const struct smp_catalog *cat, const struct smp_tune_query *q)
@@ -359,9 +378,12 @@ static int
 row_same_model(const struct smp_tested_model *row,
 	       const struct smp_tune_query *q)
 {
-	/* the model first: it tells most rows apart at its first byte */
+	/* every row given comes from the model's rows (query_rows), so
+	 * the key mostly matches: the framework's first byte tells pytorch
+	 * from tensorflow without a call */
 	return row->model_key && q->model_key &&
 	       row->model_key[0] == q->model_key[0] &&
+	       row->framework[0] == q->framework[0] &&
 	       strcmp(row->model_key, q->model_key) == 0 &&
 	       strcmp(row->framework, q->framework) == 0;
 }
@@ -374,42 +396,23 @@ same_gpu(const struct smp_instance *a, const struct smp_instance *b)
 	       fabs(a->gpu_memory_gib - b->gpu_memory_gib) < 0.01;
 }
 
-/* The instance of the last type looked up: rows come grouped by type. */
-struct type_memo {
-	const char *type;
-	const struct smp_instance *instance;
-};
-
-static const struct smp_instance *
-row_instance(const struct smp_catalog *cat, const char *type,
-	     struct type_memo *memo)
-{
-	if (!memo)
-		return smp__catalog_instance(cat, type);
-	if (!memo->type || strcmp(memo->type, type) != 0) {
-		memo->type = type;
-		memo->instance = smp__catalog_instance(cat, type);
-	}
-	return memo->instance;
-}
-
 /* Classifies a row for q: SMP_ROW_NONE when it does not apply. */
 static enum smp_row_match
 row_match(const struct smp_catalog *cat, const struct smp_tested_model *row,
-	  const struct smp_tune_query *q, const struct smp_image *im,
-	  struct type_memo *memo)
+	  const struct smp_tune_query *q, const struct smp_image *im)
 {
 	int same_type;
 
 	if (!q->instance || !row_same_model(row, q))
 		return SMP_ROW_NONE;
-	same_type = strcmp(row->instance_type, q->instance->type) == 0;
+	same_type = row->instance_type == q->instance->type ||
+		    strcmp(row->instance_type, q->instance->type) == 0;
 	if (same_type && row_same_versions(row, q, im))
 		return SMP_ROW_EXACT;
 	/* types are unique in the catalog: the same type is q's instance */
 	if (same_gpu(q->instance,
 		     same_type ? q->instance
-			       : row_instance(cat, row->instance_type, memo)))
+			       : smp__catalog_row_instance(cat, row)))
 		return SMP_ROW_SAME_GPU;
 	return SMP_ROW_NONE;
 }
@@ -502,16 +505,15 @@ static void
 pick_rows(struct pick_rows *p, const struct smp_catalog *cat,
 	  const struct smp_tune_query *q, const struct smp_image *im)
 {
-	struct type_memo memo = {NULL, NULL};
 	size_t i;
 
 	p->count = 0;
-	p->model = smp__catalog_model_rows(cat, q->model_key, &p->model_count);
+	p->model = query_rows(cat, q, &p->model_count);
 	for (i = 0; i < p->model_count; i++) {
 		const struct smp_tested_model *r = p->model[i];
 		enum smp_row_match m;
 
-		m = row_match(cat, r, q, im, &memo);
+		m = row_match(cat, r, q, im);
 		if (m == SMP_ROW_NONE)
 			continue;
 		if (p->count < PICK_MAX) {
@@ -532,7 +534,7 @@ pick_at(const struct pick_rows *p, const struct smp_catalog *cat,
 		*m = p->match[k];
 		return p->row[k];
 	}
-	*m = row_match(cat, p->model[k], q, im, NULL);
+	*m = row_match(cat, p->model[k], q, im);
 	return p->model[k];
 }
 
@@ -645,14 +647,13 @@ smp__tune_same_job_max(const struct smp_catalog *cat,
 	if (!q->model_key || !q->framework || !q->instance)
 		return NULL;
 	im = query_image(cat, q);
-	rows = smp__catalog_model_rows(cat, q->model_key, &n);
+	rows = query_rows(cat, q, &n);
 	for (i = 0; i < n; i++) {
 		const struct smp_tested_model *r = rows[i];
 
 		if (!row_same_model(r, q) || !same_family(r, q) ||
 		    !row_same_versions(r, q, im) ||
-		    !same_gpu(q->instance,
-			      smp__catalog_instance(cat, r->instance_type)))
+		    !same_gpu(q->instance, smp__catalog_row_instance(cat, r)))
 			continue;
 		/* a row of one sequence length is this job only when the
 		 * spec states that length: unstated, the job's may be far
@@ -680,8 +681,7 @@ row_native(const struct smp_catalog *cat, const struct smp_tested_model *row)
 		return 0;
 	if (smp__tune_row_per_instance(cat, row))
 		return (double)row->native_batch_size /
-		       (double)smp__catalog_instance(cat, row->instance_type)
-			       ->gpus;
+		       (double)smp__catalog_row_instance(cat, row)->gpus;
 	return row->native_batch_size;
 }
 
@@ -711,11 +711,11 @@ nearest_native(const struct smp_catalog *cat, const struct smp_tune_query *q,
 	double bf = 0, f;
 	size_t i, n;
 
-	rows = smp__catalog_model_rows(cat, q->model_key, &n);
+	rows = query_rows(cat, q, &n);
 	for (i = 0; i < n; i++) {
 		const struct smp_tested_model *r = rows[i];
 
-		if (row_match(cat, r, q, im, NULL) == SMP_ROW_NONE ||
+		if (row_match(cat, r, q, im) == SMP_ROW_NONE ||
 		    !(row_native(cat, r) > 0) ||
 		    (q->sequence_length &&
 		     r->sequence_length != q->sequence_length))
@@ -832,7 +832,7 @@ smp__tune_row_per_instance(const struct smp_catalog *cat,
 	if (strcmp(row->framework, "tensorflow") != 0 ||
 	    row->sequence_length > 0)
 		return 0;
-	it = smp__catalog_instance(cat, row->instance_type);
+	it = smp__catalog_row_instance(cat, row);
 	return it && it->gpus > 1;
 }
 
@@ -842,8 +842,7 @@ smp__tune_row_batch(const struct smp_catalog *cat,
 {
 	if (smp__tune_row_per_instance(cat, row))
 		return (double)row->compiler_batch_size /
-		       (double)smp__catalog_instance(cat, row->instance_type)
-			       ->gpus;
+		       (double)smp__catalog_row_instance(cat, row)->gpus;
 	return row->compiler_batch_size;
 }
 
@@ -857,10 +856,23 @@ smp__tune_row_batch_text(char *out, size_t size, const struct smp_catalog *cat,
 	if (smp__tune_row_per_instance(cat, row))
 		smp__fmt(out, size, "%s per GPU (%d for the %d GPUs of %s)",
 			 per, row->compiler_batch_size,
-			 smp__catalog_instance(cat, row->instance_type)->gpus,
+			 smp__catalog_row_instance(cat, row)->gpus,
 			 row->instance_type);
 	else
 		smp__fmt(out, size, "%s per GPU", per);
+}
+
+/* 1 when one of rows[0..n) is of framework (NULL: any). */
+static int
+rows_tested(const struct smp_tested_model *const *rows, size_t n,
+	    const char *framework)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!framework || strcmp(rows[i]->framework, framework) == 0)
+			return 1;
+	return 0;
 }
 
 int
@@ -868,13 +880,21 @@ smp__tune_model_tested(const struct smp_catalog *cat, const char *framework,
 		       const char *model_key)
 {
 	const struct smp_tested_model *const *rows;
-	size_t i, n;
+	size_t n;
 
 	rows = smp__catalog_model_rows(cat, model_key, &n);
-	for (i = 0; i < n; i++)
-		if (!framework || strcmp(rows[i]->framework, framework) == 0)
-			return 1;
-	return 0;
+	return rows_tested(rows, n, framework);
+}
+
+int
+smp__tune_query_tested(const struct smp_tune_query *q,
+		       const struct smp_catalog *cat, const char *framework)
+{
+	const struct smp_tested_model *const *rows;
+	size_t n;
+
+	rows = query_rows(cat, q, &n);
+	return rows_tested(rows, n, framework);
 }
 
 void

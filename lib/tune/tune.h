@@ -112,6 +112,11 @@ struct smp_tune_query {
 	const struct smp_instance *instance;
 	int sequence_length; /* from the hyperparameters, 0 when not given */
 	long long instance_count;
+	/* the model's rows of rows_cat, looked up once (smp__tune_query_rows);
+	 * rows_cat NULL: each function looks them up itself */
+	const struct smp_catalog *rows_cat;
+	const struct smp_tested_model *const *rows;
+	size_t row_count;
 };
 
 /* The rows that apply to a query and the one chosen. */
@@ -142,6 +147,18 @@ struct smp_row_pick {
 int smp__tune_query(struct smp_tune_query *q, char *key, size_t keysize,
 		    const struct smp_settings *s, const struct smp_job *job,
 		    const struct smp_instance *instance);
+
+/*
+ * Looks the rows of q's model up in cat once, for the functions below
+ * that are given q and cat (a check asks the table several times).
+ */
+void smp__tune_query_rows(struct smp_tune_query *q,
+			  const struct smp_catalog *cat);
+
+/* smp__tune_model_tested() for q's model, from its rows. */
+int smp__tune_query_tested(const struct smp_tune_query *q,
+			   const struct smp_catalog *cat,
+			   const char *framework);
 
 /*
  * Finds the tested row for q among the rows of the same model and

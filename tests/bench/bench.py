@@ -4,7 +4,20 @@
   bench.py --cli build/sm-preflight --floor build/bench/floor
            --work build/bench [--jsonschema PATH] [--runs 5]
            [--sizes 1,1000,10000] [--jobs N] [--no-callgrind]
-           [--no-hostile]
+           [--no-hostile] [--reference DIR] [--reference-only]
+
+First, when DIR (the shared bench folder: gen_corpus.py, README.md) is
+there and valgrind is installed, the reference corpus: gen_corpus.py's
+1,000 small specs (seed 0, 75% YAML) and the instructions (callgrind)
+of `check --color never --jobs 1` in text and in SARIF, against a fair
+floor: libyaml's event parser over the YAML files plus, for the JSON
+files, the cheaper of libyaml and a minimal JSON tokenizer (floor
+--json), one process start counted once. Beside it one spec's
+instructions and peak RSS, and the launcher and notebook corpora's
+instructions per byte against the floor's per byte. Targets: 1.5x the
+floor, SARIF 1.1x text, one spec 1 M instructions and 3 MiB, launchers
+and notebooks 1.0x the floor per byte. --reference-only prints this table
+and stops.
 
 For each size N it generates N specs (tests/bench/gen.py, same seed every
 time) and times, as whole processes:
@@ -193,7 +206,16 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--no-callgrind", action="store_true")
     ap.add_argument("--no-hostile", action="store_true")
+    ap.add_argument("--reference")
+    ap.add_argument("--reference-only", action="store_true")
     args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    if args.reference_only or not args.no_callgrind:
+        reference_table(args)
+        print()
+        sys.stdout.flush()
+    if args.reference_only:
+        return 0
     args.python = True
     try:
         import jsonschema  # noqa: F401
@@ -424,15 +446,156 @@ def sources_table(args, results, have_hf):
         sys.stdout.flush()
 
 
-def callgrind(argv):
+def callgrind(argv, cwd=None):
     """Instructions argv executes (valgrind --tool=callgrind), or None."""
     with tempfile.TemporaryDirectory() as d:
         p = subprocess.run(["valgrind", "--tool=callgrind",
                             "--callgrind-out-file=" + os.path.join(d, "o")]
                            + argv, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, text=True)
+                           stderr=subprocess.PIPE, text=True, cwd=cwd)
     m = re.search(r"Collected : (\d+)", p.stderr)
     return int(m.group(1)) if m else None
+
+
+def sources_corpus(args):
+    """The launcher and notebook corpora (gen.py --sources)."""
+    n = min(1000, max(int(x) for x in args.sizes.split(",")))
+    out = os.path.join(args.work, "sources-%d" % n)
+    if not os.path.isdir(out):
+        subprocess.run([sys.executable, os.path.join(HERE, "gen.py"),
+                        "--sources", str(n), out], check=True)
+    return out
+
+
+def tree_bytes(path):
+    """Bytes of the files under path (or of the file path)."""
+    if os.path.isfile(path):
+        return os.path.getsize(path)
+    total = 0
+    for d, _, files in os.walk(path):
+        total += sum(os.path.getsize(os.path.join(d, f)) for f in files)
+    return total
+
+
+REFERENCE_FILES = 1000
+REFERENCE_SEED = 0
+
+
+def reference_corpus(args, tmp):
+    """The reference corpus, written in tmp/corpus, or None (said why).
+    Outside the repository, as the reference is measured: inside it the
+    walk would also match the repository's .gitignore."""
+    gen = os.path.join(args.reference or "", "gen_corpus.py")
+    if not args.reference or not os.path.isfile(gen):
+        print("bench: no reference corpus (%s missing; SHARED=DIR names "
+              "the shared folder): its rows are skipped" % gen)
+        return None
+    out = os.path.join(tmp, "corpus")
+    subprocess.run([sys.executable, gen, out, str(REFERENCE_FILES),
+                    str(REFERENCE_SEED)], check=True,
+                   stdout=subprocess.DEVNULL)
+    return out
+
+
+def mark(ok):
+    return "met" if ok else "MISSED"
+
+
+def reference_table(args):
+    """Instructions on the reference corpus against the fair floor."""
+    with tempfile.TemporaryDirectory(prefix="smp-reference-") as tmp:
+        corpus = reference_corpus(args, tmp)
+        if corpus:
+            reference_rows(args, corpus)
+
+
+def reference_rows(args, corpus):
+    """The rows of reference_table() for the corpus in folder corpus."""
+    if shutil.which("valgrind") is None:
+        print("bench: valgrind is missing (apt-get install valgrind): no "
+              "reference corpus rows")
+        return
+    names = sorted(e for e in os.listdir(corpus) if not e.startswith("."))
+    yaml_files = [os.path.join(corpus, e) for e in names
+                  if e.endswith((".yaml", ".yml"))]
+    json_files = [os.path.join(corpus, e) for e in names
+                  if e.endswith(".json")]
+    empty = os.path.join(os.path.dirname(corpus), "empty")
+    os.makedirs(empty, exist_ok=True)
+    start = callgrind([args.floor, empty]) or 0
+    fl_yaml = callgrind([args.floor] + yaml_files) if yaml_files else start
+    fl_json_yaml = (callgrind([args.floor] + json_files) if json_files
+                    else start)
+    fl_json_tok = (callgrind([args.floor, "--json"] + json_files)
+                   if json_files else start)
+    # the folder named by a short relative path, as a user would (every
+    # finding's line names its file)
+    check = [os.path.abspath(args.cli), "check", "--color", "never",
+             "--jobs", "1"]
+    rel = os.path.basename(corpus)
+    text = callgrind(check + [rel], cwd=os.path.dirname(corpus))
+    sarif = callgrind(check + ["--format", "sarif", rel],
+                      cwd=os.path.dirname(corpus))
+    if None in (fl_yaml, fl_json_yaml, fl_json_tok, text, sarif):
+        print("bench: callgrind did not report: no reference corpus rows")
+        return
+    # each floor run is a process: its start is counted once
+    libyaml = fl_yaml + fl_json_yaml - start
+    fair = fl_yaml + min(fl_json_yaml, fl_json_tok) - start
+    size = tree_bytes(corpus)
+    print("reference corpus (%s: %d files, seed %d, %d YAML, %d JSON, "
+          "%.0f KiB), callgrind instructions, one thread"
+          % (os.path.basename(args.reference.rstrip("/")) + "/gen_corpus.py",
+             len(yaml_files) + len(json_files), REFERENCE_SEED,
+             len(yaml_files), len(json_files), size / 1024.0))
+    print("%-44s %10s %9s   %s" % ("row", "M instr", "ratio", "target"))
+
+    def row(name, value, ratio=None, target=""):
+        print("%-44s %10.1f %9s   %s"
+              % (name, value / 1e6,
+                 "" if ratio is None else "%.2fx" % ratio, target))
+
+    row("floor: libyaml, YAML files", fl_yaml - start)
+    row("floor: libyaml, JSON files", fl_json_yaml - start)
+    row("floor: JSON tokenizer, JSON files", fl_json_tok - start)
+    row("floor: libyaml, every file", libyaml)
+    row("floor: fair (JSON: the cheaper)", fair)
+    row("check --jobs 1, text / fair floor", text, text / fair,
+        "<= 1.5x %s" % mark(text / fair <= 1.5))
+    row("check --jobs 1, text / libyaml floor", text, text / libyaml)
+    row("check --jobs 1, SARIF / text", sarif, sarif / text,
+        "<= 1.1x %s" % mark(sarif / text <= 1.1))
+    one = os.path.join(corpus, names[0]) if names else None
+    if one:
+        ins = callgrind(check + [one])
+        rss, _, _ = time_v(check + [one], 3, False)
+        if ins:
+            row("one spec (%s), instructions" % names[0], ins, None,
+                "<= 1.0 M %s" % mark(ins <= 1e6))
+        print("%-44s %10.2f %9s   %s"
+              % ("one spec, peak RSS MiB", rss / 1024.0, "",
+                 "<= 3 MiB %s" % mark(rss <= 3 * 1024)))
+    per_byte = fair / size
+    src = sources_corpus(args)
+    print("%-44s %10s %9s   %s" % ("instructions per byte", "instr/B",
+                                   "/floor", "target (the fair floor's "
+                                   "per byte; libyaml's %.1f)"
+                                   % (libyaml / size)))
+    print("%-44s %10.1f %9s" % ("fair floor, reference corpus", per_byte,
+                                "1.00x"))
+    for name, sub in (("launchers (.py)", "launchers"),
+                      ("notebooks (.ipynb)", "notebooks")):
+        path = os.path.join(src, sub)
+        ins = callgrind([args.cli, "check", "--color", "never",
+                         "--no-script", "--include-python", "--jobs", "1",
+                         path])
+        if not ins:
+            continue
+        pb = ins / tree_bytes(path)
+        print("%-44s %10.1f %9s   <= 1.0x %s"
+              % (name, pb, "%.2fx" % (pb / per_byte),
+                 mark(pb <= per_byte)))
+    sys.stdout.flush()
 
 
 def instructions(args, specs, n):

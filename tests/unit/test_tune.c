@@ -469,17 +469,19 @@ static struct smp_instance instances[] = {
 	{"ml.y.1", "y", 8, 61, 1, "G2", 24, 0, 10, 1},
 };
 
+/* the last column: 1 + the index of the row's instance, as the loader
+ * sets it; row 3's is 0 (looked up by type) and row 4's is stale */
 static struct smp_tested_model rows[] = {
 	{"pytorch", "1.13.1", NULL, "m", "m", NULL, "ml.x.1", NULL, 128, NULL,
-	 20, 40, 0, 0},
+	 20, 40, 0, 0, 1},
 	{"pytorch", "1.13.1", NULL, "m", "m", NULL, "ml.x.1", NULL, 512, NULL,
-	 5, 10, 0, 0},
+	 5, 10, 0, 0, 1},
 	{"pytorch", "1.13.1", NULL, "m", "m", NULL, "ml.x.4", NULL, 512, NULL,
-	 5, 12, 1, 0},
+	 5, 12, 1, 0, 2},
 	{"pytorch", "1.12.0", NULL, "m", "m", NULL, "ml.x.1", NULL, 128, NULL,
-	 20, 30, 0, 0},
+	 20, 30, 0, 0, 0},
 	{"tensorflow", "2.10.0", NULL, "m", "m", NULL, "ml.x.1", NULL, 128,
-	 NULL, 20, 99, 0, 0},
+	 NULL, 20, 99, 0, 0, 3},
 };
 
 static const struct smp_tested_model *const by_model[] = {
@@ -509,6 +511,36 @@ hand_query(struct smp_tune_query *q, const struct smp_catalog *cat,
 	q->instance = smp__catalog_instance(cat, type);
 	q->sequence_length = seq;
 	q->instance_count = 1;
+}
+
+Test(tune, row_instance_by_slot_or_by_type)
+{
+	struct smp_catalog cat;
+	struct smp_tune_query q;
+
+	hand_catalog(&cat);
+	cr_assert_eq(smp__catalog_row_instance(&cat, &rows[0]), &instances[0]);
+	cr_assert_eq(smp__catalog_row_instance(&cat, &rows[2]), &instances[1]);
+	/* no slot, and a slot naming another type: the type decides */
+	cr_assert_eq(smp__catalog_row_instance(&cat, &rows[3]), &instances[0]);
+	cr_assert_eq(smp__catalog_row_instance(&cat, &rows[4]), &instances[0]);
+	/* a slot past the table (a smaller catalog) */
+	cat.instance_count = 1;
+	cr_assert_null(smp__catalog_row_instance(&cat, &rows[2]));
+	hand_catalog(&cat);
+	/* the rows looked up once give what a lookup each time gives */
+	hand_query(&q, &cat, "ml.x.1", 0);
+	cr_assert_eq(smp__tune_query_tested(&q, &cat, "tensorflow"), 1);
+	smp__tune_query_rows(&q, &cat);
+	cr_assert_eq(q.row_count, 5);
+	cr_assert_eq(q.rows, by_model);
+	cr_assert_eq(smp__tune_query_tested(&q, &cat, "pytorch"), 1);
+	cr_assert_eq(smp__tune_query_tested(&q, &cat, "mxnet"), 0);
+	cr_assert_eq(smp__tune_query_tested(&q, &cat, NULL), 1);
+	q.model_key = "none";
+	smp__tune_query_rows(&q, &cat);
+	cr_assert_eq(q.row_count, 0);
+	cr_assert_eq(smp__tune_query_tested(&q, &cat, NULL), 0);
 }
 
 Test(tune, ties_go_to_the_smallest_batch)

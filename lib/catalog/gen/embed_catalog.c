@@ -141,10 +141,10 @@ put_tested(FILE *f, const struct smp_catalog *cat)
 			", .sequence_length = %d, .native_batch_size = %d, "
 			".compiler_batch_size = %d, "
 			".batch_size_is_lower_bound = %d, "
-			".instance_count = %d},\n",
+			".instance_count = %d, .instance_slot = %zu},\n",
 			r->sequence_length, r->native_batch_size,
 			r->compiler_batch_size, r->batch_size_is_lower_bound,
-			r->instance_count);
+			r->instance_count, r->instance_slot);
 	}
 	fputs("};\n", f);
 }
