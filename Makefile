@@ -197,6 +197,10 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 		$(PYTHON) tests/fix/converge.py $(CLI); \
 	else $(call skip,the fix convergence test,python3); fi
 	@if [ -n "$(HAVE_PYTHON)" ]; then \
+		echo "$(PYTHON) tests/fix/fresh.py $(CLI)"; \
+		$(PYTHON) tests/fix/fresh.py $(CLI); \
+	else $(call skip,the fix-against-a-fresh-check test,python3); fi
+	@if [ -n "$(HAVE_PYTHON)" ]; then \
 		echo "$(PYTHON) tests/integrations/run.py $(CLI)"; \
 		$(PYTHON) tests/integrations/run.py $(CLI); \
 	else $(call skip,the GitHub Action and pre-commit tests,python3); fi

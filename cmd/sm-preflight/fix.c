@@ -73,7 +73,8 @@ cli_fix_file(struct cli_fixed **out, const struct cli_fix *fix,
 {
 	struct smp_fix_options o = SMP_FIX_OPTIONS_INIT;
 	struct cli_fixed *x = calloc(1, sizeof(*x));
-	const char *why = NULL;
+	const char *why = NULL, *slash = strrchr(path, '/');
+	char *dir = NULL;
 	int rc;
 
 	*out = NULL;
@@ -93,7 +94,20 @@ cli_fix_file(struct cli_fixed **out, const struct cli_fix *fix,
 	}
 	o.unsafe_fixes = fix->unsafe;
 	o.baseline = fix->baseline;
+	if (strcmp(path, "-") != 0) {
+		/* entry scripts from the spec's folder, as a check finds them
+		 * (a text's own folder is not known to the library) */
+		dir = strndup(path, !slash          ? 0
+				    : slash == path ? 1
+						    : (size_t)(slash - path));
+		if (!dir) {
+			cli_fixed_free(x);
+			return SMP_ENOMEM;
+		}
+		o.script_dir = dir;
+	}
 	rc = smp_fix(&x->result, ctx, name, x->orig, x->orig_len, &o, err);
+	free(dir);
 	if (rc) {
 		cli_fixed_free(x);
 		return rc;

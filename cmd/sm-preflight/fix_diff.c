@@ -27,24 +27,25 @@ struct lines {
 static int
 split(struct lines *l, const char *s, size_t len)
 {
-	size_t i, start = 0, n = 0;
+	const char *nl, *at = s, *end = s + len;
+	size_t n = 0;
 
-	for (i = 0; i < len; i++)
-		if (s[i] == '\n')
-			n++;
+	while (at < end && (nl = memchr(at, '\n', (size_t)(end - at)))) {
+		at = nl + 1;
+		n++;
+	}
 	l->items = calloc(n + 2, sizeof(*l->items));
 	l->count = 0;
 	if (!l->items)
 		return -1;
-	for (i = 0; i < len; i++)
-		if (s[i] == '\n') {
-			l->items[l->count].s = s + start;
-			l->items[l->count++].n = i + 1 - start;
-			start = i + 1;
-		}
-	if (start < len) {
-		l->items[l->count].s = s + start;
-		l->items[l->count++].n = len - start;
+	for (at = s; at < end && (nl = memchr(at, '\n', (size_t)(end - at)));
+	     at = nl + 1) {
+		l->items[l->count].s = at;
+		l->items[l->count++].n = (size_t)(nl + 1 - at);
+	}
+	if (at < end) {
+		l->items[l->count].s = at;
+		l->items[l->count++].n = (size_t)(end - at);
 	}
 	return 0;
 }

@@ -4,6 +4,11 @@
  * overlap, and check the new text again, until no fix is left (ruff's fix
  * loop). The check of the last text is the result's report: what is left
  * to fix by hand.
+ *
+ * That check is skipped when its report is known without it (derive.c
+ * would be one function; it is here): every fix of the pass was applied
+ * and is local (rules.def L()), so the check of the new text is the one
+ * before, less the fixed findings, the others moved with the edits.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +16,15 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/options_version.h"
+#include "util/pos.h"
+#include "util/text.h"
+#include "doc/limits.h"
 #include "report/report.h"
+#include "report/fix_safety.h"
+#include "job/source_python.h"
 #include "context/context.h"
 #include "fix/edit.h"
+#include "fix/derive.h"
 
 static const size_t fix_options_size[SMP_FIX_OPTIONS_VERSION + 1] = {
 	0, sizeof(struct smp_fix_options)};
@@ -44,6 +55,8 @@ struct cand {
 	const struct smp_finding *f;
 	int unsafe;
 	size_t order; /* the finding's index: ties keep report order */
+	int done;     /* applied, or the same edit as the one applied */
+	int dup;      /* the same edit as the one before it */
 };
 
 struct pass {
@@ -51,6 +64,7 @@ struct pass {
 	size_t count;
 	size_t cap;
 	size_t unsafe_skipped;
+	size_t waiting; /* overlapped an applied edit: the next pass's */
 };
 
 static int
@@ -87,6 +101,7 @@ collect(struct pass *p, const struct smp_allocator *a,
 			      sizeof(*p->items)))
 			return SMP_ENOMEM;
 		c = &p->items[p->count++];
+		memset(c, 0, sizeof(*c));
 		c->e.start = f->edit_start;
 		c->e.end = f->edit_end;
 		c->e.text = f->edit_text;
@@ -156,11 +171,16 @@ apply(struct fixed *r, struct pass *p, const char *cur, size_t len,
 
 		if (prev && e->start == prev->start && e->end == prev->end &&
 		    e->text_len == prev->text_len &&
-		    memcmp(e->text, prev->text, e->text_len) == 0)
+		    memcmp(e->text, prev->text, e->text_len) == 0) {
+			p->items[i].done = p->items[i].dup = 1;
 			continue;
+		}
 		if (prev && (e->start < prev->end ||
-			     (e->start == prev->start && e->end == e->start)))
+			     (e->start == prev->start && e->end == e->start))) {
+			p->waiting++;
 			continue;
+		}
+		p->items[i].done = 1;
 		smp__buf_add(out, cur + at, e->start - at);
 		smp__buf_add(out, e->text, e->text_len);
 		at = e->end;
@@ -212,6 +232,67 @@ smp_fix_result_free(struct smp_fix_result *result)
 	smp__free(r->alloc, r);
 }
 
+/*
+ * 1 when the check after pass p needs not run (fix.c's head): every edit
+ * was applied (none waits for a next pass), each for a local fix, no
+ * baseline is compared (its findings read every value), no inline
+ * suppression can change its verdict, and the text is a YAML or JSON spec.
+ */
+static int
+local_pass(const struct pass *p, const struct smp_fix_options *o,
+	   const char *name, const char *text, size_t len)
+{
+	size_t i;
+
+	if (p->waiting || o->baseline || smp__pysrc_kind(name) ||
+	    smp__mem_contains(text, len, "sm-preflight"))
+		return 0;
+	for (i = 0; i < p->count; i++) {
+		enum smp_rule_id id;
+
+		if (!p->items[i].done ||
+		    smp__rule_lookup(&id, p->items[i].f->rule) ||
+		    !smp__rule_fix_local(id))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * rep, the check of old, made the check of cur (derive.c) when pass p
+ * allows it: 0 done, 1 not (rep unchanged), SMP_ENOMEM.
+ */
+static int
+derive(struct smp_report *rep, const struct pass *p,
+       const struct smp_context *ctx, const char *old, size_t old_len,
+       const char *cur, size_t len)
+{
+	struct smp_fix_edit *edits;
+	unsigned char *gone;
+	struct smp_limits limits;
+	size_t i, n = 0;
+	int rc;
+
+	edits = smp__calloc(&ctx->alloc, p->count, sizeof(*edits));
+	gone = smp__calloc(&ctx->alloc, smp_report_count(rep), 1);
+	if (!edits || !gone) {
+		smp__free(&ctx->alloc, edits);
+		smp__free(&ctx->alloc, gone);
+		return SMP_ENOMEM;
+	}
+	for (i = 0; i < p->count; i++) {
+		gone[p->items[i].order] = 1;
+		if (!p->items[i].dup)
+			edits[n++] = p->items[i].e;
+	}
+	smp__limits_resolve(&limits, &ctx->limits);
+	rc = smp__fix_derive(rep, edits, n, gone, old, old_len, cur, len,
+			     &limits);
+	smp__free(&ctx->alloc, edits);
+	smp__free(&ctx->alloc, gone);
+	return rc;
+}
+
 /* The loop: check, apply, until no edit is left or the passes run out. */
 static int
 run(struct fixed *r, const struct smp_context *ctx, const char *name,
@@ -222,13 +303,24 @@ run(struct fixed *r, const struct smp_context *ctx, const char *name,
 	struct pass p;
 	struct smp_buf next;
 	size_t len = r->pub.len;
+	struct smp_report *derived = NULL;
+	char *old;
+	size_t old_len;
 	int rc;
 
 	for (;;) {
-		struct smp_report *rep = NULL;
+		struct smp_report *rep = derived;
 
 		memset(&p, 0, sizeof(p));
-		rc = check_pass(&rep, &p, ctx, name, r->text, len, o, err);
+		if (derived) {
+			/* its edits were all applied: none is left */
+			p.unsafe_skipped = r->pub.unsafe_skipped;
+			derived = NULL;
+			rc = 0;
+		} else {
+			rc = check_pass(&rep, &p, ctx, name, r->text, len, o,
+					err);
+		}
 		r->pub.passes++;
 		if (rc || p.count == 0 || r->pub.passes > max) {
 			r->pub.converged = rc == 0 && p.count == 0;
@@ -239,16 +331,34 @@ run(struct fixed *r, const struct smp_context *ctx, const char *name,
 		}
 		smp__buf_init(&next, &ctx->alloc, SMP_BUF_NO_MAX);
 		rc = apply(r, &p, r->text, len, r->pub.passes, &next);
-		pass_release(&p, &ctx->alloc);
-		smp_report_free(rep);
 		if (rc) {
+			pass_release(&p, &ctx->alloc);
+			smp_report_free(rep);
 			smp__buf_free(&next);
 			return rc;
 		}
-		smp__free(&ctx->alloc, r->text);
+		old = r->text;
+		old_len = len;
 		r->text = smp__buf_take(&next, &len);
-		if (!r->text)
+		if (!r->text) {
+			r->text = old;
+			pass_release(&p, &ctx->alloc);
+			smp_report_free(rep);
 			return SMP_ENOMEM;
+		}
+		/* the next check known without it (derive.c), or run */
+		rc = local_pass(&p, o, name, old, old_len)
+			     ? derive(rep, &p, ctx, old, old_len, r->text, len)
+			     : 1;
+		r->pub.unsafe_skipped = p.unsafe_skipped;
+		pass_release(&p, &ctx->alloc);
+		smp__free(&ctx->alloc, old);
+		if (rc == 0)
+			derived = rep;
+		else
+			smp_report_free(rep);
+		if (rc == SMP_ENOMEM)
+			return rc;
 		r->pub.text = r->text;
 		r->pub.len = len;
 		r->pub.changed = 1;

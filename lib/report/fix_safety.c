@@ -11,6 +11,18 @@ static const unsigned char safety[SMP_RULE_COUNT] = {
 #undef F
 };
 
+static const unsigned char local[SMP_RULE_COUNT] = {
+#define L(a) [SMP_RULE_##a] = 1,
+#include "report/rules.def"
+#undef L
+};
+
+int
+smp__rule_fix_local(enum smp_rule_id rule)
+{
+	return (unsigned)rule < SMP_RULE_COUNT && local[rule];
+}
+
 enum smp_fix_safety
 smp__rule_fix_safety(enum smp_rule_id rule)
 {
