@@ -114,7 +114,9 @@ int smp__pipeline_scan(struct smp_pysrc *out, struct smp_arena *arena,
  * TuningJob response): every training job definition becomes a
  * CreateTrainingJob job named by its DefinitionName, its ranges beside
  * it (tuning.c). smp__tuning_scan: 1 when root is one (out holds its
- * definitions), 0 when not, SMP_ENOMEM. smp__tuning_count: how many
+ * definitions), 0 when not, SMP_ENOMEM; the caller checks root with the
+ * tuning schema (SMP__SCHEMA_TUNING), which reports a definition's
+ * unknown members, so they are not in the definition's job. smp__tuning_count: how many
  * definitions root holds (0 when it is not a tuning request).
  * smp__tuning_add: appends them to out, which has room for them, named
  * "prefix/name" when prefix is not NULL; 0 or SMP_ENOMEM.
