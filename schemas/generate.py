@@ -338,9 +338,13 @@ def kwarg_schema(name, detail, ref):
     if name == "environment" and yaml == "mapping str -> str":
         return environment_schema(ref["_api_env"])
     if yaml.startswith("mapping str -> scalar"):
+        # a mapping or list value is sent too: Framework.set_hyperparameters
+        # json.dumps() every value (EstimatorBase._json_encode_
+        # hyperparameters), and the generic Estimator json.dumps() them
+        # with a source_dir, else _Job._get_train_args str()s them
         return hyperparameters_schema(
             ref["_api_hp"],
-            {"type": ["string", "number", "boolean"]},
+            {"type": ["string", "number", "boolean", "object", "array"]},
             flags=None,
             sdk_adds=SDK_HYPERPARAMETERS,
         )
