@@ -154,6 +154,8 @@ smp__job_resolve_image_region(struct smp_job *job,
 				      : NULL;
 	} else {
 		job->region = job->region_default;
+		if (job->region)
+			job->region_node = job->region_default_node;
 	}
 	job->partition = job->region ? partition_of(job->region) : NULL;
 	if (!job->region)

@@ -96,9 +96,12 @@ struct smp_job {
 	const struct smp_node *checkpoint_s3_uri;
 	const struct smp_node *checkpoint_local_path;
 
-	/* the region the jobs run in where the spec names none
+	/* the region the jobs run in where the image names none: the one
+	 * a Python source creates the job in when it is known (then
+	 * region_default_node is its string node), else the context's
 	 * (smp_options.region), or NULL */
 	const char *region_default;
+	const struct smp_node *region_default_node;
 
 	/* a tuning job definition's ranges (ParameterRanges: Integer-,
 	 * Continuous- and CategoricalParameterRanges), NULL otherwise */

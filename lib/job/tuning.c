@@ -272,6 +272,7 @@ smp__tuning_expand(struct smp_pysrc *src, struct smp_arena *arena)
 		for (d = first; d < out.count; d++) {
 			out.jobs[d].partial = j->partial;
 			out.jobs[d].cls = j->cls;
+			out.jobs[d].region = j->region;
 		}
 	}
 	*src = out;

@@ -72,7 +72,7 @@ check_doc(const struct smp_context *ctx, struct smp_docs *docs,
 	if (rc < 0)
 		return rc;
 	if (!rc)
-		return smp__check_root(ctx, root, SMP_DIALECT_AUTO, NULL,
+		return smp__check_root(ctx, root, SMP_DIALECT_AUTO, NULL, NULL,
 				       &docs->arena, rep, hook, script_dir);
 	if (!steps.count && strcmp(what, "step ") != 0) {
 		smp__report_node(rep, SMP_RULE_NO_TRAINING_JOB, root,

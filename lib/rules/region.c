@@ -4,7 +4,8 @@
  * image_uri_config tables of the compiler and tensorflow.json)
  * publish each Training Compiler container in a fixed set of regions;
  * none of them is in the China, GovCloud or ISO partitions. A compiler
- * job whose region (the image's ECR host, --region or AWS_REGION) is not
+ * job whose region (the image's ECR host, the launcher's boto3 session,
+ * client or AWS_DEFAULT_REGION, --region or AWS_REGION) is not
  * in that set cannot pull its container. An unknown region says nothing.
  */
 #include <string.h>
