@@ -373,7 +373,9 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"--region, else AWS_REGION or AWS_DEFAULT_REGION; "
 	"with none of them, the partition of the role ARN "
 	"(arn:aws-cn:...) when it is not aws. When nothing says, the "
-	"rule is quiet. The message lists the regions that have the "
+	"rule is quiet; so it is for an image URI in a registry account "
+	"that is none of the SDK's tables' (a copy in the user's own ECR "
+	"registry). The message lists the regions that have the "
 	"container.",
 	"SageMaker Python SDK v2.257.6 sagemaker.image_uris."
 	"_registry_from_region and src/sagemaker/image_uri_config/"
