@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rules/rules.h"
+#include "job/image.h"
 #include "tune/tune.h"
 #include "util/fmt.h"
 
@@ -17,13 +18,29 @@
 	"https://docs.aws.amazon.com/deep-learning-containers/latest/"         \
 	"devguide/support-policy.html"
 
-/* "('huggingface-pytorch-trcomp-training' for PyTorch 1.11.0) " */
+/* "('huggingface-pytorch-trcomp-training' for PyTorch 1.11.0) ": a given
+ * image is named by its own repository and tag, which is what is pulled
+ * (the SDK uses image_uri as is, whatever framework_version says) */
 static void
 image_words(char *out, size_t size, const struct smp_check *c)
 {
 	const struct smp_image *im = smp__tune_job_image(c->cat, c->job);
+	const struct smp_node *given = c->job->image;
+	struct smp_image_uri u;
 
-	if (im && im->repository)
+	if (given &&
+	    smp__image_parse(&u, given->u.scalar.value, given->u.scalar.len) ==
+		    0 &&
+	    u.repository.len && u.framework_version.len && u.base_framework)
+		smp__fmt(out, size, " ('%.*s' for %s %.*s)",
+			 (int)u.repository.len,
+			 given->u.scalar.value + u.repository.off,
+			 strcmp(u.base_framework, "tensorflow") == 0
+				 ? "TensorFlow"
+				 : "PyTorch",
+			 (int)u.framework_version.len,
+			 given->u.scalar.value + u.framework_version.off);
+	else if (im && im->repository)
 		smp__fmt(out, size, " ('%s' for %s %s)", im->repository,
 			 strcmp(im->framework, "tensorflow") == 0 ? "TensorFlow"
 								  : "PyTorch",
