@@ -20,7 +20,8 @@
 
 /* "('huggingface-pytorch-trcomp-training' for PyTorch 1.11.0) ": a given
  * image is named by its own repository and tag, which is what is pulled
- * (the SDK uses image_uri as is, whatever framework_version says) */
+ * (the SDK uses image_uri as is, whatever framework_version says); a
+ * version with no Training Compiler container is named by none */
 static void
 image_words(char *out, size_t size, const struct smp_check *c)
 {
@@ -28,7 +29,7 @@ image_words(char *out, size_t size, const struct smp_check *c)
 	const struct smp_node *given = c->job->image;
 	struct smp_image_uri u;
 
-	if (given &&
+	if (im && im->repository && given &&
 	    smp__image_parse(&u, given->u.scalar.value, given->u.scalar.len) ==
 		    0 &&
 	    u.repository.len && u.framework_version.len && u.base_framework)
