@@ -534,7 +534,7 @@ $(BENCH_DIR)/floor: tests/bench/floor.c
 # what their generators make now: docs/rules.md (from the rule table),
 # schemas/<dialect>.schema.json and instance-data/*.json (from the
 # reference folder in $(SHARED); skipped, with a message, without it).
-GEN_SCHEMAS = estimator model-trainer create-training-job
+GEN_SCHEMAS = estimator model-trainer create-training-job create-hyper-parameter-tuning-job
 generated-check: docs-check
 	@if [ ! -f $(SHARED)/reference/spec-fields.json ]; then \
 		echo "skipped the schemas/ and instance-data/ staleness check: no $(SHARED)/reference"; \

@@ -5,7 +5,9 @@
 
 writes OUTDIR/estimator.schema.json, OUTDIR/model-trainer.schema.json and
 OUTDIR/create-training-job.schema.json (requests, and DescribeTrainingJob
-responses from schemas/botocore-sagemaker.json, see schemas/botocore.py).  SPEC_FIELDS_JSON defaults to
+responses from schemas/botocore-sagemaker.json, see schemas/botocore.py),
+and OUTDIR/create-hyper-parameter-tuning-job.schema.json (from
+schemas/botocore-sagemaker-tuning.json, botocore.py --tuning).  SPEC_FIELDS_JSON defaults to
 ../shared/reference/spec-fields.json (relative to the repository root),
 OUTDIR to the folder of this script.  Python 3 standard library only; the
 output is deterministic and committed, CI never runs this.
@@ -336,9 +338,13 @@ def kwarg_schema(name, detail, ref):
     if name == "environment" and yaml == "mapping str -> str":
         return environment_schema(ref["_api_env"])
     if yaml.startswith("mapping str -> scalar"):
+        # a mapping or list value is sent too: Framework.set_hyperparameters
+        # json.dumps() every value (EstimatorBase._json_encode_
+        # hyperparameters), and the generic Estimator json.dumps() them
+        # with a source_dir, else _Job._get_train_args str()s them
         return hyperparameters_schema(
             ref["_api_hp"],
-            {"type": ["string", "number", "boolean"]},
+            {"type": ["string", "number", "boolean", "object", "array"]},
             flags=None,
             sdk_adds=SDK_HYPERPARAMETERS,
         )
@@ -951,7 +957,7 @@ API_UNKNOWN_MESSAGE = "the API rejects unknown members (botocore: Unknown parame
 API_NO_ENUM = {"InstanceType"}
 
 
-def api_limits(m, word):
+def api_limits(m, word, limit=API_LIMIT):
     """minLength/maxLength, minimum/maximum or minItems/maxItems from the
     API model, as an api-limits allOf whose message names the limit."""
     kw = {}
@@ -980,12 +986,13 @@ def api_limits(m, word):
         what = "at least %d" % lo
     else:
         what = "at most %d" % hi
-    kw["x-smp-message"] = "must %s%s%s %s" % (verb, what, unit, API_LIMIT)
+    kw["x-smp-message"] = "must %s%s%s %s" % (verb, what, unit, limit)
     return [api_limit(**kw)]
 
 
-def api_value(m, where):
-    """Schema of one member (or list member / map value) of the API model."""
+def api_value(m, where, limit=API_LIMIT):
+    """Schema of one member (or list member / map value) of the API model;
+    limit names the request in the limits' messages."""
     t = m["type"]
     if t == "structure":
         return {"$ref": "#/$defs/" + m["shape"]}
@@ -993,27 +1000,29 @@ def api_value(m, where):
         out = {"type": "string"}
         if "enum" in m and where.split(".")[-1] not in API_NO_ENUM:
             out["enum"] = m["enum"]
-        lim = api_limits(m, "string")
+        lim = api_limits(m, "string", limit)
     elif t in ("integer", "long"):
         out = {"type": "integer"}
-        lim = api_limits(m, t)
+        lim = api_limits(m, t, limit)
     elif t == "boolean":
         return {"type": "boolean"}
+    elif t in ("float", "double"):
+        return {"type": "number"}
     elif t == "list":
-        out = {"type": "array", "items": api_value(m["member_info"], where + "[]")}
-        lim = api_limits(m, "list")
+        out = {"type": "array", "items": api_value(m["member_info"], where + "[]", limit)}
+        lim = api_limits(m, "list", limit)
     elif t == "map":
         out = {
             "type": "object",
-            "additionalProperties": api_value(m["value"], where + ".value"),
-            "propertyNames": api_value(m["key"], where + ".key"),
+            "additionalProperties": api_value(m["value"], where + ".value", limit),
+            "propertyNames": api_value(m["key"], where + ".key", limit),
         }
         out["propertyNames"].pop("type")
         if not out["propertyNames"]:
             del out["propertyNames"]
         elif "allOf" in out["propertyNames"]:
             out["propertyNames"] = out["propertyNames"]["allOf"][0]
-        lim = api_limits(m, "map")
+        lim = api_limits(m, "map", limit)
     else:
         raise GenError("%s: API type %r" % (where, t))
     if lim:
@@ -1189,10 +1198,99 @@ def describe_response(out, defs, request_top, boto):
     out["else"] = {"$ref": "#/$defs/CreateTrainingJobRequest"}
 
 
+# --- CreateHyperParameterTuningJob --------------------------------------
+
+TUNING = "CreateHyperParameterTuningJobRequest"
+TUNING_DEFINITION = "HyperParameterTrainingJobDefinition"
+TUNING_LIMIT = "(a CreateHyperParameterTuningJob limit)"
+# the tuning shapes of botocore's service model, extracted by
+# schemas/botocore.py --tuning (committed)
+BOTOCORE_TUNING = "botocore-sagemaker-tuning.json"
+
+
+def generate_tuning(tuning):
+    """A tuning request: its own members typed from the service model; a
+    training job definition's members that CreateTrainingJob has too are
+    accepted as they are here, since each definition is checked as the
+    CreateTrainingJob request SageMaker sends for it (schema
+    create-training-job), which would otherwise report them twice."""
+    version = tuning["botocore_version"]
+    shared = tuning["definition_shared"]
+    defs = {}
+
+    def members(where, struct):
+        props = {}
+        for name, m in struct["members"].items():
+            sch = api_value(m, where + "." + name, TUNING_LIMIT)
+            desc = "%s.%s: API shape %s (%s)." % (where, name, m["shape"], m["type"])
+            if name in struct["required"]:
+                desc += " Required by the API."
+            props[name] = dict({"description": desc}, **sch)
+        return props
+
+    for name, struct in tuning["structures"].items():
+        props = members(name, struct)
+        if name == TUNING_DEFINITION:
+            for m, as_training in shared.items():
+                props[m] = {
+                    "description": "%s.%s: checked as the CreateTrainingJob "
+                    "request's %s, the request SageMaker sends for each "
+                    "training job it launches." % (name, m, as_training)
+                }
+            props = {m: props[m] for m in tuning["definition_order"]}
+        defs[name] = {
+            "description": "CreateHyperParameterTuningJob shape %s (botocore %s)." % (name, version),
+            "type": "object",
+            "properties": props,
+            "additionalProperties": False,
+        }
+    top = members(TUNING, tuning[TUNING])
+    for name in tuning["response_only"]:
+        top[name] = {
+            "description": "DescribeHyperParameterTuningJobResponse.%s: "
+            "a response member (botocore %s), accepted so that a response "
+            "can be checked as the request it repeats." % (name, version)
+        }
+    top[tuning["response_metadata"]] = {
+        "description": "Added by botocore to every parsed response (boto3); "
+        "the AWS CLI does not print it.",
+        "type": "object",
+    }
+    root = {
+        "title": "a CreateHyperParameterTuningJob request",
+        "description": "The request's members, and those a "
+        "DescribeHyperParameterTuningJob response adds.",
+        "type": "object",
+        "properties": top,
+        "additionalProperties": False,
+        "x-smp-message": API_UNKNOWN_MESSAGE,
+    }
+    prune(defs, root)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "urn:sm-preflight:schema:create-hyper-parameter-tuning-job:1",
+        "$comment": "generated by schemas/generate.py from "
+        "schemas/botocore-sagemaker-tuning.json (botocore %s); do not edit" % version,
+        "title": "sm-preflight CreateHyperParameterTuningJob request",
+        "description": "A SageMaker hyperparameter tuning job as the "
+        "CreateHyperParameterTuningJob request (boto3 "
+        "create_hyper_parameter_tuning_job, AWS CLI --cli-input-json), from "
+        "botocore %s's service model. Members, types, enums and the API's "
+        "length and count limits are checked, but not the members the API "
+        "requires; the members a training job definition shares with "
+        "CreateTrainingJob are checked by the create-training-job schema, "
+        "definition by definition." % version,
+        "$ref": "#/$defs/" + TUNING,
+        "$defs": dict(sorted(dict(defs, **{TUNING: root}).items())),
+    }
+
+
 OUTPUTS = (
     ("estimator.schema.json", lambda ref, boto: generate_estimator(ref)),
     ("model-trainer.schema.json", lambda ref, boto: generate_model_trainer(ref)),
     ("create-training-job.schema.json", generate_create_training_job),
+    ("create-hyper-parameter-tuning-job.schema.json",
+     lambda ref, boto: generate_tuning(boto["tuning"])),
 )
 
 # the training-job shapes of botocore's service model, extracted by
@@ -1212,6 +1310,8 @@ def main(argv):
             ref = json.load(f)
         with open(os.path.join(here, BOTOCORE), encoding="utf-8") as f:
             boto = json.load(f)
+        with open(os.path.join(here, BOTOCORE_TUNING), encoding="utf-8") as f:
+            boto["tuning"] = json.load(f)
         texts = [
             (name, json.dumps(fn(ref, boto), indent=1, ensure_ascii=False) + "\n")
             for name, fn in OUTPUTS

@@ -547,24 +547,32 @@ class TestCheckKwargs(InRoot):
         d = {}
         d["a"] = d
         d["b"] = d
-        hp = {"epochs": 3, "nested": d}
+        env = {"EPOCHS": "3", "nested": d}
         kw = dict(self.KWARGS, compiler_config=_CompilerConfig(),
-                  hyperparameters=hp)
+                  environment=env)
         found = []
         self.assertTakesUnder(1, lambda: found.extend(
             smpreflight.check_kwargs("HuggingFace", kw)))
-        # a hyperparameter is a string or a number, never a mapping
+        # an environment value is a string, never a mapping (the API's
+        # Environment); a hyperparameter may be one: the SDK sends a
+        # mapping value as its JSON text (Framework.hyperparameters ->
+        # EstimatorBase._json_encode_hyperparameters)
         self.assertEqual([(f.rule, f.pointer) for f in found
                           if f.rule != "compiler-end-of-support"],
-                         [("wrong-type", "/hyperparameters/nested")])
+                         [("value-not-string", "/environment/nested")])
+        kw = dict(self.KWARGS, compiler_config=_CompilerConfig(),
+                  hyperparameters={"epochs": 3, "nested": {"lr": 0.1}})
+        self.assertEqual([(f.rule, f.pointer) for f in
+                          smpreflight.check_kwargs("HuggingFace", kw)
+                          if f.rule != "compiler-end-of-support"], [])
         loop = []
         loop.append(loop)
         kw = dict(self.KWARGS, compiler_config=_CompilerConfig(),
-                  hyperparameters={"l": loop})
+                  environment={"l": loop})
         self.assertEqual([(f.rule, f.pointer) for f in
                           smpreflight.check_kwargs("HuggingFace", kw)
                           if f.rule != "compiler-end-of-support"],
-                         [("wrong-type", "/hyperparameters/l")])
+                         [("value-not-string", "/environment/l")])
 
     def test_shared_structure_is_bounded_in_all(self):
         # no cycle, but 2**40 values as it reads: an error, at once
@@ -584,13 +592,13 @@ class TestCheckKwargs(InRoot):
         # sharing within the bound is read as often as it is used
         twice = {"lr": 0.1}
         kw = dict(self.KWARGS, compiler_config=_CompilerConfig(debug=True),
-                  hyperparameters={"a": twice, "b": twice})
+                  environment={"a": twice, "b": twice})
         self.assertEqual(sorted((f.rule, f.pointer) for f in
                                 smpreflight.check_kwargs("HuggingFace", kw)
                                 if f.rule != "compiler-end-of-support"),
                          [("compiler-debug", "/compiler_config/debug"),
-                          ("wrong-type", "/hyperparameters/a"),
-                          ("wrong-type", "/hyperparameters/b")])
+                          ("value-not-string", "/environment/a"),
+                          ("value-not-string", "/environment/b")])
 
     def test_exceptions_from_values_become_errors(self):
         class Raising:

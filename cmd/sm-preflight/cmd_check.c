@@ -174,7 +174,8 @@ static const struct cli_option options[] = {
 	{"--no-inline-ignores", 0, OPT_NO_INLINE_IGNORES, NULL,
 	 "ignore every '# sm-preflight: ignore[rule] reason' comment"},
 	{"--region", 0, OPT_REGION, "REGION",
-	 "the AWS region the jobs run in where a spec names none (default: "
+	 "the AWS region the jobs run in where neither an image URI's host "
+	 "nor a launcher's boto3 session or client names one (default: "
 	 "AWS_REGION, else AWS_DEFAULT_REGION); with neither, the region "
 	 "checks stay quiet"},
 	{"--jobs", 'j', OPT_JOBS, "N",

@@ -83,9 +83,10 @@ static const char *const schema_names[] = {
 	[SMP_DIALECT_ESTIMATOR] = "estimator.schema.json",
 	[SMP_DIALECT_MODEL_TRAINER] = "model-trainer.schema.json",
 	[SMP_DIALECT_CREATE_TRAINING_JOB] = "create-training-job.schema.json",
+	[SMP__SCHEMA_TUNING] = "create-hyper-parameter-tuning-job.schema.json",
 };
 
-#define DIALECTS (SMP_DIALECT_CREATE_TRAINING_JOB + 1)
+#define DIALECTS (SMP__SCHEMA_TUNING + 1)
 
 /*
  * The schemas compiled so far. A context is shared by threads and

@@ -43,6 +43,11 @@ struct smp_context {
 	struct smp_hashkey hash_key;
 };
 
+/* The tuning request's schema, beside the dialects' (a tuning request
+ * is no dialect: its definitions are CreateTrainingJob requests). */
+#define SMP__SCHEMA_TUNING                                                     \
+	((enum smp_dialect)(SMP_DIALECT_CREATE_TRAINING_JOB + 1))
+
 /*
  * The structural schema of dialect d (NULL when it has none), compiled at
  * the first call for d from any thread: a run reading one dialect compiles

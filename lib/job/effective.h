@@ -71,12 +71,19 @@
  *
  *  image, region   the image SageMaker pulls (the given URI, else the one
  *                   image_uris.retrieve derives) and the region it runs
- *                   in: the given image's ECR host, else the caller's
- *                   (smp_options.region); its partition from the region's
- *                   prefix; whether the SDK's registry tables
+ *                   in: the given image's ECR host, else where a Python
+ *                   source creates the job (its session's or client's
+ *                   region_name, AWS_DEFAULT_REGION as it sets it), else
+ *                   the caller's (smp_options.region); its partition
+ *                   from the region's prefix; whether the SDK's registry tables
  *                   (image_uris._registry_from_region) publish the
  *                   image's repository there. Unknown region: no image
- *                   is derived and nothing is said about regions.
+ *                   is derived and nothing is said about regions. From
+ *                   the pulled URI: its registry account and its tag's
+ *                   Python and CUDA parts, with the account the SDK's
+ *                   table gives that repository in the region (for
+ *                   messages; an image in the user's own ECR registry
+ *                   is legitimate, so the accounts are not compared).
  *
  * Deliberately not modelled: Debugger and Profiler by region,
  * PipelineVariables, the SDK's

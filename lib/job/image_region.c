@@ -13,6 +13,45 @@
 #include "job/image_uri.h"
 #include "job/normalize.h"
 
+/* The text of part sp of uri, in the job's arena; NULL when absent. */
+static const char *
+part_text(struct smp_job *job, const char *uri, struct smp_span sp)
+{
+	const char *s;
+
+	if (!sp.len || !job->arena)
+		return NULL;
+	s = smp__arena_strndup(job->arena, uri + sp.off, sp.len);
+	if (!s)
+		job->oom = 1;
+	return s;
+}
+
+/* The account, Python and CUDA tags of the pulled image; the SDK's
+ * registry account of its repository in the job's region. */
+static void
+image_facts(struct smp_job *job, const struct smp_catalog *cat)
+{
+	struct smp_image_uri im;
+	const char *uri = job->pulled_image;
+	size_t i;
+
+	if (uri && smp__image_parse(&im, uri, strlen(uri)) == 0) {
+		job->image_account = part_text(job, uri, im.account);
+		job->image_py = part_text(job, uri, im.py_version);
+		job->image_cuda = part_text(job, uri, im.cuda);
+	}
+	for (i = 0; cat && job->image_config && job->region &&
+		    i < cat->image_registry_count;
+	     i++) {
+		const struct smp_image_registry *r = &cat->image_registries[i];
+
+		if (strcmp(r->set, job->image_config->registries) == 0 &&
+		    strcmp(r->region, job->region) == 0)
+			job->registry_account = r->account;
+	}
+}
+
 /* The partition of a region by its prefix (botocore's partitions). */
 static const char *
 partition_of(const char *region)
@@ -154,6 +193,8 @@ smp__job_resolve_image_region(struct smp_job *job,
 				      : NULL;
 	} else {
 		job->region = job->region_default;
+		if (job->region)
+			job->region_node = job->region_default_node;
 	}
 	job->partition = job->region ? partition_of(job->region) : NULL;
 	if (!job->region)
@@ -175,6 +216,7 @@ smp__job_resolve_image_region(struct smp_job *job,
 				job->oom = 1;
 		}
 	}
+	image_facts(job, cat);
 	job->image_region_missing =
 		job->partition && job->image_config && cat &&
 		!published_in(cat, job->image_config->registries, job->region,

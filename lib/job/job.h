@@ -96,9 +96,12 @@ struct smp_job {
 	const struct smp_node *checkpoint_s3_uri;
 	const struct smp_node *checkpoint_local_path;
 
-	/* the region the jobs run in where the spec names none
+	/* the region the jobs run in where the image names none: the one
+	 * a Python source creates the job in when it is known (then
+	 * region_default_node is its string node), else the context's
 	 * (smp_options.region), or NULL */
 	const char *region_default;
+	const struct smp_node *region_default_node;
 
 	/* a tuning job definition's ranges (ParameterRanges: Integer-,
 	 * Continuous- and CategoricalParameterRanges), NULL otherwise */
@@ -141,6 +144,15 @@ struct smp_job {
 	const struct smp_node *partition_node;
 	int image_region_missing; /* the SDK publishes the image's
 				     repository in no registry of region */
+	/* facts of the pulled image's URI (image.h): the ECR registry's
+	 * account ("763104351884"), the tag's Python ("py39") and CUDA
+	 * ("cu117") parts; and the account the SDK's registry table gives
+	 * the image's repository in the region (image_uris.
+	 * _registry_from_region). NULL when unknown. No rule compares the
+	 * two accounts: an image copied to the user's own ECR registry is
+	 * pulled from there, and is the same image. */
+	const char *image_account, *image_py, *image_cuda;
+	const char *registry_account;
 
 	int compiler;         /* the job runs Training Compiler's container
 				 with the compiler flags: compiler checks apply */

@@ -490,14 +490,10 @@ str_at(struct smp_pyeval *ev, const char *text, size_t n, struct smp_pos start,
 }
 
 int
-smp__pyeval_setenv(struct smp_pyeval *ev, const char *name, size_t nlen,
-		   const char *value, size_t vlen, struct smp_pos start,
-		   struct smp_pos end)
+smp__pyeval_environ_set(struct smp_pyeval *ev, struct smp_pyval *key,
+			struct smp_pyval *v)
 {
-	struct smp_pyval *k = str_at(ev, name, nlen, start, start);
-	struct smp_pyval *v = str_at(ev, value, vlen, start, end);
-
-	if (!k || !v)
+	if (!key || !v)
 		return -1;
 	if (!ev->environ) {
 		ev->environ = valloc(ev, sizeof(*ev->environ));
@@ -505,10 +501,76 @@ smp__pyeval_setenv(struct smp_pyeval *ev, const char *name, size_t nlen,
 			return -1;
 		ev->environ->kind = SMP_PV_DICT;
 		ev->environ->job = -1;
-		ev->environ->start = start;
-		ev->environ->end = end;
+		ev->environ->start = key->start;
+		ev->environ->end = v->end;
 	}
-	return smp__pyval_set(ev, ev->environ, k, v);
+	if (ev->environ->kind != SMP_PV_DICT)
+		return 0; /* already unknown */
+	if (key->kind != SMP_PV_STR) {
+		/* an unknown name may be any variable */
+		ev->environ->kind = SMP_PV_UNKNOWN;
+		return 0;
+	}
+	return smp__pyval_set(ev, ev->environ, key, v);
+}
+
+int
+smp__pyeval_setenv(struct smp_pyeval *ev, const char *name, size_t nlen,
+		   const char *value, size_t vlen, struct smp_pos start,
+		   struct smp_pos end)
+{
+	return smp__pyeval_environ_set(ev, str_at(ev, name, nlen, start, start),
+				       str_at(ev, value, vlen, start, end));
+}
+
+/* The region boto3 would read from the environment now
+ * (AWS_DEFAULT_REGION, as botocore's configprovider does), when the
+ * source set it; an UNKNOWN when it may have; NULL when it did not. */
+static const struct smp_pyval *
+environ_region(const struct smp_pyeval *ev)
+{
+	if (!ev->environ)
+		return NULL;
+	if (ev->environ->kind != SMP_PV_DICT)
+		return ev->environ;
+	return smp__pyval_get(ev->environ, "AWS_DEFAULT_REGION", 18);
+}
+
+/* The region of a session or client object v (sagemaker.Session: its
+ * boto_session's); NULL when v says none. */
+static const struct smp_pyval *
+region_of(const struct smp_pyval *v)
+{
+	const struct smp_pyval *r;
+
+	if (!v || v->kind != SMP_PV_OBJECT)
+		return v && v->kind == SMP_PV_UNKNOWN ? v : NULL;
+	if (v->cls == SMP_PYCLS_BOTO3_SESSION) {
+		r = smp__pyval_get(v, "region_name", 11);
+		if (r && r->kind != SMP_PV_NONE)
+			return r;
+		return v->region;
+	}
+	if (v->cls == SMP_PYCLS_SM_SESSION) {
+		r = smp__pyval_get(v, "boto_session", 12);
+		if (r && r->kind != SMP_PV_NONE)
+			return region_of(r);
+		return v->region;
+	}
+	return v->region;
+}
+
+/* The region a job object made from the keyword arguments call is
+ * created in: its sagemaker_session's, else the environment's. */
+static const struct smp_pyval *
+job_region(const struct smp_pyeval *ev, const struct smp_pyval *call)
+{
+	const struct smp_pyval *sess =
+		smp__pyval_get(call, "sagemaker_session", 17);
+
+	if (sess && sess->kind != SMP_PV_NONE)
+		return region_of(sess);
+	return environ_region(ev);
 }
 
 /* A shallow copy of a DICT, LIST or TUPLE positioned on [from, to). */
@@ -1196,6 +1258,16 @@ positional_names(enum smp_pycls cls)
 					    "hyperparameter_ranges", NULL};
 	static const char *const range[] = {"min_value", "max_value", NULL};
 	static const char *const values[] = {"values", NULL};
+	/* boto3.session.Session and sagemaker.session.Session */
+	static const char *const boto[] = {"aws_access_key_id",
+					   "aws_secret_access_key",
+					   "aws_session_token",
+					   "region_name",
+					   "botocore_session",
+					   "profile_name",
+					   NULL};
+	static const char *const sm[] = {"boto_session", "sagemaker_client",
+					 NULL};
 	static const char *const none[] = {NULL};
 
 	switch (cls) {
@@ -1213,6 +1285,10 @@ positional_names(enum smp_pycls cls)
 		return range;
 	case SMP_PYCLS_CATEGORICAL:
 		return values;
+	case SMP_PYCLS_BOTO3_SESSION:
+		return boto;
+	case SMP_PYCLS_SM_SESSION:
+		return sm;
 	default:
 		return none;
 	}
@@ -1371,11 +1447,15 @@ construct(struct smp_pyeval *ev, enum smp_pycls cls, const char *path,
 	for (k = 0; a.kw->kind == SMP_PV_DICT && k < a.kw->count; k++)
 		if (push_item(ev, obj, a.kw->keys[k], a.kw->items[k]))
 			return spent(ev);
+	if (cls == SMP_PYCLS_BOTO3_SESSION || cls == SMP_PYCLS_SM_SESSION)
+		obj->region = environ_region(ev); /* read when it is made */
 	if (cls == SMP_PYCLS_HUGGINGFACE || cls == SMP_PYCLS_PYTORCH ||
 	    cls == SMP_PYCLS_TENSORFLOW || cls == SMP_PYCLS_ESTIMATOR ||
 	    cls == SMP_PYCLS_MODEL_TRAINER) {
+		ev->job_region = job_region(ev, obj);
 		if (ev->on_job)
 			obj->job = ev->on_job(ev, cls, callee, obj, a.partial);
+		ev->job_region = NULL;
 	} else if (cls == SMP_PYCLS_TUNER) {
 		/* the estimator it launches gets its ranges (an unknown
 		 * **kwargs cannot hold them when they are given) */
@@ -1601,8 +1681,10 @@ method(struct smp_pyeval *ev, struct smp_pyval *recv, size_t attr, size_t from,
 				return spent(ev);
 		if (a.pos->count)
 			a.partial = 1;
+		ev->job_region = region_of(recv);
 		if (ev->on_job)
 			ev->on_job(ev, SMP_PYCLS_CLIENT, attr, obj, a.partial);
+		ev->job_region = NULL;
 		return smp__pyval_unknown(ev, from, *i);
 	}
 	if ((recv->kind == SMP_PV_OBJECT &&
@@ -1619,7 +1701,20 @@ method(struct smp_pyeval *ev, struct smp_pyval *recv, size_t attr, size_t from,
 		    memcmp(a.pos->items[0]->text, "sagemaker", 9) != 0)
 			return smp__pyval_unknown(ev, from, *i);
 		c = mk(ev, SMP_PV_OBJECT, from, *i);
+		if (c->kind != SMP_PV_OBJECT)
+			return c;
 		c->cls = SMP_PYCLS_CLIENT;
+		/* client(service_name, region_name=None, ...): the argument,
+		 * else the session's, else the environment's now */
+		c->region = a.pos->count > 1 ? a.pos->items[1] : NULL;
+		if (!c->region)
+			c->region = smp__pyval_get(a.kw, "region_name", 11);
+		if (a.partial && !c->region)
+			c->region = smp__pyval_unknown(ev, from, *i);
+		if (!c->region || c->region->kind == SMP_PV_NONE)
+			c->region = recv->kind == SMP_PV_OBJECT
+					    ? region_of(recv)
+					    : environ_region(ev);
 		return c;
 	}
 	eval_args(ev, i, &a);
@@ -1969,6 +2064,8 @@ eval_primary(struct smp_pyeval *ev, size_t *i)
 					o->cls = SMP_PYCLS_BOTO3_SESSION;
 				else
 					o = smp__pyval_unknown(ev, from, *i);
+				if (o->kind == SMP_PV_OBJECT)
+					o->region = region_of(v);
 				v = o;
 				continue;
 			}
@@ -2642,9 +2739,13 @@ to_node(struct conv *c, const struct smp_pyval *v)
 		return nd;
 	case SMP_PV_DICT:
 	case SMP_PV_OBJECT:
+		/* a session is its arguments too, so that a finding on its
+		 * region_name is not one about an unknown value */
 		if (v->kind == SMP_PV_OBJECT &&
 		    v->cls != SMP_PYCLS_COMPILER_CONFIG &&
-		    v->cls != SMP_PYCLS_HELPER)
+		    v->cls != SMP_PYCLS_HELPER &&
+		    v->cls != SMP_PYCLS_BOTO3_SESSION &&
+		    v->cls != SMP_PYCLS_SM_SESSION)
 			break;
 		nd = smp__arena_zalloc(c->arena, sizeof(*nd));
 		if (!nd)

@@ -74,6 +74,10 @@ struct smp_pyval {
 	struct smp_pyindex *index; /* DICT, OBJECT: keys by hash, or NULL */
 	enum smp_pycls cls;        /* OBJECT */
 	long job; /* OBJECT of a job class: index of its job, or -1 */
+	/* OBJECT of a boto3 or SageMaker session or a client: the region
+	 * its calls go to (region_name, or AWS_DEFAULT_REGION as the
+	 * source had set it when the session was made); NULL: not said */
+	const struct smp_pyval *region;
 	/* UNKNOWN: the source text of the expression, for messages */
 	size_t src_off, src_len;
 };
@@ -122,6 +126,10 @@ struct smp_pyeval {
 	unsigned depth;          /* expression nesting */
 	struct smp_hashkey hkey; /* the names' and keys' hashes */
 	smp_pyjob_fn on_job;
+	/* during on_job: the region the job is created in, as region
+	 * above (the estimator's sagemaker_session, the client's, else
+	 * AWS_DEFAULT_REGION as the source set it); NULL: not said */
+	const struct smp_pyval *job_region;
 	smp_pytypeerr_fn on_type_error;
 	size_t at;   /* the statement being evaluated: its first token */
 	int limited; /* the budget ran out in the statement at limit_at */
@@ -195,6 +203,13 @@ int smp__pyval_set(struct smp_pyeval *ev, struct smp_pyval *d,
 int smp__pyeval_setenv(struct smp_pyeval *ev, const char *name, size_t nlen,
 		       const char *value, size_t vlen, struct smp_pos start,
 		       struct smp_pos end);
+
+/*
+ * os.environ[key] = v in the source (v an UNKNOWN when the statement may
+ * not run). Returns 0 or -1 when out of memory or over budget.
+ */
+int smp__pyeval_environ_set(struct smp_pyeval *ev, struct smp_pyval *key,
+			    struct smp_pyval *v);
 
 /* Turns v into nodes in arena (the document's); NULL on out of memory. */
 struct smp_node *smp__pyval_node(const struct smp_pyeval *ev,

@@ -381,6 +381,11 @@ on_job(struct smp_pyeval *ev, enum smp_pycls cls, size_t callee,
 	}
 	cc = smp__pyval_get(call, "compiler_config", 15);
 	job->compiled = cc && cc->kind != SMP_PV_NONE;
+	if (ev->job_region && ev->job_region->kind != SMP_PV_NONE) {
+		job->region = smp__pyval_node(ev, s->arena, ev->job_region);
+		if (!job->region)
+			s->oom = 1;
+	}
 	return (long)out->count++;
 }
 
@@ -433,6 +438,35 @@ assign_subscript(struct scan *s, size_t from, size_t to, struct smp_pyval *v)
 				   k->kind == SMP_PV_STR ? k->len : 0);
 		i = close + 1;
 	}
+}
+
+/* os.environ[k] = v (os imported as a module under any name): 1 when the
+ * target [from, to) is that, and it is done. */
+static int
+assign_environ(struct scan *s, size_t from, size_t to, struct smp_pyval *v)
+{
+	const struct smp_pytoken *t = tok(s, from);
+	struct smp_pyval *os =
+		smp__pyeval_lookup(&s->ev, s->ev.buf + t->off, t->len);
+	size_t close, j = from + 4;
+	struct smp_pyval *k;
+
+	if (!os || os->kind != SMP_PV_MODULE || os->len != 2 ||
+	    memcmp(os->text, "os", 2) != 0 || to < from + 6 ||
+	    !op_is(s, from + 1, ".") || !name_is(s, from + 2, "environ") ||
+	    !op_is(s, from + 3, "["))
+		return 0;
+	close = tok(s, from + 3)->match;
+	if (close + 1 != to)
+		return 0;
+	k = smp__pyeval_expr(&s->ev, &j);
+	if (j != close)
+		k = unknown_at(s, from + 4, close);
+	if (s->ev.uncertain)
+		v = unknown_at(s, from, to);
+	if (smp__pyeval_environ_set(&s->ev, k, v))
+		s->oom = s->ev.oom;
+	return 1;
 }
 
 static void assign(struct scan *s, size_t from, size_t to, struct smp_pyval *v,
@@ -508,7 +542,9 @@ assign(struct scan *s, size_t from, size_t to, struct smp_pyval *v,
 	}
 	if (op_is(s, from + 1, "["))
 		assign_subscript(s, from, to, v);
-	/* an attribute (obj.x = v): not followed */
+	else
+		assign_environ(s, from, to, v);
+	/* another attribute (obj.x = v): not followed */
 }
 
 static const char *const aug_ops[] = {

@@ -38,6 +38,12 @@ struct smp_pysrc_job {
 	/* a tuning job's definition: the ranges it searches (ParameterRanges
 	 * as the API spells it), or NULL (tuning.c) */
 	const struct smp_node *ranges;
+	/* the region the source creates the job in: region_name of the
+	 * estimator's sagemaker_session's boto3 session or of the client,
+	 * else AWS_DEFAULT_REGION as the source sets it (os.environ, %env);
+	 * a string node, an unknown node when it cannot be read, or NULL
+	 * when the source says nothing (then --region, AWS_REGION...) */
+	const struct smp_node *region;
 };
 
 /* What the scan noticed besides the jobs, for the rules to report. */
@@ -114,8 +120,10 @@ int smp__pipeline_scan(struct smp_pysrc *out, struct smp_arena *arena,
  * TuningJob response): every training job definition becomes a
  * CreateTrainingJob job named by its DefinitionName, its ranges beside
  * it (tuning.c). smp__tuning_scan: 1 when root is one (out holds its
- * definitions), 0 when not, SMP_ENOMEM. smp__tuning_count: how many
- * definitions root holds (0 when it is not a tuning request).
+ * definitions), 0 when not, SMP_ENOMEM; the caller checks root with the
+ * tuning schema (SMP__SCHEMA_TUNING), which reports a definition's
+ * unknown members, so they are not in the definition's job. smp__tuning_count:
+ * how many definitions root holds (0 when it is not a tuning request).
  * smp__tuning_add: appends them to out, which has room for them, named
  * "prefix/name" when prefix is not NULL; 0 or SMP_ENOMEM.
  */

@@ -25,15 +25,50 @@ static const char *const tuning_only[] = {
 	"HyperParameterTuningResourceConfig",
 };
 
+/* Definition members that are CreateTrainingJob's too (botocore's
+ * HyperParameterTrainingJobDefinition; StaticHyperParameters becomes
+ * HyperParameters); schemas/create-hyper-parameter-tuning-job.schema.json
+ * leaves them to the create-training-job schema. */
+static const char *const shared[] = {
+	"StaticHyperParameters",
+	"AlgorithmSpecification",
+	"RoleArn",
+	"InputDataConfig",
+	"VpcConfig",
+	"OutputDataConfig",
+	"ResourceConfig",
+	"StoppingCondition",
+	"EnableNetworkIsolation",
+	"EnableInterContainerTrafficEncryption",
+	"EnableManagedSpotTraining",
+	"CheckpointConfig",
+	"RetryStrategy",
+	"Environment",
+};
+
 static int
-tuning_only_key(const struct smp_node *k)
+key_in(const struct smp_node *k, const char *const *names, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(tuning_only) / sizeof(tuning_only[0]); i++)
-		if (smp__scalar_is(k, tuning_only[i]))
+	for (i = 0; i < n; i++)
+		if (smp__scalar_is(k, names[i]))
 			return 1;
 	return 0;
+}
+
+/* 1 when the definition member k is not passed to the CreateTrainingJob
+ * request: a tuning-only member, or, when the tuning schema checks the
+ * request (checked), any member that is not one of the shared ones (the
+ * schema reports it, once). */
+static int
+dropped_key(const struct smp_node *k, int checked)
+{
+	if (key_in(k, tuning_only,
+		   sizeof(tuning_only) / sizeof(tuning_only[0])))
+		return 1;
+	return checked &&
+	       !key_in(k, shared, sizeof(shared) / sizeof(shared[0]));
 }
 
 /* A key node reading text, positioned on at. */
@@ -53,7 +88,8 @@ renamed_key(struct smp_arena *arena, const struct smp_node *at,
 
 /* The CreateTrainingJob request a definition becomes; NULL on ENOMEM. */
 static const struct smp_node *
-as_training_job(struct smp_arena *arena, const struct smp_node *def)
+as_training_job(struct smp_arena *arena, const struct smp_node *def,
+		int checked)
 {
 	struct smp_node *root = smp__arena_zalloc(arena, sizeof(*root));
 	size_t i, n = def->u.mapping.count;
@@ -69,7 +105,7 @@ as_training_job(struct smp_arena *arena, const struct smp_node *def)
 	for (i = 0; i < n; i++) {
 		struct smp_pair p = def->u.mapping.items[i];
 
-		if (tuning_only_key(p.key))
+		if (dropped_key(p.key, checked))
 			continue;
 		if (smp__scalar_is(p.key, "StaticHyperParameters")) {
 			p.key = renamed_key(arena, p.key, "HyperParameters");
@@ -110,7 +146,7 @@ smp__tuning_count(const struct smp_node *root)
 static int
 add_definition(struct smp_pysrc *out, struct smp_arena *arena,
 	       const struct smp_node *def, const struct smp_node *ranges,
-	       const char *fallback, const char *prefix)
+	       const char *fallback, const char *prefix, int checked)
 {
 	const struct smp_node *name = smp__map_get(def, "DefinitionName");
 	struct smp_pysrc_job *job;
@@ -120,7 +156,7 @@ add_definition(struct smp_pysrc *out, struct smp_arena *arena,
 		return 0;
 	job = &out->jobs[out->count];
 	memset(job, 0, sizeof(*job));
-	job->root = as_training_job(arena, def);
+	job->root = as_training_job(arena, def, checked);
 	if (!job->root)
 		return SMP_ENOMEM;
 	/* the definition's own ranges win (TrainingJobDefinitions) */
@@ -142,9 +178,10 @@ add_definition(struct smp_pysrc *out, struct smp_arena *arena,
 	return 0;
 }
 
-int
-smp__tuning_add(struct smp_pysrc *out, struct smp_arena *arena,
-		const struct smp_node *root, const char *prefix)
+/* smp__tuning_add(); checked: the tuning schema checks root */
+static int
+add_all(struct smp_pysrc *out, struct smp_arena *arena,
+	const struct smp_node *root, const char *prefix, int checked)
 {
 	const struct smp_node *cfg =
 		smp__map_get(root, "HyperParameterTuningJobConfig");
@@ -159,7 +196,7 @@ smp__tuning_add(struct smp_pysrc *out, struct smp_arena *arena,
 	if (!is_tuning_request(root))
 		return 0;
 	rc = one ? add_definition(out, arena, one, ranges,
-				  "TrainingJobDefinition", prefix)
+				  "TrainingJobDefinition", prefix, checked)
 		 : 0;
 	for (k = 0; rc == 0 && defs && defs->kind == SMP_NODE_SEQUENCE &&
 		    k < defs->u.sequence.count;
@@ -173,9 +210,16 @@ smp__tuning_add(struct smp_pysrc *out, struct smp_arena *arena,
 		if (!fb)
 			return SMP_ENOMEM;
 		rc = add_definition(out, arena, defs->u.sequence.items[k],
-				    ranges, fb, prefix);
+				    ranges, fb, prefix, checked);
 	}
 	return rc;
+}
+
+int
+smp__tuning_add(struct smp_pysrc *out, struct smp_arena *arena,
+		const struct smp_node *root, const char *prefix)
+{
+	return add_all(out, arena, root, prefix, 0);
 }
 
 int
@@ -192,7 +236,7 @@ smp__tuning_scan(struct smp_pysrc *out, struct smp_arena *arena,
 	if (!out->jobs)
 		return SMP_ENOMEM;
 	out->cap = n;
-	rc = smp__tuning_add(out, arena, root, NULL);
+	rc = add_all(out, arena, root, NULL, 1);
 	return rc < 0 ? rc : 1;
 }
 
@@ -228,6 +272,7 @@ smp__tuning_expand(struct smp_pysrc *src, struct smp_arena *arena)
 		for (d = first; d < out.count; d++) {
 			out.jobs[d].partial = j->partial;
 			out.jobs[d].cls = j->cls;
+			out.jobs[d].region = j->region;
 		}
 	}
 	*src = out;

@@ -106,8 +106,9 @@ not_judged(const struct smp_context *ctx, struct smp_job *job,
 int
 smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 		enum smp_dialect forced, const struct smp_node *ranges,
-		struct smp_arena *arena, struct smp_report *rep,
-		const struct smp_check_hook *hook, const char *script_dir)
+		const struct smp_node *region, struct smp_arena *arena,
+		struct smp_report *rep, const struct smp_check_hook *hook,
+		const char *script_dir)
 {
 	struct smp_script_facts script;
 	const struct smp_schema *schema;
@@ -151,7 +152,11 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	job.arena = arena;
 	normalizers[dialect](&job, root);
 	job.ranges = ranges;
-	job.region_default = ctx->region;
+	/* the source's region, even unknown, stands for the context's */
+	job.region_default_node =
+		smp__node_unknown(region) ? NULL : smp__as_string(region);
+	job.region_default =
+		region ? smp__node_text(job.region_default_node) : ctx->region;
 	smp__job_resolve(&job, &ctx->catalog);
 	job.arena = NULL; /* the job may be copied: keep no pointer to it */
 	if (job.oom) {

@@ -87,12 +87,16 @@ struct smp_check_hook {
  * The pipeline for one document's root: schema, normalize, entry script,
  * rules, hook. forced is the dialect, or SMP_DIALECT_AUTO to detect it
  * (unless the context forces one). ranges: a tuning job definition's
- * ParameterRanges (NULL for a training job). Findings go to rep.
+ * ParameterRanges (NULL for a training job). region: where the source
+ * creates the job (struct smp_pysrc_job); NULL or an unknown node: the
+ * context's.
+ * Findings go to rep.
  */
 int smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 		    enum smp_dialect forced, const struct smp_node *ranges,
-		    struct smp_arena *arena, struct smp_report *rep,
-		    const struct smp_check_hook *hook, const char *script_dir);
+		    const struct smp_node *region, struct smp_arena *arena,
+		    struct smp_report *rep, const struct smp_check_hook *hook,
+		    const char *script_dir);
 
 /*
  * A Python launcher or notebook (name ends in .py or .ipynb) held in

@@ -32,6 +32,20 @@ training_step(const struct smp_node *root)
 	return NULL;
 }
 
+/* The tuning request's own members against its schema (its definitions
+ * are then checked as CreateTrainingJob requests); 1, or the error. */
+static int
+check_tuning_request(const struct smp_context *ctx, const struct smp_node *root,
+		     struct smp_report *rep)
+{
+	const struct smp_schema *schema;
+	int rc = smp__context_schema(ctx, SMP__SCHEMA_TUNING, &schema);
+
+	if (!rc && schema)
+		rc = smp__schema_check(schema, root, rep);
+	return rc ? rc : 1;
+}
+
 /*
  * One loaded document: a SageMaker Pipeline definition is checked step
  * by step, a tuning request definition by definition, anything else as
@@ -52,11 +66,13 @@ check_doc(const struct smp_context *ctx, struct smp_docs *docs,
 	if (rc == 0 && ctx->dialect == SMP_DIALECT_AUTO) {
 		rc = smp__tuning_scan(&steps, &docs->arena, root);
 		what = "training job definition ";
+		if (rc == 1)
+			rc = check_tuning_request(ctx, root, rep);
 	}
 	if (rc < 0)
 		return rc;
 	if (!rc)
-		return smp__check_root(ctx, root, SMP_DIALECT_AUTO, NULL,
+		return smp__check_root(ctx, root, SMP_DIALECT_AUTO, NULL, NULL,
 				       &docs->arena, rep, hook, script_dir);
 	if (!steps.count && strcmp(what, "step ") != 0) {
 		smp__report_node(rep, SMP_RULE_NO_TRAINING_JOB, root,

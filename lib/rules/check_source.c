@@ -187,7 +187,7 @@ check_one(const struct smp_context *ctx, const struct smp_pysrc_job *job,
 		d->start = job->at;
 	}
 	rc = smp__check_root(ctx, job->root, job->dialect, job->ranges,
-			     &docs->arena, rep, hook, script_dir);
+			     job->region, &docs->arena, rep, hook, script_dir);
 	settle(rep, from, job, what);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rules/rules.h"
+#include "job/image.h"
 #include "tune/tune.h"
 #include "util/fmt.h"
 
@@ -20,46 +21,69 @@
 
 /* The framework's name as its documentation spells it. */
 static const char *
-framework_name(const struct smp_image *im)
+framework_name(const char *framework)
 {
-	return strcmp(im->framework, "tensorflow") == 0 ? "TensorFlow"
-							: "PyTorch";
+	return strcmp(framework, "tensorflow") == 0 ? "TensorFlow" : "PyTorch";
 }
 
 /*
  * What the job's containers get: " ('huggingface-pytorch-trcomp-training'
  * for PyTorch 1.11.0) no more patches or updates", or with the policy's
  * end of patch of the version (instance data, end_of_patch) " (...) got
- * their last patch on 2024-10-28, the end of patch of PyTorch 1.13".
+ * their last patch on 2024-10-28, the end of patch of PyTorch 1.13". A
+ * given image is named by its own repository and tag, which is what is
+ * pulled (the SDK uses image_uri as is, whatever framework_version says);
+ * a version with no Training Compiler container is named by none.
  */
 static void
 containers_words(char *out, size_t size, const struct smp_check *c)
 {
 	const struct smp_image *im = smp__tune_job_image(c->cat, c->job);
-	const char *v, *dot;
-	int minor;
+	const struct smp_node *given = c->job->image;
+	const char *repo, *framework, *v, *dot, *eop;
+	int repo_len, v_len, minor;
+	struct smp_image_uri u;
 
 	if (!im || !im->repository) {
 		smp__fmt(out, size, " no more patches or updates");
 		return;
 	}
-	if (!im->end_of_patch) {
+	repo = im->repository;
+	repo_len = (int)strlen(repo);
+	framework = im->framework;
+	v = im->framework_version;
+	v_len = (int)strlen(v);
+	eop = im->end_of_patch;
+	if (given &&
+	    smp__image_parse(&u, given->u.scalar.value, given->u.scalar.len) ==
+		    0 &&
+	    u.repository.len && u.framework_version.len && u.base_framework) {
+		repo = given->u.scalar.value + u.repository.off;
+		repo_len = (int)u.repository.len;
+		framework = u.base_framework;
+		/* the date is the catalog image's: only for its own version */
+		if (u.framework_version.len != (size_t)v_len ||
+		    memcmp(given->u.scalar.value + u.framework_version.off, v,
+			   (size_t)v_len) != 0)
+			eop = NULL;
+		v = given->u.scalar.value + u.framework_version.off;
+		v_len = (int)u.framework_version.len;
+	}
+	if (!eop) {
 		smp__fmt(out, size,
-			 " ('%s' for %s %s) no more patches or updates",
-			 im->repository, framework_name(im),
-			 im->framework_version);
+			 " ('%.*s' for %s %.*s) no more patches or updates",
+			 repo_len, repo, framework_name(framework), v_len, v);
 		return;
 	}
 	/* "1.13.1": the policy lists major.minor */
-	v = im->framework_version;
-	dot = strchr(v, '.');
-	dot = dot ? strchr(dot + 1, '.') : NULL;
-	minor = dot ? (int)(dot - v) : (int)strlen(v);
+	dot = memchr(v, '.', (size_t)v_len);
+	dot = dot ? memchr(dot + 1, '.', (size_t)(v + v_len - dot - 1)) : NULL;
+	minor = dot ? (int)(dot - v) : v_len;
 	smp__fmt(out, size,
-		 " ('%s' for %s %s) got their last patch on %s, the end of "
+		 " ('%.*s' for %s %.*s) got their last patch on %s, the end of "
 		 "patch of %s %.*s",
-		 im->repository, framework_name(im), v, im->end_of_patch,
-		 framework_name(im), minor, v);
+		 repo_len, repo, framework_name(framework), v_len, v, eop,
+		 framework_name(framework), minor, v);
 }
 
 void

@@ -4,8 +4,12 @@
  * image_uri_config tables of the compiler and tensorflow.json)
  * publish each Training Compiler container in a fixed set of regions;
  * none of them is in the China, GovCloud or ISO partitions. A compiler
- * job whose region (the image's ECR host, --region or AWS_REGION) is not
- * in that set cannot pull its container. An unknown region says nothing.
+ * job whose region (the image's ECR host, the launcher's boto3 session,
+ * client or AWS_DEFAULT_REGION, --region or AWS_REGION) is not
+ * in that set cannot pull its container. An unknown region says nothing,
+ * and so does a given image in a registry account that is none of the
+ * SDK's tables' (the user's own ECR registry, where the container was
+ * copied: it is there, whatever the SDK publishes).
  */
 #include <string.h>
 
@@ -26,6 +30,18 @@ regions_of(struct smp_buf *b, const struct smp_catalog *cat, const char *set)
 	}
 }
 
+/* 1 when account is a registry account of the SDK's tables. */
+static int
+sdk_account(const struct smp_catalog *cat, const char *account)
+{
+	size_t i;
+
+	for (i = 0; i < cat->image_registry_count; i++)
+		if (strcmp(cat->image_registries[i].account, account) == 0)
+			return 1;
+	return 0;
+}
+
 void
 smp__rules_region(const struct smp_check *c)
 {
@@ -36,6 +52,9 @@ smp__rules_region(const struct smp_check *c)
 	char list[1024];
 
 	if (!job->compiler || !job->image_region_missing || !job->image_config)
+		return;
+	if (job->image && job->image_account &&
+	    !sdk_account(c->cat, job->image_account))
 		return;
 	smp__buf_init_fixed(&b, list, sizeof(list));
 	regions_of(&b, c->cat, job->image_config->registries);

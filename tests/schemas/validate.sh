@@ -233,6 +233,33 @@ def schema_errors(validator, doc):
             for e in validator.iter_errors(doc)]
 
 
+def is_tuning(doc):
+    """lib/job/tuning.c is_tuning_request"""
+    return (("TrainingJobDefinition" in doc or "TrainingJobDefinitions" in doc)
+            and ("HyperParameterTuningJobConfig" in doc
+                 or "HyperParameterTuningJobName" in doc))
+
+
+def tuning_errors(doc):
+    """A tuning request as lib/rules/check_buffer.c checks it: the request
+    against its schema, then each definition's CreateTrainingJob members
+    (those the tuning schema leaves to it) as a CreateTrainingJob request."""
+    errors = schema_errors(tuning_validator, doc)
+    defs = [doc.get("TrainingJobDefinition")]
+    if isinstance(doc.get("TrainingJobDefinitions"), list):
+        defs += doc["TrainingJobDefinitions"]
+    props = tuning_schema["$defs"]["HyperParameterTrainingJobDefinition"]["properties"]
+    shared = [k for k, v in props.items()
+              if "checked as the CreateTrainingJob" in v.get("description", "")]
+    for d in defs:
+        if not isinstance(d, dict):
+            continue
+        req = {("HyperParameters" if k == "StaticHyperParameters" else k): v
+               for k, v in d.items() if k in shared}
+        errors += schema_errors(validators["create_training_job"], req)
+    return errors
+
+
 passed = failed = 0
 for path in sorted(glob.glob(os.path.join(root, "schemas", "*.schema.json"))):
     name = os.path.relpath(path, root)
@@ -250,6 +277,9 @@ for d, name in SCHEMAS.items():
     validators[d] = V(s)
     keysets[d] = top_keys(s, s, set())
 fixed = V(load_schema(schema_path)) if schema_path else None
+tuning_schema = load_schema(os.path.join(
+    root, "schemas", "create-hyper-parameter-tuning-job.schema.json"))
+tuning_validator = V(tuning_schema)
 
 # validate.sh SPEC...: each against its (or the given) schema
 if args:
@@ -344,7 +374,9 @@ for path in specs:
             errors.append("/: a job spec must be a mapping")
             continue
         d = forced or detect(doc, keysets)
-        if d in validators:
+        if not forced and is_tuning(doc):
+            errors += tuning_errors(doc)
+        elif d in validators:
             errors += schema_errors(validators[d], doc)
     c_says = sorted(set(rules) & STRUCTURAL)
     if errors and not c_says:

@@ -2,7 +2,12 @@
  * test_pysrc_env.c - variables a source sets outside its Python (a
  * notebook's %env): os.environ["K"] reads them from where they are set
  * on, a key never set stays unknown, and the value keeps the place it
- * was written.
+ * was written. And the region a source creates each job in
+ * (struct smp_pysrc_job.region): the region_name of the boto3 session
+ * behind an estimator's sagemaker_session or of the client that sends a
+ * request, else AWS_DEFAULT_REGION as the source sets it when the session
+ * is made; unknown when it cannot be read; NULL when the source says
+ * nothing.
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -99,4 +104,94 @@ Test(pysrc_env, none_set_is_unknown)
 					 strlen(code), NULL, 0),
 		     0);
 	cr_expect(smp__node_unknown(env_of("GPU_NUM_DEVICES")));
+}
+
+static void
+scan(const char *py)
+{
+	cr_assert_eq(
+		smp__pysrc_scan(&src, &arena, &alloc, &hkey, py, strlen(py)),
+		0);
+	cr_assert_eq(src.syntax, 0);
+}
+
+/* The region of job k: its text, "?" when unknown, NULL when none. */
+static const char *
+region(size_t k)
+{
+	const struct smp_node *r;
+
+	cr_assert_lt(k, src.count);
+	r = src.jobs[k].region;
+	if (!r)
+		return NULL;
+	if (smp__node_unknown(r))
+		return "?";
+	cr_assert_eq(r->kind, SMP_NODE_SCALAR);
+	return r->u.scalar.value;
+}
+
+Test(pysrc_env, region_estimator_session)
+{
+	scan("import boto3, sagemaker\n"
+	     "from sagemaker.pytorch import PyTorch\n"
+	     "b = boto3.Session(region_name='cn-north-1')\n"
+	     "a = PyTorch(sagemaker_session=sagemaker.Session(b))\n"
+	     "c = PyTorch(sagemaker_session=sagemaker.Session("
+	     "boto_session=boto3.Session(None, None, None, 'eu-west-1')))\n"
+	     "d = PyTorch(entry_point='t.py')\n"
+	     "e = PyTorch(sagemaker_session=sagemaker.Session())\n"
+	     "f = PyTorch(sagemaker_session=make_session())\n");
+	cr_assert_eq(src.count, 5);
+	cr_assert_str_eq(region(0), "cn-north-1");
+	/* the node is where the region is written */
+	cr_assert_eq(src.jobs[0].region->start.line, 3);
+	cr_assert_eq(src.jobs[0].region->start.column, 31);
+	cr_assert_str_eq(region(1), "eu-west-1");
+	cr_assert_null(region(2));
+	cr_assert_null(region(3)); /* a default session: the environment */
+	cr_assert_str_eq(region(4), "?");
+}
+
+Test(pysrc_env, region_environ_when_the_session_is_made)
+{
+	scan("import os\n"
+	     "import boto3, sagemaker\n"
+	     "from sagemaker.huggingface import HuggingFace\n"
+	     "early = sagemaker.Session()\n"
+	     "os.environ['AWS_DEFAULT_REGION'] = 'cn-northwest-1'\n"
+	     "a = HuggingFace(entry_point='t.py')\n"
+	     "b = HuggingFace(sagemaker_session=early)\n"
+	     "c = HuggingFace(sagemaker_session=sagemaker.Session())\n"
+	     "os.environ['AWS_REGION'] = 'us-east-1'\n"
+	     "d = HuggingFace(entry_point='t.py')\n"
+	     "if x:\n"
+	     "    os.environ['AWS_DEFAULT_REGION'] = 'us-west-2'\n"
+	     "e = HuggingFace(entry_point='t.py')\n");
+	cr_assert_eq(src.count, 5);
+	cr_assert_str_eq(region(0), "cn-northwest-1");
+	cr_assert_null(region(1)); /* made before the variable was set */
+	cr_assert_str_eq(region(2), "cn-northwest-1");
+	/* boto3 reads AWS_DEFAULT_REGION, not AWS_REGION */
+	cr_assert_str_eq(region(3), "cn-northwest-1");
+	/* set on one branch only: either may hold */
+	cr_assert_str_eq(region(4), "?");
+}
+
+Test(pysrc_env, region_client)
+{
+	scan("import boto3\n"
+	     "sm = boto3.client('sagemaker', region_name='cn-north-1')\n"
+	     "sm.create_training_job(TrainingJobName='a')\n"
+	     "s = boto3.Session(region_name='us-gov-west-1')\n"
+	     "s.client('sagemaker').create_training_job(TrainingJobName='b')\n"
+	     "s.client('sagemaker', 'eu-west-1').create_training_job("
+	     "TrainingJobName='c')\n"
+	     "boto3.client('sagemaker').create_training_job("
+	     "TrainingJobName='d')\n");
+	cr_assert_eq(src.count, 4);
+	cr_assert_str_eq(region(0), "cn-north-1");
+	cr_assert_str_eq(region(1), "us-gov-west-1");
+	cr_assert_str_eq(region(2), "eu-west-1");
+	cr_assert_null(region(3));
 }

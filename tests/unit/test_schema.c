@@ -606,12 +606,17 @@ Test(schema, model_dir_is_a_string_or_false)
 	    "'model_dir' must be a string or false, found a boolean (true)");
 }
 
-Test(schema, hyperparameters_are_scalars)
+/* The SDK json.dumps() a list or mapping value of an estimator's
+ * hyperparameters (EstimatorBase._json_encode_hyperparameters); null is
+ * no value to send. */
+Test(schema, hyperparameters_are_values_the_sdk_encodes)
 {
-	one("estimator: HuggingFace\nhyperparameters: {layers: [1, 2]}\n",
+	none("estimator: HuggingFace\nhyperparameters: {layers: [1, 2], "
+	     "opt: {name: adamw}}\n");
+	one("estimator: HuggingFace\nhyperparameters: {layers: null}\n",
 	    "wrong-type",
-	    "'hyperparameters.layers' must be a string, a number or a "
-	    "boolean, found a list");
+	    "'hyperparameters.layers' must be a mapping, a list, a string, "
+	    "a number or a boolean, found null");
 }
 
 Test(schema, debugger_hook_config_bool_or_mapping)

@@ -145,6 +145,7 @@ Test(sdk_oracle, effective_hyperparameters_equal_the_sdk)
 
 struct pulled {
 	char image[256];
+	char account[16], registry[16], py[8], cuda[8];
 	int missing, ran;
 };
 
@@ -157,6 +158,28 @@ grab_image(void *ud, const struct smp_check *c)
 	p->missing = c->job->image_region_missing;
 	snprintf(p->image, sizeof(p->image), "%s",
 		 c->job->pulled_image ? c->job->pulled_image : "");
+	snprintf(p->account, sizeof(p->account), "%s",
+		 c->job->image_account ? c->job->image_account : "");
+	snprintf(p->registry, sizeof(p->registry), "%s",
+		 c->job->registry_account ? c->job->registry_account : "");
+	snprintf(p->py, sizeof(p->py), "%s",
+		 c->job->image_py ? c->job->image_py : "");
+	snprintf(p->cuda, sizeof(p->cuda), "%s",
+		 c->job->image_cuda ? c->job->image_cuda : "");
+}
+
+/* 1 when the tag of uri has the part "-part" followed by '-' or its end. */
+static int
+tag_part(const char *uri, const char *part)
+{
+	const char *t = strrchr(uri, ':');
+	size_t n = strlen(part);
+
+	for (; t && (t = strchr(t, '-')) != NULL; t++)
+		if (strncmp(t + 1, part, n) == 0 &&
+		    (t[1 + n] == '-' || t[1 + n] == '\0'))
+			return 1;
+	return 0;
 }
 
 /*
@@ -172,7 +195,7 @@ Test(sdk_oracle, effective_image_and_region_equal_the_sdk)
 	const cJSON *list = cJSON_GetObjectItemCaseSensitive(specs, "specs");
 	const cJSON *res = cJSON_GetObjectItemCaseSensitive(exp, "results");
 	const cJSON *spec;
-	int i = 0, uris = 0, regions = 0;
+	int i = 0, uris = 0, regions = 0, facts = 0;
 
 	cJSON_ArrayForEach(spec, list)
 	{
@@ -206,15 +229,36 @@ Test(sdk_oracle, effective_image_and_region_equal_the_sdk)
 				  name);
 			regions++;
 		} else {
-			cr_expect_str_eq(p.image, uri->valuestring, "%s", name);
+			const char *u = uri->valuestring;
+
+			cr_expect_str_eq(p.image, u, "%s", name);
 			cr_expect(!p.missing, "%s: published there", name);
+			/* the facts of the SDK's URI: its account is the
+			 * registry table's for the region, and the tag has
+			 * the Python and CUDA parts the job holds */
+			cr_expect(strncmp(u, p.account, strlen(p.account)) ==
+						  0 &&
+					  strncmp(u + strlen(p.account),
+						  ".dkr.", 5) == 0,
+				  "%s: account '%s'", name, p.account);
+			/* (an image_uri of the user's: no SDK row) */
+			cr_expect(
+				!*p.registry || !strcmp(p.registry, p.account),
+				"%s: registry account '%s'", name, p.registry);
+			cr_expect(!*p.py || tag_part(u, p.py), "%s: '%s'", name,
+				  p.py);
+			cr_expect(!*p.cuda || tag_part(u, p.cuda), "%s: '%s'",
+				  name, p.cuda);
+			facts += *p.py && *p.cuda;
 			uris++;
 		}
 		smp_context_free(ctx);
 	}
-	cr_log_info("%d image URIs and %d refused regions compared", uris,
-		    regions);
+	cr_log_info("%d image URIs (%d with Python and CUDA tags) and %d "
+		    "refused regions compared",
+		    uris, facts, regions);
 	cr_expect_geq(uris, 60);
+	cr_expect_geq(facts, 20);
 	cr_expect_geq(regions, 4);
 	cJSON_Delete(specs);
 	cJSON_Delete(exp);

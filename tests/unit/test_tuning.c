@@ -13,6 +13,8 @@
 #include "job/effective.h"
 #include "job/normalize.h"
 #include "job/source_python.h"
+#include "catalog/embedded.h"
+#include "util/buf.h"
 #include "helpers.h"
 
 static const char request[] =
@@ -166,4 +168,69 @@ Test(tuning, python_tuner_ranges)
 			     ->u.sequence.count,
 		     2);
 	smp__docs_release(&l.docs);
+}
+
+/*
+ * A checked request (smp__tuning_scan: the tuning schema reports a
+ * definition's unknown members) hands the CreateTrainingJob check exactly
+ * the members the schema leaves to it, so no key is reported twice and
+ * none is lost: the schema's own list, read from the embedded file.
+ */
+Test(tuning, definition_members_are_the_schemas_shared_ones)
+{
+	const struct smp_embedded_file *f = smp__embedded_find(
+		"create-hyper-parameter-tuning-job.schema.json");
+	const struct smp_node *props, *def;
+	struct smp_allocator a;
+	struct smp_limits lim;
+	struct smp_docs docs, req;
+	struct smp_pysrc src;
+	struct smp_buf b;
+	size_t i, shared = 0;
+
+	cr_assert_not_null(f);
+	smp__allocator_resolve(&a, NULL);
+	smp__limits_resolve(&lim, NULL);
+	smp__docs_init(&docs, &a);
+	cr_assert_eq(
+		smp__load(&docs, f->name, (const char *)f->data, f->len, &lim),
+		0);
+	props = smp__map_get(
+		smp__map_get(smp__map_get(docs.items[0].root, "$defs"),
+			     "HyperParameterTrainingJobDefinition"),
+		"properties");
+	cr_assert_not_null(props);
+	/* a definition with every member the schema knows, and one more */
+	smp__buf_init(&b, &a, SMP_BUF_NO_MAX);
+	smp__buf_adds(&b, "{\"HyperParameterTuningJobName\": \"t\", "
+			  "\"TrainingJobDefinition\": {\"NotAMember\": 1");
+	for (i = 0; i < props->u.mapping.count; i++)
+		smp__buf_addf(&b, ", \"%s\": 1",
+			      props->u.mapping.items[i].key->u.scalar.value);
+	smp__buf_adds(&b, "}}");
+	cr_assert(!b.oom);
+	smp__docs_init(&req, &a);
+	cr_assert_eq(smp__load(&req, "t.json", b.data, b.len, &lim), 0);
+	cr_assert_eq(smp__tuning_scan(&src, &req.arena, req.items[0].root), 1);
+	def = src.jobs[0].root;
+	cr_assert_null(smp__map_get(def, "NotAMember"));
+	for (i = 0; i < props->u.mapping.count; i++) {
+		const struct smp_pair *p = &props->u.mapping.items[i];
+		const char *name = p->key->u.scalar.value;
+		const struct smp_node *d =
+			smp__map_get(p->value, "description");
+		int left = d && strstr(d->u.scalar.value,
+				       "checked as the CreateTrainingJob");
+		const char *as = strcmp(name, "StaticHyperParameters") == 0
+					 ? "HyperParameters"
+					 : name;
+
+		shared += left;
+		cr_assert_eq(smp__map_get(def, as) != NULL, left,
+			     "definition member %s", name);
+	}
+	cr_assert_gt(shared, 10);
+	smp__buf_free(&b);
+	smp__docs_release(&req);
+	smp__docs_release(&docs);
 }
