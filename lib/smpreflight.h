@@ -917,7 +917,7 @@ int smp_suggestion_emit_text(const struct smp_suggestion *suggestion,
  * the next pass, which checks the new text again, until no fix is left
  * or max_passes passes ran.
  */
-#define SMP_FIX_OPTIONS_VERSION 1
+#define SMP_FIX_OPTIONS_VERSION 2
 
 struct smp_fix_options {
 	unsigned int version;
@@ -933,6 +933,10 @@ struct smp_fix_options {
 	 * smp_check_options.baseline (its learning-rate-not-scaled and
 	 * baseline-drift fixes); NULL: no comparison */
 	const struct smp_baseline *baseline;
+	/* Version 2. SMP_CHECK_WALKED, SMP_CHECK_ALL_JOBS as in
+	 * smp_check_options.flags (a file a walk found fixes only the jobs
+	 * a check of it judges); SMP_CHECK_NO_EDITS is ignored. */
+	unsigned int flags;
 };
 
 #define SMP_FIX_PASSES_DEFAULT 10

@@ -1310,6 +1310,7 @@ class _FixOptions(ctypes.Structure):
         ("script_dir", _c_str),
         ("format", _c_enum),
         ("baseline", ctypes.c_void_p),
+        ("flags", ctypes.c_uint),
     ]
 
 
@@ -1344,7 +1345,7 @@ def fix(source, *, name=None, unsafe_fixes=False, context=None):
     if buf is None:
         with open(label, "rb") as f:
             buf = f.read()
-    opts = _FixOptions(1, 1 if unsafe_fixes else 0, 0, None, 0, None)
+    opts = _FixOptions(2, 1 if unsafe_fixes else 0, 0, None, 0, None, 0)
     out = _P()
     err = _Error()
     rc = _smp_fix(ctypes.byref(out), ctx, _to_bytes(label), buf, len(buf),

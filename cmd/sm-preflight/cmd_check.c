@@ -311,6 +311,16 @@ struct result {
 	struct cli_fixed *fixed; /* --fix, --diff: rep is its report */
 };
 
+/* The check flags of file i: a walk's file judges only compiler jobs,
+ * unless all-jobs says every job. */
+static unsigned int
+walk_flags(const struct run *r, size_t i)
+{
+	if (!r->files->walked[i])
+		return 0u;
+	return SMP_CHECK_WALKED | (r->all_jobs[i] ? SMP_CHECK_ALL_JOBS : 0u);
+}
+
 /* In a worker thread: file i checked, nothing printed. */
 static void *
 check_work(void *ud, size_t i)
@@ -332,7 +342,7 @@ check_work(void *ud, size_t i)
 			strcmp(path, "-") == 0
 				? (r->stdin_name ? r->stdin_name : "<stdin>")
 				: path,
-			&res->err);
+			walk_flags(r, i), &res->err);
 	else if (strcmp(path, "-") == 0)
 		res->rc = check_stdin(&res->rep, r->ctxs[i],
 				      r->stdin_name ? r->stdin_name : "<stdin>",
@@ -341,10 +351,7 @@ check_work(void *ud, size_t i)
 		struct smp_check_options o = SMP_CHECK_OPTIONS_INIT;
 
 		o.baseline = r->baseline;
-		o.flags = r->check_flags;
-		if (r->files->walked[i])
-			o.flags |= SMP_CHECK_WALKED |
-				   (r->all_jobs[i] ? SMP_CHECK_ALL_JOBS : 0u);
+		o.flags = r->check_flags | walk_flags(r, i);
 		res->rc = smp_check(&res->rep, r->ctxs[i], path, NULL, 0, &o,
 				    &res->err);
 	}

@@ -69,7 +69,7 @@ read_all(FILE *f, char **buf, size_t *len, const char **why)
 int
 cli_fix_file(struct cli_fixed **out, const struct cli_fix *fix,
 	     const struct smp_context *ctx, const char *path, const char *name,
-	     struct smp_error *err)
+	     unsigned int flags, struct smp_error *err)
 {
 	struct smp_fix_options o = SMP_FIX_OPTIONS_INIT;
 	struct cli_fixed *x = calloc(1, sizeof(*x));
@@ -94,6 +94,7 @@ cli_fix_file(struct cli_fixed **out, const struct cli_fix *fix,
 	}
 	o.unsafe_fixes = fix->unsafe;
 	o.baseline = fix->baseline;
+	o.flags = flags;
 	if (strcmp(path, "-") != 0) {
 		/* entry scripts from the spec's folder, as a check finds them
 		 * (a text's own folder is not known to the library) */

@@ -33,12 +33,13 @@ struct cli_fixed {
 };
 
 /*
- * Reads path ("-": stdin, labelled name) and fixes it; 0 with *out set,
+ * Reads path ("-": stdin, labelled name) and fixes it, flags as
+ * smp_fix_options.flags (a walked file's); 0 with *out set,
  * SMP_EIO (err says why), SMP_ENOMEM, or what smp_fix() returns.
  */
 int cli_fix_file(struct cli_fixed **out, const struct cli_fix *fix,
 		 const struct smp_context *ctx, const char *path,
-		 const char *name, struct smp_error *err);
+		 const char *name, unsigned int flags, struct smp_error *err);
 
 void cli_fixed_free(struct cli_fixed *fixed);
 

@@ -11,6 +11,7 @@
  * before, less the fixed findings, the others moved with the edits.
  */
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "util/buf.h"
@@ -27,7 +28,8 @@
 #include "fix/derive.h"
 
 static const size_t fix_options_size[SMP_FIX_OPTIONS_VERSION + 1] = {
-	0, sizeof(struct smp_fix_options)};
+	0, offsetof(struct smp_fix_options, flags),
+	sizeof(struct smp_fix_options)};
 
 int
 smp_fix_options_init(struct smp_fix_options *opts, unsigned int version)
@@ -212,6 +214,7 @@ check_pass(struct smp_report **rep, struct pass *p,
 	co.baseline = o->baseline;
 	co.script_dir = o->script_dir;
 	co.format = o->format;
+	co.flags = o->flags & (SMP_CHECK_WALKED | SMP_CHECK_ALL_JOBS);
 	rc = smp_check(rep, ctx, name, cur, len, &co, err);
 	if (rc)
 		return rc;

@@ -420,3 +420,47 @@ Test(fix, notebook_changes_only_the_cell_source_string)
 	free(nb);
 	smp_context_free(ctx);
 }
+
+/* A file a walk found (flags, version 2) fixes only the jobs a check of it
+ * judges: a job without Training Compiler keeps its misspelt key, unless
+ * every job is judged. */
+Test(fix, walked_file_fixes_only_judged_jobs)
+{
+	struct smp_context *ctx = th_context(NULL);
+	const char *spec = "estimator: PyTorch\n"
+			   "entry_point: train.py\n"
+			   "framework_version: \"1.13.1\"\n"
+			   "py_version: py39\n"
+			   "instance_type: ml.c5.xlarge\n"
+			   "instance_count: 1\n"
+			   "hyperparamters: {epochs: 1}\n";
+	struct smp_fix_options o = SMP_FIX_OPTIONS_INIT;
+	struct smp_fix_result *walked = NULL, *all = NULL;
+	struct smp_error err;
+
+	o.flags = SMP_CHECK_WALKED;
+	cr_assert_eq(
+		smp_fix(&walked, ctx, "s.yaml", spec, strlen(spec), &o, &err),
+		0, "%s", err.message);
+	cr_assert_not(walked->changed);
+	o.flags = SMP_CHECK_WALKED | SMP_CHECK_ALL_JOBS;
+	cr_assert_eq(smp_fix(&all, ctx, "s.yaml", spec, strlen(spec), &o, &err),
+		     0, "%s", err.message);
+	cr_assert(all->changed);
+	cr_assert_not_null(strstr(all->text, "hyperparameters: {epochs: 1}"));
+	smp_fix_result_free(walked);
+	smp_fix_result_free(all);
+	smp_context_free(ctx);
+}
+
+/* A caller built against version 1 of the options gets no flags. */
+Test(fix, options_version_one_has_no_flags)
+{
+	struct smp_fix_options o;
+
+	memset(&o, 0xff, sizeof(o));
+	cr_assert_eq(smp_fix_options_init(&o, 1), 0);
+	cr_assert_eq(o.version, 1);
+	cr_assert_eq(smp_fix_options_init(&o, SMP_FIX_OPTIONS_VERSION + 1),
+		     SMP_EINVAL);
+}

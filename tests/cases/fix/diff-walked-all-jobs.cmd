@@ -1,0 +1,1 @@
+check --no-script --diff --all-jobs fix/walked
