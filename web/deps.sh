@@ -3,8 +3,9 @@
 #
 #   emscripten  Debian's, to compile the library to WebAssembly
 #   libyaml     its Debian source package, unpacked in BUILD/web-src
-#               (apt-get source; a deb-src entry for Debian's own archive
-#               is added when the machine has none)
+#               (apt-get source, with dpkg-dev's dpkg-source; a deb-src
+#               entry for Debian's own archive is added when the machine
+#               has none)
 #   chromium    Debian's, for the browser test
 #   playwright-core from the npm registry, pinned by tests/web/package-lock.json
 #               (npm ci; make web itself downloads nothing)
@@ -40,6 +41,11 @@ apt_pkgs=
 for p in $m; do
 	case $p in
 	emscripten | chromium | nodejs | npm) apt_pkgs="$apt_pkgs $p" ;;
+	libyaml-source)
+		# apt-get source unpacks with dpkg-source (not on a minimal Debian)
+		command -v dpkg-source >/dev/null 2>&1 ||
+			apt_pkgs="$apt_pkgs dpkg-dev"
+		;;
 	esac
 done
 if [ "$(id -u)" != 0 ]; then
