@@ -211,7 +211,7 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 	elif m=$$(sh web/deps.sh check $(BUILD)); then \
 		$(MAKE) --no-print-directory test-web; \
 	else \
-		echo "skipped the playground tests: $$m not installed (make web-deps as root: apt-get install emscripten chromium, libyaml's source, npm ci)"; \
+		echo "skipped the playground tests: $$m not installed (make web-deps, as root, installs them: emscripten and chromium with apt-get, libyaml's source, playwright-core with npm ci; nodejs-20 is Node.js 20 or later)"; \
 	fi
 	@echo "== install into a DESTDIR, the wheel, Python binding"
 	@if [ -n "$(SANITIZED)" ]; then \
