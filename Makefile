@@ -10,7 +10,9 @@ SHELL = /bin/bash
 PREFIX ?= /usr/local
 CC ?= cc
 BUILD ?= build
-SHARED ?= ../shared
+# the project's reference folder (schemas, corpora) some tests read; they
+# skip with a message without it. SMP_SHARED_DIR, which they name, works too.
+SHARED ?= $(or $(SMP_SHARED_DIR),../shared)
 
 # libcurl: headers only; lib/fetch_curl.c loads it with dlopen() when a
 # download starts, so that no other command pays for loading it.
