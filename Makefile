@@ -10,7 +10,9 @@ SHELL = /bin/bash
 PREFIX ?= /usr/local
 CC ?= cc
 BUILD ?= build
-SHARED ?= ../shared
+# the project's reference folder (schemas, corpora) some tests read; they
+# skip with a message without it. SMP_SHARED_DIR, which they name, works too.
+SHARED ?= $(or $(SMP_SHARED_DIR),../shared)
 
 # libcurl: headers only; lib/fetch_curl.c loads it with dlopen() when a
 # download starts, so that no other command pays for loading it.
@@ -219,7 +221,7 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 	elif m=$$(sh web/deps.sh check $(BUILD)); then \
 		$(MAKE) --no-print-directory test-web; \
 	else \
-		echo "skipped the playground tests: $$m not installed (make web-deps as root: apt-get install emscripten chromium, libyaml's source, npm ci)"; \
+		echo "skipped the playground tests: $$m not installed (make web-deps, as root, installs them: emscripten and chromium with apt-get, libyaml's source, playwright-core with npm ci; nodejs-20 is Node.js 20 or later)"; \
 	fi
 	@echo "== install into a DESTDIR, the wheel, Python binding"
 	@if [ -n "$(SANITIZED)" ]; then \

@@ -10,20 +10,24 @@
 #        the binding into a venv),
 #        libxml2-utils (xmllint, the JUnit schemas), debootstrap (the
 #        minimal Debian root the wheel is installed into, built once into
-#        /var/tmp by tests/install/wheel.sh).
+#        /var/tmp by tests/install/wheel.sh), time (/usr/bin/time: the
+#        hostile inputs' memory bounds), man-db (the man page renders
+#        without warnings).
 #
 # As root, the missing ones are installed with apt-get, quietly (apt's
 # and debconf's output go to LOG, default build/apt.log, shown only when
 # apt-get fails). Otherwise a missing build package stops with the
-# command to run as root; a missing test package is named and the checks
-# that need it are skipped. Machines without dpkg are left alone.
+# command to run as root, naming every missing package (the tests' too
+# for make test, so that one command is enough); a missing test package
+# alone is named and the checks that need it are skipped. Machines
+# without dpkg are left alone.
 
 what=${1:-build}
 log=${2:-build/apt.log}
 
 build_pkgs="libyaml-dev libcjson-dev libcurl4-openssl-dev pkg-config"
 test_pkgs="libcriterion-dev python3 openssl python3-jsonschema python3-yaml
-python3-venv libxml2-utils debootstrap"
+python3-venv libxml2-utils debootstrap time man-db"
 
 case $what in
 build) want=$build_pkgs ;;
@@ -58,11 +62,18 @@ if [ "$(id -u)" = 0 ]; then
 fi
 
 need_build=
+need_test=
 for p in $missing; do
-	case " $build_pkgs " in *" $p "*) need_build="$need_build $p" ;; esac
+	case " $build_pkgs " in
+	*" $p "*) need_build="$need_build $p" ;;
+	*) need_test="$need_test $p" ;;
+	esac
 done
 if [ -n "$need_build" ]; then
-	echo "deps: missing$need_build; as root, run: apt-get install$need_build"
+	echo "deps: the build needs$need_build (not installed)"
+	[ -z "$need_test" ] || echo "deps: the tests need$need_test (not installed)"
+	echo "deps: as root, run: apt-get install $missing"
+	echo "deps: (or run this make as root: it installs them itself)"
 	exit 1
 fi
 echo "deps: missing $missing: the checks that need them are skipped" \

@@ -3,9 +3,11 @@
 #
 #   emscripten  Debian's, to compile the library to WebAssembly
 #   libyaml     its Debian source package, unpacked in BUILD/web-src
-#               (apt-get source; a deb-src entry for Debian's own archive
-#               is added when the machine has none)
+#               (apt-get source, with dpkg-dev's dpkg-source; a deb-src
+#               entry for Debian's own archive is added when the machine
+#               has none)
 #   chromium    Debian's, for the browser test
+#   nodejs      20 or later (playwright-core refuses Debian 12's 18)
 #   playwright-core from the npm registry, pinned by tests/web/package-lock.json
 #               (npm ci; make web itself downloads nothing)
 #
@@ -18,11 +20,22 @@ build=${2:-build}
 log=$build/apt-web.log
 yaml=$build/web-src/libyaml-0.2.5
 
+# playwright-core (tests/web/package-lock.json) refuses a Node.js older
+# than 20, such as Debian 12's nodejs (18): the browser test needs 20
+node_major() {
+	v=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null)
+	case $v in '' | *[!0-9]*) echo 0 ;; *) echo "$v" ;; esac
+}
+
 missing() {
 	m=
 	command -v emcc >/dev/null 2>&1 || m="$m emscripten"
 	command -v chromium >/dev/null 2>&1 || m="$m chromium"
-	command -v node >/dev/null 2>&1 || m="$m nodejs"
+	if ! command -v node >/dev/null 2>&1; then
+		m="$m nodejs"
+	elif [ "$(node_major)" -lt 20 ]; then
+		m="$m nodejs-20"
+	fi
 	command -v npm >/dev/null 2>&1 || m="$m npm"
 	[ -f "$yaml/src/parser.c" ] || m="$m libyaml-source"
 	[ -d tests/web/node_modules/playwright-core ] || m="$m playwright-core"
@@ -40,6 +53,11 @@ apt_pkgs=
 for p in $m; do
 	case $p in
 	emscripten | chromium | nodejs | npm) apt_pkgs="$apt_pkgs $p" ;;
+	libyaml-source)
+		# apt-get source unpacks with dpkg-source (not on a minimal Debian)
+		command -v dpkg-source >/dev/null 2>&1 ||
+			apt_pkgs="$apt_pkgs dpkg-dev"
+		;;
 	esac
 done
 if [ "$(id -u)" != 0 ]; then
@@ -82,4 +100,11 @@ if [ ! -d tests/web/node_modules/playwright-core ]; then
 		>>"$log" 2>&1 || { tail -n 20 "$log"; exit 1; }
 fi
 m=$(missing)
+case " $m " in
+*" nodejs-20 "*)
+	echo "web: the browser test's playwright-core needs Node.js 20 or" \
+		"later; this node is $(node --version) (Debian 12's nodejs is 18):" \
+		"install a newer Node.js, then run make web-deps again"
+	;;
+esac
 [ -z "$m" ] || { echo "web: still missing: $m"; exit 1; }
