@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "emit/fingerprint.h"
-#include "util/sha256.h"
+#include "util/siphash.h"
 
 static int
 space(char c)
@@ -50,17 +50,19 @@ smp__line_normalize(char *out, const char *line)
 }
 
 /* See fingerprint.h. */
-void
-smp__fingerprint_key(unsigned char key[32], const char *rule, const char *path,
-		     const char *text, size_t len)
+uint64_t
+smp__fingerprint_key(const char *rule, const char *path, const char *text,
+		     size_t len)
 {
-	struct smp_sha256 h;
+	static const struct smp_hashkey k = {SMP_FINGERPRINT_K0,
+					     SMP_FINGERPRINT_K1};
+	struct smp_siphash h;
 	const char *p = text ? text : "", *end = p + (text ? len : 0);
 	size_t words = 0;
 
-	smp__sha256_init(&h);
-	smp__sha256_update(&h, rule, strlen(rule) + 1);
-	smp__sha256_update(&h, path, strlen(path) + 1);
+	smp__siphash_init(&h, &k);
+	smp__siphash_update(&h, rule, strlen(rule) + 1);
+	smp__siphash_update(&h, path, strlen(path) + 1);
 	/* the same bytes as smp__line_normalize(), without a copy */
 	for (;;) {
 		const char *w;
@@ -73,11 +75,11 @@ smp__fingerprint_key(unsigned char key[32], const char *rule, const char *path,
 		while (p < end && *p && !space(*p))
 			p++;
 		if (words++)
-			smp__sha256_update(&h, " ", 1);
-		smp__sha256_update(&h, w, (size_t)(p - w));
+			smp__siphash_update(&h, " ", 1);
+		smp__siphash_update(&h, w, (size_t)(p - w));
 	}
-	smp__sha256_update(&h, "", 1);
-	smp__sha256_final(&h, key);
+	smp__siphash_update(&h, "", 1);
+	return smp__siphash_final(&h);
 }
 
 /* 1 for a byte that continues a UTF-8 sequence. */
@@ -128,19 +130,22 @@ smp__fingerprint_text(struct smp__fp_cursor *c, const char *line,
 
 /* See fingerprint.h. */
 void
-smp__fingerprint_hex(char out[65], const unsigned char key[32],
+smp__fingerprint_hex(char out[SMP_FINGERPRINT_SIZE], uint64_t key,
 		     size_t occurrence)
 {
-	unsigned char data[32 + 24], digits[24];
-	size_t n = 0;
+	static const char hex[] = "0123456789abcdef";
+	char digits[24];
+	size_t n = 0, i;
 
+	for (i = 0; i < 16; i++)
+		out[i] = hex[(key >> (60 - 4 * i)) & 0xf];
+	out[16] = ':';
 	/* the occurrence in decimal, as "%zu" writes it */
 	do {
-		digits[n++] = (unsigned char)('0' + occurrence % 10);
+		digits[n++] = (char)('0' + occurrence % 10);
 		occurrence /= 10;
 	} while (occurrence);
-	memcpy(data, key, 32);
-	for (size_t i = 0; i < n; i++)
-		data[32 + i] = digits[n - 1 - i];
-	smp__sha256_hex(out, data, 32 + n);
+	for (i = 0; i < n; i++)
+		out[17 + i] = digits[n - 1 - i];
+	out[17 + n] = '\0';
 }

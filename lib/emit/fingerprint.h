@@ -12,8 +12,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The key under partialFingerprints; "v1" changes with the recipe. */
-#define SMP_FINGERPRINT_KEY "smPreflight/v1"
+/* The key under partialFingerprints; "v2" changes with the recipe (v1
+ * was two SHA-256 digests per result: half a SARIF run's cost). */
+#define SMP_FINGERPRINT_KEY "smPreflight/v2"
+
+/* SipHash-1-3's key for fingerprints: fixed, so that a run gives the
+ * same fingerprints as the last ("smPrefli", "ght/v2", little-endian). */
+#define SMP_FINGERPRINT_K0 0x696c66657250736dULL
+#define SMP_FINGERPRINT_K1 0x000032762f746867ULL
+
+/* 16 hex digits, a colon, up to 20 decimal digits and a NUL */
+#define SMP_FINGERPRINT_SIZE 38
 
 /*
  * line with every run of whitespace (space, tab, CR, LF, VT, FF) made one
@@ -23,12 +32,12 @@
 size_t smp__line_normalize(char *out, const char *line);
 
 /*
- * The SHA-256 of rule, path and the normalized text (len bytes, or up to
- * a NUL), each ended by a NUL byte: two results with the same key are
- * occurrences of one triple.
+ * The SipHash-1-3 (key SMP_FINGERPRINT_K0, K1) of rule, path and the
+ * normalized text (len bytes, or up to a NUL), each ended by a NUL byte:
+ * two results with the same key are occurrences of one triple.
  */
-void smp__fingerprint_key(unsigned char key[32], const char *rule,
-			  const char *path, const char *text, size_t len);
+uint64_t smp__fingerprint_key(const char *rule, const char *path,
+			      const char *text, size_t len);
 
 /*
  * A line of up to this many bytes is fingerprinted whole; a longer one
@@ -58,10 +67,11 @@ size_t smp__fingerprint_text(struct smp__fp_cursor *c, const char *line,
 
 /*
  * The fingerprint of the occurrence-th (0-based) result with key: the
- * SHA-256 of the key and the occurrence in decimal, as 64 lower-case hex
- * digits and a NUL.
+ * key as 16 lower-case hex digits, a colon and the occurrence in decimal
+ * (the "hash:occurrence" shape of GitHub's own primaryLocationLineHash),
+ * and a NUL.
  */
-void smp__fingerprint_hex(char out[65], const unsigned char key[32],
+void smp__fingerprint_hex(char out[SMP_FINGERPRINT_SIZE], uint64_t key,
 			  size_t occurrence);
 
 #endif

@@ -251,8 +251,8 @@ struct files {
 	struct smp_emitter *em;
 	const char *name; /* what art was resolved for; NULL: nothing yet */
 	struct smp__artifact art;
-	unsigned char (*keys)[32]; /* per finding: its fingerprint key */
-	size_t *occurrence;        /* per finding: earlier ones with its key */
+	uint64_t *keys;     /* per finding: its fingerprint key */
+	size_t *occurrence; /* per finding: earlier ones with its key */
 };
 
 /* The artifact of name, or NULL when it could not be allocated. */
@@ -282,7 +282,7 @@ out_artifact(struct smp__out *o, const struct smp__artifact *art)
 
 /* A finding's key and index, sorted to count the occurrences. */
 struct keyed {
-	unsigned char key[32];
+	uint64_t key;
 	size_t i;
 };
 
@@ -290,7 +290,7 @@ static int
 by_key(const void *a, const void *b)
 {
 	const struct keyed *x = a, *y = b;
-	int c = memcmp(x->key, y->key, 32);
+	int c = (x->key > y->key) - (x->key < y->key);
 
 	return c ? c : (x->i > y->i) - (x->i < y->i);
 }
@@ -313,12 +313,12 @@ occurrences(struct files *fs, size_t n)
 		return SMP_ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
-		memcpy(k[i].key, fs->keys[i], 32);
+		k[i].key = fs->keys[i];
 		k[i].i = i;
 	}
 	qsort(k, n, sizeof(*k), by_key);
 	for (i = 1; i < n; i++)
-		if (memcmp(k[i].key, k[i - 1].key, 32) == 0)
+		if (k[i].key == k[i - 1].key)
 			fs->occurrence[k[i].i] = fs->occurrence[k[i - 1].i] + 1;
 	smp__free(&fs->em->alloc, k);
 	return 0;
@@ -331,7 +331,7 @@ out_result(struct smp_emitter *em, const struct smp_finding *f,
 	struct files *fs = ud;
 	struct smp__out *o = &em->out;
 	const struct smp__artifact *art = resolve(fs, file);
-	char fp[65];
+	char fp[SMP_FINGERPRINT_SIZE];
 	enum smp_rule_id id;
 
 	if (!art) {
@@ -413,8 +413,8 @@ sarif_file(struct smp_emitter *em, const struct smp_report *report)
 		}
 		n = smp__fingerprint_text(&cursor, f->source_line, f->column,
 					  &text);
-		smp__fingerprint_key(fs.keys[i], f->rule ? f->rule : "?",
-				     art->path, text, n);
+		fs.keys[i] = smp__fingerprint_key(f->rule ? f->rule : "?",
+						  art->path, text, n);
 	}
 	if (!em->oom && occurrences(&fs, report->count))
 		em->oom = 1;

@@ -43,34 +43,74 @@ load64(const unsigned char *p)
 	       (uint64_t)p[7] << 56;
 }
 
+void
+smp__siphash_init(struct smp_siphash *s, const struct smp_hashkey *key)
+{
+	s->v[0] = 0x736f6d6570736575ULL ^ key->k0;
+	s->v[1] = 0x646f72616e646f6dULL ^ key->k1;
+	s->v[2] = 0x6c7967656e657261ULL ^ key->k0;
+	s->v[3] = 0x7465646279746573ULL ^ key->k1;
+	s->ntail = 0;
+	s->len = 0;
+}
+
+/* One 8-byte word of the message. */
+static void
+compress(uint64_t v[4], uint64_t m)
+{
+	v[3] ^= m;
+	sipround(v);
+	v[0] ^= m;
+}
+
+void
+smp__siphash_update(struct smp_siphash *s, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+
+	s->len += n;
+	if (s->ntail) {
+		size_t take = 8 - s->ntail < n ? 8 - s->ntail : n;
+
+		memcpy(s->tail + s->ntail, p, take);
+		s->ntail += take;
+		p += take;
+		n -= take;
+		if (s->ntail < 8)
+			return;
+		compress(s->v, load64(s->tail));
+		s->ntail = 0;
+	}
+	for (; n >= 8; p += 8, n -= 8)
+		compress(s->v, load64(p));
+	memcpy(s->tail, p, n);
+	s->ntail = n;
+}
+
+uint64_t
+smp__siphash_final(struct smp_siphash *s)
+{
+	uint64_t b = (uint64_t)s->len << 56;
+	size_t k;
+
+	for (k = 0; k < s->ntail; k++)
+		b |= (uint64_t)s->tail[k] << (8 * k);
+	compress(s->v, b);
+	s->v[2] ^= 0xff;
+	sipround(s->v);
+	sipround(s->v);
+	sipround(s->v);
+	return s->v[0] ^ s->v[1] ^ s->v[2] ^ s->v[3];
+}
+
 uint64_t
 smp__siphash(const struct smp_hashkey *key, const void *data, size_t len)
 {
-	const unsigned char *p = data;
-	uint64_t v[4], b = (uint64_t)len << 56, m;
-	size_t left = len & 7, k;
+	struct smp_siphash s;
 
-	v[0] = 0x736f6d6570736575ULL ^ key->k0;
-	v[1] = 0x646f72616e646f6dULL ^ key->k1;
-	v[2] = 0x6c7967656e657261ULL ^ key->k0;
-	v[3] = 0x7465646279746573ULL ^ key->k1;
-	for (k = 0; k + 8 <= len; k += 8) {
-		m = load64(p + k);
-		v[3] ^= m;
-		sipround(v);
-		v[0] ^= m;
-	}
-	for (m = 0; left > 0; left--)
-		m |= (uint64_t)p[k + left - 1] << (8 * (left - 1));
-	b |= m;
-	v[3] ^= b;
-	sipround(v);
-	v[0] ^= b;
-	v[2] ^= 0xff;
-	sipround(v);
-	sipround(v);
-	sipround(v);
-	return v[0] ^ v[1] ^ v[2] ^ v[3];
+	smp__siphash_init(&s, key);
+	smp__siphash_update(&s, data, len);
+	return smp__siphash_final(&s);
 }
 
 void

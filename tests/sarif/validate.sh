@@ -221,7 +221,7 @@ def results_of(doc):
 
 
 def fingerprints(doc):
-    return [r.get("partialFingerprints", {}).get("smPreflight/v1")
+    return [r.get("partialFingerprints", {}).get("smPreflight/v2")
             for r in results_of(doc)]
 
 
@@ -269,7 +269,7 @@ def root_checks(name, doc, root, inside, outside=()):
 
 
 missing_fp = [r["ruleId"] for r in results_of(everything_doc)
-              if not r.get("partialFingerprints", {}).get("smPreflight/v1")]
+              if not r.get("partialFingerprints", {}).get("smPreflight/v2")]
 check("every result has a fingerprint", everything_doc is not None and
       results_of(everything_doc) and not missing_fp, repr(missing_fp[:5]))
 
@@ -336,7 +336,7 @@ pairs = 0
 for r in results_of(doc):
     key = (r["ruleId"], location(r)["uri"],
            r["locations"][0]["physicalLocation"]["region"]["startLine"])
-    fp = r["partialFingerprints"]["smPreflight/v1"]
+    fp = r["partialFingerprints"]["smPreflight/v2"]
     if key in seen:
         pairs += 1
         check("two occurrences of %s on one line" % r["ruleId"],

@@ -133,10 +133,9 @@ static void
 fp(char out[65], const char *rule, const char *path, const char *text,
    size_t occurrence)
 {
-	unsigned char key[32];
-
-	smp__fingerprint_key(key, rule, path, text, strlen(text));
-	smp__fingerprint_hex(out, key, occurrence);
+	smp__fingerprint_hex(
+		out, smp__fingerprint_key(rule, path, text, strlen(text)),
+		occurrence);
 }
 
 Test(emit_artifact, fingerprints_name_rule_path_line_text_and_occurrence)
@@ -145,9 +144,10 @@ Test(emit_artifact, fingerprints_name_rule_path_line_text_and_occurrence)
 	size_t i;
 
 	fp(a, "compiler-debug", "jobs/a.yaml", "  debug: true", 0);
-	cr_assert_eq(strlen(a), 64);
-	for (i = 0; i < 64; i++)
+	cr_assert_eq(strlen(a), 18);
+	for (i = 0; i < 16; i++)
 		cr_assert(strchr("0123456789abcdef", a[i]), "%s", a);
+	cr_assert_str_eq(a + 16, ":0");
 	/* whitespace is not part of it */
 	fp(b, "compiler-debug", "jobs/a.yaml", "debug:   true\n", 0);
 	cr_assert_str_eq(a, b);
@@ -171,15 +171,14 @@ static void
 fp_at(char out[65], const char *line, uint32_t column)
 {
 	struct smp__fp_cursor c;
-	unsigned char key[32];
 	const char *text;
 	size_t n;
 
 	memset(&c, 0, sizeof(c));
 	n = smp__fingerprint_text(&c, line, column, &text);
 	cr_assert_leq(n, SMP_FINGERPRINT_WINDOW);
-	smp__fingerprint_key(key, "unknown-key", "a.json", text, n);
-	smp__fingerprint_hex(out, key, 0);
+	smp__fingerprint_hex(
+		out, smp__fingerprint_key("unknown-key", "a.json", text, n), 0);
 }
 
 Test(emit_artifact, long_lines_are_fingerprinted_by_a_window)
