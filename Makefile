@@ -435,6 +435,8 @@ lint:
 	clang-format --dry-run -Werror $(C_FILES)
 	@echo "== include order of the stages (lib/README.md)"
 	sh tests/lint/include_order.sh lib
+	@echo "== rule ids: asked of rules.def by enum, never matched as strings"
+	sh tests/lint/rule_ids.sh lib
 	@echo "== files a spec names: opened by smp__open_beneath() alone"
 	$(PYTHON) tests/lint/file_openers.py lib
 	@echo "== call cycles between the library's files, and the CLI's"

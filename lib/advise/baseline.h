@@ -29,8 +29,8 @@ int smp__keep_first_job(struct smp_job *job,
 			const struct smp_instance **instance, int *have,
 			const struct smp_check *c);
 
-/* The first finding that means a spec could not be read (syntax, input
- * limit), or NULL. */
+/* The first finding of a rule rules.def declares U() (the spec could not
+ * be read), or NULL. */
 const struct smp_finding *smp__unreadable(const struct smp_report *rep);
 
 #endif

@@ -116,7 +116,7 @@ not_this_items(const struct smp_diagnosis_build *b, const char *item,
 	       const struct smp_finding *f)
 {
 	return strcmp(item, "gpu-num-devices") == 0 &&
-	       strcmp(f->rule, "pytorchxla-missing") == 0 &&
+	       f->rule == smp__rule_id(SMP_RULE_PYTORCHXLA_MISSING) &&
 	       b->job.gpu_devices_from != SMP_GPU_DEVICES_UNSET;
 }
 

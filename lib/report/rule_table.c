@@ -745,6 +745,18 @@ smp__rule_once(enum smp_rule_id rule)
 }
 
 int
+smp__rule_unreadable(enum smp_rule_id rule)
+{
+	static const unsigned char unreadable[SMP_RULE_COUNT] = {
+#define U(a) [SMP_RULE_##a] = 1,
+#include "report/rules.def"
+#undef U
+	};
+
+	return (unsigned)rule < SMP_RULE_COUNT && unreadable[rule];
+}
+
+int
 smp__rule_lookup(enum smp_rule_id *out, const char *id)
 {
 	size_t i;
