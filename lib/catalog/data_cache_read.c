@@ -459,7 +459,7 @@ smp_data_cache_info(struct smp_cache_info *out, const struct smp_options *opts,
 	if (smp__allocator_resolve(&a, opts->allocator))
 		return smp__cache_fail(err, SMP_EINVAL, "options",
 				       "the allocator needs all three hooks");
-	smp__limits_resolve(&lim, &opts->limits);
+	smp__limits_of(&lim, opts);
 	out->checked = read_checked(opts->cache_dir, &a);
 	if (snprintf(out->path, sizeof(out->path), "%s/current",
 		     opts->cache_dir) >= (int)sizeof(out->path) ||

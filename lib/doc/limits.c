@@ -29,3 +29,17 @@ smp__limits_resolve(struct smp_limits *out, const struct smp_limits *in)
 	}
 	*out = d;
 }
+
+/* The limits of the options: their max_* fields, resolved. */
+void
+smp__limits_of(struct smp_limits *out, const struct smp_options *opts)
+{
+	struct smp_limits in;
+
+	in.max_file_size = opts->max_file_size;
+	in.max_depth = opts->max_depth;
+	in.max_nodes = opts->max_nodes;
+	in.max_scalar_len = opts->max_scalar_len;
+	in.max_documents = opts->max_documents;
+	smp__limits_resolve(out, &in);
+}

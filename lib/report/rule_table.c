@@ -81,7 +81,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"more than 1,000 documents or invalid UTF-8 is refused at "
 	"the offending position instead of exhausting memory.",
 	"sm-preflight README, \"Bad input\" (the library takes other limits "
-	"per call: struct smp_limits)",
+	"per call: the max_* fields of struct smp_options)",
 	[SMP_RULE_UNKNOWN_KEY].summary = "a key the dialect does not have",
 	"The SageMaker Python SDK estimators take **kwargs and silently "
 	"ignore unknown keyword arguments, so a typo such as "
