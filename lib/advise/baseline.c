@@ -160,9 +160,3 @@ smp__baseline_instance(const struct smp_baseline *b)
 {
 	return b->instance;
 }
-
-const char *
-smp__baseline_name(const struct smp_baseline *b)
-{
-	return b->name;
-}

@@ -12,11 +12,10 @@
 void smp__baseline_compare(const struct smp_baseline *b,
 			   const struct smp_check *c);
 
-/* The baseline's job (its nodes live as long as b), its instance (NULL
- * when unknown) and the name it was made with. */
+/* The baseline's job (its nodes live as long as b) and its instance
+ * (NULL when unknown). */
 const struct smp_job *smp__baseline_job(const struct smp_baseline *b);
 const struct smp_instance *smp__baseline_instance(const struct smp_baseline *b);
-const char *smp__baseline_name(const struct smp_baseline *b);
 
 /*
  * A check hook's part of keeping the first job it sees (the baseline's,

@@ -127,8 +127,8 @@ read_meta_root(const struct smp_node *root, void *ud)
 	return 0;
 }
 
-void
-smp__cache_meta_release(struct smp_cache_meta *m, const struct smp_allocator *a)
+static void
+cache_meta_release(struct smp_cache_meta *m, const struct smp_allocator *a)
 {
 	int i;
 
@@ -151,7 +151,7 @@ smp__cache_copy_release(struct smp_cache_copy *c, const struct smp_allocator *a)
 
 	for (i = 0; i < SMP_DOC_COUNT; i++)
 		smp__free(a, c->buf[i]);
-	smp__cache_meta_release(&c->meta, a);
+	cache_meta_release(&c->meta, a);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -469,22 +469,6 @@ smp__job_key_of(const struct smp_job *job, const struct smp_node *node)
 	return k ? k : node;
 }
 
-int
-smp__job_flag(const struct smp_job *job, const struct smp_node *n)
-{
-	int b = smp__scalar_bool(n);
-
-	if (b >= 0 || !n || job->dialect == SMP_DIALECT_ESTIMATOR ||
-	    n->kind != SMP_NODE_SCALAR ||
-	    smp__scalar_type(n) != SMP_SCALAR_STRING)
-		return b;
-	if (smp__scalar_is(n, "true"))
-		return 1;
-	if (smp__scalar_is(n, "false"))
-		return 0;
-	return -1;
-}
-
 static struct smp_node *
 new_string(struct smp_job *job, const char *text, size_t len)
 {

@@ -208,11 +208,3 @@ smp__image_parse(struct smp_image_uri *out, const char *uri, size_t len)
 		parse_tag(out, uri, out->tag.off, out->tag.len);
 	return 0;
 }
-
-int
-smp__image_compiler_capable(const struct smp_image_uri *im)
-{
-	if (im->trcomp)
-		return 1;
-	return im->estimator == SMP_EST_TENSORFLOW && im->gpu;
-}

@@ -305,18 +305,14 @@ on_job(struct smp_pyeval *ev, enum smp_pycls cls, size_t callee,
 	if (out->count >= MAX_JOBS)
 		return -1;
 	if (out->count == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 4;
-		struct smp_pysrc_job *jobs =
-			smp__arena_zalloc(s->arena, cap * sizeof(*jobs));
+		void *jobs = out->jobs;
 
-		if (!jobs) {
+		if (smp__arena_grow(s->arena, &jobs, &out->cap, out->count + 1,
+				    sizeof(*out->jobs))) {
 			s->oom = 1;
 			return -1;
 		}
-		if (out->count)
-			memcpy(jobs, out->jobs, out->count * sizeof(*jobs));
 		out->jobs = jobs;
-		out->cap = cap;
 	}
 	root = mapping(s->arena, call->count + 1, call);
 	if (!root) {

@@ -13,6 +13,9 @@
 #include "util/fmt.h"
 #include "util/text.h"
 
+static const char *pointer_of(struct smp_report *r, const struct smp_node *root,
+			      const struct smp_node *node);
+
 int
 smp__report_new(struct smp_report **out, const struct smp_allocator *a,
 		const char *file, const enum smp_severity *severity)
@@ -239,7 +242,7 @@ smp__report_node(struct smp_report *r, enum smp_rule_id rule,
 	f = add_va(r, rule, node ? &node->start : NULL, end, node, fmt, ap);
 	va_end(ap);
 	if (f && node && r->root)
-		f->pointer = smp__report_pointer_of(r, r->root, node);
+		f->pointer = pointer_of(r, r->root, node);
 	return f;
 }
 
@@ -325,9 +328,8 @@ smp__finding_suggest_node(struct smp_report *r, struct smp_finding *f,
 			  const char *value)
 {
 	if (f && node && r->root)
-		smp__finding_suggest_at(
-			r, f, smp__report_pointer_of(r, r->root, node), type,
-			value);
+		smp__finding_suggest_at(r, f, pointer_of(r, r->root, node),
+					type, value);
 }
 
 /* The pointer of key beside f's pointer, in ptr; 0, or -1 for none. */
@@ -692,9 +694,13 @@ find_at(struct step *steps, size_t *n, const struct smp_node *cur,
 	return 0;
 }
 
-const char *
-smp__report_pointer_of(struct smp_report *r, const struct smp_node *root,
-		       const struct smp_node *node)
+/*
+ * The JSON Pointer of node below root ("" for root itself); NULL when not
+ * found. Written into the report's arena.
+ */
+static const char *
+pointer_of(struct smp_report *r, const struct smp_node *root,
+	   const struct smp_node *node)
 {
 	struct step steps[PATH_DEPTH_MAX];
 	struct path p;

@@ -200,12 +200,4 @@ int smp__report_full(const struct smp_report *r);
 /* Sorts findings by file, line, column, then rule id (stable output). */
 void smp__report_sort(struct smp_report *r);
 
-/*
- * Finds the JSON Pointer of node below root ("" for root itself); NULL
- * when not found. Written into the report's arena.
- */
-const char *smp__report_pointer_of(struct smp_report *r,
-				   const struct smp_node *root,
-				   const struct smp_node *node);
-
 #endif
