@@ -1,6 +1,6 @@
 /*
  * suggest.c - `sm-preflight suggest`: a batch size and learning rate for
- * a job from the tested-models table (DESIGN.md section 7), with the
+ * a job from the tested-models table (README "Suggestions"), with the
  * arithmetic shown and the changed spec fragment ready to paste. The spec
  * is checked by the usual pipeline; a hook computes the suggestion while
  * the job's nodes are alive and copies what it keeps into its own arena.

@@ -3,7 +3,7 @@
 
 /*
  * Fills out from in, each 0 (or a NULL in) replaced by the default of
- * DESIGN.md section 8.
+ * the README's "Bad input".
  */
 void
 smp__limits_resolve(struct smp_limits *out, const struct smp_limits *in)

@@ -1,4 +1,4 @@
-/* limits.h - how large an input the loaders accept (DESIGN.md section 8) */
+/* limits.h - how large an input the loaders accept (README "Bad input") */
 #ifndef SMP_LIMITS_H
 #define SMP_LIMITS_H
 

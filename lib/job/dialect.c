@@ -1,5 +1,5 @@
 /*
- * dialect.c - the three ways a job is written (DESIGN.md section 3): which
+ * dialect.c - the three ways a job is written (README "Usage"): which
  * one a document uses, how each spells the settings that fixes name, and
  * what the ModelTrainer and CreateTrainingJob normalizers share (the image
  * URI, the string hyperparameters that switch the compiler on).

@@ -1,6 +1,7 @@
 /*
  * image.c - container image URIs: registry, repository and the tag shapes
- * the AWS Deep Learning Containers use (sdk-rules.md section C):
+ * the AWS Deep Learning Containers use (the SageMaker Python SDK's
+ * sagemaker.image_uris and the Deep Learning Containers' available_images.md):
  *
  *   1.11.0-transformers4.21.1-gpu-py38-cu113-ubuntu20.04   HF + PyTorch
  *   1.13.1-gpu-py39                                        PyTorch (SDK)

@@ -107,7 +107,7 @@ smp_report_max_severity(const struct smp_report *r)
 	enum smp_severity max = SMP_SEVERITY_OFF;
 	size_t i;
 
-	/* a suppressed finding counts for nothing (issue 5) */
+	/* a suppressed finding counts for nothing */
 	for (i = 0; r && i < r->count; i++)
 		if (!r->items[i].suppressed && r->items[i].severity > max)
 			max = r->items[i].severity;

@@ -1,5 +1,5 @@
 /*
- * script.h - the entry script of a job (DESIGN.md section 6): finding the
+ * script.h - the entry script of a job (README "Entry-script checks"): finding the
  * Python file the spec names, reading it, and the facts the rules ask
  * about (does it set GPU_NUM_DEVICES?). The script rules themselves are
  * in lib/rules/script.c.

@@ -1,5 +1,5 @@
 /*
- * arena.h - one arena per parsed document (CONVENTIONS.md 8): nodes,
+ * arena.h - one arena per parsed document: nodes,
  * strings and findings' text come from it and go with one release.
  */
 #ifndef SMP_ARENA_H

@@ -1,5 +1,5 @@
 /*
- * test_image.c - image URIs: every tag shape of sdk-rules.md section C
+ * test_image.c - image URIs: every tag shape of the Deep Learning Containers
  * (as the SDK builds them and as the developer guide publishes them), the
  * repositories that hold the compiler, and URIs that name no version.
  */
