@@ -162,7 +162,7 @@ struct verr {
 struct walk {
 	struct smp_report *rep; /* NULL: validating into verr */
 	struct verr *verr;
-	int json; /* the spec was JSON: wording of the quoting hint */
+	int json;       /* the spec was JSON: wording of the quoting hint */
 	unsigned flags; /* smp__schema_check()'s SMP__SCHEMA_* */
 	unsigned depth;
 };
