@@ -22,13 +22,6 @@ struct cli_gitignore *cli_gitignore_new(void);
 void cli_gitignore_free(struct cli_gitignore *g);
 
 /*
- * 1 when git ignores the walked entry at path (as the walk spells it; its
- * folder must exist), 0 when not, -1 when out of memory.
- */
-int cli_gitignore_match(struct cli_gitignore *g, const char *path,
-			const char *name, int is_dir);
-
-/*
  * A walk filter that skips what git ignores, then asks inner (which may
  * have NULL skip: the default suffixes). g and inner must outlive out.
  */
