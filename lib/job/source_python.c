@@ -154,18 +154,14 @@ note(struct scan *s, enum smp_pysrc_note_kind kind, size_t from, size_t to,
 	if (out->nnotes >= SMP_PYSRC_MAX_NOTES)
 		return NULL;
 	if (out->nnotes == out->capnotes) {
-		size_t cap = out->capnotes ? out->capnotes * 2 : 4;
-		struct smp_pysrc_note *notes =
-			smp__arena_zalloc(s->arena, cap * sizeof(*notes));
+		void *notes = out->notes;
 
-		if (!notes) {
+		if (smp__arena_grow(s->arena, &notes, &out->capnotes,
+				    out->nnotes + 1, sizeof(*out->notes))) {
 			s->oom = 1;
 			return NULL;
 		}
-		if (out->nnotes)
-			memcpy(notes, out->notes, out->nnotes * sizeof(*notes));
 		out->notes = notes;
-		out->capnotes = cap;
 	}
 	if (to <= from)
 		to = from + 1;
