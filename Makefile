@@ -1,4 +1,4 @@
-# sm-preflight - plain GNU make (CONVENTIONS.md 20-22)
+# sm-preflight - plain GNU make
 #
 #   make run     build, then check the bundled examples/
 #   make test    build, then run every test (unit, golden, fuzz replay)
@@ -389,7 +389,7 @@ warnings-check:
 	fi
 
 # ASan+UBSan in its own build folder; Criterion lets leaking tests pass,
-# so the log is searched for any sanitizer report (CONVENTIONS.md 18).
+# so the log is searched for any sanitizer report.
 ASAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
 asan: deps-test
@@ -427,7 +427,7 @@ tsan: deps
 	[ $$rc -eq 0 ] || { echo "tsan: tests failed (log: $(BUILD)/tsan/log)"; exit 1; }; \
 	echo "tsan: clean"
 
-# libFuzzer builds (CONVENTIONS.md 19): each tests/fuzz/fuzz_<name>.c with
+# libFuzzer builds: each tests/fuzz/fuzz_<name>.c with
 # the library sources, instrumented, into $(BUILD)/fuzz/fuzz_<name>; arena
 # allocations are separate blocks so ASan sees overflows. Run one with its
 # seeds and dictionary, new inputs going to a scratch folder, e.g.
@@ -462,6 +462,10 @@ lint:
 	clang-format --dry-run -Werror $(C_FILES)
 	@echo "== include order of the stages (lib/README.md)"
 	sh tests/lint/include_order.sh lib
+	@echo "== file names in opening comments; no document outside the repository cited"
+	sh tests/lint/file_names.sh lib cmd tests/unit tests/fuzz tests/lint
+	@echo "== rule ids: asked of rules.def by enum, never matched as strings"
+	sh tests/lint/rule_ids.sh lib
 	@echo "== files a spec names: opened by smp__open_beneath() alone"
 	$(PYTHON) tests/lint/file_openers.py lib
 	@echo "== call cycles between the library's files, and the CLI's"
@@ -493,7 +497,7 @@ lint:
 	fi; \
 	echo "$$(printf '%s\n' "$$syms" | wc -l) symbols, all smp_ and all declared in the header"
 
-# make bench (DESIGN.md section 11; never part of make test): first the
+# make bench (README "Performance"; never part of make test): first the
 # reference corpus of $(SHARED)/bench (its gen_corpus.py, 1,000 files,
 # seed 0; skipped with a message without it) in instructions against a
 # fair floor (floor.c: libyaml, and its --json tokenizer for JSON files);
@@ -561,7 +565,7 @@ generated-check: docs-check
 		echo "generated files are up to date (docs/rules.md, schemas/, instance-data/)"; \
 	fi
 
-# docs/rules.md is generated from the rule table (CONVENTIONS.md 24);
+# docs/rules.md is generated from the rule table;
 # docs-check (also part of tests/cases/run.sh) fails when it is stale.
 # The README's rules table too (tests/docs/readme.sh, which also checks
 # the README's snippets' refs and examples).

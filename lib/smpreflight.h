@@ -96,15 +96,6 @@ struct smp_allocator {
 	void *ud;
 };
 
-/* Per-document input limits (README "Bad input"); 0 selects the default. */
-struct smp_limits {
-	size_t max_file_size;  /* bytes, default 4 MiB */
-	size_t max_depth;      /* nesting, default 64 */
-	size_t max_nodes;      /* nodes counting alias expansion, 100000 */
-	size_t max_scalar_len; /* bytes, default 64 KiB */
-	size_t max_documents;  /* per YAML stream, default 1000 */
-};
-
 /* How a spec is written (README "Usage"). */
 enum smp_dialect {
 	SMP_DIALECT_AUTO = 0,
@@ -181,7 +172,14 @@ struct smp_options {
 	/* A folder holding instances.json, tested-models.json and
 	 * frameworks.json; NULL uses the data embedded at build time. */
 	const char *instance_data_dir;
-	struct smp_limits limits;
+	/* Per-document input limits (README "Bad input"); 0 selects the
+	 * default. Fields of the options themselves, not a struct of their
+	 * own, so that a limit added later is appended like any option. */
+	size_t max_file_size;  /* bytes, default 4 MiB */
+	size_t max_depth;      /* nesting, default 64 */
+	size_t max_nodes;      /* nodes counting alias expansion, 100000 */
+	size_t max_scalar_len; /* bytes, default 64 KiB */
+	size_t max_documents;  /* per YAML stream, default 1000 */
 	/* Forces a dialect; AUTO detects it from the keys. */
 	enum smp_dialect dialect;
 	/* Severity overrides, applied in order; rule ids are validated. */

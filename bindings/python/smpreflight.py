@@ -103,14 +103,9 @@ class _Error(ctypes.Structure):
     ]
 
 
-class _Limits(ctypes.Structure):
-    _fields_ = [
-        ("max_file_size", ctypes.c_size_t),
-        ("max_depth", ctypes.c_size_t),
-        ("max_nodes", ctypes.c_size_t),
-        ("max_scalar_len", ctypes.c_size_t),
-        ("max_documents", ctypes.c_size_t),
-    ]
+# the input limits: fields of smp_options (0 keeps a default)
+_LIMITS = ("max_file_size", "max_depth", "max_nodes", "max_scalar_len",
+           "max_documents")
 
 
 class _RuleOverride(ctypes.Structure):
@@ -131,7 +126,11 @@ class _Options(ctypes.Structure):
         ("version", ctypes.c_uint),
         ("allocator", ctypes.c_void_p),
         ("instance_data_dir", _c_str),
-        ("limits", _Limits),
+        ("max_file_size", ctypes.c_size_t),
+        ("max_depth", ctypes.c_size_t),
+        ("max_nodes", ctypes.c_size_t),
+        ("max_scalar_len", ctypes.c_size_t),
+        ("max_documents", ctypes.c_size_t),
         ("dialect", _c_enum),
         ("overrides", ctypes.POINTER(_RuleOverride)),
         ("override_count", ctypes.c_size_t),
@@ -791,10 +790,10 @@ class Context:
             o.region = _to_bytes(region)
         o.now = _ranged("now", now, 0, _INT64_MAX)
         for k, v in (limits or {}).items():
-            if k not in dict(_Limits._fields_):
+            if k not in _LIMITS:
                 raise ValueError("unknown limit %r" % k)
             # 0 keeps the default; -1 would wrap to "unlimited"
-            setattr(o.limits, k, _ranged("limits[%r]" % k, v, 0, _SIZE_MAX))
+            setattr(o, k, _ranged("limits[%r]" % k, v, 0, _SIZE_MAX))
         ctx = _P()
         err = _Error()
         rc = _smp_context_new(ctypes.byref(ctx), ctypes.byref(o),

@@ -728,7 +728,6 @@ class TestLayout(unittest.TestCase):
 
     STRUCTS = {
         "smp_error": smpreflight._Error,
-        "smp_limits": smpreflight._Limits,
         "smp_rule_override": smpreflight._RuleOverride,
         "smp_names": smpreflight._Names,
         "smp_memory_doc": smpreflight._MemoryDoc,

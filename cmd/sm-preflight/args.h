@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Exit statuses (DESIGN.md section 5). */
+/* Exit statuses (README "Gating", sm-preflight(1) EXIT STATUS). */
 enum cli_exit {
 	CLI_EXIT_OK = 0,
 	CLI_EXIT_FINDINGS = 1,

@@ -1,7 +1,7 @@
 /*
  * cmd_check.c - `sm-preflight check [FILE|DIR|-]...`: walk the inputs,
  * check each through the library, print the findings in argument and walk
- * order, a summary on stderr, and the exit status (DESIGN.md section 9).
+ * order, a summary on stderr, and the exit status.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@
 
 /*
  * stdin is read whole; one byte more than the library's default file
- * size limit (DESIGN.md section 8) is enough for it to report the limit.
+ * size limit (README "Bad input") is enough for it to report the limit.
  */
 #define STDIN_MAX ((size_t)4 * 1024 * 1024 + 1)
 
@@ -515,7 +515,7 @@ check_done(void *ud, size_t i, void *result)
 		if (f->severity <= SMP_SEVERITY_OFF ||
 		    f->severity > SMP_SEVERITY_ERROR)
 			continue;
-		/* a suppressed finding counts for nothing (issue 5) */
+		/* a suppressed finding counts for nothing */
 		if (f->suppressed) {
 			r->suppressed++;
 			continue;

@@ -2,7 +2,7 @@
  * cmd_suggest.c - `sm-preflight suggest FILE [--to INSTANCE]
  * [--lr-scaling linear|sqrt]`: a batch size and learning rate for the
  * job from the tested-models table, with the arithmetic and the spec
- * fragment to paste (DESIGN.md section 7).
+ * fragment to paste (README "Suggestions").
  *
  * Exit status: 0 a suggestion, or a plain statement that none applies
  * (no tested row, no batch or model hyperparameter, no GPU); 1 the spec

@@ -93,7 +93,7 @@ int cli_outputs_failure(struct cli_outputs *o, const char *file,
 			const char *message);
 
 /*
- * The once-per-run data-stale check (DESIGN.md section 4) to every
+ * The once-per-run data-stale check to every
  * output, ahead of the specs; *sev is its severity (OFF when none or when
  * days is 0). 0 or CLI_EXIT_INTERNAL (printed).
  */

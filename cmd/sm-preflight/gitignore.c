@@ -434,6 +434,10 @@ verdict(const struct plist *l, const char *base, const char *abs,
 	return v;
 }
 
+/*
+ * 1 when git ignores the walked entry at path (as the walk spells it; its
+ * folder must exist), 0 when not, -1 when out of memory.
+ */
 int
 cli_gitignore_match(struct cli_gitignore *g, const char *path, const char *name,
 		    int is_dir)

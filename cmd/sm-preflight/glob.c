@@ -69,8 +69,8 @@ match_one(const char *p, char c)
 	return *p == c ? p + 1 : NULL;
 }
 
-/* See glob.h. */
-int
+/* 1 when s matches pattern p. */
+static int
 cli_glob_match(const char *p, const char *s)
 {
 	const char *star_p = NULL, *star_s = NULL;

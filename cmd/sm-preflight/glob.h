@@ -11,9 +11,6 @@
 #ifndef CLI_GLOB_H
 #define CLI_GLOB_H
 
-/* 1 when s matches pattern p. */
-int cli_glob_match(const char *p, const char *s);
-
 /*
  * One ignore pattern against a walked entry: rel is its path relative
  * to the pattern's folder, name its last component. A pattern without

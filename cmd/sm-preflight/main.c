@@ -2,7 +2,7 @@
  * main.c - sm-preflight: the sub-command table, global options (--help,
  * --version, also as the commands help and version) and `check` as the
  * default command. The CLI uses only the
- * public API in smpreflight.h (CONVENTIONS.md 14).
+ * public API in smpreflight.h.
  */
 #include <stdio.h>
 #include <string.h>

@@ -29,7 +29,12 @@ candidates(const char **out, size_t cap)
 	return n;
 }
 
-int
+/*
+ * 1 when name is a rule id, a group name or ALL; else prints a usage
+ * error naming option (e.g. "--select", or "select" with the config
+ * file's name before it) with a did-you-mean, and returns 0.
+ */
+static int
 cli_select_known(const char *option, const char *name)
 {
 	const char *names[512];

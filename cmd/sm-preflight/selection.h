@@ -17,13 +17,6 @@ struct cli_select_list {
 };
 
 /*
- * 1 when name is a rule id, a group name or ALL; else prints a usage
- * error naming option (e.g. "--select", or "select" with the config
- * file's name before it) with a did-you-mean, and returns 0.
- */
-int cli_select_known(const char *option, const char *name);
-
-/*
  * Adds each comma-separated name of value (blank entries skipped) to l.
  * Returns an exit status: 0, CLI_EXIT_USAGE (printed) or
  * CLI_EXIT_INTERNAL (out of memory, printed).

@@ -14,8 +14,12 @@
 #include "output.h"
 #include "srcroot.h"
 
-/* See srcroot.h. */
-char *
+/*
+ * The nearest folder at or above dir (absolute, resolved) holding a
+ * `.git` entry of any type: malloc'd, NULL when there is none or on
+ * ENOMEM.
+ */
+static char *
 cli_git_top_level(const char *dir)
 {
 	size_t n = strlen(dir);

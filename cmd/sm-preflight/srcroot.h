@@ -20,13 +20,6 @@
 #include <stddef.h>
 
 /*
- * The nearest folder at or above dir (absolute, resolved) holding a
- * `.git` entry of any type: malloc'd, NULL when there is none or on
- * ENOMEM.
- */
-char *cli_git_top_level(const char *dir);
-
-/*
  * Resolves the root as above (option: --sarif-root or NULL; files: the
  * paths to be checked, "-" skipped) and the working directory, both
  * absolute and resolved, into malloc'd *root and *cwd. Returns 0, or

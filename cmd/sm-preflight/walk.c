@@ -214,6 +214,12 @@ list_dir(struct walk *w, const char *dir, char ***out, size_t *count)
 	return 0;
 }
 
+/*
+ * 1 for the folders a walk never enters, like ruff's default excludes:
+ * __pycache__, __pypackages__, _build, buck-out, build, dist,
+ * node_modules, site-packages, venv (hidden ones such as .git, .venv,
+ * .tox and .ipynb_checkpoints are skipped as hidden).
+ */
 int
 cli_walk_default_exclude(const char *name)
 {
@@ -480,25 +486,4 @@ cli_walk_list_free(struct cli_walk_list *list)
 	free(list->walked);
 	free(list->empty);
 	memset(list, 0, sizeof(*list));
-}
-
-int
-cli_walk(const char *path, cli_walk_fn fn, void *ud, size_t *unreadable)
-{
-	struct cli_walk_list list;
-	size_t i;
-	int rc;
-
-	rc = cli_walk_collect(&list, &path, 1, NULL, NULL);
-	for (i = 0; rc == 0 && i < list.count; i++) {
-		if (list.errors[i]) {
-			cli_error("cannot read '%s': %s", list.paths[i],
-				  list.errors[i]);
-			(*unreadable)++;
-			continue;
-		}
-		rc = fn(ud, list.paths[i]);
-	}
-	cli_walk_list_free(&list);
-	return rc;
 }

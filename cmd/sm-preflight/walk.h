@@ -14,10 +14,7 @@
 
 #include <stddef.h>
 
-/* Called for each file; a non-zero return stops the walk. */
-typedef int (*cli_walk_fn)(void *ud, const char *path);
-
-/* Status of cli_walk() besides the callback's own stop value. */
+/* cli_walk_collect()'s status when out of memory. */
 #define CLI_WALK_ENOMEM (-1000)
 
 /*
@@ -84,14 +81,5 @@ int cli_walk_default_exclude(const char *name);
 
 /* 1 when name ends in .yaml, .yml or .json: the default spec files. */
 int cli_walk_default_suffix(const char *name);
-
-/*
- * Visits path: "-" and anything that is not a directory are passed to fn
- * as they are (reading them, and reporting failure, is fn's job). What
- * cannot be walked (a folder that cannot be read, an entry that cannot be
- * stat()ed) is reported on stderr and counted in *unreadable. Returns 0, fn's
- * non-zero value, or CLI_WALK_ENOMEM.
- */
-int cli_walk(const char *path, cli_walk_fn fn, void *ud, size_t *unreadable);
 
 #endif

@@ -58,9 +58,10 @@ smp__unreadable(const struct smp_report *rep)
 
 	for (i = 0; i < n; i++) {
 		const struct smp_finding *f = smp_report_get(rep, i);
+		enum smp_rule_id rule;
 
-		if (strcmp(f->rule, "syntax") == 0 ||
-		    strcmp(f->rule, "input-limit") == 0)
+		if (smp__rule_lookup(&rule, f->rule) == 0 &&
+		    smp__rule_unreadable(rule))
 			return f;
 	}
 	return NULL;
@@ -158,10 +159,4 @@ const struct smp_instance *
 smp__baseline_instance(const struct smp_baseline *b)
 {
 	return b->instance;
-}
-
-const char *
-smp__baseline_name(const struct smp_baseline *b)
-{
-	return b->name;
 }

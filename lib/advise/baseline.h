@@ -12,11 +12,10 @@
 void smp__baseline_compare(const struct smp_baseline *b,
 			   const struct smp_check *c);
 
-/* The baseline's job (its nodes live as long as b), its instance (NULL
- * when unknown) and the name it was made with. */
+/* The baseline's job (its nodes live as long as b) and its instance
+ * (NULL when unknown). */
 const struct smp_job *smp__baseline_job(const struct smp_baseline *b);
 const struct smp_instance *smp__baseline_instance(const struct smp_baseline *b);
-const char *smp__baseline_name(const struct smp_baseline *b);
 
 /*
  * A check hook's part of keeping the first job it sees (the baseline's,
@@ -29,8 +28,8 @@ int smp__keep_first_job(struct smp_job *job,
 			const struct smp_instance **instance, int *have,
 			const struct smp_check *c);
 
-/* The first finding that means a spec could not be read (syntax, input
- * limit), or NULL. */
+/* The first finding of a rule rules.def declares U() (the spec could not
+ * be read), or NULL. */
 const struct smp_finding *smp__unreadable(const struct smp_report *rep);
 
 #endif

@@ -32,12 +32,15 @@ struct item_def {
 	const char *title;
 	const char *page;
 	const char *section;
-	const char *spec_rules;   /* rule ids, '|'-separated, or NULL */
-	const char *script_rules; /* the entry script's, or NULL */
+	const enum smp_rule_id *spec_rules;   /* RULES(...), or NULL */
+	const enum smp_rule_id *script_rules; /* the entry script's, or NULL */
 	enum need need;
 	const char *ok;       /* what the scanned script showed, or NULL */
 	evidence_fn evidence; /* how the response shows it, or NULL */
 };
+
+/* A list of rules, ended by SMP_RULE_COUNT. */
+#define RULES(...) ((const enum smp_rule_id[]){__VA_ARGS__, SMP_RULE_COUNT})
 
 #define EVIDENCE(name)                                                         \
 	static const char *name(struct smp_diagnosis_build *b,                 \
@@ -60,27 +63,27 @@ EVIDENCE(preprocessing_ok);
 
 /* clang-format off */
 static const struct item_def items[] = {
-	{"same-hyperparameters", "the same hyperparameters as the native run, except batch size and learning rate", TS, SMP__SEC_SINGLE_GPU, "baseline-drift", NULL, NEED_BASELINE, NULL, same_hp_ok},
-	{"learning-rate", "the learning rate scaled with the batch size (by k, or by the square root of k)", BP, SMP__SEC_GENERAL, "learning-rate-not-scaled", NULL, NEED_BASELINE, NULL, learning_rate_ok},
-	{"mark-step", "xm.mark_step() after every model update and before printing or logging", TS, SMP__SEC_SINGLE_GPU, NULL, "script-mark-step-missing", NEED_NONE, "the training loop marks the step (or leaves it to MpDeviceLoader, xm.optimizer_step or the Trainer)", NULL},
-	{"amp-order", "under AMP: scale and backward, reduce (distributed), unscale, clip, step, update, mark_step", TS, SMP__SEC_SINGLE_GPU, NULL, "script-amp-order", NEED_NONE, "no gradient clipping or reduction out of AMP order", NULL},
-	{"xla-device", "the model and tensors on xm.xla_device(), never CUDA", BP, SMP__SEC_PYTORCH, NULL, "script-cuda-device", NEED_NONE, "no CUDA device in the script", NULL},
-	{"seed", "a constant seed on every worker", TS, SMP__SEC_DISTRIBUTED, NULL, "script-seed-missing", NEED_DISTRIBUTED, "the workers share a constant seed", NULL},
-	{"distribution", "the pytorchxla distribution for several GPUs, with an _mp_fn(index) in the script", TS, SMP__SEC_DISTRIBUTED, "pytorchxla-missing|pytorchxla-version|pytorchxla-without-compiler|distribution-incompatible|distribution-unknown-key", "script-mp-fn-missing", NEED_DISTRIBUTED, "pytorchxla starts the workers and the script defines _mp_fn(index)", distribution_ok},
-	{"device-loader", "MpDeviceLoader with a DistributedSampler, so each worker gets its share of the data", TS, SMP__SEC_DISTRIBUTED, NULL, "script-device-loader-missing", NEED_DISTRIBUTED, "the data is sharded and fed through MpDeviceLoader (or by the Trainer)", NULL},
-	{"gradient-sync", "the workers' gradients gathered and all-reduced before the update", TS, SMP__SEC_DISTRIBUTED, NULL, "script-gradient-sync-missing", NEED_DISTRIBUTED, "the update reduces the gradients across workers", NULL},
-	{"gpu-num-devices", "GPU_NUM_DEVICES equal to the instance's GPU count, set in one of three ways", TS, SMP__SEC_MISSING_XLA, "gpu-num-devices-mismatch|gpu-num-devices-missing|gpu-num-devices-invalid|pytorchxla-missing", "script-gpu-num-devices", NEED_NONE, "the entry script does not contradict it", gpu_num_devices_ok},
-	{"padding", "static input shapes: padding to max_length, never 'longest'", BP, SMP__SEC_GENERAL, "padding-dynamic", "script-padding-longest", NEED_NONE, "the entry script pads to a fixed length (no padding='longest')", NULL},
-	{"xm-save", "checkpoints written with xm.save()", BP, SMP__SEC_PYTORCH, NULL, "script-torch-save", NEED_NONE, "no torch.save() of XLA tensors", NULL},
-	{"item-call", "no .item() or other explicit evaluation inside the training loop", BP, SMP__SEC_GENERAL, NULL, "script-item-call", NEED_NONE, "no .item() in the training loop", NULL},
-	{"logging", "logging and evaluation every so many steps, not every few", BP, SMP__SEC_GENERAL, "logging-too-frequent", NULL, NEED_NONE, NULL, logging_ok},
-	{"debug", "the compiler's debug mode only for debugging runs", BP, SMP__SEC_GENERAL, "compiler-debug", NULL, NEED_NONE, NULL, debug_ok},
-	{"debugger-profiler", "SageMaker Debugger and Profiler turned off", BP, SMP__SEC_GENERAL, "debugger-profiler-overhead", NULL, NEED_NONE, NULL, debugger_ok},
-	{"instance", "a supported instance type; for several GPUs one multi-GPU instance, EFA between instances", BP, SMP__SEC_GENERAL, "instance-unsupported|instance-unknown|local-mode|instance-groups|efa-recommended|prefer-multi-gpu-instance", NULL, NEED_NONE, NULL, instance_ok},
-	{"batch-size", "the batch size against the models AWS tested", BP, SMP__SEC_GENERAL, "batch-size-above-tested|batch-size-below-tested", NULL, NEED_NONE, NULL, batch_ok},
-	{"versions", "a framework version Training Compiler supports", BP, SMP__SEC_GENERAL, "framework-version|framework-version-missing|py-version|version-shape|image-uri-override", NULL, NEED_NONE, NULL, versions_ok},
-	{"short-run", "a run long enough to pay back the first steps' compilation", BP, SMP__SEC_GENERAL, "short-run", NULL, NEED_NONE, NULL, short_run_ok},
-	{"preprocessing", "preprocessing_num_workers matched to the instance's vCPUs", BP, SMP__SEC_PYTORCH, "preprocessing-workers", NULL, NEED_NONE, NULL, preprocessing_ok},
+	{"same-hyperparameters", "the same hyperparameters as the native run, except batch size and learning rate", TS, SMP__SEC_SINGLE_GPU, RULES(SMP_RULE_BASELINE_DRIFT), NULL, NEED_BASELINE, NULL, same_hp_ok},
+	{"learning-rate", "the learning rate scaled with the batch size (by k, or by the square root of k)", BP, SMP__SEC_GENERAL, RULES(SMP_RULE_LEARNING_RATE_NOT_SCALED), NULL, NEED_BASELINE, NULL, learning_rate_ok},
+	{"mark-step", "xm.mark_step() after every model update and before printing or logging", TS, SMP__SEC_SINGLE_GPU, NULL, RULES(SMP_RULE_SCRIPT_MARK_STEP_MISSING), NEED_NONE, "the training loop marks the step (or leaves it to MpDeviceLoader, xm.optimizer_step or the Trainer)", NULL},
+	{"amp-order", "under AMP: scale and backward, reduce (distributed), unscale, clip, step, update, mark_step", TS, SMP__SEC_SINGLE_GPU, NULL, RULES(SMP_RULE_SCRIPT_AMP_ORDER), NEED_NONE, "no gradient clipping or reduction out of AMP order", NULL},
+	{"xla-device", "the model and tensors on xm.xla_device(), never CUDA", BP, SMP__SEC_PYTORCH, NULL, RULES(SMP_RULE_SCRIPT_CUDA_DEVICE), NEED_NONE, "no CUDA device in the script", NULL},
+	{"seed", "a constant seed on every worker", TS, SMP__SEC_DISTRIBUTED, NULL, RULES(SMP_RULE_SCRIPT_SEED_MISSING), NEED_DISTRIBUTED, "the workers share a constant seed", NULL},
+	{"distribution", "the pytorchxla distribution for several GPUs, with an _mp_fn(index) in the script", TS, SMP__SEC_DISTRIBUTED, RULES(SMP_RULE_PYTORCHXLA_MISSING, SMP_RULE_PYTORCHXLA_VERSION, SMP_RULE_PYTORCHXLA_WITHOUT_COMPILER, SMP_RULE_DISTRIBUTION_INCOMPATIBLE, SMP_RULE_DISTRIBUTION_UNKNOWN_KEY), RULES(SMP_RULE_SCRIPT_MP_FN_MISSING), NEED_DISTRIBUTED, "pytorchxla starts the workers and the script defines _mp_fn(index)", distribution_ok},
+	{"device-loader", "MpDeviceLoader with a DistributedSampler, so each worker gets its share of the data", TS, SMP__SEC_DISTRIBUTED, NULL, RULES(SMP_RULE_SCRIPT_DEVICE_LOADER_MISSING), NEED_DISTRIBUTED, "the data is sharded and fed through MpDeviceLoader (or by the Trainer)", NULL},
+	{"gradient-sync", "the workers' gradients gathered and all-reduced before the update", TS, SMP__SEC_DISTRIBUTED, NULL, RULES(SMP_RULE_SCRIPT_GRADIENT_SYNC_MISSING), NEED_DISTRIBUTED, "the update reduces the gradients across workers", NULL},
+	{"gpu-num-devices", "GPU_NUM_DEVICES equal to the instance's GPU count, set in one of three ways", TS, SMP__SEC_MISSING_XLA, RULES(SMP_RULE_GPU_NUM_DEVICES_MISMATCH, SMP_RULE_GPU_NUM_DEVICES_MISSING, SMP_RULE_GPU_NUM_DEVICES_INVALID, SMP_RULE_PYTORCHXLA_MISSING), RULES(SMP_RULE_SCRIPT_GPU_NUM_DEVICES), NEED_NONE, "the entry script does not contradict it", gpu_num_devices_ok},
+	{"padding", "static input shapes: padding to max_length, never 'longest'", BP, SMP__SEC_GENERAL, RULES(SMP_RULE_PADDING_DYNAMIC), RULES(SMP_RULE_SCRIPT_PADDING_LONGEST), NEED_NONE, "the entry script pads to a fixed length (no padding='longest')", NULL},
+	{"xm-save", "checkpoints written with xm.save()", BP, SMP__SEC_PYTORCH, NULL, RULES(SMP_RULE_SCRIPT_TORCH_SAVE), NEED_NONE, "no torch.save() of XLA tensors", NULL},
+	{"item-call", "no .item() or other explicit evaluation inside the training loop", BP, SMP__SEC_GENERAL, NULL, RULES(SMP_RULE_SCRIPT_ITEM_CALL), NEED_NONE, "no .item() in the training loop", NULL},
+	{"logging", "logging and evaluation every so many steps, not every few", BP, SMP__SEC_GENERAL, RULES(SMP_RULE_LOGGING_TOO_FREQUENT), NULL, NEED_NONE, NULL, logging_ok},
+	{"debug", "the compiler's debug mode only for debugging runs", BP, SMP__SEC_GENERAL, RULES(SMP_RULE_COMPILER_DEBUG), NULL, NEED_NONE, NULL, debug_ok},
+	{"debugger-profiler", "SageMaker Debugger and Profiler turned off", BP, SMP__SEC_GENERAL, RULES(SMP_RULE_DEBUGGER_PROFILER_OVERHEAD), NULL, NEED_NONE, NULL, debugger_ok},
+	{"instance", "a supported instance type; for several GPUs one multi-GPU instance, EFA between instances", BP, SMP__SEC_GENERAL, RULES(SMP_RULE_INSTANCE_UNSUPPORTED, SMP_RULE_INSTANCE_UNKNOWN, SMP_RULE_LOCAL_MODE, SMP_RULE_INSTANCE_GROUPS, SMP_RULE_EFA_RECOMMENDED, SMP_RULE_PREFER_MULTI_GPU_INSTANCE), NULL, NEED_NONE, NULL, instance_ok},
+	{"batch-size", "the batch size against the models AWS tested", BP, SMP__SEC_GENERAL, RULES(SMP_RULE_BATCH_SIZE_ABOVE_TESTED, SMP_RULE_BATCH_SIZE_BELOW_TESTED), NULL, NEED_NONE, NULL, batch_ok},
+	{"versions", "a framework version Training Compiler supports", BP, SMP__SEC_GENERAL, RULES(SMP_RULE_FRAMEWORK_VERSION, SMP_RULE_FRAMEWORK_VERSION_MISSING, SMP_RULE_PY_VERSION, SMP_RULE_VERSION_SHAPE, SMP_RULE_IMAGE_URI_OVERRIDE), NULL, NEED_NONE, NULL, versions_ok},
+	{"short-run", "a run long enough to pay back the first steps' compilation", BP, SMP__SEC_GENERAL, RULES(SMP_RULE_SHORT_RUN), NULL, NEED_NONE, NULL, short_run_ok},
+	{"preprocessing", "preprocessing_num_workers matched to the instance's vCPUs", BP, SMP__SEC_PYTORCH, RULES(SMP_RULE_PREPROCESSING_WORKERS), NULL, NEED_NONE, NULL, preprocessing_ok},
 };
 /* clang-format on */
 
@@ -89,20 +92,13 @@ static const struct item_def items[] = {
 
 #define NITEMS (sizeof(items) / sizeof(items[0]))
 
-/* 1 when id is one of the '|'-separated ids in list. */
+/* 1 when a finding of rule id (its id string) is of one of list's rules. */
 static int
-listed(const char *list, const char *id)
+listed(const enum smp_rule_id *list, const char *id)
 {
-	size_t n = strlen(id);
-
-	while (list && *list) {
-		const char *bar = strchr(list, '|');
-		size_t len = bar ? (size_t)(bar - list) : strlen(list);
-
-		if (len == n && strncmp(list, id, n) == 0)
+	for (; list && *list != SMP_RULE_COUNT; list++)
+		if (strcmp(smp__rule_id(*list), id) == 0)
 			return 1;
-		list = bar ? bar + 1 : NULL;
-	}
 	return 0;
 }
 
@@ -115,8 +111,11 @@ static int
 not_this_items(const struct smp_diagnosis_build *b, const char *item,
 	       const struct smp_finding *f)
 {
+	static const enum smp_rule_id pytorchxla_missing[] = {
+		SMP_RULE_PYTORCHXLA_MISSING, SMP_RULE_COUNT};
+
 	return strcmp(item, "gpu-num-devices") == 0 &&
-	       strcmp(f->rule, "pytorchxla-missing") == 0 &&
+	       listed(pytorchxla_missing, f->rule) &&
 	       b->job.gpu_devices_from != SMP_GPU_DEVICES_UNSET;
 }
 

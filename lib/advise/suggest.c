@@ -1,6 +1,6 @@
 /*
  * suggest.c - `sm-preflight suggest`: a batch size and learning rate for
- * a job from the tested-models table (DESIGN.md section 7), with the
+ * a job from the tested-models table (README "Suggestions"), with the
  * arithmetic shown and the changed spec fragment ready to paste. The spec
  * is checked by the usual pipeline; a hook computes the suggestion while
  * the job's nodes are alive and copies what it keeps into its own arena.
@@ -150,24 +150,6 @@ frag_put(struct frag *f, const char *const *segs, int n, const char *value)
 	f->n[at].value = value;
 }
 
-/* A JSON string literal (also used for YAML keys that need quoting). */
-static void
-quoted(struct smp_buf *b, const char *s)
-{
-	smp__buf_addc(b, '"');
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			smp__buf_addf(b, "\\%c", ch);
-		else if (ch < 0x20)
-			smp__buf_addf(b, "\\u%04x", ch);
-		else
-			smp__buf_addc(b, (char)ch);
-	}
-	smp__buf_addc(b, '"');
-}
-
 static int
 plain_key(const char *s)
 {
@@ -189,7 +171,7 @@ frag_yaml(struct smp_buf *b, const struct frag *f, int at, int depth)
 		if (plain_key(f->n[c].key))
 			smp__buf_adds(b, f->n[c].key);
 		else
-			quoted(b, f->n[c].key);
+			smp__buf_json_string(b, f->n[c].key);
 		if (f->n[c].value) {
 			smp__buf_addf(b, ": %s\n", f->n[c].value);
 		} else {
@@ -207,7 +189,7 @@ frag_json(struct smp_buf *b, const struct frag *f, int at, int depth)
 	smp__buf_adds(b, "{\n");
 	for (c = f->n[at].child; c >= 0; c = f->n[c].next) {
 		smp__buf_addf(b, "%*s", 2 * (depth + 1), "");
-		quoted(b, f->n[c].key);
+		smp__buf_json_string(b, f->n[c].key);
 		smp__buf_adds(b, ": ");
 		if (f->n[c].value)
 			smp__buf_adds(b, f->n[c].value);
@@ -273,7 +255,7 @@ make_fragment(struct run *r, const struct smp_check *c,
 		n = path_of(c->job->root, c->job->instance_type, segs, 0);
 		if (n > 0) {
 			if (r->json)
-				quoted(&iv, r->to->type);
+				smp__buf_json_string(&iv, r->to->type);
 			else
 				smp__buf_adds(&iv, r->to->type);
 			if (!smp__buf_error(&iv))
@@ -446,7 +428,7 @@ make_patched(struct suggestion *s, struct run *r, const struct smp_context *ctx,
 			struct smp_buf v;
 
 			smp__buf_init_fixed(&v, vmem, sizeof(vmem));
-			quoted(&v, a->value);
+			smp__buf_json_string(&v, a->value);
 			frag_put(&ch->frag, segs, depth, dup(s, v.data));
 		} else
 			frag_put(&ch->frag, segs, depth, a->value);

@@ -93,8 +93,6 @@ int smp__cache_read(struct smp_cache_copy *out, const struct smp_allocator *a,
 		    const char *cache_dir, size_t max, struct smp_error *err);
 void smp__cache_copy_release(struct smp_cache_copy *c,
 			     const struct smp_allocator *a);
-void smp__cache_meta_release(struct smp_cache_meta *m,
-			     const struct smp_allocator *a);
 
 /*
  * File operations of a commit, replaceable so that tests can fail a

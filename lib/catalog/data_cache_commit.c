@@ -31,41 +31,14 @@
 
 /* ------------------------------------------------------ JSON writing */
 
-/* A JSON string; control characters escaped as \u00XX. */
-static void
-put_json(struct smp_buf *b, const char *s)
-{
-	char esc[8];
-
-	smp__buf_add(b, "\"", 1);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			esc[0] = '\\';
-			esc[1] = (char)c;
-			smp__buf_add(b, esc, 2);
-		} else if (c < 0x20) {
-			snprintf(esc, sizeof(esc), "\\u%04x", c);
-			smp__buf_add(b, esc, 6);
-		} else {
-			smp__buf_add(b, s, 1);
-		}
-	}
-	smp__buf_add(b, "\"", 1);
-}
-
 static void
 put_field(struct smp_buf *b, const char *indent, const char *key, const char *v,
 	  int comma)
 {
 	smp__buf_adds(b, indent);
-	put_json(b, key);
+	smp__buf_json_string(b, key);
 	smp__buf_adds(b, ": ");
-	if (v)
-		put_json(b, v);
-	else
-		smp__buf_adds(b, "null");
+	smp__buf_json_string(b, v);
 	smp__buf_adds(b, comma ? ",\n" : "\n");
 }
 
@@ -95,7 +68,7 @@ meta_json(const struct smp_cache_meta *m, const struct smp_allocator *a,
 	smp__buf_adds(&b, "  \"files\": {\n");
 	for (i = 0; i < SMP_DOC_COUNT; i++) {
 		smp__buf_adds(&b, "    ");
-		put_json(&b, smp__doc_names[i]);
+		smp__buf_json_string(&b, smp__doc_names[i]);
 		smp__buf_adds(&b, ": {\n");
 		put_field(&b, "      ", "etag", m->etag[i], 1);
 		put_field(&b, "      ", "last_modified", m->last_modified[i],

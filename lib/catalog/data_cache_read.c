@@ -127,8 +127,8 @@ read_meta_root(const struct smp_node *root, void *ud)
 	return 0;
 }
 
-void
-smp__cache_meta_release(struct smp_cache_meta *m, const struct smp_allocator *a)
+static void
+cache_meta_release(struct smp_cache_meta *m, const struct smp_allocator *a)
 {
 	int i;
 
@@ -151,7 +151,7 @@ smp__cache_copy_release(struct smp_cache_copy *c, const struct smp_allocator *a)
 
 	for (i = 0; i < SMP_DOC_COUNT; i++)
 		smp__free(a, c->buf[i]);
-	smp__cache_meta_release(&c->meta, a);
+	cache_meta_release(&c->meta, a);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -459,7 +459,7 @@ smp_data_cache_info(struct smp_cache_info *out, const struct smp_options *opts,
 	if (smp__allocator_resolve(&a, opts->allocator))
 		return smp__cache_fail(err, SMP_EINVAL, "options",
 				       "the allocator needs all three hooks");
-	smp__limits_resolve(&lim, &opts->limits);
+	smp__limits_of(&lim, opts);
 	out->checked = read_checked(opts->cache_dir, &a);
 	if (snprintf(out->path, sizeof(out->path), "%s/current",
 		     opts->cache_dir) >= (int)sizeof(out->path) ||

@@ -1,6 +1,6 @@
 #!/bin/sh
 # embed.sh OUT.c FILE... - writes a C source holding each FILE as a byte
-# array plus the smp__embedded_files table (CONVENTIONS.md 23). POSIX od
+# array plus the smp__embedded_files table. POSIX od
 # and sed only: no #embed, no ld -b binary.
 set -eu
 out=$1

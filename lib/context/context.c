@@ -281,7 +281,7 @@ smp_context_new(struct smp_context **out, const struct smp_options *opts,
 	}
 	ctx->alloc = a;
 	smp__siphash_seed(&ctx->hash_key);
-	smp__limits_resolve(&ctx->limits, &opts->limits);
+	smp__limits_of(&ctx->limits, opts);
 	ctx->dialect = opts->dialect;
 	if ((unsigned)ctx->dialect > SMP_DIALECT_CREATE_TRAINING_JOB) {
 		set_error(err, SMP_EINVAL, "options", "unknown dialect");

@@ -5,6 +5,7 @@
 #include "smpreflight.h"
 #include "catalog/catalog.h"
 #include "report/rule_table.h"
+#include "doc/limits.h"
 #include "schema/schema.h"
 #include "job/settings.h"
 #include "util/siphash.h"

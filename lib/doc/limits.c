@@ -3,7 +3,7 @@
 
 /*
  * Fills out from in, each 0 (or a NULL in) replaced by the default of
- * DESIGN.md section 8.
+ * the README's "Bad input".
  */
 void
 smp__limits_resolve(struct smp_limits *out, const struct smp_limits *in)
@@ -28,4 +28,18 @@ smp__limits_resolve(struct smp_limits *out, const struct smp_limits *in)
 			d.max_documents = in->max_documents;
 	}
 	*out = d;
+}
+
+/* The limits of the options: their max_* fields, resolved. */
+void
+smp__limits_of(struct smp_limits *out, const struct smp_options *opts)
+{
+	struct smp_limits in;
+
+	in.max_file_size = opts->max_file_size;
+	in.max_depth = opts->max_depth;
+	in.max_nodes = opts->max_nodes;
+	in.max_scalar_len = opts->max_scalar_len;
+	in.max_documents = opts->max_documents;
+	smp__limits_resolve(out, &in);
 }

@@ -34,18 +34,14 @@ add_line(struct build *b, uint32_t cell, uint32_t line, size_t raw,
 	if (b->oom)
 		return;
 	if (b->nlines == b->capl) {
-		size_t cap = b->capl ? b->capl * 2 : 64;
-		struct smp_nb_line *p =
-			smp__arena_alloc(b->arena, cap * sizeof(*p));
+		void *p = b->lines;
 
-		if (!p) {
+		if (smp__arena_grow(b->arena, &p, &b->capl, b->nlines + 1,
+				    sizeof(*b->lines))) {
 			b->oom = 1;
 			return;
 		}
-		if (b->nlines)
-			memcpy(p, b->lines, b->nlines * sizeof(*p));
 		b->lines = p;
-		b->capl = cap;
 	}
 	b->lines[b->nlines].cell = cell;
 	b->lines[b->nlines].line = line;

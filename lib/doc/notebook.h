@@ -17,6 +17,7 @@
 
 #include "smpreflight.h"
 #include "doc/doc.h"
+#include "doc/limits.h"
 
 struct smp_nb_line {
 	uint32_t cell; /* 1-based, counting every cell (as ruff does) */

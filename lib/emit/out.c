@@ -129,55 +129,19 @@ out_escaped(struct smp__out *o, const char *s, int (*plain)(unsigned char),
 
 /* ------------------------------------------------------------- JSON */
 
-static int
-json_plain(unsigned char c)
-{
-	return c >= 0x20 && c != '"' && c != '\\';
-}
-
+/* smp__json_escape()'s sink. */
 static void
-json_esc(struct smp__out *o, const char *s, size_t len, long cp, int arg)
+out_put(void *ud, const char *p, size_t n)
 {
-	(void)arg;
-	switch (cp) {
-	case '"':
-		smp__out_mem(o, "\\\"", 2);
-		return;
-	case '\\':
-		smp__out_mem(o, "\\\\", 2);
-		return;
-	case '\b':
-		smp__out_mem(o, "\\b", 2);
-		return;
-	case '\f':
-		smp__out_mem(o, "\\f", 2);
-		return;
-	case '\n':
-		smp__out_mem(o, "\\n", 2);
-		return;
-	case '\r':
-		smp__out_mem(o, "\\r", 2);
-		return;
-	case '\t':
-		smp__out_mem(o, "\\t", 2);
-		return;
-	default:
-		break;
-	}
-	if (cp < 0)
-		smp__out_mem(o, replacement, 3);
-	else if (cp < 0x20 || cp == 0x2028 || cp == 0x2029)
-		out_hex_escape(o, "\\u", (unsigned)cp, 4);
-	else
-		smp__out_mem(o, s, len);
+	smp__out_mem(ud, p, n);
 }
 
 /* See out.h. */
 void
 smp__out_json_string_body(struct smp__out *o, const char *s)
 {
-	if (s)
-		out_escaped(o, s, json_plain, json_esc, 0);
+	if (s && !o->failed)
+		smp__json_escape(s, out_put, o);
 }
 
 /* See out.h. */

@@ -1,5 +1,5 @@
 /*
- * text.c - findings as text for a terminal (DESIGN.md section 5):
+ * text.c - findings as text for a terminal (README "Example"):
  *
  *   jobs/bert.yaml:14:20: error: GPU_NUM_DEVICES is "8" but ... [rule]
  *      14 |   GPU_NUM_DEVICES: "8"

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "smpreflight.h"
+#include "doc/limits.h"
 #include "report/report.h"
 #include "fix/edit.h"
 

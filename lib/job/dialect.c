@@ -1,5 +1,5 @@
 /*
- * dialect.c - the three ways a job is written (DESIGN.md section 3): which
+ * dialect.c - the three ways a job is written (README "Usage"): which
  * one a document uses, how each spells the settings that fixes name, and
  * what the ModelTrainer and CreateTrainingJob normalizers share (the image
  * URI, the string hyperparameters that switch the compiler on).
@@ -467,22 +467,6 @@ smp__job_key_of(const struct smp_job *job, const struct smp_node *node)
 	const struct smp_node *k = node ? key_of(job->root, node, 0) : NULL;
 
 	return k ? k : node;
-}
-
-int
-smp__job_flag(const struct smp_job *job, const struct smp_node *n)
-{
-	int b = smp__scalar_bool(n);
-
-	if (b >= 0 || !n || job->dialect == SMP_DIALECT_ESTIMATOR ||
-	    n->kind != SMP_NODE_SCALAR ||
-	    smp__scalar_type(n) != SMP_SCALAR_STRING)
-		return b;
-	if (smp__scalar_is(n, "true"))
-		return 1;
-	if (smp__scalar_is(n, "false"))
-		return 0;
-	return -1;
 }
 
 static struct smp_node *

@@ -62,14 +62,6 @@ const struct smp_node *smp__job_key_of(const struct smp_job *job,
 				       const struct smp_node *node);
 
 /*
- * A flag as the job's dialect reads it: 1 true, 0 false, -1 neither.
- * Booleans in every dialect; the strings "true" and "false" too where
- * hyperparameters reach the container as those strings (ModelTrainer,
- * CreateTrainingJob).
- */
-int smp__job_flag(const struct smp_job *job, const struct smp_node *n);
-
-/*
  * A hyperparameter switch as the container reads it, in every dialect:
  * true/false, or the strings "true"/"false" in any case (the SDK JSON-
  * encodes values, the training toolkit decodes them). 1, 0 or -1.

@@ -425,6 +425,7 @@ smp__job_resolve(struct smp_job *job, const struct smp_catalog *cat)
 		     ? smp__catalog_instance(cat,
 					     smp__node_text(job->instance_type))
 		     : NULL;
+	job->instance = it;
 	job->gpus = it && it->gpus > 0 ? it->gpus : 0;
 	job->total_gpus = (long long)job->gpus * job->count;
 	job->gpu_num_devices =

@@ -1,6 +1,7 @@
 /*
  * image.c - container image URIs: registry, repository and the tag shapes
- * the AWS Deep Learning Containers use (sdk-rules.md section C):
+ * the AWS Deep Learning Containers use (the SageMaker Python SDK's
+ * sagemaker.image_uris and the Deep Learning Containers' available_images.md):
  *
  *   1.11.0-transformers4.21.1-gpu-py38-cu113-ubuntu20.04   HF + PyTorch
  *   1.13.1-gpu-py39                                        PyTorch (SDK)
@@ -207,12 +208,4 @@ smp__image_parse(struct smp_image_uri *out, const char *uri, size_t len)
 	if (out->tag.len)
 		parse_tag(out, uri, out->tag.off, out->tag.len);
 	return 0;
-}
-
-int
-smp__image_compiler_capable(const struct smp_image_uri *im)
-{
-	if (im->trcomp)
-		return 1;
-	return im->estimator == SMP_EST_TENSORFLOW && im->gpu;
 }

@@ -46,12 +46,4 @@ struct smp_image_uri {
  */
 int smp__image_parse(struct smp_image_uri *out, const char *uri, size_t len);
 
-/*
- * 1 when the image can run Training Compiler: a ...-trcomp-training
- * repository, or the GPU TensorFlow training image (the compiler ships
- * inside it from 2.9 on; older or newer versions are the version rules'
- * business).
- */
-int smp__image_compiler_capable(const struct smp_image_uri *im);
-
 #endif

@@ -182,6 +182,9 @@ struct smp_job {
 	 * launcher route (NULL in the PyTorch one, 1.12 on) */
 	const struct smp_node *launcher_script;
 
+	/* the instance data of instance_type; NULL when unset or not in
+	 * the catalog (the check's c->instance) */
+	const struct smp_instance *instance;
 	int gpus;             /* GPUs per instance; 0 unknown or none */
 	long long total_gpus; /* gpus x instances; 0 when unknown */
 	enum smp_gpu_devices_from gpu_devices_from;

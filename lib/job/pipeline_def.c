@@ -166,18 +166,14 @@ resolve(struct pscan *p, const struct smp_node *n, unsigned depth)
 		if (!d)
 			return unknown(p, n, s);
 		if (p->nsubst == p->cap) {
-			size_t cap = p->cap ? p->cap * 2 : 8;
-			struct smp_pysrc_subst *a =
-				smp__arena_alloc(p->arena, cap * sizeof(*a));
+			void *a = p->subst;
 
-			if (!a) {
+			if (smp__arena_grow(p->arena, &a, &p->cap,
+					    p->nsubst + 1, sizeof(*p->subst))) {
 				p->oom = 1;
 				return n;
 			}
-			if (p->nsubst)
-				memcpy(a, p->subst, p->nsubst * sizeof(*a));
 			p->subst = a;
-			p->cap = cap;
 		}
 		p->subst[p->nsubst].node = d;
 		p->subst[p->nsubst].param = pname;

@@ -154,18 +154,14 @@ note(struct scan *s, enum smp_pysrc_note_kind kind, size_t from, size_t to,
 	if (out->nnotes >= SMP_PYSRC_MAX_NOTES)
 		return NULL;
 	if (out->nnotes == out->capnotes) {
-		size_t cap = out->capnotes ? out->capnotes * 2 : 4;
-		struct smp_pysrc_note *notes =
-			smp__arena_zalloc(s->arena, cap * sizeof(*notes));
+		void *notes = out->notes;
 
-		if (!notes) {
+		if (smp__arena_grow(s->arena, &notes, &out->capnotes,
+				    out->nnotes + 1, sizeof(*out->notes))) {
 			s->oom = 1;
 			return NULL;
 		}
-		if (out->nnotes)
-			memcpy(notes, out->notes, out->nnotes * sizeof(*notes));
 		out->notes = notes;
-		out->capnotes = cap;
 	}
 	if (to <= from)
 		to = from + 1;
@@ -305,18 +301,14 @@ on_job(struct smp_pyeval *ev, enum smp_pycls cls, size_t callee,
 	if (out->count >= MAX_JOBS)
 		return -1;
 	if (out->count == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 4;
-		struct smp_pysrc_job *jobs =
-			smp__arena_zalloc(s->arena, cap * sizeof(*jobs));
+		void *jobs = out->jobs;
 
-		if (!jobs) {
+		if (smp__arena_grow(s->arena, &jobs, &out->cap, out->count + 1,
+				    sizeof(*out->jobs))) {
 			s->oom = 1;
 			return -1;
 		}
-		if (out->count)
-			memcpy(jobs, out->jobs, out->count * sizeof(*jobs));
 		out->jobs = jobs;
-		out->cap = cap;
 	}
 	root = mapping(s->arena, call->count + 1, call);
 	if (!root) {

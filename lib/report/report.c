@@ -104,7 +104,7 @@ smp_report_max_severity(const struct smp_report *r)
 	enum smp_severity max = SMP_SEVERITY_OFF;
 	size_t i;
 
-	/* a suppressed finding counts for nothing (issue 5) */
+	/* a suppressed finding counts for nothing */
 	for (i = 0; r && i < r->count; i++)
 		if (!r->items[i].suppressed && r->items[i].severity > max)
 			max = r->items[i].severity;
@@ -140,9 +140,27 @@ once_said(const struct smp_report *r, enum smp_rule_id rule)
 	return 0;
 }
 
+/* The message of a finding at node (NULL: none) in r->scope's job. */
+static const char *
+scoped_message(struct smp_report *r, const struct smp_node *node,
+	       const char *msg)
+{
+	const struct smp_report_scope *sc = r->scope;
+	const char *via = node && sc->param ? sc->param(sc->ud, node) : NULL;
+
+	if (via)
+		return smp__arena_printf(&r->arena,
+					 "in %s'%s': %s (the default value of "
+					 "pipeline parameter '%s')",
+					 sc->what, sc->name, msg, via);
+	return smp__arena_printf(&r->arena, "in %s'%s': %s", sc->what, sc->name,
+				 msg);
+}
+
 static struct smp_finding *
 add_va(struct smp_report *r, enum smp_rule_id rule, const struct smp_pos *start,
-       const struct smp_pos *end, const char *fmt, va_list ap)
+       const struct smp_pos *end, const struct smp_node *node, const char *fmt,
+       va_list ap)
 {
 	enum smp_severity sev = r->severity ? r->severity[rule]
 					    : smp__rule_default_severity(rule);
@@ -152,6 +170,8 @@ add_va(struct smp_report *r, enum smp_rule_id rule, const struct smp_pos *start,
 	int len;
 
 	if (sev == SMP_SEVERITY_OFF || r->failed || once_said(r, rule))
+		return NULL;
+	if (r->scope && r->scope->partial && (!node || node == r->scope->root))
 		return NULL;
 	if (r->count >= SMP_REPORT_FINDINGS_MAX && !r->finished) {
 		r->dropped++;
@@ -174,7 +194,9 @@ add_va(struct smp_report *r, enum smp_rule_id rule, const struct smp_pos *start,
 	f->rule = smp__rule_id(rule);
 	f->severity = sev;
 	f->file = r->src_file ? r->src_file : r->file;
-	f->message = smp__arena_strndup(&r->arena, msg, (size_t)len);
+	msg[len] = '\0';
+	f->message = r->scope ? scoped_message(r, node, msg)
+			      : smp__arena_strndup(&r->arena, msg, (size_t)len);
 	if (!f->message) {
 		r->failed = 1;
 		return NULL;
@@ -210,7 +232,7 @@ smp__report_add(struct smp_report *r, enum smp_rule_id rule,
 	va_list ap;
 
 	va_start(ap, fmt);
-	f = add_va(r, rule, start, end, fmt, ap);
+	f = add_va(r, rule, start, end, NULL, fmt, ap);
 	va_end(ap);
 	return f;
 }
@@ -223,11 +245,13 @@ smp__report_node(struct smp_report *r, enum smp_rule_id rule,
 	const struct smp_pos *end = NULL;
 	va_list ap;
 
+	if (smp__node_unknown(node))
+		return NULL;
 	/* a multi-line range would underline nothing useful: keep one line */
 	if (node && node->end.line == node->start.line)
 		end = &node->end;
 	va_start(ap, fmt);
-	f = add_va(r, rule, node ? &node->start : NULL, end, fmt, ap);
+	f = add_va(r, rule, node ? &node->start : NULL, end, node, fmt, ap);
 	va_end(ap);
 	if (f && node && r->root)
 		f->pointer = smp__report_pointer_of(r, r->root, node);
@@ -699,6 +723,7 @@ find_at(struct step *steps, size_t *n, const struct smp_node *cur,
 	return 0;
 }
 
+/* See report.h. */
 const char *
 smp__report_pointer_of(struct smp_report *r, const struct smp_node *root,
 		       const struct smp_node *node)

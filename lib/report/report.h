@@ -20,6 +20,25 @@
  */
 #define SMP_REPORT_FINDINGS_MAX 1000
 
+/*
+ * What a job of a Python source (check_source.c) makes of the findings
+ * added while it is checked, decided as each is added: its message starts
+ * "in <what>'<name>': " (with "(the default value of pipeline parameter
+ * '<p>')" after it for a value param() says stands for one), and, for a
+ * job with an unknown **kwargs (partial), a finding about something absent
+ * (no node, or the job's root) is not added: it may be among the unknown
+ * arguments.
+ */
+struct smp_report_scope {
+	const char *what; /* "" or "pipeline step " */
+	const char *name;
+	const struct smp_node *root;
+	int partial;
+	/* the pipeline parameter whose default n is, or NULL */
+	const char *(*param)(const void *ud, const struct smp_node *n);
+	const void *ud;
+};
+
 struct smp_report {
 	const struct smp_allocator *alloc;
 	struct smp_arena arena;
@@ -46,6 +65,7 @@ struct smp_report {
 	size_t jobs;    /* jobs judged (smp_report_jobs()) */
 	size_t jobs_skipped; /* found in a walk, not Training Compiler jobs */
 	struct smp_lines lines; /* of buf, built when findings need it */
+	const struct smp_report_scope *scope; /* NULL outside a source's job */
 };
 
 /* Allocates an empty report for file; the report copies the name. */
@@ -62,7 +82,12 @@ struct smp_finding *smp__report_add(struct smp_report *r, enum smp_rule_id rule,
 				    const struct smp_pos *end, const char *fmt,
 				    ...) __attribute__((format(printf, 5, 6)));
 
-/* The same at a node, with its JSON Pointer looked up from r->root. */
+/*
+ * The same at a node, with its JSON Pointer looked up from r->root. A node
+ * that stands for an unknown value (smp__node_unknown: what a Python
+ * source computes at run time) gets no finding: no rule reports a value it
+ * did not see.
+ */
 struct smp_finding *
 smp__report_node(struct smp_report *r, enum smp_rule_id rule,
 		 const struct smp_node *node, const char *fmt, ...)

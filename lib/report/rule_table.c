@@ -81,7 +81,7 @@ static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 	"more than 1,000 documents or invalid UTF-8 is refused at "
 	"the offending position instead of exhausting memory.",
 	"sm-preflight README, \"Bad input\" (the library takes other limits "
-	"per call: struct smp_limits)",
+	"per call: the max_* fields of struct smp_options)",
 	[SMP_RULE_UNKNOWN_KEY].summary = "a key the dialect does not have",
 	"The SageMaker Python SDK estimators take **kwargs and silently "
 	"ignore unknown keyword arguments, so a typo such as "
@@ -762,6 +762,18 @@ smp__rule_once(enum smp_rule_id rule)
 		if (once[i] == rule)
 			return 1;
 	return 0;
+}
+
+int
+smp__rule_unreadable(enum smp_rule_id rule)
+{
+	static const unsigned char unreadable[SMP_RULE_COUNT] = {
+#define U(a) [SMP_RULE_##a] = 1,
+#include "report/rules.def"
+#undef U
+	};
+
+	return (unsigned)rule < SMP_RULE_COUNT && unreadable[rule];
 }
 
 int

@@ -20,6 +20,9 @@ enum smp_severity smp__rule_default_severity(enum smp_rule_id rule);
 /* 1 when rules.def declares the rule O(): one finding per report. */
 int smp__rule_once(enum smp_rule_id rule);
 
+/* 1 when rules.def declares the rule U(): the input was not readable. */
+int smp__rule_unreadable(enum smp_rule_id rule);
+
 /* Looks an id up; returns 0 and sets *out, or -1 when unknown. */
 int smp__rule_lookup(enum smp_rule_id *out, const char *id);
 

@@ -1,5 +1,6 @@
 /*
- * suppress.c - inline suppression comments (issue 5): parsing
+ * suppress.c - inline suppression comments (README "Suppressing a finding"):
+ * parsing
  * "# sm-preflight: ignore[rule-id,...] reason until=YYYY-MM-DD" and
  * applying it to the findings of the line it governs.
  *

@@ -110,7 +110,7 @@ check_learning_rate(const struct smp_base *b, const struct smp_check *c)
 	smp__tune_number(kt, sizeof(kt), k);
 	smp__tune_number(g0, sizeof(g0), r0.global);
 	smp__tune_number(g1, sizeof(g1), r1.global);
-	/* which reading made the global batch (DESIGN.md section 7) */
+	/* which reading made the global batch (README "Suggestions") */
 	snprintf(rd, sizeof(rd), "'%s' read %s", smp__batch_key(&r1),
 		 r1.scope == SMP_BATCH_GLOBAL ? "as the global batch"
 					      : "per GPU");

@@ -1,5 +1,5 @@
 /*
- * rules_tune.c - the batch size of a compiled job against the tested-
+ * batch_size.c - the batch size of a compiled job against the tested-
  * models table (best practices: use the largest batch that fits, and
  * rescale the learning rate with it): batch-size-below-tested,
  * batch-size-above-tested and model-untested. A tuned batch (a tuning

@@ -34,38 +34,6 @@ detect_dialect(const struct smp_context *ctx, const struct smp_node *root)
 }
 
 /*
- * An unknown top-level key of a DescribeTrainingJob response was printed
- * by the service, not typed by the user: most likely a member newer than
- * the botocore model the schema comes from. A warning, not the request's
- * error (botocore rejects unknown request members, not response ones).
- */
-static void
-soften_response_keys(struct smp_report *rep, size_t first)
-{
-	size_t i;
-
-	for (i = first; i < rep->count; i++) {
-		struct smp_finding *f = &rep->items[i];
-		const char *p = f->pointer;
-
-		if (strcmp(f->rule, "unknown-key") == 0 && p && p[0] == '/' &&
-		    !strchr(p + 1, '/'))
-			smp__finding_soften(rep, f, SMP_RULE_UNKNOWN_KEY,
-					    SMP_SEVERITY_WARNING);
-	}
-}
-
-/* The instance data of the job's type; NULL when unknown or unset. */
-static const struct smp_instance *
-job_instance(const struct smp_context *ctx, const struct smp_job *job)
-{
-	return job->instance_type ? smp__catalog_instance(
-					    &ctx->catalog,
-					    smp__node_text(job->instance_type))
-				  : NULL;
-}
-
-/*
  * A walk judges Training Compiler jobs only: one that neither enables the
  * compiler nor shows the intent to (job.h: compiler_intent) is not this
  * tool's business unless SMP_CHECK_ALL_JOBS asks for every job. A job
@@ -97,7 +65,7 @@ not_judged(const struct smp_context *ctx, struct smp_job *job,
 	c.cat = &ctx->catalog;
 	c.rep = rep;
 	c.settings = &ctx->settings;
-	c.instance = job_instance(ctx, job);
+	c.instance = job->instance;
 	hook->fn(hook->ud, &c);
 	rep->count = from;
 	return 0;
@@ -116,7 +84,7 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	struct smp_check c;
 	enum smp_dialect dialect;
 	smp_rule_check_fn checks[SMP_RULE_COUNT];
-	size_t i, n, first, job_first = rep->count;
+	size_t i, n, job_first = rep->count;
 	int rc;
 
 	if (!root)
@@ -167,14 +135,15 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 		return not_judged(ctx, &job, rep, hook);
 	rep->jobs++;
 	rc = smp__context_schema(ctx, dialect, &schema);
-	first = rep->count;
 	if (!rc && schema)
-		rc = smp__schema_check(schema, root, rep);
+		rc = smp__schema_check(
+			schema, root, rep,
+			dialect == SMP_DIALECT_CREATE_TRAINING_JOB &&
+					smp__is_describe_response(root)
+				? SMP__SCHEMA_RESPONSE
+				: 0);
 	if (rc)
 		return rc;
-	if (dialect == SMP_DIALECT_CREATE_TRAINING_JOB &&
-	    smp__is_describe_response(root))
-		soften_response_keys(rep, first);
 	if (hook && hook->sources) {
 		script_dir = hook->sources;
 		job.source_dir = NULL;
@@ -196,7 +165,7 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	c.cat = &ctx->catalog;
 	c.rep = rep;
 	c.settings = &ctx->settings;
-	c.instance = job_instance(ctx, &job);
+	c.instance = job.instance;
 	n = smp__rule_checks(checks, SMP_RULE_COUNT);
 	for (i = 0; i < n; i++)
 		checks[i](&c);
@@ -204,26 +173,6 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	if (hook && hook->fn)
 		hook->fn(hook->ud, &c);
 	smp__script_release(&script);
-	smp__drop_unknown(rep, job_first, root);
 	smp__report_settle_suggestions(rep, job_first);
 	return 0;
-}
-
-/* See check.h. */
-void
-smp__drop_unknown(struct smp_report *rep, size_t from,
-		  const struct smp_node *root)
-{
-	size_t k, kept = from;
-
-	for (k = from; k < rep->count; k++) {
-		int unknown = 0;
-
-		if (rep->items[k].pointer)
-			smp__node_at_pointer(root, rep->items[k].pointer,
-					     &unknown);
-		if (!unknown)
-			rep->items[kept++] = rep->items[k];
-	}
-	rep->count = kept;
 }

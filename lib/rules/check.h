@@ -112,7 +112,8 @@ int smp__check_source(const struct smp_context *ctx, const char *name,
 
 /*
  * Checks the jobs of src one by one (smp__check_root), their findings
- * named "in <what>'<name>': " and those about unknown values dropped.
+ * named "in <what>'<name>': " as they are added (struct
+ * smp_report_scope).
  * push: also append each job's root to docs (for suppressions and the
  * hook); never while the caller iterates over docs.
  */
@@ -120,14 +121,6 @@ int smp__check_jobs(const struct smp_context *ctx, const struct smp_pysrc *src,
 		    struct smp_docs *docs, struct smp_report *rep,
 		    const struct smp_check_hook *hook, const char *script_dir,
 		    const char *what, int push);
-
-/*
- * Drops the findings from index from on that are about an unknown value
- * (SMP_TAG_UNKNOWN: what a Python source computes at run time) below
- * root: no rule reports a value it did not see (check.c).
- */
-void smp__drop_unknown(struct smp_report *rep, size_t from,
-		       const struct smp_node *root);
 
 /* A native job the checked one is compared with (baseline_rules.c). */
 struct smp_base {

@@ -42,7 +42,7 @@ check_tuning_request(const struct smp_context *ctx, const struct smp_node *root,
 	int rc = smp__context_schema(ctx, SMP__SCHEMA_TUNING, &schema);
 
 	if (!rc && schema)
-		rc = smp__schema_check(schema, root, rep);
+		rc = smp__schema_check(schema, root, rep, 0);
 	return rc ? rc : 1;
 }
 

@@ -2,8 +2,9 @@
  * check_source.c - the pipeline for a Python launcher or a notebook: the
  * jobs the source creates (job/source_python.c) are checked one by one
  * as documents, like the jobs of a YAML stream. What the evaluator could
- * not know is an unknown node: a finding about one is dropped, so that no
- * rule reports a value it did not see. A notebook's code cells are read
+ * not know is an unknown node: the report adds no finding about one
+ * (smp__report_node), so that no rule reports a value it did not see. A
+ * notebook's code cells are read
  * first (doc/notebook.c), their IPython syntax made Python
  * (script/ipython.c), and its findings mapped back to cell and line.
  */
@@ -22,61 +23,18 @@
 #include "rules/python_notes.h"
 #include "util/text.h"
 
-/*
- * The findings one job added, from index from: those about an unknown
- * value are dropped; for a job with an unknown **kwargs, also those
- * about something absent (it may be among the unknown arguments); the
- * rest are named after the job.
- */
-static void
-settle(struct smp_report *rep, size_t from, const struct smp_pysrc_job *job,
-       const char *what)
+/* The pipeline parameter whose default the job's value n is, or NULL. */
+static const char *
+param_of(const void *ud, const struct smp_node *n)
 {
-	size_t k, kept = from;
+	const struct smp_pysrc_job *job = ud;
+	const char *via = NULL;
+	size_t j;
 
-	for (k = from; k < rep->count; k++) {
-		struct smp_finding *f = &rep->items[k];
-		int unknown = 0;
-		const struct smp_node *n =
-			f->pointer ? smp__node_at_pointer(job->root, f->pointer,
-							  &unknown)
-				   : NULL;
-
-		if (job->partial && (!n || n == job->root))
-			continue;
-		if (n && n->kind == SMP_NODE_SEQUENCE && n->tag &&
-		    strcmp(n->tag, SMP_TAG_TUPLE) == 0 && !f->fix &&
-		    strcmp(f->rule, "wrong-type") == 0) {
-			f->fix = "remove the trailing comma that makes the "
-				 "value a tuple";
-		}
-		if (f->message) {
-			const char *via = NULL, *m;
-			size_t j;
-
-			/* a pipeline parameter's default: say it is one */
-			for (j = 0; n && j < job->nsubst; j++)
-				if (job->subst[j].node == n)
-					via = job->subst[j].param;
-			if (via)
-				m = smp__arena_printf(
-					&rep->arena,
-					"in %s'%s': %s (the default value of "
-					"pipeline parameter '%s')",
-					what, job->name, f->message, via);
-			else
-				m = smp__arena_printf(&rep->arena,
-						      "in %s'%s': %s", what,
-						      job->name, f->message);
-
-			if (!m)
-				rep->failed = 1;
-			else
-				f->message = m;
-		}
-		rep->items[kept++] = *f;
-	}
-	rep->count = kept;
+	for (j = 0; j < job->nsubst; j++)
+		if (job->subst[j].node == n)
+			via = job->subst[j].param;
+	return via;
 }
 
 /* Size and UTF-8 checks of a .py, as smp__load() does for specs. */
@@ -174,7 +132,8 @@ check_one(const struct smp_context *ctx, const struct smp_pysrc_job *job,
 	  const struct smp_check_hook *hook, const char *script_dir,
 	  const char *what, int push)
 {
-	size_t from = rep->count;
+	struct smp_report_scope scope;
+	const struct smp_report_scope *saved;
 	int rc;
 
 	if (push) {
@@ -186,9 +145,18 @@ check_one(const struct smp_context *ctx, const struct smp_pysrc_job *job,
 		d->root = (struct smp_node *)(uintptr_t)job->root;
 		d->start = job->at;
 	}
+	/* its findings are named after the job as they are added */
+	scope.what = what;
+	scope.name = job->name;
+	scope.root = job->root;
+	scope.partial = job->partial;
+	scope.param = param_of;
+	scope.ud = job;
+	saved = rep->scope;
+	rep->scope = &scope;
 	rc = smp__check_root(ctx, job->root, job->dialect, job->ranges,
 			     job->region, &docs->arena, rep, hook, script_dir);
-	settle(rep, from, job, what);
+	rep->scope = saved;
 	return rc;
 }
 

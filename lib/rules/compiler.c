@@ -1,5 +1,5 @@
 /*
- * rules_compiler.c - whether the compiler is on, and the settings that
+ * compiler.c - whether the compiler is on, and the settings that
  * slow a compiler job down or make the SDK reject it.
  */
 #include "rules/rules.h"

@@ -1,5 +1,5 @@
 /*
- * rules_dialect.c - what only some ways of writing a job can get wrong:
+ * dialect_specific.c - what only some ways of writing a job can get wrong:
  * compiler flags without the compiler (every dialect), a ModelTrainer
  * job that tries to use the compiler, and an image tag that names no
  * versions (the versions rules then have nothing to check). api-limits
@@ -123,7 +123,8 @@ check_flags(const struct smp_check *c)
 				 image_key(job));
 }
 
-/* sdk-rules.md C(b): nothing in ModelTrainer supports the compiler. */
+/* Nothing in ModelTrainer supports the compiler (SageMaker Python SDK v3:
+ * sagemaker.modules.train.ModelTrainer has no compiler_config). */
 static void
 check_model_trainer(const struct smp_check *c)
 {

@@ -1,5 +1,5 @@
 /*
- * rules_distribution.c - how the job spreads over GPUs and instances:
+ * distribution.c - how the job spreads over GPUs and instances:
  * 'pytorchxla' where it is needed, nothing incompatible where it is not.
  */
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * rules_efficiency.c - hyperparameters that make a compiled job slower
+ * efficiency.c - hyperparameters that make a compiled job slower
  * than it should be (the best-practice guide): dynamic shapes, slow
  * preprocessing, runs too short to amortize compilation, and frequent
  * explicit evaluations.

@@ -1,5 +1,5 @@
 /*
- * rules_gpu_num_devices.c - GPU_NUM_DEVICES, the variable PyTorch/XLA
+ * gpu_num_devices.c - GPU_NUM_DEVICES, the variable PyTorch/XLA
  * reads to know how many GPUs to use (troubleshooting: "missing PyTorch/
  * XLA configuration"): a multi-GPU job without it fails with "Missing XLA
  * configuration". The SDK never looks at it; the container sets it when

@@ -1,5 +1,5 @@
 /*
- * rules_instance.c - the instance type and the cluster shape: is the type
+ * instance.c - the instance type and the cluster shape: is the type
  * real, does Training Compiler support it, and is the cluster laid out the
  * way the best-practice guide asks (EFA, multi-GPU instances).
  */

@@ -25,12 +25,6 @@ static const smp_rule_check_fn checks[SMP_RULE_COUNT] = {
 #undef X
 };
 
-smp_rule_check_fn
-smp__rule_check(enum smp_rule_id rule)
-{
-	return (unsigned)rule < SMP_RULE_COUNT ? checks[rule] : NULL;
-}
-
 size_t
 smp__rule_checks(smp_rule_check_fn *out, size_t max)
 {

@@ -24,9 +24,6 @@ void smp__rules_script(const struct smp_check *c);
 void smp__rules_end_of_support(const struct smp_check *c);
 void smp__rules_region(const struct smp_check *c);
 
-/* The check function that reports rule; NULL for other stages' rules. */
-smp_rule_check_fn smp__rule_check(enum smp_rule_id rule);
-
 /*
  * The distinct check functions of rules.def in table order, into out
  * (at most max); returns how many.

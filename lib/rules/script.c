@@ -1,6 +1,7 @@
 /*
- * script.c - the rules of the "script" group (DESIGN.md section 6; the
- * seeds' best practices and troubleshooting pages), over the facts and
+ * script.c - the rules of the "script" group (README "Entry-script
+ * checks"; the Training Compiler guide's best practices and
+ * troubleshooting pages), over the facts and
  * records of lib/script/. Every rule looks at records of the structure
  * pass (pyscan.h), never at raw text, so words in strings, comments and
  * docstrings never count.

@@ -1,5 +1,5 @@
 /*
- * rules_versions.c - framework, transformers and Python versions: is
+ * versions.c - framework, transformers and Python versions: is
  * there a Training Compiler container for them (the SDK resolves the image
  * at fit(), minutes after the job was written)?
  */
@@ -391,7 +391,7 @@ smp__rules_versions(const struct smp_check *c)
 				  c->job->estimator != SMP_EST_TENSORFLOW))
 		return;
 	/* a given image names the versions in its tag (every dialect):
-	 * rules_dialect.c checks that the tag shows them */
+	 * dialect_specific.c checks that the tag shows them */
 	if (c->job->dialect == SMP_DIALECT_ESTIMATOR && !c->job->image &&
 	    check_missing(c) && c->job->estimator == SMP_EST_UNKNOWN)
 		return;

@@ -220,7 +220,8 @@ struct walk {
 	double typed_num;       /* and its value when a number */
 	struct smp_report *rep; /* NULL: validating into verr */
 	struct verr *verr;
-	int json; /* the spec was JSON: wording of the quoting hint */
+	int json;       /* the spec was JSON: wording of the quoting hint */
+	unsigned flags; /* smp__schema_check()'s SMP__SCHEMA_* */
 	unsigned depth;
 };
 

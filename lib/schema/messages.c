@@ -402,9 +402,19 @@ violation(const struct walk *w, enum smp_rule_id rule, const struct smp_node *n,
 {
 	struct verr *v = w->verr;
 
-	if (w->rep)
-		return smp__report_node(w->rep, rule, n, "%s",
-					smp__buf_str(msg));
+	if (w->rep) {
+		struct smp_finding *f = smp__report_node(w->rep, rule, n, "%s",
+							 smp__buf_str(msg));
+
+		/* a Python launcher's stray trailing comma */
+		if (rule == SMP_RULE_WRONG_TYPE &&
+		    n->kind == SMP_NODE_SEQUENCE && n->tag &&
+		    strcmp(n->tag, SMP_TAG_TUPLE) == 0)
+			smp__finding_fix(w->rep, f,
+					 "remove the trailing comma that "
+					 "makes the value a tuple");
+		return f;
+	}
 	if (!v->found || n->start.line < v->err->line ||
 	    (n->start.line == v->err->line &&
 	     n->start.column < v->err->column)) {
@@ -557,7 +567,8 @@ smp__schema_report_key(const struct walk *w, const struct snode *sn,
 	f = violation(w, rule_of(sn, SMP_RULE_UNKNOWN_KEY), k, &b);
 	/* a misspelling loses the intended setting: an error; a key the
 	 * consumer only ignores leaves a job that runs: a warning */
-	if (smp__si(sn)->unknown_warning && (ignored || !best))
+	if ((smp__si(sn)->unknown_warning && (ignored || !best)) ||
+	    (!path && (w->flags & SMP__SCHEMA_RESPONSE)))
 		smp__finding_soften(w->rep, f,
 				    rule_of(sn, SMP_RULE_UNKNOWN_KEY),
 				    SMP_SEVERITY_WARNING);

@@ -42,11 +42,22 @@ int smp__schema_embedded(struct smp_schema **out, const struct smp_allocator *a,
 void smp__schema_free(struct smp_schema *schema);
 
 /*
+ * The document is a DescribeTrainingJob response: a key at its top level
+ * that the schema does not know was printed by the service, not typed by
+ * a user (most likely a member newer than the botocore model the schema
+ * comes from), and botocore rejects unknown request members, not response
+ * ones: unknown-key says it as a warning.
+ */
+#define SMP__SCHEMA_RESPONSE 1u
+
+/*
  * Checks the document rooted at root against the schema, adding findings
- * to rep. Returns 0 (findings are not errors) or SMP_ENOMEM.
+ * to rep; flags is 0 or SMP__SCHEMA_RESPONSE. Returns 0 (findings are not
+ * errors) or SMP_ENOMEM.
  */
 int smp__schema_check(const struct smp_schema *schema,
-		      const struct smp_node *root, struct smp_report *rep);
+		      const struct smp_node *root, struct smp_report *rep,
+		      unsigned flags);
 
 /*
  * Validates a data file's document (instance data, an overlay) against

@@ -542,7 +542,7 @@ sort_findings(struct smp_report *r, size_t from)
  */
 int
 smp__schema_check(const struct smp_schema *s, const struct smp_node *root,
-		  struct smp_report *rep)
+		  struct smp_report *rep, unsigned flags)
 {
 	struct walk w;
 	size_t from = rep->count;
@@ -555,6 +555,7 @@ smp__schema_check(const struct smp_schema *s, const struct smp_node *root,
 	/* the loader's own decision (a format hint or the bytes can make a
 	 * job.yaml JSON), not the file name again */
 	w.json = rep->is_json;
+	w.flags = flags;
 	w.depth = 0;
 	validate(&w, s->root, root, NULL, 1);
 	if (rep->failed)
@@ -595,6 +596,7 @@ smp__schema_validate(const struct smp_schema *s, const char *pointer,
 	w.rep = NULL;
 	w.verr = &verr;
 	w.json = 1;
+	w.flags = 0;
 	w.depth = 0;
 	validate(&w, sn, root, NULL, 1);
 	return verr.found ? SMP_EPARSE : 0;

@@ -136,25 +136,16 @@ recent(const struct scanner *sc, size_t i)
 static int
 grow(struct scanner *sc, void **items, size_t *cap, size_t count, size_t elem)
 {
-	size_t ncap;
-	void *p;
-
 	if (count < *cap)
 		return 0;
 	if (count >= SMP_PYSCAN_MAX) {
 		sc->out->truncated = 1;
 		return -1;
 	}
-	ncap = *cap ? *cap * 2 : 16;
-	p = smp__arena_alloc(sc->arena, ncap * elem);
-	if (!p) {
+	if (smp__arena_grow(sc->arena, items, cap, count + 1, elem)) {
 		sc->rc = SMP_ENOMEM;
 		return -1;
 	}
-	if (*cap)
-		memcpy(p, *items, *cap * elem);
-	*items = p;
-	*cap = ncap;
 	return 0;
 }
 
@@ -892,18 +883,4 @@ smp__pyscan_resolve(const struct smp_pyscan *scan, const char *chain, char *out,
 		}
 	}
 	snprintf(out, n, "%s", chain);
-}
-
-int
-smp__pyscan_loop_within(const struct smp_pyscan *scan, int inner, int outer)
-{
-	size_t guard = 0;
-
-	while (inner >= 0 && (size_t)inner < scan->nloops &&
-	       guard++ <= scan->nloops) {
-		if (inner == outer)
-			return 1;
-		inner = scan->loops[inner].parent;
-	}
-	return 0;
 }

@@ -133,8 +133,4 @@ int smp__pyscan_run(struct smp_pyscan *out, struct smp_arena *arena,
 void smp__pyscan_resolve(const struct smp_pyscan *scan, const char *chain,
 			 char *out, size_t n);
 
-/* 1 when `inner` is `outer` or inside it (loops of one function). */
-int smp__pyscan_loop_within(const struct smp_pyscan *scan, int inner,
-			    int outer);
-
 #endif

@@ -1,8 +1,8 @@
 /*
- * script.h - the entry script of a job (DESIGN.md section 6): finding the
- * Python file the spec names, reading it, and the facts the rules ask
- * about (does it set GPU_NUM_DEVICES?). The script rules themselves are
- * in lib/rules/script.c.
+ * script.h - the entry script of a job (README "Entry-script checks"): finding
+ * the Python file the spec names, reading it, and the facts the rules ask about
+ * (does it set GPU_NUM_DEVICES?). The script rules themselves are in
+ * lib/rules/script.c.
  *
  * Order in check.c: normalize -> smp__script_load() (facts in job->script)
  * -> the spec rules -> smp__rules_script() -> smp__script_release().

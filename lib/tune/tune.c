@@ -1,6 +1,6 @@
 /*
  * tune.c - reading a job's batch, the scaling arithmetic, and choosing
- * the tested-models row that applies to a job (DESIGN.md section 7).
+ * the tested-models row that applies to a job (README "Suggestions").
  * Pure functions over the job and the catalog: no allocation.
  */
 #include <math.h>

@@ -1,5 +1,5 @@
 /*
- * tune.h - batch-size and learning-rate arithmetic (DESIGN.md section 7)
+ * tune.h - batch-size and learning-rate arithmetic (README "Suggestions")
  * and the lookup of the tested-models row that applies to a job. Shared
  * by the tuning rules, the baseline comparison and `suggest`, so that all
  * three read a batch and pick a row the same way.

@@ -85,6 +85,20 @@ smp__strndup(const struct smp_allocator *a, const char *s, size_t n)
 }
 
 int
+smp__grow_cap(size_t *out, size_t cap, size_t need, size_t elem_size)
+{
+	size_t ncap = cap ? cap : 8;
+
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / elem_size)
+			return SMP_ENOMEM;
+		ncap *= 2;
+	}
+	*out = ncap;
+	return 0;
+}
+
+int
 smp__grow(const struct smp_allocator *a, void **items, size_t *cap, size_t need,
 	  size_t elem_size)
 {
@@ -93,12 +107,8 @@ smp__grow(const struct smp_allocator *a, void **items, size_t *cap, size_t need,
 
 	if (need <= *cap)
 		return 0;
-	ncap = *cap ? *cap : 8;
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2 / elem_size)
-			return SMP_ENOMEM;
-		ncap *= 2;
-	}
+	if (smp__grow_cap(&ncap, *cap, need, elem_size))
+		return SMP_ENOMEM;
 	p = smp__realloc(a, *items, ncap * elem_size);
 	if (!p)
 		return SMP_ENOMEM;

@@ -17,6 +17,14 @@ void smp__free(const struct smp_allocator *a, void *ptr);
 char *smp__strndup(const struct smp_allocator *a, const char *s, size_t n);
 
 /*
+ * The capacity an array of cap elements of elem_size grows to so that it
+ * holds need: doubled from cap (8 for an empty one) until it does, into
+ * *out. 0, or SMP_ENOMEM when the size would overflow. The one growth
+ * policy of smp__grow() and smp__arena_grow().
+ */
+int smp__grow_cap(size_t *out, size_t cap, size_t need, size_t elem_size);
+
+/*
  * Grows a dynamic array *items of *cap elements of elem_size so that it
  * holds at least need elements. Returns 0 or SMP_ENOMEM (array unchanged).
  */

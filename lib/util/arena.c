@@ -127,3 +127,24 @@ smp__arena_printf(struct smp_arena *arena, const char *fmt, ...)
 	va_end(ap);
 	return p;
 }
+
+int
+smp__arena_grow(struct smp_arena *arena, void **items, size_t *cap, size_t need,
+		size_t elem_size)
+{
+	size_t ncap;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	if (smp__grow_cap(&ncap, *cap, need, elem_size))
+		return SMP_ENOMEM;
+	p = smp__arena_alloc(arena, ncap * elem_size);
+	if (!p)
+		return SMP_ENOMEM;
+	if (*cap)
+		memcpy(p, *items, *cap * elem_size);
+	*items = p;
+	*cap = ncap;
+	return 0;
+}

@@ -1,5 +1,5 @@
 /*
- * arena.h - one arena per parsed document (CONVENTIONS.md 8): nodes,
+ * arena.h - one arena per parsed document: nodes,
  * strings and findings' text come from it and go with one release.
  */
 #ifndef SMP_ARENA_H
@@ -32,6 +32,14 @@ void *smp__arena_alloc(struct smp_arena *arena, size_t size);
 void *smp__arena_zalloc(struct smp_arena *arena, size_t size);
 
 /* A NUL-terminated copy of s[0..n). */
+/*
+ * smp__grow() for an array in the arena: a larger block holding a copy of
+ * the *cap elements (the old block stays until the arena goes). 0, or
+ * SMP_ENOMEM with the array unchanged.
+ */
+int smp__arena_grow(struct smp_arena *arena, void **items, size_t *cap,
+		    size_t need, size_t elem_size);
+
 char *smp__arena_strndup(struct smp_arena *arena, const char *s, size_t n);
 
 /* printf into the arena. */

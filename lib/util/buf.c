@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "util/buf.h"
+#include "util/text.h"
 
 /* the first allocation: most strings built are short */
 #define FIRST_CAP 64
@@ -175,4 +176,86 @@ smp__buf_take(struct smp_buf *b, size_t *len)
 	b->cap = 0;
 	smp__buf_reset(b);
 	return p;
+}
+
+/* The escape of a character that is not a plain byte; NULL: itself. */
+static const char *
+json_short_escape(long cp)
+{
+	switch (cp) {
+	case '"':
+		return "\\\"";
+	case '\\':
+		return "\\\\";
+	case '\b':
+		return "\\b";
+	case '\f':
+		return "\\f";
+	case '\n':
+		return "\\n";
+	case '\r':
+		return "\\r";
+	case '\t':
+		return "\\t";
+	default:
+		return NULL;
+	}
+}
+
+void
+smp__json_escape(const char *s, void (*put)(void *ud, const char *p, size_t n),
+		 void *ud)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0;
+
+	while (i < n) {
+		size_t start = i, k;
+		const char *e;
+		long cp;
+
+		while (i < n && u[i] >= 0x20 && u[i] < 0x80 && u[i] != '"' &&
+		       u[i] != '\\')
+			i++;
+		if (i > start)
+			put(ud, s + start, i - start);
+		if (i == n)
+			break;
+		k = smp__utf8_decode(u + i, n - i, &cp);
+		e = json_short_escape(cp);
+		if (e) {
+			put(ud, e, 2);
+		} else if (cp < 0) {
+			put(ud, "\xEF\xBF\xBD", 3); /* U+FFFD */
+		} else if (cp < 0x20 || cp == 0x2028 || cp == 0x2029) {
+			char x[6] = {'\\', 'u'};
+			unsigned d;
+
+			for (d = 0; d < 4; d++)
+				x[2 + d] = hex[(cp >> (4 * (3 - d))) & 0xF];
+			put(ud, x, 6);
+		} else {
+			put(ud, s + i, k);
+		}
+		i += k;
+	}
+}
+
+static void
+buf_put(void *ud, const char *p, size_t n)
+{
+	smp__buf_add(ud, p, n);
+}
+
+void
+smp__buf_json_string(struct smp_buf *b, const char *s)
+{
+	if (!s) {
+		smp__buf_add(b, "null", 4);
+		return;
+	}
+	smp__buf_addc(b, '"');
+	smp__json_escape(s, buf_put, b);
+	smp__buf_addc(b, '"');
 }

@@ -117,4 +117,18 @@ int smp__buf_error(const struct smp_buf *b);
  */
 char *smp__buf_take(struct smp_buf *b, size_t *len);
 
+/*
+ * The library's one JSON string writer (RFC 8259): the body of s (without
+ * quotes) in pieces handed to put(ud, p, n): runs of plain bytes as they
+ * are, '"' and '\\' escaped, the short escapes for \b \f \n \r \t,
+ * other control characters and U+2028/U+2029 as \u00XX (a JavaScript
+ * reader takes the latter for line ends), and an invalid UTF-8 sequence as
+ * U+FFFD, so that what is written is always valid JSON.
+ */
+void smp__json_escape(const char *s,
+		      void (*put)(void *ud, const char *p, size_t n), void *ud);
+
+/* Appends s as a quoted JSON string (smp__json_escape), or null for NULL. */
+void smp__buf_json_string(struct smp_buf *b, const char *s);
+
 #endif

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench.py - the tables of `make bench` (DESIGN.md section 11).
+"""bench.py - the tables of `make bench` (README "Performance").
 
   bench.py --cli build/sm-preflight --floor build/bench/floor
            --work build/bench [--jsonschema PATH] [--runs 5]
@@ -618,7 +618,7 @@ def instructions(args, specs, n):
 
 
 def targets(r, args, big_n):
-    """The DESIGN.md section 11 targets next to the measured figures."""
+    """The targets of README "Performance" next to the measured figures."""
     def get(name, n):
         return r.get((name, n))
 

@@ -48,8 +48,8 @@ setup(void)
 
 		o.dialect = (enum smp_dialect)d;
 		if (!large) {
-			o.limits.max_file_size = 1 << 16;
-			o.limits.max_nodes = 4000;
+			o.max_file_size = 1 << 16;
+			o.max_nodes = 4000;
 		}
 		if (smp_context_new(&contexts[d], &o, NULL) != 0)
 			abort();

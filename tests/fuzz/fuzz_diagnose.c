@@ -62,8 +62,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!ctx) {
 		struct smp_options opts = SMP_OPTIONS_INIT;
 
-		opts.limits.max_file_size = 1 << 16;
-		opts.limits.max_nodes = 4000;
+		opts.max_file_size = 1 << 16;
+		opts.max_nodes = 4000;
 		if (smp_context_new(&ctx, &opts, NULL) != 0)
 			abort();
 	}

@@ -25,8 +25,8 @@ setup(void)
 {
 	struct smp_options o = SMP_OPTIONS_INIT;
 
-	o.limits.max_file_size = 1 << 16;
-	o.limits.max_nodes = 4000;
+	o.max_file_size = 1 << 16;
+	o.max_nodes = 4000;
 	o.no_script = 1;
 	if (smp_context_new(&context, &o, NULL) != 0)
 		abort();

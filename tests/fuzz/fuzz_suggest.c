@@ -46,8 +46,8 @@ setup(void)
 		struct smp_options o = SMP_OPTIONS_INIT;
 
 		o.lr_scaling = (enum smp_lr_scaling)i;
-		o.limits.max_file_size = 1 << 16;
-		o.limits.max_nodes = 4000;
+		o.max_file_size = 1 << 16;
+		o.max_nodes = 4000;
 		if (smp_context_new(&contexts[i], &o, NULL) != 0)
 			abort();
 	}

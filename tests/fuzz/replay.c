@@ -1,8 +1,7 @@
 /*
  * replay.c - runs a fuzz target over saved inputs without libFuzzer, so
- * that every corpus file is a regression test in `make test`
- * (CONVENTIONS.md 19). A missing or empty folder is an error: a replay
- * that tests nothing must not pass.
+ * that every corpus file is a regression test in `make test`. A missing
+ * or empty folder is an error: a replay that tests nothing must not pass.
  */
 #include <dirent.h>
 #include <stdint.h>

@@ -1,9 +1,9 @@
 /*
- * failing_alloc.h - the allocator of the out-of-memory tests
- * (CONVENTIONS.md 9): it fails the Nth malloc or realloc call (0-based),
- * or never, and counts calls and live blocks, so that a test can loop
- * N = 0, 1, 2 ... asserting SMP_ENOMEM and nothing leaked each time.
- * Linked into the unit-test binary with the test files; no tests here.
+ * failing_alloc.h - the allocator of the out-of-memory tests: it fails
+ * the Nth malloc or realloc call (0-based), or never, and counts calls and live
+ * blocks, so that a test can loop N = 0, 1, 2 ... asserting SMP_ENOMEM and
+ * nothing leaked each time. Linked into the unit-test binary with the test
+ * files; no tests here.
  */
 #ifndef FAILING_ALLOC_H
 #define FAILING_ALLOC_H

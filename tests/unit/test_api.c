@@ -49,12 +49,17 @@ static const char gpt2_spec[] = "estimator: PyTorch\n"
 				"  per_device_train_batch_size: 24\n"
 				"  learning_rate: 6.0e-5\n";
 
-/* A caller's smp_options as the version-1 header declared it. */
+/* A caller's smp_options as the version-1 header declared it (its limits
+ * an embedded struct of five size_t then: the bytes of the max_* fields
+ * now). */
 struct smp_options_v1 {
 	unsigned int version;
 	const struct smp_allocator *allocator;
 	const char *instance_data_dir;
-	struct smp_limits limits;
+	struct {
+		size_t max_file_size, max_depth, max_nodes, max_scalar_len,
+			max_documents;
+	} limits;
 	enum smp_dialect dialect;
 	const struct smp_rule_override *overrides;
 	size_t override_count;
@@ -109,8 +114,13 @@ Test(api, version_1_layout_is_a_prefix_of_the_options)
 	/* fields are only ever appended: the old struct is a prefix */
 	cr_assert_eq(offsetof(struct smp_options_v1, override_count),
 		     offsetof(struct smp_options, override_count));
-	cr_assert_eq(offsetof(struct smp_options_v1, limits),
-		     offsetof(struct smp_options, limits));
+	/* the limits, once an embedded struct, are the same bytes */
+	cr_assert_eq(offsetof(struct smp_options_v1, limits.max_file_size),
+		     offsetof(struct smp_options, max_file_size));
+	cr_assert_eq(offsetof(struct smp_options_v1, limits.max_documents),
+		     offsetof(struct smp_options, max_documents));
+	cr_assert_eq(offsetof(struct smp_options_v1, dialect),
+		     offsetof(struct smp_options, dialect));
 	cr_assert_gt(sizeof(struct smp_options), sizeof(struct smp_options_v1));
 	cr_assert_geq(SMP_OPTIONS_VERSION, 3);
 }

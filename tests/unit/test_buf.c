@@ -250,3 +250,22 @@ Test(buf, every_allocation_failure_is_sticky_enomem)
 	}
 	cr_assert_gt(total, 3, "%ld allocations", total);
 }
+
+/* The one JSON string writer: short escapes, \u00XX for the other control
+ * characters and the JavaScript line ends, U+FFFD for a broken sequence,
+ * null for NULL; UTF-8 passes as it is. */
+Test(buf, json_string)
+{
+	char mem[128];
+	struct smp_buf b;
+
+	smp__buf_init_fixed(&b, mem, sizeof(mem));
+	smp__buf_json_string(&b, "a\"b\\c\n\t\x01\xE2\x80\xA8\xC3\xA9\xFF");
+	cr_expect_str_eq(
+		smp__buf_str(&b),
+		"\"a\\\"b\\\\c\\n\\t\\u0001\\u2028\xC3\xA9\xEF\xBF\xBD\"");
+	smp__buf_reset(&b);
+	smp__buf_json_string(&b, NULL);
+	smp__buf_json_string(&b, "");
+	cr_expect_str_eq(smp__buf_str(&b), "null\"\"");
+}

@@ -178,7 +178,8 @@ Test(check, empty_and_clean_specs)
 	smp_context_free(ctx);
 }
 
-/* CONVENTIONS.md 9: fail allocation N of load + check, N = 0, 1, 2 ... */
+/* Out of memory anywhere is SMP_ENOMEM: fail allocation N of load + check, N =
+ * 0, 1, 2 ... */
 Test(check, every_allocation_failure_is_clean)
 {
 	struct failing_alloc st = FA_INIT;

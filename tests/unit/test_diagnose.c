@@ -516,7 +516,7 @@ Test(diagnose, json_output_follows_its_schema)
 		     0, "%s", json);
 	cr_assert_eq(smp__report_new(&rep, &a, "out.json", NULL), 0);
 	cr_assert_eq(docs.count, 1);
-	cr_assert_eq(smp__schema_check(s, docs.items[0].root, rep), 0);
+	cr_assert_eq(smp__schema_check(s, docs.items[0].root, rep, 0), 0);
 	cr_expect_eq(smp_report_count(rep), 0, "%s: %s",
 		     smp_report_count(rep) ? smp_report_get(rep, 0)->message
 					   : "",

@@ -500,7 +500,7 @@ Test(dialects, api_needs_image_and_flag)
 	smp_context_free(ctx);
 }
 
-/* CONVENTIONS.md 9, for the nodes the normalizers make up. */
+/* Out of memory is SMP_ENOMEM, for the nodes the normalizers make up. */
 Test(dialects, every_allocation_failure_is_clean)
 {
 	static char texts[2][2048];

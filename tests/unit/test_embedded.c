@@ -1,6 +1,6 @@
 /*
  * test_embedded.c - the data compiled into the library is byte for byte
- * the files in the source tree (CONVENTIONS.md 23): a stale build or a
+ * the files in the source tree: a stale build or a
  * broken embed.sh would otherwise check specs against old data. The
  * precompiled catalog equals what the loader reads from those bytes.
  * Run from the repository root.

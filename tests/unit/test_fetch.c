@@ -690,7 +690,7 @@ serve(struct fake *f, const char *const docs[3])
 }
 
 /*
- * CONVENTIONS.md 9: fail allocation N of an update that replaces a
+ * Out of memory is SMP_ENOMEM: fail allocation N of an update that replaces a
  * previous copy (reading the cache, downloads, validation, the diff,
  * the commit): N = 0..63 and the last 256 one by one, a stride between.
  * Every failure is SMP_ENOMEM, leaks nothing and leaves the old copy.

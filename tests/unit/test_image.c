@@ -1,5 +1,5 @@
 /*
- * test_image.c - image URIs: every tag shape of sdk-rules.md section C
+ * test_image.c - image URIs: every tag shape of the Deep Learning Containers
  * (as the SDK builds them and as the developer guide publishes them), the
  * repositories that hold the compiler, and URIs that name no version.
  */
@@ -15,7 +15,6 @@ struct want {
 	enum smp_estimator estimator;
 	const char *framework; /* base framework, or NULL */
 	int trcomp;
-	int capable;
 	const char *version; /* "" when absent */
 	const char *transformers;
 	const char *py;
@@ -28,95 +27,95 @@ static const struct want cases[] = {
 	/* HuggingFace + PyTorch, as the SDK builds them */
 	{ECR "huggingface-pytorch-trcomp-training:1.11.0-transformers4.21.1-"
 	     "gpu-py38-cu113-ubuntu20.04",
-	 SMP_EST_HUGGINGFACE, "pytorch", 1, 1, "1.11.0", "4.21.1", "py38",
-	 "gpu", "cu113", "ubuntu20.04"},
+	 SMP_EST_HUGGINGFACE, "pytorch", 1, "1.11.0", "4.21.1", "py38", "gpu",
+	 "cu113", "ubuntu20.04"},
 	{ECR "huggingface-pytorch-trcomp-training:1.10.2-transformers4.17.0-"
 	     "gpu-py38-cu113-ubuntu20.04",
-	 SMP_EST_HUGGINGFACE, "pytorch", 1, 1, "1.10.2", "4.17.0", "py38",
-	 "gpu", "cu113", "ubuntu20.04"},
+	 SMP_EST_HUGGINGFACE, "pytorch", 1, "1.10.2", "4.17.0", "py38", "gpu",
+	 "cu113", "ubuntu20.04"},
 	{ECR "huggingface-pytorch-trcomp-training:1.9.0-transformers4.11.0-"
 	     "gpu-py38-cu111-ubuntu20.04",
-	 SMP_EST_HUGGINGFACE, "pytorch", 1, 1, "1.9.0", "4.11.0", "py38", "gpu",
+	 SMP_EST_HUGGINGFACE, "pytorch", 1, "1.9.0", "4.11.0", "py38", "gpu",
 	 "cu111", "ubuntu20.04"},
 	/* alias inputs stay in the tag */
 	{ECR "huggingface-pytorch-trcomp-training:1.11-transformers4.21-gpu-"
 	     "py38-cu113-ubuntu20.04",
-	 SMP_EST_HUGGINGFACE, "pytorch", 1, 1, "1.11", "4.21", "py38", "gpu",
+	 SMP_EST_HUGGINGFACE, "pytorch", 1, "1.11", "4.21", "py38", "gpu",
 	 "cu113", "ubuntu20.04"},
 	/* HuggingFace + TensorFlow */
 	{ECR "huggingface-tensorflow-trcomp-training:2.6.3-transformers4.17.0-"
 	     "gpu-py38-cu112-ubuntu20.04",
-	 SMP_EST_HUGGINGFACE, "tensorflow", 1, 1, "2.6.3", "4.17.0", "py38",
-	 "gpu", "cu112", "ubuntu20.04"},
+	 SMP_EST_HUGGINGFACE, "tensorflow", 1, "2.6.3", "4.17.0", "py38", "gpu",
+	 "cu112", "ubuntu20.04"},
 	{ECR "huggingface-tensorflow-trcomp-training:2.5.1-transformers4.11.0-"
 	     "gpu-py37-cu112-ubuntu18.04",
-	 SMP_EST_HUGGINGFACE, "tensorflow", 1, 1, "2.5.1", "4.11.0", "py37",
-	 "gpu", "cu112", "ubuntu18.04"},
+	 SMP_EST_HUGGINGFACE, "tensorflow", 1, "2.5.1", "4.11.0", "py37", "gpu",
+	 "cu112", "ubuntu18.04"},
 	/* the developer guide's names of the 4.11 repositories */
 	{ECR "huggingface-pytorch-training-comp:1.9.0-transformers4.11.0-gpu-"
 	     "py38-cu111-ubuntu20.04",
-	 SMP_EST_HUGGINGFACE, "pytorch", 1, 1, "1.9.0", "4.11.0", "py38", "gpu",
+	 SMP_EST_HUGGINGFACE, "pytorch", 1, "1.9.0", "4.11.0", "py38", "gpu",
 	 "cu111", "ubuntu20.04"},
 	/* PyTorch: the SDK's short tags, the guide's long ones */
 	{ECR "pytorch-trcomp-training:1.12.0-gpu-py38", SMP_EST_PYTORCH,
-	 "pytorch", 1, 1, "1.12.0", "", "py38", "gpu", "", ""},
+	 "pytorch", 1, "1.12.0", "", "py38", "gpu", "", ""},
 	{ECR "pytorch-trcomp-training:1.13.1-gpu-py39", SMP_EST_PYTORCH,
-	 "pytorch", 1, 1, "1.13.1", "", "py39", "gpu", "", ""},
+	 "pytorch", 1, "1.13.1", "", "py39", "gpu", "", ""},
 	{ECR "pytorch-trcomp-training:1.13-gpu-py39", SMP_EST_PYTORCH,
-	 "pytorch", 1, 1, "1.13", "", "py39", "gpu", "", ""},
+	 "pytorch", 1, "1.13", "", "py39", "gpu", "", ""},
 	{ECR "pytorch-trcomp-training:1.12.0-gpu-py38-cu113-ubuntu20.04-"
 	     "sagemaker",
-	 SMP_EST_PYTORCH, "pytorch", 1, 1, "1.12.0", "", "py38", "gpu", "cu113",
+	 SMP_EST_PYTORCH, "pytorch", 1, "1.12.0", "", "py38", "gpu", "cu113",
 	 "ubuntu20.04"},
 	{ECR "pytorch-trcomp-training:1.13.1-gpu-py39-cu117-ubuntu20.04-"
 	     "sagemaker",
-	 SMP_EST_PYTORCH, "pytorch", 1, 1, "1.13.1", "", "py39", "gpu", "cu117",
+	 SMP_EST_PYTORCH, "pytorch", 1, "1.13.1", "", "py39", "gpu", "cu117",
 	 "ubuntu20.04"},
 	/* TensorFlow: the compiler is inside the plain GPU image */
 	{ECR "tensorflow-training:2.9.2-gpu-py39", SMP_EST_TENSORFLOW,
-	 "tensorflow", 0, 1, "2.9.2", "", "py39", "gpu", "", ""},
+	 "tensorflow", 0, "2.9.2", "", "py39", "gpu", "", ""},
 	{ECR "tensorflow-training:2.10.1-gpu-py39", SMP_EST_TENSORFLOW,
-	 "tensorflow", 0, 1, "2.10.1", "", "py39", "gpu", "", ""},
+	 "tensorflow", 0, "2.10.1", "", "py39", "gpu", "", ""},
 	{ECR "tensorflow-training:2.11.0-gpu-py39", SMP_EST_TENSORFLOW,
-	 "tensorflow", 0, 1, "2.11.0", "", "py39", "gpu", "", ""},
+	 "tensorflow", 0, "2.11.0", "", "py39", "gpu", "", ""},
 	{ECR "tensorflow-training:2.9.1-gpu-py39-cu112-ubuntu20.04-sagemaker",
-	 SMP_EST_TENSORFLOW, "tensorflow", 0, 1, "2.9.1", "", "py39", "gpu",
+	 SMP_EST_TENSORFLOW, "tensorflow", 0, "2.9.1", "", "py39", "gpu",
 	 "cu112", "ubuntu20.04"},
 	{ECR "tensorflow-training:2.10.0-gpu-py39-cu112-ubuntu20.04-sagemaker",
-	 SMP_EST_TENSORFLOW, "tensorflow", 0, 1, "2.10.0", "", "py39", "gpu",
+	 SMP_EST_TENSORFLOW, "tensorflow", 0, "2.10.0", "", "py39", "gpu",
 	 "cu112", "ubuntu20.04"},
 	{ECR "tensorflow-training:2.11.0-gpu-py39-cu112-ubuntu20.04-sagemaker",
-	 SMP_EST_TENSORFLOW, "tensorflow", 0, 1, "2.11.0", "", "py39", "gpu",
+	 SMP_EST_TENSORFLOW, "tensorflow", 0, "2.11.0", "", "py39", "gpu",
 	 "cu112", "ubuntu20.04"},
 	/* the CPU image has no compiler */
 	{ECR "tensorflow-training:2.11.0-cpu-py39", SMP_EST_TENSORFLOW,
-	 "tensorflow", 0, 0, "2.11.0", "", "py39", "cpu", "", ""},
+	 "tensorflow", 0, "2.11.0", "", "py39", "cpu", "", ""},
 	/* plain framework images: known class, no compiler */
 	{ECR "pytorch-training:1.13.1-gpu-py39-cu117-ubuntu20.04-sagemaker",
-	 SMP_EST_PYTORCH, "pytorch", 0, 0, "1.13.1", "", "py39", "gpu", "cu117",
+	 SMP_EST_PYTORCH, "pytorch", 0, "1.13.1", "", "py39", "gpu", "cu117",
 	 "ubuntu20.04"},
 	{ECR "huggingface-pytorch-training:1.13.1-transformers4.26.0-gpu-py39-"
 	     "cu117-ubuntu20.04",
-	 SMP_EST_HUGGINGFACE, "pytorch", 0, 0, "1.13.1", "4.26.0", "py39",
-	 "gpu", "cu117", "ubuntu20.04"},
+	 SMP_EST_HUGGINGFACE, "pytorch", 0, "1.13.1", "4.26.0", "py39", "gpu",
+	 "cu117", "ubuntu20.04"},
 	/* not training images, or not AWS's */
-	{ECR "pytorch-inference:1.13.1-gpu-py39", SMP_EST_UNKNOWN, NULL, 0, 0,
+	{ECR "pytorch-inference:1.13.1-gpu-py39", SMP_EST_UNKNOWN, NULL, 0,
 	 "1.13.1", "", "py39", "gpu", "", ""},
 	{"123456789012.dkr.ecr.eu-west-1.amazonaws.com/team/my-trainer:v3",
-	 SMP_EST_UNKNOWN, NULL, 0, 0, "", "", "", "", "", ""},
+	 SMP_EST_UNKNOWN, NULL, 0, "", "", "", "", "", ""},
 	{"pytorch/pytorch:1.13.1-cuda11.6-cudnn8-runtime", SMP_EST_UNKNOWN,
-	 NULL, 0, 0, "1.13.1", "", "", "", "", ""},
+	 NULL, 0, "1.13.1", "", "", "", "", ""},
 	/* tags without versions, digests, no tag at all */
-	{ECR "pytorch-trcomp-training:latest", SMP_EST_PYTORCH, "pytorch", 1, 1,
+	{ECR "pytorch-trcomp-training:latest", SMP_EST_PYTORCH, "pytorch", 1,
 	 "", "", "", "", "", ""},
 	{ECR "pytorch-trcomp-training@sha256:0123456789abcdef", SMP_EST_PYTORCH,
-	 "pytorch", 1, 1, "", "", "", "", "", ""},
-	{"pytorch-trcomp-training", SMP_EST_PYTORCH, "pytorch", 1, 1, "", "",
-	 "", "", "", ""},
+	 "pytorch", 1, "", "", "", "", "", ""},
+	{"pytorch-trcomp-training", SMP_EST_PYTORCH, "pytorch", 1, "", "", "",
+	 "", "", ""},
 	/* a registry with a port is no tag */
 	{"localhost:5000/tensorflow-training:2.10.1-gpu-py39",
-	 SMP_EST_TENSORFLOW, "tensorflow", 0, 1, "2.10.1", "", "py39", "gpu",
-	 "", ""},
+	 SMP_EST_TENSORFLOW, "tensorflow", 0, "2.10.1", "", "py39", "gpu", "",
+	 ""},
 };
 
 static void
@@ -147,8 +146,6 @@ Test(image, reads_every_tag_shape)
 		else
 			cr_assert_null(im.base_framework, "%s", w->uri);
 		cr_assert_eq(im.trcomp, w->trcomp, "trcomp %s", w->uri);
-		cr_assert_eq(smp__image_compiler_capable(&im), w->capable,
-			     "capable %s", w->uri);
 		assert_span(w->uri, &im.framework_version, w->version,
 			    "version");
 		assert_span(w->uri, &im.transformers_version, w->transformers,

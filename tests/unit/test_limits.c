@@ -309,7 +309,7 @@ Test(limits, a_notebook_too_large_names_its_own_limit)
 	struct smp_report *rep;
 	char dir[32], text[2000];
 
-	o.limits.max_file_size = 100; /* a notebook may have 1,600 bytes */
+	o.max_file_size = 100; /* a notebook may have 1,600 bytes */
 	ctx = th_context(&o);
 	memset(text, ' ', sizeof(text) - 1);
 	text[0] = '{';

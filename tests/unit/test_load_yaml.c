@@ -12,7 +12,7 @@
 #include "doc/load.h"
 #include "rules/check.h"
 
-/* The DESIGN.md section 8 defaults, filled here on purpose. */
+/* The README "Bad input" defaults, filled here on purpose. */
 static struct smp_limits
 default_limits(void)
 {

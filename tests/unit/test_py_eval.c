@@ -380,7 +380,7 @@ Test(py_eval, notebook_code_and_map)
 	smp__docs_release(&docs);
 }
 
-/* CONVENTIONS.md 9 through the whole check of a notebook. */
+/* Out of memory is SMP_ENOMEM through the whole check of a notebook. */
 Test(py_eval, every_allocation_failure_is_clean)
 {
 	static const char nb[] =

@@ -91,7 +91,7 @@ static void
 check_spec(struct checked *t, const struct smp_schema *s, const char *spec)
 {
 	load_spec(t, spec);
-	t->rc = smp__schema_check(s, t->docs.items[0].root, t->rep);
+	t->rc = smp__schema_check(s, t->docs.items[0].root, t->rep, 0);
 }
 
 static void
@@ -933,7 +933,7 @@ Test(schema, severity_off_rule_is_not_reported)
 	/* the same document again, with unknown-key turned off */
 	t.rep->severity = sev;
 	t.rep->count = 0;
-	cr_assert_eq(smp__schema_check(s, t.docs.items[0].root, t.rep), 0);
+	cr_assert_eq(smp__schema_check(s, t.docs.items[0].root, t.rep, 0), 0);
 	expect_one(&t, "wrong-type", NULL);
 	release(&t);
 	smp__schema_free(s);
@@ -1084,7 +1084,7 @@ check_alloc_loop(const struct smp_schema *s, const char *spec,
 
 		load_spec(&t, spec);
 		counter.fail_at = counter.calls + (long)n;
-		t.rc = smp__schema_check(s, t.docs.items[0].root, t.rep);
+		t.rc = smp__schema_check(s, t.docs.items[0].root, t.rep, 0);
 		counter.fail_at = FA_NEVER;
 		if (t.rc == 0) {
 			cr_assert_eq(t.rep->failed, 0);
@@ -1156,7 +1156,7 @@ Test(schema, free_null_and_check_null_are_no_ops)
 
 	smp__schema_free(NULL);
 	cr_assert_eq(smp__report_new(&rep, &counting_alloc, "x", NULL), 0);
-	cr_expect_eq(smp__schema_check(s, NULL, rep), 0);
+	cr_expect_eq(smp__schema_check(s, NULL, rep, 0), 0);
 	cr_expect_eq(rep->count, 0);
 	smp_report_free(rep);
 	smp__schema_free(s);
@@ -1304,4 +1304,57 @@ Test(schema, validate_refuses_bad_arguments)
 	smp__docs_release(&docs);
 	smp__schema_free(s);
 	cr_assert_eq(counter.live, 0);
+}
+
+/* The keys of a DescribeTrainingJob response: a top-level one the schema
+ * does not know is a warning (printed by the service); one further down,
+ * or in a request, stays an error. */
+Test(schema, response_top_level_unknown_key_is_a_warning)
+{
+	static const char schema[] =
+		"{\"additionalProperties\": false, \"properties\": {\"a\": "
+		"{\"additionalProperties\": false}}}";
+	struct smp_error err = {0};
+	struct smp_schema *s = load_text(schema, 0, &err);
+	struct checked t;
+
+	load_spec(&t, "{zz: 1, a: {yy: 2}}\n");
+	cr_assert_eq(smp__schema_check(s, t.docs.items[0].root, t.rep,
+				       SMP__SCHEMA_RESPONSE),
+		     0);
+	cr_assert_eq(t.rep->count, 2);
+	cr_expect_str_eq(finding(&t, 0)->pointer, "/zz");
+	cr_expect_eq(finding(&t, 0)->severity, SMP_SEVERITY_WARNING);
+	cr_expect_str_eq(finding(&t, 1)->pointer, "/a/yy");
+	cr_expect_eq(finding(&t, 1)->severity, SMP_SEVERITY_ERROR);
+	release(&t);
+	check_spec(&t, s, "{zz: 1}\n");
+	cr_assert_eq(t.rep->count, 1);
+	cr_expect_eq(finding(&t, 0)->severity, SMP_SEVERITY_ERROR);
+	release(&t);
+	smp__schema_free(s);
+}
+
+/* A tuple where a scalar is wanted (a launcher's trailing comma): the
+ * finding says how to fix it; a list does not get that fix. */
+Test(schema, wrong_type_tuple_says_remove_the_comma)
+{
+	static const char schema[] =
+		"{\"properties\": {\"a\": {\"type\": \"string\"}}}";
+	struct smp_error err = {0};
+	struct smp_schema *s = load_text(schema, 0, &err);
+	struct checked t;
+	const struct smp_finding *f;
+
+	check_spec(&t, s, "a: !<" SMP_TAG_TUPLE "> [x]\n");
+	f = expect_one(&t, "wrong-type", NULL);
+	cr_expect_str_eq(f->fix,
+			 "remove the trailing comma that makes the value a "
+			 "tuple");
+	release(&t);
+	check_spec(&t, s, "a: [x]\n");
+	f = expect_one(&t, "wrong-type", NULL);
+	cr_expect_null(f->fix);
+	release(&t);
+	smp__schema_free(s);
 }

@@ -369,7 +369,7 @@ Test(script, scripts_over_the_size_limit_are_not_read)
 	struct smp_error err = {0};
 	char dir[64], path[128], big[600];
 
-	o.limits.max_file_size = 512;
+	o.max_file_size = 512;
 	ctx = th_context(&o);
 	temp_dir(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/train.py", dir);

@@ -255,7 +255,8 @@ Test(suppress, text_inside_scalars_is_not_a_comment)
 	smp_context_free(ctx);
 }
 
-/* CONVENTIONS.md 9 for the suppression pass: fail every allocation. */
+/* Out of memory is SMP_ENOMEM in the suppression pass: fail every
+ * allocation. */
 Test(suppress, every_allocation_failure_is_clean)
 {
 	static const char spec[] = SPEC_HEAD
