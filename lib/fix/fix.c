@@ -235,17 +235,32 @@ smp_fix_result_free(struct smp_fix_result *result)
 	smp__free(r->alloc, r);
 }
 
+/* 1 when the edit of c writes the job's distribution. */
+static int
+writes_distribution(const struct cand *c)
+{
+	const char *ptr = c->f->suggestion_pointer;
+
+	return ptr && (strncmp(ptr, "/distribution/", 14) == 0 ||
+		       strcmp(ptr, "/distribution") == 0);
+}
+
 /*
  * 1 when the check after pass p needs not run (fix.c's head): every edit
  * was applied (none waits for a next pass), each for a local fix, no
  * baseline is compared (its findings read every value), no inline
  * suppression can change its verdict, and the text is a YAML or JSON spec.
+ * An edit that writes the distribution is local only when no entry script
+ * was scanned and no finding left in rep reads the distribution (rules.def
+ * D()).
  */
 static int
-local_pass(const struct pass *p, const struct smp_fix_options *o,
-	   const char *name, const char *text, size_t len)
+local_pass(const struct pass *p, const struct smp_report *rep,
+	   const struct smp_fix_options *o, const char *name, const char *text,
+	   size_t len)
 {
-	size_t i;
+	size_t i, n = smp_report_count(rep);
+	int distribution = 0;
 
 	if (p->waiting || o->baseline || smp__pysrc_kind(name) ||
 	    smp__mem_contains(text, len, "sm-preflight"))
@@ -257,6 +272,24 @@ local_pass(const struct pass *p, const struct smp_fix_options *o,
 		    smp__rule_lookup(&id, p->items[i].f->rule) ||
 		    !smp__rule_fix_local(id))
 			return 0;
+		distribution |= writes_distribution(&p->items[i]);
+	}
+	if (!distribution)
+		return 1;
+	if (rep->scripts_scanned)
+		return 0;
+	for (i = 0; i < n; i++) {
+		const struct smp_finding *f = smp_report_get(rep, i);
+		enum smp_rule_id id;
+		size_t k;
+
+		if (smp__rule_lookup(&id, f->rule) ||
+		    !smp__rule_reads_distribution(id))
+			continue;
+		for (k = 0; k < p->count && p->items[k].f != f; k++)
+			;
+		if (k == p->count)
+			return 0; /* not fixed in this pass: it may change */
 	}
 	return 1;
 }
@@ -350,7 +383,7 @@ run(struct fixed *r, const struct smp_context *ctx, const char *name,
 			return SMP_ENOMEM;
 		}
 		/* the next check known without it (derive.c), or run */
-		rc = local_pass(&p, o, name, old, old_len)
+		rc = local_pass(&p, rep, o, name, old, old_len)
 			     ? derive(rep, &p, ctx, old, old_len, r->text, len)
 			     : 1;
 		r->pub.unsafe_skipped = p.unsafe_skipped;

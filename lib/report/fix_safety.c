@@ -17,10 +17,22 @@ static const unsigned char local[SMP_RULE_COUNT] = {
 #undef L
 };
 
+static const unsigned char reads_distribution[SMP_RULE_COUNT] = {
+#define D(a) [SMP_RULE_##a] = 1,
+#include "report/rules.def"
+#undef D
+};
+
 int
 smp__rule_fix_local(enum smp_rule_id rule)
 {
 	return (unsigned)rule < SMP_RULE_COUNT && local[rule];
+}
+
+int
+smp__rule_reads_distribution(enum smp_rule_id rule)
+{
+	return (unsigned)rule < SMP_RULE_COUNT && reads_distribution[rule];
 }
 
 enum smp_fix_safety

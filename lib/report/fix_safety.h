@@ -17,6 +17,9 @@ enum smp_fix_safety smp__rule_fix_safety(enum smp_rule_id rule);
 /* 1 when rules.def declares rule's fix local (its L row). */
 int smp__rule_fix_local(enum smp_rule_id rule);
 
+/* 1 when rule reads the pytorchxla distribution (its D row). */
+int smp__rule_reads_distribution(enum smp_rule_id rule);
+
 /* Sets f's byte edit: text[start, end) becomes text[0..n) (copied). */
 void smp__finding_edit(struct smp_report *r, struct smp_finding *f,
 		       size_t start, size_t end, const char *text, size_t n,

@@ -64,6 +64,9 @@ struct smp_report {
 	int finished;   /* smp__report_finish() added its finding */
 	size_t jobs;    /* jobs judged (smp_report_jobs()) */
 	size_t jobs_skipped; /* found in a walk, not Training Compiler jobs */
+	/* entry scripts read and scanned for the jobs (their rules read
+	 * the job: a fix that changes it is checked again, lib/fix/fix.c) */
+	size_t scripts_scanned;
 	struct smp_lines lines; /* of buf, built when findings need it */
 	const struct smp_report_scope *scope; /* NULL outside a source's job */
 };

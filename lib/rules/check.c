@@ -159,6 +159,8 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 		smp__script_release(&script);
 		return rc;
 	}
+	if (script.status == SMP_SCRIPT_SCANNED)
+		rep->scripts_scanned++;
 	job.script = &script;
 	smp__job_resolve_script(&job);
 	c.job = &job;

@@ -12,7 +12,7 @@
 #include "report/report.h"
 #include "util/alloc.h"
 
-/* The default limits (DESIGN.md section 8). */
+/* The default limits (smpreflight.h, struct smp_options max_*). */
 static const struct smp_limits lim = {4u << 20, 64, 100000, 65536, 1000};
 
 struct loaded {
