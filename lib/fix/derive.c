@@ -116,15 +116,25 @@ pos_of(const struct ltab *t, size_t off)
 	return p;
 }
 
-/* off moved by the edits; 1 when it is on an edit (or at either end). */
+/*
+ * off moved by the edits; 1 when it is on an edit (or at either end of a
+ * replacement). Where text is only inserted, a place that starts there
+ * (start) moves after the new text and one that ends there (!start) stays
+ * before it: the bytes on either side are the same.
+ */
 static int
-move(const struct smp_fix_edit *edits, size_t n, size_t off, size_t *out)
+move(const struct smp_fix_edit *edits, size_t n, size_t off, int start,
+     size_t *out)
 {
 	size_t i, add = 0, sub = 0;
 
 	for (i = 0; i < n && edits[i].start <= off; i++) {
-		if (off <= edits[i].end)
+		if (edits[i].start == edits[i].end && off == edits[i].start) {
+			if (!start)
+				break;
+		} else if (off <= edits[i].end) {
 			return 1;
+		}
 		add += edits[i].text_len;
 		sub += edits[i].end - edits[i].start;
 	}
@@ -174,16 +184,19 @@ move_finding(struct moved *m, const struct smp_finding *f,
 	size_t s, e, ns, ne;
 
 	if (offset_of(old, f->line, f->column, &s) ||
-	    offset_of(old, f->end_line, f->end_column, &e) || e < s ||
-	    around(edits, n, s, e) || move(edits, n, s, &ns) ||
-	    move(edits, n, e, &ne))
+	    offset_of(old, f->end_line, f->end_column, &e) || e <= s ||
+	    around(edits, n, s, e) || move(edits, n, s, 1, &ns) ||
+	    move(edits, n, e, 0, &ne) || ne <= ns)
 		return 1;
 	m->start = pos_of(cur, ns);
 	m->end = pos_of(cur, ne);
-	if (f->edit_text && (f->edit_end < f->edit_start ||
-			     around(edits, n, f->edit_start, f->edit_end) ||
-			     move(edits, n, f->edit_start, &m->edit_start) ||
-			     move(edits, n, f->edit_end, &m->edit_end)))
+	if (f->edit_text &&
+	    (f->edit_end < f->edit_start ||
+	     around(edits, n, f->edit_start, f->edit_end) ||
+	     move(edits, n, f->edit_start, 1, &m->edit_start) ||
+	     move(edits, n, f->edit_end, 0, &m->edit_end) ||
+	     m->edit_end < m->edit_start ||
+	     (f->edit_end == f->edit_start && m->edit_end != m->edit_start)))
 		return 1;
 	return 0;
 }

@@ -235,24 +235,15 @@ smp_fix_result_free(struct smp_fix_result *result)
 	smp__free(r->alloc, r);
 }
 
-/* 1 when the edit of c writes the job's distribution. */
-static int
-writes_distribution(const struct cand *c)
-{
-	const char *ptr = c->f->suggestion_pointer;
-
-	return ptr && (strncmp(ptr, "/distribution/", 14) == 0 ||
-		       strcmp(ptr, "/distribution") == 0);
-}
-
 /*
  * 1 when the check after pass p needs not run (fix.c's head): every edit
  * was applied (none waits for a next pass), each for a local fix, no
  * baseline is compared (its findings read every value), no inline
  * suppression can change its verdict, and the text is a YAML or JSON spec.
- * An edit that writes the distribution is local only when no entry script
- * was scanned and no finding left in rep reads the distribution (rules.def
- * D()).
+ * A fix of a rule that reads the distribution (rules.def D(): adding it,
+ * by the distribution or the hyperparameter, or GPU_NUM_DEVICES, which
+ * the distribution decides about) is local only when no entry script was
+ * scanned and no other finding in rep reads the distribution.
  */
 static int
 local_pass(const struct pass *p, const struct smp_report *rep,
@@ -272,7 +263,7 @@ local_pass(const struct pass *p, const struct smp_report *rep,
 		    smp__rule_lookup(&id, p->items[i].f->rule) ||
 		    !smp__rule_fix_local(id))
 			return 0;
-		distribution |= writes_distribution(&p->items[i]);
+		distribution |= smp__rule_reads_distribution(id);
 	}
 	if (!distribution)
 		return 1;
