@@ -408,6 +408,14 @@ def fix_table(args):
           "(target 1.2x: %s)" % (n, diff, "met" if diff <= 1.2
                                  else "MISSED"))
     print("--fix on %d specs, files written: %.2fx" % (n, ratio))
+    # like with like where wall time is noisy: instructions of one thread
+    if shutil.which("valgrind") and not args.no_callgrind:
+        pi = callgrind(base + [specs])
+        di = callgrind(base + ["--diff", specs])
+        if pi and di:
+            print("fixes on %d specs (--diff): %.2fx the instructions of a "
+                  "plain check (callgrind; target 1.2x: %s)"
+                  % (n, di / pi, "met" if di <= 1.2 * pi else "MISSED"))
 
 
 def sources_table(args, results, have_hf):
