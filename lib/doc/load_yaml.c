@@ -1,5 +1,6 @@
 /*
- * load_yaml.c - YAML to nodes through libyaml's event parser. Events are
+ * load_yaml.c - YAML to nodes through libyaml's event parser (or, for the
+ * block subset, the events yaml_block.c scans the same way). Events are
  * turned into nodes in the documents' arena at once and freed; aliases
  * point at the anchored node, and the node limit counts what an alias
  * expands to, so a billion-laughs document stops after a few events.
@@ -13,6 +14,7 @@
 #include <yaml.h>
 
 #include "doc/load.h"
+#include "doc/yaml_block.h"
 #include "util/text.h"
 
 /* Mappings up to this size are checked for duplicate keys pairwise. */
@@ -771,13 +773,46 @@ parse_stream(struct loader *ld, yaml_parser_t *parser)
 	}
 }
 
+/* The events of the block scanner, through the handlers libyaml's go to. */
+static int
+replay(struct loader *ld, const yaml_event_t *events, size_t count)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < count && !rc; i++)
+		rc = on_event(ld, &events[i]);
+	return rc;
+}
+
+static int
+parse_libyaml(struct loader *ld)
+{
+	yaml_parser_t parser;
+	int rc;
+
+	if (!yaml_parser_initialize(&parser))
+		return SMP_ENOMEM;
+	yaml_parser_set_input_string(&parser, (const unsigned char *)ld->buf,
+				     ld->len);
+	/* specs are UTF-8: a UTF-16 byte order mark is a reader error at
+	 * byte 0 rather than a decoding that the byte offsets cannot follow */
+	if (ld->len >= 2 && ((unsigned char)ld->buf[0] == 0xFF ||
+			     (unsigned char)ld->buf[0] == 0xFE))
+		yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
+	rc = parse_stream(ld, &parser);
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
 int
 smp__load_yaml(struct smp_docs *docs, const char *buf, size_t len,
 	       const struct smp_limits *limits)
 {
 	struct smp_limits lim;
 	struct loader ld;
-	yaml_parser_t parser;
+	yaml_event_t *events;
+	size_t nevents;
 	int rc;
 
 	smp__limits_resolve(&lim, limits);
@@ -795,17 +830,14 @@ smp__load_yaml(struct smp_docs *docs, const char *buf, size_t len,
 	if (ld.len >= 3 && memcmp(ld.buf, "\xEF\xBB\xBF", 3) == 0)
 		ld.base_off = ld.cur_off = 3;
 	ld.ascii = is_ascii(ld.buf, ld.len);
-	if (!yaml_parser_initialize(&parser))
-		return SMP_ENOMEM;
-	yaml_parser_set_input_string(&parser, (const unsigned char *)ld.buf,
-				     ld.len);
-	/* specs are UTF-8: a UTF-16 byte order mark is a reader error at
-	 * byte 0 rather than a decoding that the byte offsets cannot follow */
-	if (ld.len >= 2 && ((unsigned char)ld.buf[0] == 0xFF ||
-			    (unsigned char)ld.buf[0] == 0xFE))
-		yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
-	rc = parse_stream(&ld, &parser);
-	yaml_parser_delete(&parser);
+	/* most specs are in the block subset: libyaml reads the others */
+	rc = smp__yaml_block_scan(ld.buf, ld.len, ld.alloc, &events, &nevents);
+	if (rc == 1) {
+		rc = replay(&ld, events, nevents);
+		smp__free(ld.alloc, events);
+	} else if (rc == 0) {
+		rc = parse_libyaml(&ld);
+	}
 	smp__free(ld.alloc, ld.frames);
 	smp__free(ld.alloc, ld.items);
 	smp__free(ld.alloc, ld.buckets);
