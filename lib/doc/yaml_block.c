@@ -56,17 +56,50 @@ struct token {
 	int flow; /* a flow collection, its events already emitted */
 };
 
-/* Printable ASCII and line feeds: no tab, CR, BOM or multi-byte text. */
+/* Bytes that stop a scan for the end of a key or a plain scalar. */
+static const unsigned char stops[256] = {
+	['\n'] = 1, [' '] = 1, ['#'] = 1, [':'] = 1, [','] = 1,
+	['['] = 1,  [']'] = 1, ['{'] = 1, ['}'] = 1,
+};
+
+/* YAML's indicators: no plain scalar starts with one ("-" may). */
+static const unsigned char indicators[256] = {
+	[','] = 1, ['['] = 1,  [']'] = 1, ['{'] = 1, ['}'] = 1,
+	['#'] = 1, ['&'] = 1,  ['*'] = 1, ['!'] = 1, ['|'] = 1,
+	['>'] = 1, ['%'] = 1,  ['@'] = 1, ['`'] = 1, ['?'] = 1,
+	[':'] = 1, ['\''] = 1, ['"'] = 1, [' '] = 1, ['\n'] = 1,
+};
+
+/*
+ * Printable ASCII and line feeds: no tab, CR, BOM or multi-byte text.
+ * Eight bytes at a time: a byte below 0x80 is below 0x20 when adding
+ * 0x60 leaves its top bit clear, and a zero byte of w ^ c marks c.
+ */
 static int
 in_charset(const char *buf, size_t len)
 {
-	const unsigned char *s = (const unsigned char *)buf;
-	size_t i;
+	const uint64_t ones = 0x0101010101010101ULL, top = ones * 0x80;
+	const uint64_t low7 = ones * 0x7F;
+	uint64_t bad = 0;
+	size_t i = 0;
 
-	for (i = 0; i < len; i++)
-		if ((s[i] < 0x20 && s[i] != '\n') || s[i] > 0x7E)
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w, lf, del;
+
+		memcpy(&w, buf + i, sizeof(w));
+		lf = w ^ (ones * '\n');
+		lf = ~(((lf & low7) + low7) | lf | low7);
+		del = w ^ (ones * 0x7F);
+		del = ~(((del & low7) + low7) | del | low7);
+		bad |= (w & top) | (~(w + ones * 0x60) & top & ~lf) | del;
+	}
+	for (; i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if ((c < 0x20 && c != '\n') || c > 0x7E)
 			return 0;
-	return 1;
+	}
+	return bad == 0;
 }
 
 static yaml_mark_t
@@ -188,12 +221,20 @@ close_level(struct scan *sc, yaml_mark_t at)
 		    at, at, NULL);
 }
 
+/* The first byte from q that may end a key or a plain scalar. */
+static size_t
+skip_to_stop(const struct scan *sc, size_t q)
+{
+	while (q < sc->len && !stops[(unsigned char)sc->s[q]])
+		q++;
+	return q;
+}
+
 /* A character a plain scalar may start with in block context. */
 static int
 plain_start(const struct scan *sc, size_t p)
 {
-	if (sc->s[p] == ' ' || sc->s[p] == '\n' ||
-	    strchr(",[]{}#&*!|>%@`?:'\"", sc->s[p]))
+	if (indicators[(unsigned char)sc->s[p]])
 		return 0;
 	return !is_dash(sc, p);
 }
@@ -268,7 +309,10 @@ key_at(const struct scan *sc, size_t p, struct token *t, size_t *colon)
 	}
 	if (!plain_start(sc, p))
 		return DECLINE;
-	for (; q < sc->len && sc->s[q] != '\n'; q++) {
+	for (;; q++) {
+		q = skip_to_stop(sc, q);
+		if (q >= sc->len || sc->s[q] == '\n')
+			break;
 		if (sc->s[q] == '#' && sc->s[q - 1] == ' ')
 			return DECLINE;
 		if (sc->s[q] == ':' && blank_at(sc, q + 1))
@@ -454,7 +498,14 @@ value_at(struct scan *sc, size_t p, struct token *t, size_t *eol)
 		return quoted(sc, p, t) ? DECLINE : line_tail(sc, t->end, eol);
 	if (!plain_start(sc, p))
 		return DECLINE;
-	for (q = end = p; q < sc->len && sc->s[q] != '\n'; q++) {
+	for (q = end = p;; q++) {
+		size_t run = q;
+
+		q = skip_to_stop(sc, q);
+		if (q > run)
+			end = q;
+		if (q >= sc->len || sc->s[q] == '\n')
+			break;
 		if (sc->s[q] == ' ')
 			continue;
 		if (sc->s[q] == '#' && sc->s[q - 1] == ' ')
@@ -655,6 +706,7 @@ smp__yaml_block_scan(const char *buf, size_t len, const struct smp_allocator *a,
 		     yaml_event_t **events, size_t *count)
 {
 	struct scan sc;
+	void *items;
 	int rc;
 
 	*events = NULL;
@@ -665,6 +717,12 @@ smp__yaml_block_scan(const char *buf, size_t len, const struct smp_allocator *a,
 	sc.s = buf;
 	sc.len = len;
 	sc.a = a;
+	/* about an event per eight bytes in specs: one allocation for most */
+	items = NULL;
+	if (smp__grow(a, &items, &sc.cap, len / 8 < 1024 ? len / 8 + 16 : 1024,
+		      sizeof(yaml_event_t)))
+		return SMP_ENOMEM;
+	sc.ev = items;
 	rc = scan_lines(&sc);
 	if (rc) {
 		smp__free(a, sc.ev);
