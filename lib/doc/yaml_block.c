@@ -14,6 +14,10 @@
 /* Deeper specs are declined (libyaml then applies the depth limit). */
 #define MAX_LEVELS 64
 
+/* Larger documents go to libyaml, which streams: the events of one
+ * scan are held at once (about 1.7 MB at this count). */
+#define MAX_EVENTS 16384
+
 /* libyaml refuses a simple key longer than 1024 characters. */
 #define MAX_KEY 1000
 
@@ -133,6 +137,8 @@ push(struct scan *sc, yaml_event_type_t type, yaml_mark_t start,
 	void *items = sc->ev;
 	yaml_event_t *e;
 
+	if (sc->n >= MAX_EVENTS)
+		return DECLINE;
 	if (sc->n >= sc->cap) {
 		if (smp__grow(sc->a, &items, &sc->cap, sc->n + 1,
 			      sizeof(yaml_event_t)))

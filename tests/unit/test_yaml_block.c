@@ -533,3 +533,20 @@ Test(yaml_block, allocation_failure)
 	}
 	cr_assert_lt(nth, 8);
 }
+
+/* The events of a scan are held at once: large documents go to libyaml. */
+Test(yaml_block, declines_large_documents)
+{
+	size_t cap = 20000 * 16, n = 0, i;
+	char *buf = malloc(cap);
+
+	cr_assert_not_null(buf);
+	for (i = 0; i < 20000; i++)
+		n += (size_t)snprintf(buf + n, cap - n, "k%zu: v\n", i);
+	cr_assert_eq(compare("20,000 keys", buf, n), 0);
+	n = 0;
+	for (i = 0; i < 2000; i++)
+		n += (size_t)snprintf(buf + n, cap - n, "k%zu: v\n", i);
+	cr_assert_eq(compare("2,000 keys", buf, n), 1);
+	free(buf);
+}
