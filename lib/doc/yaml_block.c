@@ -344,7 +344,7 @@ is_flow_indicator(char c)
 /*
  * A plain scalar inside a flow collection at p: it ends at a flow
  * indicator, at ": " (a key's) or before " #"; ':' before a flow
- * indicator is declined.
+ * indicator or '?' is declined (libyaml refuses it).
  */
 static int
 flow_plain(const struct scan *sc, size_t p, struct token *t)
@@ -363,7 +363,8 @@ flow_plain(const struct scan *sc, size_t p, struct token *t)
 		if (c == ':' && blank_at(sc, q + 1))
 			break;
 		/* libyaml 0.2.5 reads "s3://b" as one scalar, 0.2.2 not */
-		if (c == ':' && is_flow_indicator(sc->s[q + 1]))
+		if (c == ':' &&
+		    (is_flow_indicator(sc->s[q + 1]) || sc->s[q + 1] == '?'))
 			return DECLINE;
 		end = q + 1;
 	}
@@ -645,26 +646,36 @@ place_line(struct scan *sc, size_t p, size_t c)
 	return sc->lv[sc->depth - 1].indent == c ? 0 : DECLINE;
 }
 
-/* Where the stream ends: libyaml starts a line unless at column 0. */
-static yaml_mark_t
-end_mark(const struct scan *sc)
+/*
+ * Closes what is open at the end of the stream. libyaml first closes the
+ * levels deeper than the column where its scan stopped (after the last
+ * line's blanks or comment), there; then it starts a line unless at
+ * column 0 and closes the others, and the document, at that line's
+ * start.
+ */
+static int
+close_at_end(struct scan *sc)
 {
-	yaml_mark_t m;
+	yaml_mark_t at;
+	int rc = 0;
 
-	m.index = sc->len;
-	m.line = sc->line;
-	m.column = sc->len - sc->bol;
-	if (m.column) {
-		m.line++;
-		m.column = 0;
+	at.index = sc->len;
+	at.line = sc->line;
+	at.column = sc->len - sc->bol;
+	while (!rc && sc->depth && sc->lv[sc->depth - 1].indent > at.column)
+		rc = close_level(sc, at);
+	if (at.column) {
+		at.line++;
+		at.column = 0;
 	}
-	return m;
+	while (!rc && sc->depth)
+		rc = close_level(sc, at);
+	return rc ? rc : push(sc, YAML_DOCUMENT_END_EVENT, at, at, NULL);
 }
 
 static int
 scan_lines(struct scan *sc)
 {
-	yaml_mark_t at;
 	size_t p, eol;
 	int rc, first = 1, have = next_line(sc, &p);
 
@@ -699,12 +710,9 @@ scan_lines(struct scan *sc)
 	}
 	if (rc)
 		return rc;
-	at = end_mark(sc);
 	if (sc->pending && (rc = emit_empty(sc, sc->after_colon)) != 0)
 		return rc;
-	while (!rc && sc->depth)
-		rc = close_level(sc, at);
-	return rc ? rc : push(sc, YAML_DOCUMENT_END_EVENT, at, at, NULL);
+	return close_at_end(sc);
 }
 
 int

@@ -178,6 +178,9 @@ static const char *const accepted[] = {
 	"a: 1\n",
 	"a: 1",
 	"a: 1\n\n# tail\n   ",
+	"a:\n  b:\n    - k: v\n  ",
+	"a:\n  b:\n    - k: v\n  # c",
+	"a:\n- b: 1\n  c:\n    d: 2\n ",
 	"# generated job spec\nestimator: HuggingFace\nentry_point: train.py\n"
 	"compiler_config:\n  enabled: true\n  debug: true\nenvironment:\n"
 	"  GPU_NUM_DEVICES: \"4\"\n",
@@ -221,6 +224,8 @@ static const char *const declined[] = {
 	"a: {[x]: 1}\n",
 	"a: [x:]\n",
 	"a: {b:c}\n",
+	"t: {m:? e: t}\n",
+	"t: [m:?]\n",
 	"a: {b: x:}\n",
 	"a: [1] x\n",
 	"a: {b: 1}: c\n",
