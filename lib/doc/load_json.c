@@ -609,38 +609,6 @@ scan_escape(struct parser *p, size_t off, const struct smp_pos *start,
 	return 0;
 }
 
-#define BYTES(c) (0x0101010101010101u * (uint64_t)(c))
-#define HIGH_BITS BYTES(0x80)
-/* a byte below c (at most 0x80) in x: no false negative (Hacker's
- * Delight 6-1), a false positive costs only the slow path */
-#define HAS_LESS(x, c) (((x)-BYTES(c)) & ~(x)&HIGH_BITS)
-
-/*
- * How many bytes from s on need nothing but copying (ASCII other than
- * '"', '\\' and control characters), at most n: eight at a time until a
- * word may hold another byte, then one at a time.
- */
-static size_t
-plain_run(const unsigned char *s, size_t n)
-{
-	size_t i = 0;
-
-	for (; n - i >= 8; i += 8) {
-		uint64_t x, q, e;
-
-		memcpy(&x, s + i, 8);
-		q = x ^ BYTES('"');
-		e = x ^ BYTES('\\');
-		if (HAS_LESS(x, 0x20) | HAS_LESS(q, 1) | HAS_LESS(e, 1) |
-		    (x & HIGH_BITS))
-			break;
-	}
-	while (i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' &&
-	       s[i] != '\\')
-		i++;
-	return i;
-}
-
 /* A string at p->i (its '"') into a double-quoted scalar node. */
 static int
 parse_string(struct parser *p, struct smp_node **out)
@@ -663,7 +631,7 @@ parse_string(struct parser *p, struct smp_node **out)
 		uint32_t cp;
 		unsigned c;
 
-		i += plain_run(b + i, stop - i);
+		i += smp__json_plain_run(b + i, stop - i);
 		dlen += i - run;
 		if (dlen > limit)
 			return limit_at(p, &start, LIMIT_STRING);

@@ -178,19 +178,6 @@ smp__buf_take(struct smp_buf *b, size_t *len)
 	return p;
 }
 
-/* Bytes JSON strings hold as they are: ASCII but controls, '"', '\\'. */
-#define PLAIN8(c)                                                              \
-	[c] = 1, [c + 1] = 1, [c + 2] = 1, [c + 3] = 1, [c + 4] = 1,           \
-	[c + 5] = 1, [c + 6] = 1, [c + 7] = 1
-static const unsigned char json_plain[256] = {
-	[0x20] = 1,   [0x21] = 1,   [0x23] = 1,   [0x24] = 1,   [0x25] = 1,
-	[0x26] = 1,   [0x27] = 1,   PLAIN8(0x28), PLAIN8(0x30), PLAIN8(0x38),
-	PLAIN8(0x40), PLAIN8(0x48), PLAIN8(0x50), [0x58] = 1,   [0x59] = 1,
-	[0x5A] = 1,   [0x5B] = 1,   [0x5D] = 1,   [0x5E] = 1,   [0x5F] = 1,
-	PLAIN8(0x60), PLAIN8(0x68), PLAIN8(0x70), PLAIN8(0x78),
-};
-#undef PLAIN8
-
 /* The escape of a character that is not a plain byte; NULL: itself. */
 static const char *
 json_short_escape(long cp)
@@ -228,8 +215,7 @@ smp__json_escape(const char *s, void (*put)(void *ud, const char *p, size_t n),
 		const char *e;
 		long cp;
 
-		while (i < n && json_plain[u[i]])
-			i++;
+		i += smp__json_plain_run(u + i, n - i);
 		if (i > start)
 			put(ud, s + start, i - start);
 		if (i == n)

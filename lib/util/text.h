@@ -36,6 +36,14 @@ size_t smp__edit_distance(const char *a, const char *b, size_t limit);
 const char *smp__did_you_mean(const char *word, const char *const *candidates,
 			      size_t count);
 
+/*
+ * How many bytes from s on a JSON string holds as they are (ASCII other
+ * than '"', '\\' and control characters), at most n: eight at a time
+ * until a word may hold another byte, then one at a time. The JSON
+ * loader's string scanner and the JSON writers' escaper share it.
+ */
+size_t smp__json_plain_run(const unsigned char *s, size_t n);
+
 /* 1 when buf[0..len) holds word (memmem(), which C11 lacks). */
 int smp__mem_contains(const char *buf, size_t len, const char *word);
 
