@@ -269,6 +269,16 @@ line_tail(const struct scan *sc, size_t q, size_t *eol)
 	return 0;
 }
 
+/* The plain scalar p..end: its value is its text. */
+static void
+plain_token(struct token *t, size_t p, size_t end)
+{
+	t->start = t->value = p;
+	t->end = end;
+	t->vlen = end - p;
+	t->style = YAML_PLAIN_SCALAR_STYLE;
+}
+
 /* A one-line quoted scalar at p without escapes; t->end after it. */
 static int
 quoted(const struct scan *sc, size_t p, struct token *t)
@@ -327,10 +337,7 @@ key_at(const struct scan *sc, size_t p, struct token *t, size_t *colon)
 	if (q >= sc->len || sc->s[q] != ':' || sc->s[q - 1] == ' ' ||
 	    q - p > MAX_KEY)
 		return DECLINE;
-	t->start = t->value = p;
-	t->end = q;
-	t->vlen = q - p;
-	t->style = YAML_PLAIN_SCALAR_STYLE;
+	plain_token(t, p, q);
 	*colon = q;
 	return 0;
 }
@@ -368,10 +375,7 @@ flow_plain(const struct scan *sc, size_t p, struct token *t)
 			return DECLINE;
 		end = q + 1;
 	}
-	t->start = t->value = p;
-	t->end = end;
-	t->vlen = end - p;
-	t->style = YAML_PLAIN_SCALAR_STYLE;
+	plain_token(t, p, end);
 	return 0;
 }
 
@@ -522,10 +526,7 @@ value_at(struct scan *sc, size_t p, struct token *t, size_t *eol)
 			return DECLINE;
 		end = q + 1;
 	}
-	t->start = t->value = p;
-	t->end = end;
-	t->vlen = end - p;
-	t->style = YAML_PLAIN_SCALAR_STYLE;
+	plain_token(t, p, end);
 	return line_tail(sc, end, eol);
 }
 

@@ -11,37 +11,9 @@
 #include "doc/load.h"
 #include "rules/check.h"
 
+#include "counting_alloc.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* Counts blocks so that a leak aborts even without LeakSanitizer. */
-static void *
-f_malloc(void *ud, size_t size)
-{
-	void *p = malloc(size);
-
-	if (p)
-		++*(size_t *)ud;
-	return p;
-}
-
-static void *
-f_realloc(void *ud, void *ptr, size_t size)
-{
-	void *p;
-
-	if (!ptr)
-		return f_malloc(ud, size);
-	p = realloc(ptr, size);
-	return p;
-}
-
-static void
-f_free(void *ud, void *ptr)
-{
-	if (ptr)
-		--*(size_t *)ud;
-	free(ptr);
-}
 
 static void
 check_pos(const struct smp_pos *p, size_t size)

@@ -10,33 +10,9 @@
 
 #include "doc/yaml_block.h"
 
+#include "counting_alloc.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void *
-f_malloc(void *ud, size_t size)
-{
-	void *p = malloc(size);
-
-	if (p)
-		++*(size_t *)ud;
-	return p;
-}
-
-static void *
-f_realloc(void *ud, void *ptr, size_t size)
-{
-	if (!ptr)
-		return f_malloc(ud, size);
-	return realloc(ptr, size);
-}
-
-static void
-f_free(void *ud, void *ptr)
-{
-	if (ptr)
-		--*(size_t *)ud;
-	free(ptr);
-}
 
 static int
 same_mark(yaml_mark_t a, yaml_mark_t b)

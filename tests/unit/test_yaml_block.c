@@ -98,10 +98,16 @@ libyaml_events(const char *buf, size_t len, struct evs *out)
 	return ok;
 }
 
-static int
-same_mark(yaml_mark_t a, yaml_mark_t b)
+static void
+assert_mark(const char *name, size_t i, const char *what, yaml_mark_t got,
+	    yaml_mark_t want, const char *buf, size_t len)
 {
-	return a.index == b.index && a.line == b.line && a.column == b.column;
+	cr_assert(got.index == want.index && got.line == want.line &&
+			  got.column == want.column,
+		  "%s: event %zu %s at %zu:%zu(%zu), libyaml %zu:%zu(%zu):\n"
+		  "%.*s",
+		  name, i, what, got.line, got.column, got.index, want.line,
+		  want.column, want.index, (int)len, buf);
 }
 
 /*
@@ -137,18 +143,9 @@ compare(const char *name, const char *buf, size_t len)
 		cr_assert_eq(g->type, w->type,
 			     "%s: event %zu type %d, libyaml %d", name, i,
 			     g->type, w->type);
-		cr_assert(same_mark(g->start_mark, w->start),
-			  "%s: event %zu starts at %zu:%zu(%zu), libyaml "
-			  "%zu:%zu(%zu):\n%.*s",
-			  name, i, g->start_mark.line, g->start_mark.column,
-			  g->start_mark.index, w->start.line, w->start.column,
-			  w->start.index, (int)len, buf);
-		cr_assert(same_mark(g->end_mark, w->end),
-			  "%s: event %zu ends at %zu:%zu(%zu), libyaml "
-			  "%zu:%zu(%zu):\n%.*s",
-			  name, i, g->end_mark.line, g->end_mark.column,
-			  g->end_mark.index, w->end.line, w->end.column,
-			  w->end.index, (int)len, buf);
+		assert_mark(name, i, "starts", g->start_mark, w->start, buf,
+			    len);
+		assert_mark(name, i, "ends", g->end_mark, w->end, buf, len);
 		cr_assert_not(w->tagged, "%s: event %zu has a tag or anchor",
 			      name, i);
 		if (w->type != YAML_SCALAR_EVENT)
