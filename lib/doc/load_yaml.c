@@ -345,11 +345,12 @@ static struct smp_node *
 new_node(struct loader *ld, enum smp_node_kind kind, const yaml_event_t *ev,
 	 const yaml_char_t *tag)
 {
-	struct smp_node *n = smp__arena_zalloc(ld->arena, sizeof(*n));
+	struct smp_node *n = smp__arena_alloc(ld->arena, sizeof(*n));
 	int oom;
 
 	if (!n)
 		return NULL;
+	memset(n, 0, sizeof(*n)); /* a constant size: inlined stores */
 	n->kind = kind;
 	n->start = mark_pos(ld, &ev->start_mark);
 	n->end = mark_pos(ld, &ev->end_mark);
