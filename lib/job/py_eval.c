@@ -121,29 +121,55 @@ is_open(const struct smp_pyeval *ev, size_t i)
 	return smp__pym_is_open(ev->m, i);
 }
 
+#define OPBIT(x) ((uint64_t)1 << (x))
+
+/* The operators that end an expression at its level. */
+static const uint64_t stop_ops =
+	OPBIT(SMP_PYOP_COMMA) | OPBIT(SMP_PYOP_RPAR) | OPBIT(SMP_PYOP_RSQB) |
+	OPBIT(SMP_PYOP_RBRACE) | OPBIT(SMP_PYOP_EQUAL) | OPBIT(SMP_PYOP_COLON) |
+	OPBIT(SMP_PYOP_COLONEQUAL) | OPBIT(SMP_PYOP_SEMI) |
+	OPBIT(SMP_PYOP_PLUSEQUAL) | OPBIT(SMP_PYOP_MINEQUAL) |
+	OPBIT(SMP_PYOP_STAREQUAL) | OPBIT(SMP_PYOP_SLASHEQUAL) |
+	OPBIT(SMP_PYOP_DOUBLESLASHEQUAL) | OPBIT(SMP_PYOP_PERCENTEQUAL) |
+	OPBIT(SMP_PYOP_DOUBLESTAREQUAL) | OPBIT(SMP_PYOP_VBAREQUAL) |
+	OPBIT(SMP_PYOP_AMPEREQUAL) | OPBIT(SMP_PYOP_CIRCUMFLEXEQUAL) |
+	OPBIT(SMP_PYOP_RSHIFTEQUAL) | OPBIT(SMP_PYOP_LSHIFTEQUAL) |
+	OPBIT(SMP_PYOP_ATEQUAL) | OPBIT(SMP_PYOP_RARROW);
+
+/* Token i's operator code (SMP_PYOP_NONE for no operator) and keyword
+ * code (SMP_PYKW_NONE for no keyword). */
+static unsigned
+opc(const struct smp_pyeval *ev, size_t i)
+{
+	return smp__pym_opcode(ev->m, i);
+}
+
+static unsigned
+kwc(const struct smp_pyeval *ev, size_t i)
+{
+	return smp__pym_kw(ev->m, i);
+}
+
 /* A token that ends an expression at its level. */
 static int
 is_stop(const struct smp_pyeval *ev, size_t i)
 {
 	const struct smp_pytoken *t = tk(ev, i);
-	static const char *const stops[] = {
-		",",  ")",  "]",   "}",   "=",   ":",  ":=",  ";",
-		"+=", "-=", "*=",  "/=",  "//=", "%=", "**=", "|=",
-		"&=", "^=", ">>=", "<<=", "@=",  "->", NULL};
-	size_t k;
 
-	if (t->kind == SMP_PYTOK_END || t->kind == SMP_PYTOK_NEWLINE ||
-	    t->kind == SMP_PYTOK_INDENT || t->kind == SMP_PYTOK_DEDENT)
+	switch (t->kind) {
+	case SMP_PYTOK_END:
+	case SMP_PYTOK_NEWLINE:
+	case SMP_PYTOK_INDENT:
+	case SMP_PYTOK_DEDENT:
 		return 1;
-	if (t->kind == SMP_PYTOK_NAME)
-		return is_name(ev, i, "for") || is_name(ev, i, "async") ||
-		       is_name(ev, i, "else") || is_name(ev, i, "from");
-	if (t->kind != SMP_PYTOK_OP)
+	case SMP_PYTOK_NAME:
+		return t->code == SMP_PYKW_FOR || t->code == SMP_PYKW_ASYNC ||
+		       t->code == SMP_PYKW_ELSE || t->code == SMP_PYKW_FROM;
+	case SMP_PYTOK_OP:
+		return (stop_ops >> t->code) & 1;
+	default:
 		return 0;
-	for (k = 0; stops[k]; k++)
-		if (is_op(ev, i, stops[k]))
-			return 1;
-	return 0;
+	}
 }
 
 /* Skips one expression at this level: brackets in one step. */
@@ -1922,14 +1948,14 @@ eval_atom(struct smp_pyeval *ev, size_t *i)
 		struct smp_pyval *v;
 
 		(*i)++;
-		if (is_name(ev, from, "True") || is_name(ev, from, "False")) {
+		if (t->code == SMP_PYKW_TRUE || t->code == SMP_PYKW_FALSE) {
 			v = mk(ev, SMP_PV_BOOL, from, *i);
-			v->i = is_name(ev, from, "True");
+			v->i = t->code == SMP_PYKW_TRUE;
 			return v;
 		}
-		if (is_name(ev, from, "None"))
+		if (t->code == SMP_PYKW_NONE_CONST)
 			return mk(ev, SMP_PV_NONE, from, *i);
-		if (is_name(ev, from, "lambda")) {
+		if (t->code == SMP_PYKW_LAMBDA) {
 			while (*i < ev->m->ntoks && !is_op(ev, *i, ":") &&
 			       !is_stop(ev, *i))
 				(*i)++;
@@ -1939,7 +1965,7 @@ eval_atom(struct smp_pyeval *ev, size_t *i)
 			}
 			return smp__pyval_unknown(ev, from, *i);
 		}
-		if (is_name(ev, from, "yield") || is_name(ev, from, "await")) {
+		if (t->code == SMP_PYKW_YIELD || t->code == SMP_PYKW_AWAIT) {
 			skip_expr(ev, i);
 			return smp__pyval_unknown(ev, from, *i);
 		}
@@ -2294,77 +2320,44 @@ smp__pyeval_binop(struct smp_pyeval *ev, const char *op, struct smp_pyval *a,
 	return arith(ev, op, a, b, from, to);
 }
 
-/* One binary level: operands from next, operators from ops. */
+/* The binding power of the binary operators, loosest first: | ^ & then
+ * shifts, + -, and * / // % @ (Python's grammar); 0 for the others. */
+static const unsigned char bin_prec[SMP_PYOP_COUNT] = {
+	[SMP_PYOP_VBAR] = 1,    [SMP_PYOP_CIRCUMFLEX] = 2,
+	[SMP_PYOP_AMPER] = 3,   [SMP_PYOP_LSHIFT] = 4,
+	[SMP_PYOP_RSHIFT] = 4,  [SMP_PYOP_PLUS] = 5,
+	[SMP_PYOP_MINUS] = 5,   [SMP_PYOP_STAR] = 6,
+	[SMP_PYOP_SLASH] = 6,   [SMP_PYOP_DOUBLESLASH] = 6,
+	[SMP_PYOP_PERCENT] = 6, [SMP_PYOP_AT] = 6};
+
+/*
+ * The binary operators binding at least as tight as min, left to right
+ * (precedence climbing: one call per level actually used, the same
+ * order of evaluation as one function per level).
+ */
 static struct smp_pyval *
-binary(struct smp_pyeval *ev, size_t *i, const char *const *ops,
-       struct smp_pyval *(*next)(struct smp_pyeval *, size_t *))
+binary(struct smp_pyeval *ev, size_t *i, unsigned min)
 {
 	size_t from = *i;
-	struct smp_pyval *v = next(ev, i), *rhs;
+	struct smp_pyval *v = eval_factor(ev, i), *rhs;
 
 	for (;;) {
-		size_t k;
-		const char *op = NULL;
+		unsigned code = opc(ev, *i), p = bin_prec[code];
 
-		for (k = 0; ops[k]; k++)
-			if (is_op(ev, *i, ops[k]))
-				op = ops[k];
-		if (!op)
+		if (!p || p < min)
 			return v;
 		(*i)++;
 		/* the right operand first: C leaves the order of a call's
 		 * arguments open, and the span must end after it */
-		rhs = next(ev, i);
-		v = arith(ev, op, v, rhs, from, *i);
+		rhs = binary(ev, i, p + 1);
+		v = arith(ev, smp__pyop_spelling(code), v, rhs, from, *i);
 	}
-}
-
-static struct smp_pyval *
-eval_term(struct smp_pyeval *ev, size_t *i)
-{
-	static const char *const ops[] = {"*", "/", "//", "%", "@", NULL};
-
-	return binary(ev, i, ops, eval_factor);
-}
-
-static struct smp_pyval *
-eval_sum(struct smp_pyeval *ev, size_t *i)
-{
-	static const char *const ops[] = {"+", "-", NULL};
-
-	return binary(ev, i, ops, eval_term);
-}
-
-static struct smp_pyval *
-eval_shift(struct smp_pyeval *ev, size_t *i)
-{
-	static const char *const ops[] = {"<<", ">>", NULL};
-
-	return binary(ev, i, ops, eval_sum);
-}
-
-static struct smp_pyval *
-eval_bitand(struct smp_pyeval *ev, size_t *i)
-{
-	static const char *const ops[] = {"&", NULL};
-
-	return binary(ev, i, ops, eval_shift);
-}
-
-static struct smp_pyval *
-eval_bitxor(struct smp_pyeval *ev, size_t *i)
-{
-	static const char *const ops[] = {"^", NULL};
-
-	return binary(ev, i, ops, eval_bitand);
 }
 
 static struct smp_pyval *
 eval_bitor(struct smp_pyeval *ev, size_t *i)
 {
-	static const char *const ops[] = {"|", NULL};
-
-	return binary(ev, i, ops, eval_bitxor);
+	return binary(ev, i, 1);
 }
 
 /* -1 unknown, else the truth of a <op> b for known scalars */
@@ -2448,8 +2441,6 @@ contains(const struct smp_pyval *x, const struct smp_pyval *c)
 static struct smp_pyval *
 eval_comparison(struct smp_pyeval *ev, size_t *i)
 {
-	static const char *const ops[] = {
-		"==", "!=", "<", "<=", ">", ">=", NULL};
 	size_t from = *i;
 	struct smp_pyval *a = eval_bitor(ev, i);
 	int result = 1, any = 0;
@@ -2457,25 +2448,26 @@ eval_comparison(struct smp_pyeval *ev, size_t *i)
 	for (;;) {
 		const char *op = NULL;
 		struct smp_pyval *b;
-		size_t k;
+		unsigned code = opc(ev, *i), kw = kwc(ev, *i);
 		int r, negate = 0, in = 0;
 
-		for (k = 0; ops[k]; k++)
-			if (is_op(ev, *i, ops[k]))
-				op = ops[k];
+		if (code == SMP_PYOP_EQEQUAL || code == SMP_PYOP_NOTEQUAL ||
+		    code == SMP_PYOP_LESS || code == SMP_PYOP_LESSEQUAL ||
+		    code == SMP_PYOP_GREATER || code == SMP_PYOP_GREATEREQUAL)
+			op = smp__pyop_spelling(code);
 		if (op) {
 			(*i)++;
-		} else if (is_name(ev, *i, "in")) {
+		} else if (kw == SMP_PYKW_IN) {
 			(*i)++;
 			in = 1;
-		} else if (is_name(ev, *i, "not") &&
-			   is_name(ev, *i + 1, "in")) {
+		} else if (kw == SMP_PYKW_NOT &&
+			   kwc(ev, *i + 1) == SMP_PYKW_IN) {
 			*i += 2;
 			in = negate = 1;
-		} else if (is_name(ev, *i, "is")) {
+		} else if (kw == SMP_PYKW_IS) {
 			(*i)++;
 			op = "is";
-			if (is_name(ev, *i, "not")) {
+			if (kwc(ev, *i) == SMP_PYKW_NOT) {
 				(*i)++;
 				op = "is not";
 			}
@@ -2509,7 +2501,7 @@ eval_not(struct smp_pyeval *ev, size_t *i)
 	struct smp_pyval *v, *r;
 	int t;
 
-	if (!is_name(ev, *i, "not"))
+	if (kwc(ev, *i) != SMP_PYKW_NOT)
 		return eval_comparison(ev, i);
 	(*i)++;
 	if (ev->depth >= MAX_DEPTH) {
@@ -2533,7 +2525,7 @@ eval_and(struct smp_pyeval *ev, size_t *i)
 	size_t from = *i;
 	struct smp_pyval *v = eval_not(ev, i);
 
-	while (is_name(ev, *i, "and")) {
+	while (kwc(ev, *i) == SMP_PYKW_AND) {
 		struct smp_pyval *b;
 		int t = truthy(v);
 
@@ -2550,7 +2542,7 @@ eval_or(struct smp_pyeval *ev, size_t *i)
 	size_t from = *i;
 	struct smp_pyval *v = eval_and(ev, i);
 
-	while (is_name(ev, *i, "or")) {
+	while (kwc(ev, *i) == SMP_PYKW_OR) {
 		struct smp_pyval *b;
 		int t = truthy(v);
 
@@ -2559,6 +2551,22 @@ eval_or(struct smp_pyeval *ev, size_t *i)
 		v = t < 0 ? smp__pyval_unknown(ev, from, *i) : t ? v : b;
 	}
 	return v;
+}
+
+/*
+ * 1 when the expression at i is one name, number or string followed by
+ * what ends an expression: then it is its atom's value, and the levels
+ * of the grammar between need not be walked.
+ */
+static int
+simple_atom(const struct smp_pyeval *ev, size_t i)
+{
+	const struct smp_pytoken *t = tk(ev, i);
+
+	if (t->kind == SMP_PYTOK_NAME)
+		return t->code != SMP_PYKW_NOT && is_stop(ev, i + 1);
+	return (t->kind == SMP_PYTOK_NUMBER || t->kind == SMP_PYTOK_STRING) &&
+	       is_stop(ev, i + 1);
 }
 
 static struct smp_pyval *
@@ -2573,8 +2581,8 @@ eval_expr(struct smp_pyeval *ev, size_t *i)
 		return smp__pyval_unknown(ev, from, *i);
 	}
 	ev->depth++;
-	v = eval_or(ev, i);
-	if (is_name(ev, *i, "if")) {
+	v = simple_atom(ev, *i) ? eval_atom(ev, i) : eval_or(ev, i);
+	if (kwc(ev, *i) == SMP_PYKW_IF) {
 		(*i)++;
 		c = eval_or(ev, i);
 		if (!is_name(ev, *i, "else")) {

@@ -20,19 +20,99 @@ syntax(struct smp_pymodel *m, const struct smp_pos *at, const char *msg)
 	snprintf(m->err, sizeof(m->err), "%s", msg);
 }
 
+/* The operators by code (enum smp_pyop). */
+static const char *const op_spelling[SMP_PYOP_COUNT] = {
+	"",   "(",  ")",  "[",  "]",  "{",   "}",   ":",   ",",   ";",
+	".",  "+",  "-",  "*",  "/",  "%",   "&",   "|",   "^",   "~",
+	"<",  ">",  "=",  "@",  "!",  "**",  "//",  ">>",  "<<",  "<=",
+	">=", "==", "!=", "->", "+=", "-=",  "*=",  "/=",  "%=",  "&=",
+	"|=", "^=", "@=", ":=", "<>", "**=", "//=", ">>=", "<<=", "..."};
+
+/* The keywords by code (enum smp_pykw). */
+static const char *const kw_spelling[SMP_PYKW_COUNT] = {
+	"",       "and",   "as",       "assert", "async",  "await",  "break",
+	"case",   "class", "continue", "def",    "del",    "elif",   "else",
+	"except", "False", "finally",  "for",    "from",   "global", "if",
+	"import", "in",    "is",       "lambda", "match",  "None",   "nonlocal",
+	"not",    "or",    "pass",     "raise",  "return", "True",   "try",
+	"while",  "with",  "yield"};
+
+const char *
+smp__pyop_spelling(unsigned code)
+{
+	return code < SMP_PYOP_COUNT ? op_spelling[code] : "";
+}
+
+/* The one-byte operators by their byte. */
+static const unsigned char op1[256] = {
+	['('] = SMP_PYOP_LPAR,    [')'] = SMP_PYOP_RPAR,
+	['['] = SMP_PYOP_LSQB,    [']'] = SMP_PYOP_RSQB,
+	['{'] = SMP_PYOP_LBRACE,  ['}'] = SMP_PYOP_RBRACE,
+	[':'] = SMP_PYOP_COLON,   [','] = SMP_PYOP_COMMA,
+	[';'] = SMP_PYOP_SEMI,    ['.'] = SMP_PYOP_DOT,
+	['+'] = SMP_PYOP_PLUS,    ['-'] = SMP_PYOP_MINUS,
+	['*'] = SMP_PYOP_STAR,    ['/'] = SMP_PYOP_SLASH,
+	['%'] = SMP_PYOP_PERCENT, ['&'] = SMP_PYOP_AMPER,
+	['|'] = SMP_PYOP_VBAR,    ['^'] = SMP_PYOP_CIRCUMFLEX,
+	['~'] = SMP_PYOP_TILDE,   ['<'] = SMP_PYOP_LESS,
+	['>'] = SMP_PYOP_GREATER, ['='] = SMP_PYOP_EQUAL,
+	['@'] = SMP_PYOP_AT,      ['!'] = SMP_PYOP_EXCLAMATION};
+
+/* The first keyword of each first byte (0: none starts with it); the
+ * keywords of one first byte follow each other in kw_spelling. */
+static const unsigned char kw_first[128] = {
+	['F'] = 15, ['N'] = 26, ['T'] = 33, ['a'] = 1,  ['b'] = 6,
+	['c'] = 7,  ['d'] = 10, ['e'] = 12, ['f'] = 16, ['g'] = 19,
+	['i'] = 20, ['l'] = 24, ['m'] = 25, ['n'] = 27, ['o'] = 29,
+	['p'] = 30, ['r'] = 31, ['t'] = 34, ['w'] = 35, ['y'] = 37};
+
+/* The code of an OP or NAME token's text s[0..n): a table for one byte,
+ * else a search among the few spellings that start with its byte. */
+static unsigned char
+token_code(unsigned char kind, const char *s, size_t n)
+{
+	unsigned char c = (unsigned char)s[0];
+	unsigned k;
+
+	if (kind == SMP_PYTOK_OP) {
+		if (n == 1)
+			return op1[c];
+		for (k = SMP_PYOP_DOUBLESTAR; n <= 3 && k < SMP_PYOP_COUNT; k++)
+			if (op_spelling[k][0] == s[0] &&
+			    op_spelling[k][1] == s[1] &&
+			    strlen(op_spelling[k]) == n &&
+			    (n == 2 || op_spelling[k][2] == s[2]))
+				return (unsigned char)k;
+		return 0;
+	}
+	/* keywords are 2 to 8 ASCII letters */
+	if (kind != SMP_PYTOK_NAME || n < 2 || n > 8 || c >= 128)
+		return 0;
+	for (k = kw_first[c];
+	     k && k < SMP_PYKW_COUNT && kw_spelling[k][0] == s[0]; k++)
+		if (strncmp(kw_spelling[k], s, n) == 0 &&
+		    kw_spelling[k][n] == '\0')
+			return (unsigned char)k;
+	return 0;
+}
+
 static int
 push_tok(struct smp_pymodel *m, const struct smp_pytok *t)
 {
-	void *items = m->toks;
 	struct smp_pytoken *x;
 
-	if (smp__grow(m->alloc, &items, &m->captoks, m->ntoks + 1,
-		      sizeof(*m->toks)))
-		return -1;
-	m->toks = items;
+	if (m->ntoks == m->captoks) {
+		void *items = m->toks;
+
+		if (smp__grow(m->alloc, &items, &m->captoks, m->ntoks + 1,
+			      sizeof(*m->toks)))
+			return -1;
+		m->toks = items;
+	}
 	x = &m->toks[m->ntoks++];
 	x->kind = (unsigned char)t->kind;
 	x->flags = (unsigned char)t->flags;
+	x->code = token_code(x->kind, m->buf + t->off, t->len);
 	x->off = (uint32_t)t->off;
 	x->len = (uint32_t)t->len;
 	x->line = t->start.line;
@@ -91,6 +171,7 @@ tokenize(struct smp_pymodel *m)
 	struct smp_pytok t;
 	size_t *stack = NULL, sp = 0, cap = 0;
 	int rc = 0;
+	char c;
 
 	smp__pytok_init(&st, m->buf, m->len);
 	for (;;) {
@@ -113,8 +194,8 @@ tokenize(struct smp_pymodel *m)
 			rc = -1;
 			break;
 		}
-		if (t.kind == SMP_PYTOK_OP && t.len == 1 &&
-		    strchr("([{", m->buf[t.off])) {
+		c = t.kind == SMP_PYTOK_OP && t.len == 1 ? m->buf[t.off] : 0;
+		if (c == '(' || c == '[' || c == '{') {
 			void *items = stack;
 
 			if (smp__grow(m->alloc, &items, &cap, sp + 1,
@@ -124,8 +205,7 @@ tokenize(struct smp_pymodel *m)
 			}
 			stack = items;
 			stack[sp++] = m->ntoks - 1;
-		} else if (t.kind == SMP_PYTOK_OP && t.len == 1 &&
-			   strchr(")]}", m->buf[t.off])) {
+		} else if (c == ')' || c == ']' || c == '}') {
 			char msg[40];
 
 			if (sp) {
