@@ -309,12 +309,20 @@ static int same_key(const struct smp_pyval *a, const struct smp_pyval *b);
 static uint64_t
 key_hash(const struct smp_hashkey *hk, const struct smp_pyval *k)
 {
+	/* the hash is kept in the key: a value's text and number never
+	 * change once made (the cache is no change of the value) */
+	struct smp_pyval *memo = (struct smp_pyval *)(uintptr_t)k;
+
+	if (k->hashed)
+		return k->hash;
 	if (k->kind == SMP_PV_STR)
-		return smp__siphash(hk, k->text, k->len);
-	if (k->kind == SMP_PV_NONE)
-		return 0x9e3779b97f4a7c15ULL;
-	/* int and bool alike: True == 1 */
-	return smp__siphash(hk, &k->i, sizeof(k->i)) ^ 1u;
+		memo->hash = smp__siphash(hk, k->text, k->len);
+	else if (k->kind == SMP_PV_NONE)
+		memo->hash = 0x9e3779b97f4a7c15ULL;
+	else /* int and bool alike: True == 1 */
+		memo->hash = smp__siphash(hk, &k->i, sizeof(k->i)) ^ 1u;
+	memo->hashed = 1;
+	return memo->hash;
 }
 
 /* The slot of key: its key's index + 1 in *found (0 when absent) and

@@ -16,6 +16,7 @@
 #define SMP_PY_EVAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "doc/doc.h"
 #include "script/pymodel.h"
@@ -80,6 +81,9 @@ struct smp_pyval {
 	const struct smp_pyval *region;
 	/* UNKNOWN: the source text of the expression, for messages */
 	size_t src_off, src_len;
+	/* a dict key's hash once computed (keys are never mutated) */
+	uint64_t hash;
+	int hashed;
 };
 
 struct smp_pyenv_entry {

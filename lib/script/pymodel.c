@@ -332,26 +332,38 @@ header_colon(const struct smp_pymodel *m, size_t i)
 static int
 is_compound(const struct smp_pymodel *m, size_t i)
 {
-	static const char *const kw[] = {"if",    "elif", "else",   "for",
-					 "while", "try",  "except", "finally",
-					 "with",  "def",  "class",  NULL};
-	size_t k;
+	unsigned next;
 
-	if (smp__pym_name(m, i, "async") &&
-	    (smp__pym_name(m, i + 1, "def") || smp__pym_name(m, i + 1, "for") ||
-	     smp__pym_name(m, i + 1, "with")))
+	switch (smp__pym_kw(m, i)) {
+	case SMP_PYKW_ASYNC:
+		next = smp__pym_kw(m, i + 1);
+		return next == SMP_PYKW_DEF || next == SMP_PYKW_FOR ||
+		       next == SMP_PYKW_WITH;
+	case SMP_PYKW_IF:
+	case SMP_PYKW_ELIF:
+	case SMP_PYKW_ELSE:
+	case SMP_PYKW_FOR:
+	case SMP_PYKW_WHILE:
+	case SMP_PYKW_TRY:
+	case SMP_PYKW_EXCEPT:
+	case SMP_PYKW_FINALLY:
+	case SMP_PYKW_WITH:
+	case SMP_PYKW_DEF:
+	case SMP_PYKW_CLASS:
 		return 1;
-	for (k = 0; kw[k]; k++)
-		if (smp__pym_name(m, i, kw[k]))
-			return 1;
-	/* soft keywords: match x: / case y: */
-	if ((smp__pym_name(m, i, "match") || smp__pym_name(m, i, "case")) &&
-	    smp__pym_tok(m, i + 1)->kind != SMP_PYTOK_OP) {
-		size_t c = header_colon(m, i);
+	case SMP_PYKW_MATCH:
+	case SMP_PYKW_CASE:
+		/* soft keywords: match x: / case y: */
+		if (smp__pym_tok(m, i + 1)->kind != SMP_PYTOK_OP) {
+			size_t c = header_colon(m, i);
 
-		return !smp__pym_line_end(m, c) && smp__pym_line_end(m, c + 1);
+			return !smp__pym_line_end(m, c) &&
+			       smp__pym_line_end(m, c + 1);
+		}
+		return 0;
+	default:
+		return 0;
 	}
-	return 0;
 }
 
 /* ----------------------------------------------------------- imports */
@@ -479,8 +491,14 @@ read_from(struct smp_pymodel *m, size_t i, size_t end)
 		const struct smp_pytoken *t = smp__pym_tok(m, i);
 		size_t bindat = i, flen;
 
-		flen = (size_t)snprintf(full, sizeof(full), "%s.%.*s", base,
-					(int)t->len, m->buf + t->off);
+		/* base.name (base fits in half of full: no cut) */
+		flen = n + 1 + t->len;
+		if (flen < sizeof(full)) {
+			memcpy(full, base, n);
+			full[n] = '.';
+			memcpy(full + n + 1, m->buf + t->off, t->len);
+			full[flen] = '\0';
+		}
 		i++;
 		if (smp__pym_name(m, i, "as") &&
 		    smp__pym_tok(m, i + 1)->kind == SMP_PYTOK_NAME) {
