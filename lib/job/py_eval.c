@@ -1159,7 +1159,28 @@ eval_strings(struct smp_pyeval *ev, size_t *i)
 {
 	size_t from = *i;
 	struct pystr b;
+	const struct smp_pytoken *one = tk(ev, *i);
 
+	if (!(one->flags &
+	      (SMP_PYSTR_BYTES | SMP_PYSTR_UNTERMINATED | SMP_PYSTR_FORMAT)) &&
+	    tk(ev, *i + 1)->kind != SMP_PYTOK_STRING) {
+		/* one plain literal: its body, when it is the value, without
+		 * building it piece by piece */
+		struct smp_pytok t;
+		const char *body;
+		size_t blen;
+
+		memset(&t, 0, sizeof(t));
+		t.kind = one->kind;
+		t.flags = one->flags;
+		t.off = one->off;
+		t.len = one->len;
+		if (smp__pystr_body(&t, ev->buf, &body, &blen) ||
+		    (one->flags & SMP_PYSTR_RAW)) {
+			(*i)++;
+			return mk_str(ev, body, blen, from, *i);
+		}
+	}
 	ps_init(ev, &b);
 	while (tk(ev, *i)->kind == SMP_PYTOK_STRING) {
 		struct smp_pytok t;

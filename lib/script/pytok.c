@@ -115,7 +115,7 @@ static const unsigned char byte_class[256] = {
 #undef B
 #undef L
 
-static void
+static inline void
 skip_run(struct smp_pytok_state *s, unsigned want)
 {
 	const unsigned char *p = (const unsigned char *)s->buf + s->pos;
@@ -541,7 +541,6 @@ static void
 scan_op(struct smp_pytok_state *s, struct smp_pytok *t, size_t n)
 {
 	unsigned char c = at(s, s->pos);
-	size_t i;
 
 	if (n == 1 && (c == '(' || c == '[' || c == '{'))
 		s->depth++;
@@ -549,8 +548,9 @@ scan_op(struct smp_pytok_state *s, struct smp_pytok *t, size_t n)
 		s->depth--;
 		t->depth = s->depth; /* a closer pairs with its opener */
 	}
-	for (i = 0; i < n; i++)
-		adv(s);
+	/* an operator is ASCII on one line */
+	s->pos += n;
+	s->column += (uint32_t)n;
 	t->kind = SMP_PYTOK_OP;
 	finish(s, t);
 }
@@ -562,9 +562,9 @@ scan_name(struct smp_pytok_state *s, struct smp_pytok *t)
 	int flags;
 
 	skip_run(s, SKIP_NAME);
-	flags = prefix_flags(s->buf + t->off, s->pos - t->off);
-	if (flags >= 0 && (at(s, s->pos) == '\'' || at(s, s->pos) == '"') &&
-	    s->pos < s->len) {
+	if (s->pos < s->len &&
+	    (at(s, s->pos) == '\'' || at(s, s->pos) == '"') &&
+	    (flags = prefix_flags(s->buf + t->off, s->pos - t->off)) >= 0) {
 		scan_string(s, t, (unsigned int)flags);
 		return;
 	}
@@ -635,7 +635,9 @@ smp__pytok_next(struct smp_pytok_state *s, struct smp_pytok *t)
 		}
 		if (s->at_line_start && s->depth == 0 && line_start(s, t))
 			return;
-		skip_run(s, SKIP_BLANK);
+		if (s->pos < s->len &&
+		    (byte_class[(unsigned char)s->buf[s->pos]] & SKIP_BLANK))
+			skip_run(s, SKIP_BLANK);
 		if (s->pos >= s->len) {
 			if (s->line_has_token) {
 				s->line_has_token = 0;
