@@ -1364,13 +1364,25 @@ static void
 set_kw(struct smp_pyeval *ev, struct args *a, struct smp_pyval *key,
        struct smp_pyval *v, size_t at)
 {
+	size_t k;
+
 	if (a->kw->kind != SMP_PV_DICT)
 		return;
-	if (!a->dup && hashable_key(key) && find_key(a->kw, key)) {
-		a->dup = key;
-		a->dup_at = at;
+	if (!hashable_key(key)) {
+		smp__pyval_set(ev, a->kw, key, v); /* the dict is unknown */
+		return;
 	}
-	smp__pyval_set(ev, a->kw, key, v);
+	/* smp__pyval_set() with the one search that finds a repeat */
+	k = find_key(a->kw, key);
+	if (k) {
+		if (!a->dup) {
+			a->dup = key;
+			a->dup_at = at;
+		}
+		a->kw->items[k - 1] = v;
+	} else if (push_item(ev, a->kw, key, v)) {
+		a->kw->kind = SMP_PV_UNKNOWN;
+	}
 }
 
 /* A call Python rejects: reported, and unknown. */

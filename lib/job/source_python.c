@@ -273,8 +273,8 @@ text_node(struct smp_arena *arena, const char *text, struct smp_pos start,
 	n->kind = SMP_NODE_SCALAR;
 	n->start = start;
 	n->end = end;
-	n->u.scalar.value = smp__arena_strndup(arena, text, strlen(text));
 	n->u.scalar.len = strlen(text);
+	n->u.scalar.value = smp__arena_strndup(arena, text, n->u.scalar.len);
 	n->u.scalar.style = SMP_STYLE_PLAIN;
 	return n->u.scalar.value ? n : NULL;
 }

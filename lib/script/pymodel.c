@@ -238,30 +238,6 @@ tokenize(struct smp_pymodel *m)
 
 /* ----------------------------------------------------------- helpers */
 
-struct smp_pos
-smp__pym_start(const struct smp_pymodel *m, size_t i)
-{
-	const struct smp_pytoken *t = smp__pym_tok(m, i);
-	struct smp_pos p;
-
-	p.line = t->line;
-	p.column = t->column;
-	p.offset = t->off;
-	return p;
-}
-
-struct smp_pos
-smp__pym_end(const struct smp_pymodel *m, size_t i)
-{
-	const struct smp_pytoken *t = smp__pym_tok(m, i);
-	struct smp_pos p;
-
-	p.line = t->end_line;
-	p.column = t->end_column;
-	p.offset = (size_t)t->off + t->len;
-	return p;
-}
-
 size_t
 smp__pym_stmt_at(const struct smp_pymodel *m, size_t i)
 {
@@ -590,6 +566,23 @@ statements(struct smp_pymodel *m)
 	return 0;
 }
 
+static int
+reserve(struct smp_pymodel *m)
+{
+	void *toks = NULL, *stmts = NULL;
+	size_t nt = m->len / 8 + 16, ns = m->len / 64 + 8;
+
+	if (nt > SMP_PYMODEL_MAX_TOKENS)
+		nt = SMP_PYMODEL_MAX_TOKENS;
+	if (smp__grow(m->alloc, &toks, &m->captoks, nt, sizeof(*m->toks)))
+		return -1;
+	m->toks = toks;
+	if (smp__grow(m->alloc, &stmts, &m->capstmts, ns, sizeof(*m->stmts)))
+		return -1;
+	m->stmts = stmts;
+	return 0;
+}
+
 int
 smp__pymodel_build(struct smp_pymodel *m, const struct smp_allocator *a,
 		   const char *buf, size_t len)
@@ -601,7 +594,9 @@ smp__pymodel_build(struct smp_pymodel *m, const struct smp_allocator *a,
 	m->buf = buf ? buf : "";
 	m->len = buf ? len : 0;
 	smp__arena_init(&m->arena, a);
-	if (tokenize(m) || statements(m)) {
+	/* room for the tokens and statements of common code at once (a
+	 * token every 8 bytes, a statement every 64), grown past it */
+	if (reserve(m) || tokenize(m) || statements(m)) {
 		smp__pymodel_release(m);
 		return SMP_ENOMEM;
 	}

@@ -222,8 +222,29 @@ smp__pym_tok(const struct smp_pymodel *m, size_t i)
 }
 
 /* Where token i starts, and just after it. */
-struct smp_pos smp__pym_start(const struct smp_pymodel *m, size_t i);
-struct smp_pos smp__pym_end(const struct smp_pymodel *m, size_t i);
+static inline struct smp_pos
+smp__pym_start(const struct smp_pymodel *m, size_t i)
+{
+	const struct smp_pytoken *t = smp__pym_tok(m, i);
+	struct smp_pos p;
+
+	p.line = t->line;
+	p.column = t->column;
+	p.offset = t->off;
+	return p;
+}
+
+static inline struct smp_pos
+smp__pym_end(const struct smp_pymodel *m, size_t i)
+{
+	const struct smp_pytoken *t = smp__pym_tok(m, i);
+	struct smp_pos p;
+
+	p.line = t->end_line;
+	p.column = t->end_column;
+	p.offset = (size_t)t->off + t->len;
+	return p;
+}
 
 /* 1 when token i is the operator op / the name name. */
 static inline int
