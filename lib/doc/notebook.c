@@ -110,6 +110,7 @@ add_piece(struct build *b, const char *json, size_t jlen,
 	while (i < n) {
 		size_t k, j = i, r = raw;
 		uint32_t cols = 1;
+		const unsigned char *u = (const unsigned char *)s;
 
 		if (*at_line_start) {
 			add_line(b, cell, ++*line, raw < jlen ? raw : 0, at);
@@ -117,10 +118,16 @@ add_piece(struct build *b, const char *json, size_t jlen,
 		}
 		/* a run of ASCII written as itself (no escape, no newline):
 		 * one byte of the notebook per byte and column, one append */
-		while (j < n && r < jlen && (unsigned char)s[j] < 0x80 &&
-		       s[j] != '\n' && s[j] != '\\' && json[r] == s[j]) {
-			j++;
-			r++;
+		if (r < jlen) {
+			size_t lim = n - i < jlen - r ? n - i : jlen - r;
+
+			/* printable ASCII but the backslash (a JSON string
+			 * holds no raw control character) */
+			while (j - i < lim && u[j] >= 0x20 && u[j] < 0x7f &&
+			       u[j] != '\\' && json[r] == s[j]) {
+				j++;
+				r++;
+			}
 		}
 		if (j > i) {
 			smp__buf_add(&b->code, s + i, j - i);
