@@ -16,11 +16,12 @@
 #include "job/py_eval.h"
 #include "util/alloc.h"
 #include "util/buf.h"
+#include "util/fmt.h"
 #include "util/siphash.h"
 #include "util/text.h"
 
-#define MAX_DEPTH 100    /* expression nesting evaluated; deeper is skipped */
-#define DICT_INDEX_MIN 8 /* keys before a dict gets a hash index */
+#define MAX_DEPTH 100     /* expression nesting evaluated; deeper is skipped */
+#define DICT_INDEX_MIN 16 /* keys before a dict gets a hash index */
 #define MAX_BUDGET ((size_t)12 << 20) /* bytes of values at most */
 
 /* One unknown value handed out when the budget is spent or memory ran
@@ -981,7 +982,7 @@ smp__pyeval_str_of(struct smp_pyeval *ev, const struct smp_pyval *v,
 	case SMP_PV_STR:
 		return mk_str(ev, v->text, v->len, from, to);
 	case SMP_PV_INT:
-		snprintf(num, sizeof(num), "%lld", v->i);
+		smp__fmt(num, sizeof(num), "%lld", v->i);
 		break;
 	case SMP_PV_FLOAT:
 		if (isnan(v->f) || isinf(v->f))
@@ -2753,7 +2754,7 @@ to_node(struct conv *c, const struct smp_pyval *v)
 		return v->i ? scalar(c, v, "true", 4, SMP_STYLE_PLAIN, NULL)
 			    : scalar(c, v, "false", 5, SMP_STYLE_PLAIN, NULL);
 	case SMP_PV_INT:
-		snprintf(num, sizeof(num), "%lld", v->i);
+		smp__fmt(num, sizeof(num), "%lld", v->i);
 		return scalar(c, v, num, strlen(num), SMP_STYLE_PLAIN, NULL);
 	case SMP_PV_FLOAT:
 		if (v->text)

@@ -115,18 +115,31 @@ static const unsigned char byte_class[256] = {
 #undef B
 #undef L
 
+/* The columns of p[0..n): its code points (a UTF-8 continuation byte
+ * adds none); `any` is the bytes or-ed, to skip the count for ASCII. */
+static uint32_t
+columns(const unsigned char *p, size_t n, unsigned char any)
+{
+	uint32_t col = (uint32_t)n;
+	size_t k;
+
+	if (any & 0x80)
+		for (k = 0; k < n; k++)
+			col -= (p[k] & 0xC0) == 0x80;
+	return col;
+}
+
 static inline void
 skip_run(struct smp_pytok_state *s, unsigned want)
 {
 	const unsigned char *p = (const unsigned char *)s->buf + s->pos;
 	const unsigned char *e = (const unsigned char *)s->buf + s->len;
-	uint32_t col = s->column;
+	const unsigned char *from = p;
+	unsigned char any = 0;
 
-	while (p < e && (byte_class[*p] & want)) {
-		col += (*p & 0xC0) != 0x80;
-		p++;
-	}
-	s->column = col;
+	while (p < e && (byte_class[*p] & want))
+		any |= *p++;
+	s->column += columns(from, (size_t)(p - from), any);
 	s->pos = (size_t)(p - (const unsigned char *)s->buf);
 }
 
@@ -380,8 +393,8 @@ plain_text(struct smp_pytok_state *s, const struct frame *fr)
 {
 	const unsigned char *p = (const unsigned char *)s->buf + s->pos;
 	const unsigned char *e = (const unsigned char *)s->buf + s->len;
-	unsigned char q = (unsigned char)fr->quote;
-	uint32_t col = s->column;
+	const unsigned char *from = p;
+	unsigned char q = (unsigned char)fr->quote, any = 0;
 
 	while (p < e) {
 		unsigned char c = *p;
@@ -389,10 +402,10 @@ plain_text(struct smp_pytok_state *s, const struct frame *fr)
 		if (c == q || c == '\\' || c == '\n' || c == '\r' ||
 		    (fr->format && (c == '{' || c == '}')))
 			break;
-		col += (c & 0xC0) != 0x80;
+		any |= c;
 		p++;
 	}
-	s->column = col;
+	s->column += columns(from, (size_t)(p - from), any);
 	s->pos = (size_t)(p - (const unsigned char *)s->buf);
 	return p == e;
 }
