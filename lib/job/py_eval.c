@@ -20,8 +20,11 @@
 #include "util/siphash.h"
 #include "util/text.h"
 
-#define MAX_DEPTH 100     /* expression nesting evaluated; deeper is skipped */
-#define DICT_INDEX_MIN 16 /* keys before a dict gets a hash index */
+#define MAX_DEPTH 100    /* expression nesting evaluated; deeper is skipped */
+#define DICT_INDEX_MIN 8 /* keys before a dict gets a hash index */
+/* keys before the index is filled: a smaller dict is searched in order,
+ * which costs less than hashing its keys */
+#define DICT_FILL_MIN 16
 #define MAX_BUDGET ((size_t)12 << 20) /* bytes of values at most */
 
 /* One unknown value handed out when the budget is spent or memory ran
@@ -297,11 +300,13 @@ mk_str(struct smp_pyeval *ev, const char *s, size_t n, size_t from, size_t to)
 
 /* ------------------------------------------------------ dict index */
 
-/* A dict's keys by hash: open addressing, slots hold a key's index + 1. */
+/* A dict's keys by hash: open addressing, slots hold a key's index + 1.
+ * It is made at DICT_INDEX_MIN keys (so that the values' budget is spent
+ * as it always was) and filled at DICT_FILL_MIN. */
 struct smp_pyindex {
 	size_t *slots;
-	size_t cap; /* a power of two */
-	const struct smp_hashkey *key;
+	size_t cap;                    /* a power of two */
+	const struct smp_hashkey *key; /* NULL: not filled yet */
 };
 
 static int hashable_key(const struct smp_pyval *k);
@@ -313,15 +318,17 @@ key_hash(const struct smp_hashkey *hk, const struct smp_pyval *k)
 	/* the hash is kept in the key: a value's text and number never
 	 * change once made (the cache is no change of the value) */
 	struct smp_pyval *memo = (struct smp_pyval *)(uintptr_t)k;
+	uint64_t h;
 
 	if (k->hashed)
 		return k->hash;
 	if (k->kind == SMP_PV_STR)
-		memo->hash = smp__siphash(hk, k->text, k->len);
+		h = smp__siphash(hk, k->text, k->len);
 	else if (k->kind == SMP_PV_NONE)
-		memo->hash = 0x9e3779b97f4a7c15ULL;
+		h = 0x9e3779b97f4a7c15ULL;
 	else /* int and bool alike: True == 1 */
-		memo->hash = smp__siphash(hk, &k->i, sizeof(k->i)) ^ 1u;
+		h = smp__siphash(hk, &k->i, sizeof(k->i)) ^ 1u;
+	memo->hash = (uint32_t)h;
 	memo->hashed = 1;
 	return memo->hash;
 }
@@ -359,12 +366,23 @@ index_put(struct smp_pyval *d, size_t k)
 	d->index->slots[at] = k + 1;
 }
 
+/* Fills d's index with its keys. */
+static void
+index_fill(struct smp_pyeval *ev, struct smp_pyval *d)
+{
+	size_t k;
+
+	d->index->key = &ev->hkey;
+	for (k = 0; k < d->count; k++)
+		index_put(d, k);
+}
+
 /* Builds or grows d's index for its keys: 0, or -1 without memory (the
  * dict then cannot be followed). */
 static int
 index_build(struct smp_pyeval *ev, struct smp_pyval *d)
 {
-	size_t cap = d->index ? d->index->cap : 16, k;
+	size_t cap = d->index ? d->index->cap : 16;
 
 	while (cap < d->count * 2)
 		cap *= 2;
@@ -373,7 +391,7 @@ index_build(struct smp_pyeval *ev, struct smp_pyval *d)
 
 		if (!x)
 			return -1;
-		x->key = &ev->hkey;
+		x->key = NULL;
 		x->slots = NULL;
 		d->index = x;
 	}
@@ -383,8 +401,8 @@ index_build(struct smp_pyeval *ev, struct smp_pyval *d)
 		return -1;
 	}
 	d->index->cap = cap;
-	for (k = 0; k < d->count; k++)
-		index_put(d, k);
+	if (d->index->key || d->count >= DICT_FILL_MIN)
+		index_fill(ev, d);
 	return 0;
 }
 
@@ -394,7 +412,7 @@ find_key(const struct smp_pyval *d, const struct smp_pyval *key)
 {
 	size_t k, found, at;
 
-	if (d->index) {
+	if (d->index && d->index->key) {
 		index_probe(d, key, &found, &at);
 		return found;
 	}
@@ -435,9 +453,12 @@ push_item(struct smp_pyeval *ev, struct smp_pyval *c, struct smp_pyval *key,
 		c->keys[c->count] = key;
 	c->items[c->count++] = v;
 	if (c->keys && key) {
-		if (c->index && c->count * 2 <= c->index->cap)
-			index_put(c, c->count - 1);
-		else if (c->count >= DICT_INDEX_MIN && index_build(ev, c))
+		if (c->index && c->count * 2 <= c->index->cap) {
+			if (c->index->key)
+				index_put(c, c->count - 1);
+			else if (c->count >= DICT_FILL_MIN)
+				index_fill(ev, c);
+		} else if (c->count >= DICT_INDEX_MIN && index_build(ev, c))
 			return -1;
 	}
 	return 0;
