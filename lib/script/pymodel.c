@@ -58,6 +58,11 @@ static const unsigned char op1[256] = {
 	['>'] = SMP_PYOP_GREATER, ['='] = SMP_PYOP_EQUAL,
 	['@'] = SMP_PYOP_AT,      ['!'] = SMP_PYOP_EXCLAMATION};
 
+/* The keywords' lengths, by code. */
+static const unsigned char kw_len[SMP_PYKW_COUNT] = {
+	0, 3, 2, 6, 5, 5, 5, 4, 5, 8, 3, 3, 4, 4, 6, 5, 7, 3, 4,
+	6, 2, 6, 2, 2, 6, 5, 4, 8, 3, 2, 4, 5, 6, 4, 3, 5, 4, 5};
+
 /* The first keyword of each first byte (0: none starts with it); the
  * keywords of one first byte follow each other in kw_spelling. */
 static const unsigned char kw_first[128] = {
@@ -90,8 +95,8 @@ token_code(unsigned char kind, const char *s, size_t n)
 		return 0;
 	for (k = kw_first[c];
 	     k && k < SMP_PYKW_COUNT && kw_spelling[k][0] == s[0]; k++)
-		if (strncmp(kw_spelling[k], s, n) == 0 &&
-		    kw_spelling[k][n] == '\0')
+		if (kw_spelling[k][1] == s[1] && kw_len[k] == n &&
+		    memcmp(kw_spelling[k], s, n) == 0)
 			return (unsigned char)k;
 	return 0;
 }

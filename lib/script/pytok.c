@@ -157,7 +157,6 @@ begin(const struct smp_pytok_state *s, struct smp_pytok *t,
 {
 	t->kind = kind;
 	t->flags = 0;
-	t->len = 0;
 	t->off = s->pos;
 	t->depth = s->depth;
 	here(s, &t->start);
@@ -415,6 +414,63 @@ plain_text(struct smp_pytok_state *s, const struct frame *fr)
  * strings inside f-string replacement fields. Sets UNTERMINATED when the
  * outermost string does not close.
  */
+/*
+ * A string that is no f-string, from its opening quote: what
+ * scan_string() does with one frame and no fields, without the frames.
+ */
+static void
+scan_plain_string(struct smp_pytok_state *s, struct smp_pytok *t,
+		  unsigned int flags)
+{
+	struct frame fr;
+	unsigned char q = (unsigned char)s->buf[s->pos];
+	int triple = at(s, s->pos + 1) == q && at(s, s->pos + 2) == q;
+
+	/* the quotes are ASCII on one line */
+	s->pos += triple ? 3 : 1;
+	s->column += triple ? 3 : 1;
+	memset(&fr, 0, sizeof(fr));
+	fr.quote = (char)q;
+	if (triple)
+		flags |= SMP_PYSTR_TRIPLE;
+	for (;;) {
+		unsigned char c;
+
+		if (plain_text(s, &fr)) {
+			flags |= SMP_PYSTR_UNTERMINATED; /* the input ended */
+			break;
+		}
+		c = (unsigned char)s->buf[s->pos];
+		if (c == '\\') {
+			adv(s);
+			if (s->pos < s->len)
+				adv(s);
+			continue;
+		}
+		if (c != q) { /* a line end */
+			if (!triple) {
+				flags |= SMP_PYSTR_UNTERMINATED;
+				break;
+			}
+			adv(s);
+			continue;
+		}
+		if (!triple) {
+			adv(s);
+			break;
+		}
+		if (at(s, s->pos + 1) == c && at(s, s->pos + 2) == c) {
+			s->pos += 3;
+			s->column += 3;
+			break;
+		}
+		adv(s);
+	}
+	t->kind = SMP_PYTOK_STRING;
+	t->flags = flags;
+	finish(s, t);
+}
+
 static void
 scan_string(struct smp_pytok_state *s, struct smp_pytok *t, unsigned int flags)
 {
@@ -423,7 +479,11 @@ scan_string(struct smp_pytok_state *s, struct smp_pytok *t, unsigned int flags)
 	int unterminated = 0;
 	size_t field_from = s->pos;
 
-	open_frame(s, &fr[0], (flags & SMP_PYSTR_FORMAT) != 0);
+	if (!(flags & SMP_PYSTR_FORMAT)) {
+		scan_plain_string(s, t, flags);
+		return;
+	}
+	open_frame(s, &fr[0], 1);
 	if (fr[0].triple)
 		flags |= SMP_PYSTR_TRIPLE;
 	while (s->pos < s->len && nf > 0) {
@@ -663,7 +723,7 @@ smp__pytok_next(struct smp_pytok_state *s, struct smp_pytok *t)
 			}
 			return;
 		}
-		c = at(s, s->pos);
+		c = (unsigned char)s->buf[s->pos];
 		if (is_nl(c)) {
 			if (s->depth > 0 || !s->line_has_token) {
 				adv(s);
@@ -696,7 +756,7 @@ smp__pytok_next(struct smp_pytok_state *s, struct smp_pytok *t)
 	}
 	s->line_has_token = 1;
 	begin(s, t, SMP_PYTOK_ERROR);
-	if (is_name_start(c)) {
+	if ((byte_class[c] & SKIP_NAME) && !is_digit(c)) {
 		scan_name(s, t);
 	} else if (is_digit(c) || (c == '.' && is_digit(at(s, s->pos + 1)))) {
 		scan_number(s, t);
