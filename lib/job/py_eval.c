@@ -196,8 +196,9 @@ skip_expr(const struct smp_pyeval *ev, size_t *i)
 
 /* ------------------------------------------------------------ values */
 
+/* size bytes of the values' budget, zeroed when zero is set. */
 static void *
-valloc(struct smp_pyeval *ev, size_t size)
+vget(struct smp_pyeval *ev, size_t size, int zero)
 {
 	void *p;
 
@@ -210,27 +211,37 @@ valloc(struct smp_pyeval *ev, size_t size)
 		}
 		return NULL;
 	}
-	p = smp__arena_zalloc(&ev->arena, size);
+	p = zero ? smp__arena_zalloc(&ev->arena, size)
+		 : smp__arena_alloc(&ev->arena, size);
 	if (!p)
 		ev->oom = 1;
 	return p;
 }
 
+static void *
+valloc(struct smp_pyeval *ev, size_t size)
+{
+	return vget(ev, size, 1);
+}
+
 static struct smp_pyval *
 span(struct smp_pyeval *ev, enum smp_pyval_kind kind, size_t from, size_t to)
 {
-	struct smp_pyval *v = valloc(ev, sizeof(*v));
+	struct smp_pyval *v = vget(ev, sizeof(*v), 0);
+	const struct smp_pytoken *a, *b;
 
 	if (!v)
 		return NULL;
-	v->kind = kind;
-	v->job = -1;
 	if (to <= from)
 		to = from + 1;
+	a = tk(ev, from);
+	b = tk(ev, to - 1);
+	/* every other member zero, as one assignment */
+	*v = (struct smp_pyval){.kind = kind, .job = -1};
 	v->start = smp__pym_start(ev->m, from);
 	v->end = smp__pym_end(ev->m, to - 1);
-	v->src_off = tk(ev, from)->off;
-	v->src_len = tk(ev, to - 1)->off + tk(ev, to - 1)->len - v->src_off;
+	v->src_off = a->off;
+	v->src_len = b->off + b->len - v->src_off;
 	return v;
 }
 
@@ -288,7 +299,7 @@ mk_str(struct smp_pyeval *ev, const char *s, size_t n, size_t from, size_t to)
 	v = mk(ev, SMP_PV_STR, from, to);
 	if (v->kind == SMP_PV_UNKNOWN)
 		return v;
-	copy = valloc(ev, n + 1);
+	copy = vget(ev, n + 1, 0);
 	if (!copy)
 		return spent(ev);
 	memcpy(copy, s, n);
@@ -1242,13 +1253,14 @@ eval_strings(struct smp_pyeval *ev, size_t *i)
 
 /* ----------------------------------------------------- class lookup */
 
+/* 1 when the last dotted part of path[0..n) is last (no dot in it):
+ * lp[0..ln) is that part. */
 static int
-ends_with_part(const char *path, size_t n, const char *last)
+ends_with_part(const char *lp, size_t ln, const char *last)
 {
 	size_t m = strlen(last);
 
-	return n >= m && memcmp(path + n - m, last, m) == 0 &&
-	       (n == m || path[n - m - 1] == '.');
+	return ln == m && memcmp(lp, last, m) == 0;
 }
 
 static int
@@ -1279,39 +1291,44 @@ class_of(const char *p, size_t n)
 					      "InfraCheckConfig",
 					      "RetryStrategy",
 					      NULL};
-	size_t k;
+	size_t k, ln = n;
+	const char *lp;
 
+	while (ln > 0 && p[ln - 1] != '.')
+		ln--;
+	lp = p + ln; /* the last part */
+	ln = n - ln;
 	if (starts_with(p, n, "boto3.")) {
-		if (ends_with_part(p, n, "Session"))
+		if (ends_with_part(lp, ln, "Session"))
 			return SMP_PYCLS_BOTO3_SESSION;
 		return SMP_PYCLS_NONE;
 	}
 	if (!starts_with(p, n, "sagemaker.") && !starts_with(p, n, "sagemaker"))
 		return SMP_PYCLS_NONE;
-	if (ends_with_part(p, n, "HyperparameterTuner"))
+	if (ends_with_part(lp, ln, "HyperparameterTuner"))
 		return SMP_PYCLS_TUNER;
-	if (ends_with_part(p, n, "ContinuousParameter") ||
-	    ends_with_part(p, n, "IntegerParameter"))
+	if (ends_with_part(lp, ln, "ContinuousParameter") ||
+	    ends_with_part(lp, ln, "IntegerParameter"))
 		return SMP_PYCLS_RANGE;
-	if (ends_with_part(p, n, "CategoricalParameter"))
+	if (ends_with_part(lp, ln, "CategoricalParameter"))
 		return SMP_PYCLS_CATEGORICAL;
-	if (ends_with_part(p, n, "HuggingFace"))
+	if (ends_with_part(lp, ln, "HuggingFace"))
 		return SMP_PYCLS_HUGGINGFACE;
-	if (ends_with_part(p, n, "PyTorch"))
+	if (ends_with_part(lp, ln, "PyTorch"))
 		return SMP_PYCLS_PYTORCH;
-	if (ends_with_part(p, n, "TensorFlow"))
+	if (ends_with_part(lp, ln, "TensorFlow"))
 		return SMP_PYCLS_TENSORFLOW;
-	if (ends_with_part(p, n, "Estimator") ||
-	    ends_with_part(p, n, "Framework"))
+	if (ends_with_part(lp, ln, "Estimator") ||
+	    ends_with_part(lp, ln, "Framework"))
 		return SMP_PYCLS_ESTIMATOR;
-	if (ends_with_part(p, n, "ModelTrainer"))
+	if (ends_with_part(lp, ln, "ModelTrainer"))
 		return SMP_PYCLS_MODEL_TRAINER;
-	if (ends_with_part(p, n, "TrainingCompilerConfig"))
+	if (ends_with_part(lp, ln, "TrainingCompilerConfig"))
 		return SMP_PYCLS_COMPILER_CONFIG;
-	if (ends_with_part(p, n, "Session"))
+	if (ends_with_part(lp, ln, "Session"))
 		return SMP_PYCLS_SM_SESSION;
 	for (k = 0; helpers[k]; k++)
-		if (ends_with_part(p, n, helpers[k]) &&
+		if (ends_with_part(lp, ln, helpers[k]) &&
 		    (starts_with(p, n, "sagemaker.modules") ||
 		     starts_with(p, n, "sagemaker.train") ||
 		     starts_with(p, n, "sagemaker.core")))
