@@ -2737,15 +2737,20 @@ static struct smp_node *
 scalar(struct conv *c, const struct smp_pyval *at, const char *s, size_t n,
        enum smp_scalar_style style, const char *tag)
 {
-	struct smp_node *nd = smp__arena_zalloc(c->arena, sizeof(*nd));
+	/* the node and its text in one piece of the arena */
+	struct smp_node *nd =
+		n < SIZE_MAX - sizeof(*nd)
+			? smp__arena_alloc(c->arena, sizeof(*nd) + n + 1)
+			: NULL;
 	char *copy;
 
 	if (!nd)
 		return NULL;
-	copy = smp__arena_strndup(c->arena, s, n);
-	if (!copy)
-		return NULL;
-	nd->kind = SMP_NODE_SCALAR;
+	*nd = (struct smp_node){.kind = SMP_NODE_SCALAR};
+	copy = (char *)(nd + 1);
+	if (n)
+		memcpy(copy, s, n);
+	copy[n] = '\0';
 	nd->start = at->start;
 	nd->end = at->end;
 	nd->tag = tag;

@@ -266,17 +266,22 @@ static struct smp_node *
 text_node(struct smp_arena *arena, const char *text, struct smp_pos start,
 	  struct smp_pos end)
 {
-	struct smp_node *n = smp__arena_zalloc(arena, sizeof(*n));
+	size_t len = strlen(text);
+	/* the node and its text in one piece of the arena */
+	struct smp_node *n = smp__arena_alloc(arena, sizeof(*n) + len + 1);
+	char *copy;
 
 	if (!n)
 		return NULL;
-	n->kind = SMP_NODE_SCALAR;
+	*n = (struct smp_node){.kind = SMP_NODE_SCALAR};
+	copy = (char *)(n + 1);
+	memcpy(copy, text, len + 1);
 	n->start = start;
 	n->end = end;
-	n->u.scalar.len = strlen(text);
-	n->u.scalar.value = smp__arena_strndup(arena, text, n->u.scalar.len);
+	n->u.scalar.value = copy;
+	n->u.scalar.len = len;
 	n->u.scalar.style = SMP_STYLE_PLAIN;
-	return n->u.scalar.value ? n : NULL;
+	return n;
 }
 
 static long
