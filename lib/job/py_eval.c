@@ -34,7 +34,10 @@ static struct smp_pyval *spent(struct smp_pyeval *ev);
 /* The environment's hash index: head[h] is the newest entry + 1 whose
  * name hashes to bucket h (0: none), shadow[k] the head of k's bucket
  * before k was added. The buckets grow with the entries and the hash is
- * keyed (siphash.h), so no source makes its names collide. */
+ * keyed (siphash.h), so no source makes its names collide. The index is
+ * made once there are more than ENV_INDEX_MIN entries: fewer are searched
+ * in order, newest first, which costs less than hashing the names. */
+#define ENV_INDEX_MIN 16
 struct env_extra {
 	size_t *head;
 	size_t nbuckets; /* a power of two, or 0 */
@@ -712,6 +715,13 @@ smp__pyeval_bind(struct smp_pyeval *ev, const char *name, size_t len,
 		return -1;
 	}
 	ev->env = items;
+	ev->env[ev->nenv].name = name;
+	ev->env[ev->nenv].len = len;
+	ev->env[ev->nenv].val = v;
+	if (!x->nbuckets && ev->nenv + 1 <= ENV_INDEX_MIN) {
+		ev->nenv++;
+		return 0; /* no index yet */
+	}
 	if (smp__grow(ev->alloc, &shadow, &capshadow, ev->nenv + 1,
 		      sizeof(size_t))) {
 		ev->oom = 1;
@@ -724,9 +734,6 @@ smp__pyeval_bind(struct smp_pyeval *ev, const char *name, size_t len,
 		return -1;
 	}
 	h = hash_name(ev, name, len);
-	ev->env[ev->nenv].name = name;
-	ev->env[ev->nenv].len = len;
-	ev->env[ev->nenv].val = v;
 	x->shadow[ev->nenv] = x->head[h];
 	x->head[h] = ev->nenv + 1;
 	ev->nenv++;
@@ -738,6 +745,11 @@ smp__pyeval_truncate(struct smp_pyeval *ev, size_t n)
 {
 	struct env_extra *x = extra(ev);
 
+	if (x && !x->nbuckets) {
+		if (ev->nenv > n)
+			ev->nenv = n; /* no index to undo */
+		return;
+	}
 	while (x && ev->nenv > n) {
 		struct smp_pyenv_entry *e = &ev->env[--ev->nenv];
 
@@ -751,8 +763,17 @@ smp__pyeval_lookup(const struct smp_pyeval *ev, const char *name, size_t len)
 	const struct env_extra *x = extra(ev);
 	size_t k;
 
-	if (!x || !x->nbuckets)
+	if (!x)
 		return NULL;
+	if (!x->nbuckets) {
+		for (k = ev->nenv; k-- > 0;) {
+			const struct smp_pyenv_entry *e = &ev->env[k];
+
+			if (e->len == len && memcmp(e->name, name, len) == 0)
+				return e->val;
+		}
+		return NULL;
+	}
 	for (k = x->head[hash_name(ev, name, len)]; k; k = x->shadow[k - 1]) {
 		const struct smp_pyenv_entry *e = &ev->env[k - 1];
 
