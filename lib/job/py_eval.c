@@ -173,7 +173,7 @@ is_stop(const struct smp_pyeval *ev, size_t i)
 		return t->code == SMP_PYKW_FOR || t->code == SMP_PYKW_ASYNC ||
 		       t->code == SMP_PYKW_ELSE || t->code == SMP_PYKW_FROM;
 	case SMP_PYTOK_OP:
-		return (stop_ops >> t->code) & 1;
+		return ((stop_ops >> t->code) & 1) != 0;
 	default:
 		return 0;
 	}
@@ -426,6 +426,8 @@ find_key(const struct smp_pyval *d, const struct smp_pyval *key)
 {
 	size_t k, found, at;
 
+	if (!d->count)
+		return 0;
 	if (d->index && d->index->key) {
 		index_probe(d, key, &found, &at);
 		return found;
@@ -491,7 +493,7 @@ smp__pyval_get(const struct smp_pyval *d, const char *key, size_t len)
 	want.text = key;
 	want.len = len;
 	k = find_key(d, &want);
-	return k ? d->items[k - 1] : NULL;
+	return k && d->items ? d->items[k - 1] : NULL;
 }
 
 /* A key usable in a dict display: a string, int or bool. */
@@ -526,7 +528,7 @@ smp__pyval_set(struct smp_pyeval *ev, struct smp_pyval *d,
 		return 0;
 	}
 	k = find_key(d, key);
-	if (k) {
+	if (k && d->items) {
 		d->items[k - 1] = v; /* the key keeps its first position */
 		return 0;
 	}
@@ -1434,7 +1436,7 @@ set_kw(struct smp_pyeval *ev, struct args *a, struct smp_pyval *key,
 	}
 	/* smp__pyval_set() with the one search that finds a repeat */
 	k = find_key(a->kw, key);
-	if (k) {
+	if (k && a->kw->items) {
 		if (!a->dup) {
 			a->dup = key;
 			a->dup_at = at;

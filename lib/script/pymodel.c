@@ -199,7 +199,9 @@ tokenize(struct smp_pymodel *m)
 			rc = -1;
 			break;
 		}
-		c = t.kind == SMP_PYTOK_OP && t.len == 1 ? m->buf[t.off] : 0;
+		c = '\0';
+		if (t.kind == SMP_PYTOK_OP && t.len == 1)
+			c = m->buf[t.off];
 		if (c == '(' || c == '[' || c == '{') {
 			void *items = stack;
 
