@@ -108,13 +108,35 @@ add_piece(struct build *b, const char *json, size_t jlen,
 
 	at.column++;
 	while (i < n) {
-		size_t k = dec_char(s + i, n - i);
+		size_t k, j = i, r = raw;
 		uint32_t cols = 1;
+		const unsigned char *u = (const unsigned char *)s;
 
 		if (*at_line_start) {
 			add_line(b, cell, ++*line, raw < jlen ? raw : 0, at);
 			*at_line_start = 0;
 		}
+		/* a run of ASCII written as itself (no escape, no newline):
+		 * one byte of the notebook per byte and column, one append */
+		if (r < jlen) {
+			size_t lim = n - i < jlen - r ? n - i : jlen - r;
+
+			/* printable ASCII but the backslash (a JSON string
+			 * holds no raw control character) */
+			while (j - i < lim && u[j] >= 0x20 && u[j] < 0x7f &&
+			       u[j] != '\\' && json[r] == s[j]) {
+				j++;
+				r++;
+			}
+		}
+		if (j > i) {
+			smp__buf_add(&b->code, s + i, j - i);
+			at.column += (uint32_t)(j - i);
+			raw = r;
+			i = j;
+			continue;
+		}
+		k = dec_char(s + i, n - i);
 		smp__buf_add(&b->code, s + i, k);
 		if (s[i] == '\n')
 			*at_line_start = 1;

@@ -16,11 +16,15 @@
 #include "job/py_eval.h"
 #include "util/alloc.h"
 #include "util/buf.h"
+#include "util/fmt.h"
 #include "util/siphash.h"
 #include "util/text.h"
 
 #define MAX_DEPTH 100    /* expression nesting evaluated; deeper is skipped */
 #define DICT_INDEX_MIN 8 /* keys before a dict gets a hash index */
+/* keys before the index is filled: a smaller dict is searched in order,
+ * which costs less than hashing its keys */
+#define DICT_FILL_MIN 16
 #define MAX_BUDGET ((size_t)12 << 20) /* bytes of values at most */
 
 /* One unknown value handed out when the budget is spent or memory ran
@@ -30,7 +34,10 @@ static struct smp_pyval *spent(struct smp_pyeval *ev);
 /* The environment's hash index: head[h] is the newest entry + 1 whose
  * name hashes to bucket h (0: none), shadow[k] the head of k's bucket
  * before k was added. The buckets grow with the entries and the hash is
- * keyed (siphash.h), so no source makes its names collide. */
+ * keyed (siphash.h), so no source makes its names collide. The index is
+ * made once there are more than ENV_INDEX_MIN entries: fewer are searched
+ * in order, newest first, which costs less than hashing the names. */
+#define ENV_INDEX_MIN 16
 struct env_extra {
 	size_t *head;
 	size_t nbuckets; /* a power of two, or 0 */
@@ -121,29 +128,55 @@ is_open(const struct smp_pyeval *ev, size_t i)
 	return smp__pym_is_open(ev->m, i);
 }
 
+#define OPBIT(x) ((uint64_t)1 << (x))
+
+/* The operators that end an expression at its level. */
+static const uint64_t stop_ops =
+	OPBIT(SMP_PYOP_COMMA) | OPBIT(SMP_PYOP_RPAR) | OPBIT(SMP_PYOP_RSQB) |
+	OPBIT(SMP_PYOP_RBRACE) | OPBIT(SMP_PYOP_EQUAL) | OPBIT(SMP_PYOP_COLON) |
+	OPBIT(SMP_PYOP_COLONEQUAL) | OPBIT(SMP_PYOP_SEMI) |
+	OPBIT(SMP_PYOP_PLUSEQUAL) | OPBIT(SMP_PYOP_MINEQUAL) |
+	OPBIT(SMP_PYOP_STAREQUAL) | OPBIT(SMP_PYOP_SLASHEQUAL) |
+	OPBIT(SMP_PYOP_DOUBLESLASHEQUAL) | OPBIT(SMP_PYOP_PERCENTEQUAL) |
+	OPBIT(SMP_PYOP_DOUBLESTAREQUAL) | OPBIT(SMP_PYOP_VBAREQUAL) |
+	OPBIT(SMP_PYOP_AMPEREQUAL) | OPBIT(SMP_PYOP_CIRCUMFLEXEQUAL) |
+	OPBIT(SMP_PYOP_RSHIFTEQUAL) | OPBIT(SMP_PYOP_LSHIFTEQUAL) |
+	OPBIT(SMP_PYOP_ATEQUAL) | OPBIT(SMP_PYOP_RARROW);
+
+/* Token i's operator code (SMP_PYOP_NONE for no operator) and keyword
+ * code (SMP_PYKW_NONE for no keyword). */
+static unsigned
+opc(const struct smp_pyeval *ev, size_t i)
+{
+	return smp__pym_opcode(ev->m, i);
+}
+
+static unsigned
+kwc(const struct smp_pyeval *ev, size_t i)
+{
+	return smp__pym_kw(ev->m, i);
+}
+
 /* A token that ends an expression at its level. */
 static int
 is_stop(const struct smp_pyeval *ev, size_t i)
 {
 	const struct smp_pytoken *t = tk(ev, i);
-	static const char *const stops[] = {
-		",",  ")",  "]",   "}",   "=",   ":",  ":=",  ";",
-		"+=", "-=", "*=",  "/=",  "//=", "%=", "**=", "|=",
-		"&=", "^=", ">>=", "<<=", "@=",  "->", NULL};
-	size_t k;
 
-	if (t->kind == SMP_PYTOK_END || t->kind == SMP_PYTOK_NEWLINE ||
-	    t->kind == SMP_PYTOK_INDENT || t->kind == SMP_PYTOK_DEDENT)
+	switch (t->kind) {
+	case SMP_PYTOK_END:
+	case SMP_PYTOK_NEWLINE:
+	case SMP_PYTOK_INDENT:
+	case SMP_PYTOK_DEDENT:
 		return 1;
-	if (t->kind == SMP_PYTOK_NAME)
-		return is_name(ev, i, "for") || is_name(ev, i, "async") ||
-		       is_name(ev, i, "else") || is_name(ev, i, "from");
-	if (t->kind != SMP_PYTOK_OP)
+	case SMP_PYTOK_NAME:
+		return t->code == SMP_PYKW_FOR || t->code == SMP_PYKW_ASYNC ||
+		       t->code == SMP_PYKW_ELSE || t->code == SMP_PYKW_FROM;
+	case SMP_PYTOK_OP:
+		return ((stop_ops >> t->code) & 1) != 0;
+	default:
 		return 0;
-	for (k = 0; stops[k]; k++)
-		if (is_op(ev, i, stops[k]))
-			return 1;
-	return 0;
+	}
 }
 
 /* Skips one expression at this level: brackets in one step. */
@@ -166,8 +199,9 @@ skip_expr(const struct smp_pyeval *ev, size_t *i)
 
 /* ------------------------------------------------------------ values */
 
+/* size bytes of the values' budget, zeroed when zero is set. */
 static void *
-valloc(struct smp_pyeval *ev, size_t size)
+vget(struct smp_pyeval *ev, size_t size, int zero)
 {
 	void *p;
 
@@ -180,27 +214,37 @@ valloc(struct smp_pyeval *ev, size_t size)
 		}
 		return NULL;
 	}
-	p = smp__arena_zalloc(&ev->arena, size);
+	p = zero ? smp__arena_zalloc(&ev->arena, size)
+		 : smp__arena_alloc(&ev->arena, size);
 	if (!p)
 		ev->oom = 1;
 	return p;
 }
 
+static void *
+valloc(struct smp_pyeval *ev, size_t size)
+{
+	return vget(ev, size, 1);
+}
+
 static struct smp_pyval *
 span(struct smp_pyeval *ev, enum smp_pyval_kind kind, size_t from, size_t to)
 {
-	struct smp_pyval *v = valloc(ev, sizeof(*v));
+	struct smp_pyval *v = vget(ev, sizeof(*v), 0);
+	const struct smp_pytoken *a, *b;
 
 	if (!v)
 		return NULL;
-	v->kind = kind;
-	v->job = -1;
 	if (to <= from)
 		to = from + 1;
+	a = tk(ev, from);
+	b = tk(ev, to - 1);
+	/* every other member zero, as one assignment */
+	*v = (struct smp_pyval){.kind = kind, .job = -1};
 	v->start = smp__pym_start(ev->m, from);
 	v->end = smp__pym_end(ev->m, to - 1);
-	v->src_off = tk(ev, from)->off;
-	v->src_len = tk(ev, to - 1)->off + tk(ev, to - 1)->len - v->src_off;
+	v->src_off = a->off;
+	v->src_len = b->off + b->len - v->src_off;
 	return v;
 }
 
@@ -258,7 +302,7 @@ mk_str(struct smp_pyeval *ev, const char *s, size_t n, size_t from, size_t to)
 	v = mk(ev, SMP_PV_STR, from, to);
 	if (v->kind == SMP_PV_UNKNOWN)
 		return v;
-	copy = valloc(ev, n + 1);
+	copy = vget(ev, n + 1, 0);
 	if (!copy)
 		return spent(ev);
 	memcpy(copy, s, n);
@@ -270,11 +314,13 @@ mk_str(struct smp_pyeval *ev, const char *s, size_t n, size_t from, size_t to)
 
 /* ------------------------------------------------------ dict index */
 
-/* A dict's keys by hash: open addressing, slots hold a key's index + 1. */
+/* A dict's keys by hash: open addressing, slots hold a key's index + 1.
+ * It is made at DICT_INDEX_MIN keys (so that the values' budget is spent
+ * as it always was) and filled at DICT_FILL_MIN. */
 struct smp_pyindex {
 	size_t *slots;
-	size_t cap; /* a power of two */
-	const struct smp_hashkey *key;
+	size_t cap;                    /* a power of two */
+	const struct smp_hashkey *key; /* NULL: not filled yet */
 };
 
 static int hashable_key(const struct smp_pyval *k);
@@ -283,12 +329,22 @@ static int same_key(const struct smp_pyval *a, const struct smp_pyval *b);
 static uint64_t
 key_hash(const struct smp_hashkey *hk, const struct smp_pyval *k)
 {
+	/* the hash is kept in the key: a value's text and number never
+	 * change once made (the cache is no change of the value) */
+	struct smp_pyval *memo = (struct smp_pyval *)(uintptr_t)k;
+	uint64_t h;
+
+	if (k->hashed)
+		return k->hash;
 	if (k->kind == SMP_PV_STR)
-		return smp__siphash(hk, k->text, k->len);
-	if (k->kind == SMP_PV_NONE)
-		return 0x9e3779b97f4a7c15ULL;
-	/* int and bool alike: True == 1 */
-	return smp__siphash(hk, &k->i, sizeof(k->i)) ^ 1u;
+		h = smp__siphash(hk, k->text, k->len);
+	else if (k->kind == SMP_PV_NONE)
+		h = 0x9e3779b97f4a7c15ULL;
+	else /* int and bool alike: True == 1 */
+		h = smp__siphash(hk, &k->i, sizeof(k->i)) ^ 1u;
+	memo->hash = (uint32_t)h;
+	memo->hashed = 1;
+	return memo->hash;
 }
 
 /* The slot of key: its key's index + 1 in *found (0 when absent) and
@@ -324,12 +380,23 @@ index_put(struct smp_pyval *d, size_t k)
 	d->index->slots[at] = k + 1;
 }
 
+/* Fills d's index with its keys. */
+static void
+index_fill(struct smp_pyeval *ev, struct smp_pyval *d)
+{
+	size_t k;
+
+	d->index->key = &ev->hkey;
+	for (k = 0; k < d->count; k++)
+		index_put(d, k);
+}
+
 /* Builds or grows d's index for its keys: 0, or -1 without memory (the
  * dict then cannot be followed). */
 static int
 index_build(struct smp_pyeval *ev, struct smp_pyval *d)
 {
-	size_t cap = d->index ? d->index->cap : 16, k;
+	size_t cap = d->index ? d->index->cap : 16;
 
 	while (cap < d->count * 2)
 		cap *= 2;
@@ -338,7 +405,7 @@ index_build(struct smp_pyeval *ev, struct smp_pyval *d)
 
 		if (!x)
 			return -1;
-		x->key = &ev->hkey;
+		x->key = NULL;
 		x->slots = NULL;
 		d->index = x;
 	}
@@ -348,8 +415,8 @@ index_build(struct smp_pyeval *ev, struct smp_pyval *d)
 		return -1;
 	}
 	d->index->cap = cap;
-	for (k = 0; k < d->count; k++)
-		index_put(d, k);
+	if (d->index->key || d->count >= DICT_FILL_MIN)
+		index_fill(ev, d);
 	return 0;
 }
 
@@ -359,7 +426,9 @@ find_key(const struct smp_pyval *d, const struct smp_pyval *key)
 {
 	size_t k, found, at;
 
-	if (d->index) {
+	if (!d->count)
+		return 0;
+	if (d->index && d->index->key) {
 		index_probe(d, key, &found, &at);
 		return found;
 	}
@@ -400,9 +469,12 @@ push_item(struct smp_pyeval *ev, struct smp_pyval *c, struct smp_pyval *key,
 		c->keys[c->count] = key;
 	c->items[c->count++] = v;
 	if (c->keys && key) {
-		if (c->index && c->count * 2 <= c->index->cap)
-			index_put(c, c->count - 1);
-		else if (c->count >= DICT_INDEX_MIN && index_build(ev, c))
+		if (c->index && c->count * 2 <= c->index->cap) {
+			if (c->index->key)
+				index_put(c, c->count - 1);
+			else if (c->count >= DICT_FILL_MIN)
+				index_fill(ev, c);
+		} else if (c->count >= DICT_INDEX_MIN && index_build(ev, c))
 			return -1;
 	}
 	return 0;
@@ -421,7 +493,7 @@ smp__pyval_get(const struct smp_pyval *d, const char *key, size_t len)
 	want.text = key;
 	want.len = len;
 	k = find_key(d, &want);
-	return k ? d->items[k - 1] : NULL;
+	return k && d->items ? d->items[k - 1] : NULL;
 }
 
 /* A key usable in a dict display: a string, int or bool. */
@@ -456,7 +528,7 @@ smp__pyval_set(struct smp_pyeval *ev, struct smp_pyval *d,
 		return 0;
 	}
 	k = find_key(d, key);
-	if (k) {
+	if (k && d->items) {
 		d->items[k - 1] = v; /* the key keeps its first position */
 		return 0;
 	}
@@ -645,6 +717,13 @@ smp__pyeval_bind(struct smp_pyeval *ev, const char *name, size_t len,
 		return -1;
 	}
 	ev->env = items;
+	ev->env[ev->nenv].name = name;
+	ev->env[ev->nenv].len = len;
+	ev->env[ev->nenv].val = v;
+	if (!x->nbuckets && ev->nenv + 1 <= ENV_INDEX_MIN) {
+		ev->nenv++;
+		return 0; /* no index yet */
+	}
 	if (smp__grow(ev->alloc, &shadow, &capshadow, ev->nenv + 1,
 		      sizeof(size_t))) {
 		ev->oom = 1;
@@ -657,9 +736,6 @@ smp__pyeval_bind(struct smp_pyeval *ev, const char *name, size_t len,
 		return -1;
 	}
 	h = hash_name(ev, name, len);
-	ev->env[ev->nenv].name = name;
-	ev->env[ev->nenv].len = len;
-	ev->env[ev->nenv].val = v;
 	x->shadow[ev->nenv] = x->head[h];
 	x->head[h] = ev->nenv + 1;
 	ev->nenv++;
@@ -671,6 +747,11 @@ smp__pyeval_truncate(struct smp_pyeval *ev, size_t n)
 {
 	struct env_extra *x = extra(ev);
 
+	if (x && !x->nbuckets) {
+		if (ev->nenv > n)
+			ev->nenv = n; /* no index to undo */
+		return;
+	}
 	while (x && ev->nenv > n) {
 		struct smp_pyenv_entry *e = &ev->env[--ev->nenv];
 
@@ -684,8 +765,17 @@ smp__pyeval_lookup(const struct smp_pyeval *ev, const char *name, size_t len)
 	const struct env_extra *x = extra(ev);
 	size_t k;
 
-	if (!x || !x->nbuckets)
+	if (!x)
 		return NULL;
+	if (!x->nbuckets) {
+		for (k = ev->nenv; k-- > 0;) {
+			const struct smp_pyenv_entry *e = &ev->env[k];
+
+			if (e->len == len && memcmp(e->name, name, len) == 0)
+				return e->val;
+		}
+		return NULL;
+	}
 	for (k = x->head[hash_name(ev, name, len)]; k; k = x->shadow[k - 1]) {
 		const struct smp_pyenv_entry *e = &ev->env[k - 1];
 
@@ -947,7 +1037,7 @@ smp__pyeval_str_of(struct smp_pyeval *ev, const struct smp_pyval *v,
 	case SMP_PV_STR:
 		return mk_str(ev, v->text, v->len, from, to);
 	case SMP_PV_INT:
-		snprintf(num, sizeof(num), "%lld", v->i);
+		smp__fmt(num, sizeof(num), "%lld", v->i);
 		break;
 	case SMP_PV_FLOAT:
 		if (isnan(v->f) || isinf(v->f))
@@ -1125,7 +1215,28 @@ eval_strings(struct smp_pyeval *ev, size_t *i)
 {
 	size_t from = *i;
 	struct pystr b;
+	const struct smp_pytoken *one = tk(ev, *i);
 
+	if (!(one->flags &
+	      (SMP_PYSTR_BYTES | SMP_PYSTR_UNTERMINATED | SMP_PYSTR_FORMAT)) &&
+	    tk(ev, *i + 1)->kind != SMP_PYTOK_STRING) {
+		/* one plain literal: its body, when it is the value, without
+		 * building it piece by piece */
+		struct smp_pytok t;
+		const char *body;
+		size_t blen;
+
+		memset(&t, 0, sizeof(t));
+		t.kind = one->kind;
+		t.flags = one->flags;
+		t.off = one->off;
+		t.len = one->len;
+		if (smp__pystr_body(&t, ev->buf, &body, &blen) ||
+		    (one->flags & SMP_PYSTR_RAW)) {
+			(*i)++;
+			return mk_str(ev, body, blen, from, *i);
+		}
+	}
 	ps_init(ev, &b);
 	while (tk(ev, *i)->kind == SMP_PYTOK_STRING) {
 		struct smp_pytok t;
@@ -1165,13 +1276,14 @@ eval_strings(struct smp_pyeval *ev, size_t *i)
 
 /* ----------------------------------------------------- class lookup */
 
+/* 1 when the last dotted part of path[0..n) is last (no dot in it):
+ * lp[0..ln) is that part. */
 static int
-ends_with_part(const char *path, size_t n, const char *last)
+ends_with_part(const char *lp, size_t ln, const char *last)
 {
 	size_t m = strlen(last);
 
-	return n >= m && memcmp(path + n - m, last, m) == 0 &&
-	       (n == m || path[n - m - 1] == '.');
+	return ln == m && memcmp(lp, last, m) == 0;
 }
 
 static int
@@ -1202,39 +1314,44 @@ class_of(const char *p, size_t n)
 					      "InfraCheckConfig",
 					      "RetryStrategy",
 					      NULL};
-	size_t k;
+	size_t k, ln = n;
+	const char *lp;
 
+	while (ln > 0 && p[ln - 1] != '.')
+		ln--;
+	lp = p + ln; /* the last part */
+	ln = n - ln;
 	if (starts_with(p, n, "boto3.")) {
-		if (ends_with_part(p, n, "Session"))
+		if (ends_with_part(lp, ln, "Session"))
 			return SMP_PYCLS_BOTO3_SESSION;
 		return SMP_PYCLS_NONE;
 	}
 	if (!starts_with(p, n, "sagemaker.") && !starts_with(p, n, "sagemaker"))
 		return SMP_PYCLS_NONE;
-	if (ends_with_part(p, n, "HyperparameterTuner"))
+	if (ends_with_part(lp, ln, "HyperparameterTuner"))
 		return SMP_PYCLS_TUNER;
-	if (ends_with_part(p, n, "ContinuousParameter") ||
-	    ends_with_part(p, n, "IntegerParameter"))
+	if (ends_with_part(lp, ln, "ContinuousParameter") ||
+	    ends_with_part(lp, ln, "IntegerParameter"))
 		return SMP_PYCLS_RANGE;
-	if (ends_with_part(p, n, "CategoricalParameter"))
+	if (ends_with_part(lp, ln, "CategoricalParameter"))
 		return SMP_PYCLS_CATEGORICAL;
-	if (ends_with_part(p, n, "HuggingFace"))
+	if (ends_with_part(lp, ln, "HuggingFace"))
 		return SMP_PYCLS_HUGGINGFACE;
-	if (ends_with_part(p, n, "PyTorch"))
+	if (ends_with_part(lp, ln, "PyTorch"))
 		return SMP_PYCLS_PYTORCH;
-	if (ends_with_part(p, n, "TensorFlow"))
+	if (ends_with_part(lp, ln, "TensorFlow"))
 		return SMP_PYCLS_TENSORFLOW;
-	if (ends_with_part(p, n, "Estimator") ||
-	    ends_with_part(p, n, "Framework"))
+	if (ends_with_part(lp, ln, "Estimator") ||
+	    ends_with_part(lp, ln, "Framework"))
 		return SMP_PYCLS_ESTIMATOR;
-	if (ends_with_part(p, n, "ModelTrainer"))
+	if (ends_with_part(lp, ln, "ModelTrainer"))
 		return SMP_PYCLS_MODEL_TRAINER;
-	if (ends_with_part(p, n, "TrainingCompilerConfig"))
+	if (ends_with_part(lp, ln, "TrainingCompilerConfig"))
 		return SMP_PYCLS_COMPILER_CONFIG;
-	if (ends_with_part(p, n, "Session"))
+	if (ends_with_part(lp, ln, "Session"))
 		return SMP_PYCLS_SM_SESSION;
 	for (k = 0; helpers[k]; k++)
-		if (ends_with_part(p, n, helpers[k]) &&
+		if (ends_with_part(lp, ln, helpers[k]) &&
 		    (starts_with(p, n, "sagemaker.modules") ||
 		     starts_with(p, n, "sagemaker.train") ||
 		     starts_with(p, n, "sagemaker.core")))
@@ -1309,13 +1426,25 @@ static void
 set_kw(struct smp_pyeval *ev, struct args *a, struct smp_pyval *key,
        struct smp_pyval *v, size_t at)
 {
+	size_t k;
+
 	if (a->kw->kind != SMP_PV_DICT)
 		return;
-	if (!a->dup && hashable_key(key) && find_key(a->kw, key)) {
-		a->dup = key;
-		a->dup_at = at;
+	if (!hashable_key(key)) {
+		smp__pyval_set(ev, a->kw, key, v); /* the dict is unknown */
+		return;
 	}
-	smp__pyval_set(ev, a->kw, key, v);
+	/* smp__pyval_set() with the one search that finds a repeat */
+	k = find_key(a->kw, key);
+	if (k && a->kw->items) {
+		if (!a->dup) {
+			a->dup = key;
+			a->dup_at = at;
+		}
+		a->kw->items[k - 1] = v;
+	} else if (push_item(ev, a->kw, key, v)) {
+		a->kw->kind = SMP_PV_UNKNOWN;
+	}
 }
 
 /* A call Python rejects: reported, and unknown. */
@@ -1922,14 +2051,14 @@ eval_atom(struct smp_pyeval *ev, size_t *i)
 		struct smp_pyval *v;
 
 		(*i)++;
-		if (is_name(ev, from, "True") || is_name(ev, from, "False")) {
+		if (t->code == SMP_PYKW_TRUE || t->code == SMP_PYKW_FALSE) {
 			v = mk(ev, SMP_PV_BOOL, from, *i);
-			v->i = is_name(ev, from, "True");
+			v->i = t->code == SMP_PYKW_TRUE;
 			return v;
 		}
-		if (is_name(ev, from, "None"))
+		if (t->code == SMP_PYKW_NONE_CONST)
 			return mk(ev, SMP_PV_NONE, from, *i);
-		if (is_name(ev, from, "lambda")) {
+		if (t->code == SMP_PYKW_LAMBDA) {
 			while (*i < ev->m->ntoks && !is_op(ev, *i, ":") &&
 			       !is_stop(ev, *i))
 				(*i)++;
@@ -1939,7 +2068,7 @@ eval_atom(struct smp_pyeval *ev, size_t *i)
 			}
 			return smp__pyval_unknown(ev, from, *i);
 		}
-		if (is_name(ev, from, "yield") || is_name(ev, from, "await")) {
+		if (t->code == SMP_PYKW_YIELD || t->code == SMP_PYKW_AWAIT) {
 			skip_expr(ev, i);
 			return smp__pyval_unknown(ev, from, *i);
 		}
@@ -2294,77 +2423,44 @@ smp__pyeval_binop(struct smp_pyeval *ev, const char *op, struct smp_pyval *a,
 	return arith(ev, op, a, b, from, to);
 }
 
-/* One binary level: operands from next, operators from ops. */
+/* The binding power of the binary operators, loosest first: | ^ & then
+ * shifts, + -, and * / // % @ (Python's grammar); 0 for the others. */
+static const unsigned char bin_prec[SMP_PYOP_COUNT] = {
+	[SMP_PYOP_VBAR] = 1,    [SMP_PYOP_CIRCUMFLEX] = 2,
+	[SMP_PYOP_AMPER] = 3,   [SMP_PYOP_LSHIFT] = 4,
+	[SMP_PYOP_RSHIFT] = 4,  [SMP_PYOP_PLUS] = 5,
+	[SMP_PYOP_MINUS] = 5,   [SMP_PYOP_STAR] = 6,
+	[SMP_PYOP_SLASH] = 6,   [SMP_PYOP_DOUBLESLASH] = 6,
+	[SMP_PYOP_PERCENT] = 6, [SMP_PYOP_AT] = 6};
+
+/*
+ * The binary operators binding at least as tight as min, left to right
+ * (precedence climbing: one call per level actually used, the same
+ * order of evaluation as one function per level).
+ */
 static struct smp_pyval *
-binary(struct smp_pyeval *ev, size_t *i, const char *const *ops,
-       struct smp_pyval *(*next)(struct smp_pyeval *, size_t *))
+binary(struct smp_pyeval *ev, size_t *i, unsigned min)
 {
 	size_t from = *i;
-	struct smp_pyval *v = next(ev, i), *rhs;
+	struct smp_pyval *v = eval_factor(ev, i), *rhs;
 
 	for (;;) {
-		size_t k;
-		const char *op = NULL;
+		unsigned code = opc(ev, *i), p = bin_prec[code];
 
-		for (k = 0; ops[k]; k++)
-			if (is_op(ev, *i, ops[k]))
-				op = ops[k];
-		if (!op)
+		if (!p || p < min)
 			return v;
 		(*i)++;
 		/* the right operand first: C leaves the order of a call's
 		 * arguments open, and the span must end after it */
-		rhs = next(ev, i);
-		v = arith(ev, op, v, rhs, from, *i);
+		rhs = binary(ev, i, p + 1);
+		v = arith(ev, smp__pyop_spelling(code), v, rhs, from, *i);
 	}
-}
-
-static struct smp_pyval *
-eval_term(struct smp_pyeval *ev, size_t *i)
-{
-	static const char *const ops[] = {"*", "/", "//", "%", "@", NULL};
-
-	return binary(ev, i, ops, eval_factor);
-}
-
-static struct smp_pyval *
-eval_sum(struct smp_pyeval *ev, size_t *i)
-{
-	static const char *const ops[] = {"+", "-", NULL};
-
-	return binary(ev, i, ops, eval_term);
-}
-
-static struct smp_pyval *
-eval_shift(struct smp_pyeval *ev, size_t *i)
-{
-	static const char *const ops[] = {"<<", ">>", NULL};
-
-	return binary(ev, i, ops, eval_sum);
-}
-
-static struct smp_pyval *
-eval_bitand(struct smp_pyeval *ev, size_t *i)
-{
-	static const char *const ops[] = {"&", NULL};
-
-	return binary(ev, i, ops, eval_shift);
-}
-
-static struct smp_pyval *
-eval_bitxor(struct smp_pyeval *ev, size_t *i)
-{
-	static const char *const ops[] = {"^", NULL};
-
-	return binary(ev, i, ops, eval_bitand);
 }
 
 static struct smp_pyval *
 eval_bitor(struct smp_pyeval *ev, size_t *i)
 {
-	static const char *const ops[] = {"|", NULL};
-
-	return binary(ev, i, ops, eval_bitxor);
+	return binary(ev, i, 1);
 }
 
 /* -1 unknown, else the truth of a <op> b for known scalars */
@@ -2448,8 +2544,6 @@ contains(const struct smp_pyval *x, const struct smp_pyval *c)
 static struct smp_pyval *
 eval_comparison(struct smp_pyeval *ev, size_t *i)
 {
-	static const char *const ops[] = {
-		"==", "!=", "<", "<=", ">", ">=", NULL};
 	size_t from = *i;
 	struct smp_pyval *a = eval_bitor(ev, i);
 	int result = 1, any = 0;
@@ -2457,25 +2551,26 @@ eval_comparison(struct smp_pyeval *ev, size_t *i)
 	for (;;) {
 		const char *op = NULL;
 		struct smp_pyval *b;
-		size_t k;
+		unsigned code = opc(ev, *i), kw = kwc(ev, *i);
 		int r, negate = 0, in = 0;
 
-		for (k = 0; ops[k]; k++)
-			if (is_op(ev, *i, ops[k]))
-				op = ops[k];
+		if (code == SMP_PYOP_EQEQUAL || code == SMP_PYOP_NOTEQUAL ||
+		    code == SMP_PYOP_LESS || code == SMP_PYOP_LESSEQUAL ||
+		    code == SMP_PYOP_GREATER || code == SMP_PYOP_GREATEREQUAL)
+			op = smp__pyop_spelling(code);
 		if (op) {
 			(*i)++;
-		} else if (is_name(ev, *i, "in")) {
+		} else if (kw == SMP_PYKW_IN) {
 			(*i)++;
 			in = 1;
-		} else if (is_name(ev, *i, "not") &&
-			   is_name(ev, *i + 1, "in")) {
+		} else if (kw == SMP_PYKW_NOT &&
+			   kwc(ev, *i + 1) == SMP_PYKW_IN) {
 			*i += 2;
 			in = negate = 1;
-		} else if (is_name(ev, *i, "is")) {
+		} else if (kw == SMP_PYKW_IS) {
 			(*i)++;
 			op = "is";
-			if (is_name(ev, *i, "not")) {
+			if (kwc(ev, *i) == SMP_PYKW_NOT) {
 				(*i)++;
 				op = "is not";
 			}
@@ -2509,7 +2604,7 @@ eval_not(struct smp_pyeval *ev, size_t *i)
 	struct smp_pyval *v, *r;
 	int t;
 
-	if (!is_name(ev, *i, "not"))
+	if (kwc(ev, *i) != SMP_PYKW_NOT)
 		return eval_comparison(ev, i);
 	(*i)++;
 	if (ev->depth >= MAX_DEPTH) {
@@ -2533,7 +2628,7 @@ eval_and(struct smp_pyeval *ev, size_t *i)
 	size_t from = *i;
 	struct smp_pyval *v = eval_not(ev, i);
 
-	while (is_name(ev, *i, "and")) {
+	while (kwc(ev, *i) == SMP_PYKW_AND) {
 		struct smp_pyval *b;
 		int t = truthy(v);
 
@@ -2550,7 +2645,7 @@ eval_or(struct smp_pyeval *ev, size_t *i)
 	size_t from = *i;
 	struct smp_pyval *v = eval_and(ev, i);
 
-	while (is_name(ev, *i, "or")) {
+	while (kwc(ev, *i) == SMP_PYKW_OR) {
 		struct smp_pyval *b;
 		int t = truthy(v);
 
@@ -2559,6 +2654,22 @@ eval_or(struct smp_pyeval *ev, size_t *i)
 		v = t < 0 ? smp__pyval_unknown(ev, from, *i) : t ? v : b;
 	}
 	return v;
+}
+
+/*
+ * 1 when the expression at i is one name, number or string followed by
+ * what ends an expression: then it is its atom's value, and the levels
+ * of the grammar between need not be walked.
+ */
+static int
+simple_atom(const struct smp_pyeval *ev, size_t i)
+{
+	const struct smp_pytoken *t = tk(ev, i);
+
+	if (t->kind == SMP_PYTOK_NAME)
+		return t->code != SMP_PYKW_NOT && is_stop(ev, i + 1);
+	return (t->kind == SMP_PYTOK_NUMBER || t->kind == SMP_PYTOK_STRING) &&
+	       is_stop(ev, i + 1);
 }
 
 static struct smp_pyval *
@@ -2573,8 +2684,8 @@ eval_expr(struct smp_pyeval *ev, size_t *i)
 		return smp__pyval_unknown(ev, from, *i);
 	}
 	ev->depth++;
-	v = eval_or(ev, i);
-	if (is_name(ev, *i, "if")) {
+	v = simple_atom(ev, *i) ? eval_atom(ev, i) : eval_or(ev, i);
+	if (kwc(ev, *i) == SMP_PYKW_IF) {
 		(*i)++;
 		c = eval_or(ev, i);
 		if (!is_name(ev, *i, "else")) {
@@ -2649,15 +2760,20 @@ static struct smp_node *
 scalar(struct conv *c, const struct smp_pyval *at, const char *s, size_t n,
        enum smp_scalar_style style, const char *tag)
 {
-	struct smp_node *nd = smp__arena_zalloc(c->arena, sizeof(*nd));
+	/* the node and its text in one piece of the arena */
+	struct smp_node *nd =
+		n < SIZE_MAX - sizeof(*nd)
+			? smp__arena_alloc(c->arena, sizeof(*nd) + n + 1)
+			: NULL;
 	char *copy;
 
 	if (!nd)
 		return NULL;
-	copy = smp__arena_strndup(c->arena, s, n);
-	if (!copy)
-		return NULL;
-	nd->kind = SMP_NODE_SCALAR;
+	*nd = (struct smp_node){.kind = SMP_NODE_SCALAR};
+	copy = (char *)(nd + 1);
+	if (n)
+		memcpy(copy, s, n);
+	copy[n] = '\0';
 	nd->start = at->start;
 	nd->end = at->end;
 	nd->tag = tag;
@@ -2704,7 +2820,7 @@ to_node(struct conv *c, const struct smp_pyval *v)
 		return v->i ? scalar(c, v, "true", 4, SMP_STYLE_PLAIN, NULL)
 			    : scalar(c, v, "false", 5, SMP_STYLE_PLAIN, NULL);
 	case SMP_PV_INT:
-		snprintf(num, sizeof(num), "%lld", v->i);
+		smp__fmt(num, sizeof(num), "%lld", v->i);
 		return scalar(c, v, num, strlen(num), SMP_STYLE_PLAIN, NULL);
 	case SMP_PV_FLOAT:
 		if (v->text)

@@ -16,6 +16,7 @@
 #define SMP_PY_EVAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "doc/doc.h"
 #include "script/pymodel.h"
@@ -61,6 +62,9 @@ enum smp_pycls {
 
 struct smp_pyval {
 	enum smp_pyval_kind kind;
+	/* a dict key's hash once computed (a key is never mutated): the
+	 * low bits that index a table, in what would be padding */
+	unsigned int hashed;
 	struct smp_pos start, end; /* where the value was written */
 	const char *text;          /* STR value, MODULE path, OBJECT class */
 	size_t len;
@@ -73,6 +77,7 @@ struct smp_pyval {
 	size_t count, cap;
 	struct smp_pyindex *index; /* DICT, OBJECT: keys by hash, or NULL */
 	enum smp_pycls cls;        /* OBJECT */
+	uint32_t hash;             /* see hashed */
 	long job; /* OBJECT of a job class: index of its job, or -1 */
 	/* OBJECT of a boto3 or SageMaker session or a client: the region
 	 * its calls go to (region_name, or AWS_DEFAULT_REGION as the

@@ -266,17 +266,22 @@ static struct smp_node *
 text_node(struct smp_arena *arena, const char *text, struct smp_pos start,
 	  struct smp_pos end)
 {
-	struct smp_node *n = smp__arena_zalloc(arena, sizeof(*n));
+	size_t len = strlen(text);
+	/* the node and its text in one piece of the arena */
+	struct smp_node *n = smp__arena_alloc(arena, sizeof(*n) + len + 1);
+	char *copy;
 
 	if (!n)
 		return NULL;
-	n->kind = SMP_NODE_SCALAR;
+	*n = (struct smp_node){.kind = SMP_NODE_SCALAR};
+	copy = (char *)(n + 1);
+	memcpy(copy, text, len + 1);
 	n->start = start;
 	n->end = end;
-	n->u.scalar.value = smp__arena_strndup(arena, text, strlen(text));
-	n->u.scalar.len = strlen(text);
+	n->u.scalar.value = copy;
+	n->u.scalar.len = len;
 	n->u.scalar.style = SMP_STYLE_PLAIN;
-	return n->u.scalar.value ? n : NULL;
+	return n;
 }
 
 static long
@@ -817,33 +822,54 @@ static const struct {
 	 "sagemaker.training_compiler.config.TrainingCompilerConfig"},
 };
 
-/*
- * The first call of name, when name is used only as a call of a plain
- * name (never defined, assigned, imported or an attribute) and nothing
- * is imported with '*': then it can only be the SDK's class, so that a
- * snippet such as the documentation's reads as it is meant. Else
- * SIZE_MAX.
- */
-static size_t
-unambiguous(const struct scan *s, const char *name)
-{
-	size_t k, first = (size_t)-1, n = strlen(name);
+#define NSDK (sizeof(sdk_names) / sizeof(sdk_names[0]))
 
-	if (smp__pym_binding(&s->m, name, n, (size_t)-1))
-		return (size_t)-1;
-	for (k = 0; k + 1 < s->m.ntoks; k++) {
-		if (name_is(s, k, "import") && op_is(s, k + 1, "*"))
-			return (size_t)-1;
-		if (!name_is(s, k, name))
-			continue;
-		if (!op_is(s, k + 1, "(") ||
-		    (k && (op_is(s, k - 1, ".") || name_is(s, k - 1, "def") ||
-			   name_is(s, k - 1, "class"))))
-			return (size_t)-1;
-		if (first == (size_t)-1)
-			first = k;
+/*
+ * For each SDK name: its first call, when name is used only as a call of
+ * a plain name (never defined, assigned, imported or an attribute) and
+ * nothing is imported with '*': then it can only be the SDK's class, so
+ * that a snippet such as the documentation's reads as it is meant. Else
+ * SIZE_MAX. One pass over the tokens for all the names.
+ */
+static void
+unambiguous(const struct scan *s, size_t first[NSDK])
+{
+	size_t k, j, len[NSDK];
+	int bad[NSDK];
+
+	for (j = 0; j < NSDK; j++) {
+		len[j] = strlen(sdk_names[j].name);
+		first[j] = (size_t)-1;
+		bad[j] = smp__pym_binding(&s->m, sdk_names[j].name, len[j],
+					  (size_t)-1) != NULL;
 	}
-	return first;
+	for (k = 0; k + 1 < s->m.ntoks; k++) {
+		const struct smp_pytoken *t = tok(s, k);
+
+		if (t->kind != SMP_PYTOK_NAME)
+			continue;
+		if (t->code == SMP_PYKW_IMPORT && op_is(s, k + 1, "*")) {
+			for (j = 0; j < NSDK; j++)
+				bad[j] = 1;
+			break;
+		}
+		for (j = 0; j < NSDK; j++) {
+			if (bad[j] || t->len != len[j] ||
+			    memcmp(s->m.buf + t->off, sdk_names[j].name,
+				   len[j]) != 0)
+				continue;
+			if (!op_is(s, k + 1, "(") ||
+			    (k && (op_is(s, k - 1, ".") ||
+				   name_is(s, k - 1, "def") ||
+				   name_is(s, k - 1, "class"))))
+				bad[j] = 1;
+			else if (first[j] == (size_t)-1)
+				first[j] = k;
+		}
+	}
+	for (j = 0; j < NSDK; j++)
+		if (bad[j])
+			first[j] = (size_t)-1;
 }
 
 /* Binds the SDK names a snippet uses without imports; *first gets the
@@ -851,12 +877,13 @@ unambiguous(const struct scan *s, const char *name)
 static size_t
 assume_imports(struct scan *s, size_t *first, char *names, size_t cap)
 {
-	size_t k, n = 0, used = 0;
+	size_t k, n = 0, used = 0, ats[NSDK];
 
 	*first = (size_t)-1;
 	names[0] = '\0';
-	for (k = 0; k < sizeof(sdk_names) / sizeof(sdk_names[0]); k++) {
-		size_t at = unambiguous(s, sdk_names[k].name);
+	unambiguous(s, ats);
+	for (k = 0; k < NSDK; k++) {
+		size_t at = ats[k];
 		const char *path = sdk_names[k].path;
 		int w;
 

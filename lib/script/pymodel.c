@@ -20,19 +20,104 @@ syntax(struct smp_pymodel *m, const struct smp_pos *at, const char *msg)
 	snprintf(m->err, sizeof(m->err), "%s", msg);
 }
 
+/* The operators by code (enum smp_pyop). */
+static const char *const op_spelling[SMP_PYOP_COUNT] = {
+	"",   "(",  ")",  "[",  "]",  "{",   "}",   ":",   ",",   ";",
+	".",  "+",  "-",  "*",  "/",  "%",   "&",   "|",   "^",   "~",
+	"<",  ">",  "=",  "@",  "!",  "**",  "//",  ">>",  "<<",  "<=",
+	">=", "==", "!=", "->", "+=", "-=",  "*=",  "/=",  "%=",  "&=",
+	"|=", "^=", "@=", ":=", "<>", "**=", "//=", ">>=", "<<=", "..."};
+
+/* The keywords by code (enum smp_pykw). */
+static const char *const kw_spelling[SMP_PYKW_COUNT] = {
+	"",       "and",   "as",       "assert", "async",  "await",  "break",
+	"case",   "class", "continue", "def",    "del",    "elif",   "else",
+	"except", "False", "finally",  "for",    "from",   "global", "if",
+	"import", "in",    "is",       "lambda", "match",  "None",   "nonlocal",
+	"not",    "or",    "pass",     "raise",  "return", "True",   "try",
+	"while",  "with",  "yield"};
+
+const char *
+smp__pyop_spelling(unsigned code)
+{
+	return code < SMP_PYOP_COUNT ? op_spelling[code] : "";
+}
+
+/* The one-byte operators by their byte. */
+static const unsigned char op1[256] = {
+	['('] = SMP_PYOP_LPAR,    [')'] = SMP_PYOP_RPAR,
+	['['] = SMP_PYOP_LSQB,    [']'] = SMP_PYOP_RSQB,
+	['{'] = SMP_PYOP_LBRACE,  ['}'] = SMP_PYOP_RBRACE,
+	[':'] = SMP_PYOP_COLON,   [','] = SMP_PYOP_COMMA,
+	[';'] = SMP_PYOP_SEMI,    ['.'] = SMP_PYOP_DOT,
+	['+'] = SMP_PYOP_PLUS,    ['-'] = SMP_PYOP_MINUS,
+	['*'] = SMP_PYOP_STAR,    ['/'] = SMP_PYOP_SLASH,
+	['%'] = SMP_PYOP_PERCENT, ['&'] = SMP_PYOP_AMPER,
+	['|'] = SMP_PYOP_VBAR,    ['^'] = SMP_PYOP_CIRCUMFLEX,
+	['~'] = SMP_PYOP_TILDE,   ['<'] = SMP_PYOP_LESS,
+	['>'] = SMP_PYOP_GREATER, ['='] = SMP_PYOP_EQUAL,
+	['@'] = SMP_PYOP_AT,      ['!'] = SMP_PYOP_EXCLAMATION};
+
+/* The keywords' lengths, by code. */
+static const unsigned char kw_len[SMP_PYKW_COUNT] = {
+	0, 3, 2, 6, 5, 5, 5, 4, 5, 8, 3, 3, 4, 4, 6, 5, 7, 3, 4,
+	6, 2, 6, 2, 2, 6, 5, 4, 8, 3, 2, 4, 5, 6, 4, 3, 5, 4, 5};
+
+/* The first keyword of each first byte (0: none starts with it); the
+ * keywords of one first byte follow each other in kw_spelling. */
+static const unsigned char kw_first[128] = {
+	['F'] = 15, ['N'] = 26, ['T'] = 33, ['a'] = 1,  ['b'] = 6,
+	['c'] = 7,  ['d'] = 10, ['e'] = 12, ['f'] = 16, ['g'] = 19,
+	['i'] = 20, ['l'] = 24, ['m'] = 25, ['n'] = 27, ['o'] = 29,
+	['p'] = 30, ['r'] = 31, ['t'] = 34, ['w'] = 35, ['y'] = 37};
+
+/* The code of an OP or NAME token's text s[0..n): a table for one byte,
+ * else a search among the few spellings that start with its byte. */
+static unsigned char
+token_code(unsigned char kind, const char *s, size_t n)
+{
+	unsigned char c = (unsigned char)s[0];
+	unsigned k;
+
+	if (kind == SMP_PYTOK_OP) {
+		if (n == 1)
+			return op1[c];
+		for (k = SMP_PYOP_DOUBLESTAR; n <= 3 && k < SMP_PYOP_COUNT; k++)
+			if (op_spelling[k][0] == s[0] &&
+			    op_spelling[k][1] == s[1] &&
+			    strlen(op_spelling[k]) == n &&
+			    (n == 2 || op_spelling[k][2] == s[2]))
+				return (unsigned char)k;
+		return 0;
+	}
+	/* keywords are 2 to 8 ASCII letters */
+	if (kind != SMP_PYTOK_NAME || n < 2 || n > 8 || c >= 128)
+		return 0;
+	for (k = kw_first[c];
+	     k && k < SMP_PYKW_COUNT && kw_spelling[k][0] == s[0]; k++)
+		if (kw_spelling[k][1] == s[1] && kw_len[k] == n &&
+		    memcmp(kw_spelling[k], s, n) == 0)
+			return (unsigned char)k;
+	return 0;
+}
+
 static int
 push_tok(struct smp_pymodel *m, const struct smp_pytok *t)
 {
-	void *items = m->toks;
 	struct smp_pytoken *x;
 
-	if (smp__grow(m->alloc, &items, &m->captoks, m->ntoks + 1,
-		      sizeof(*m->toks)))
-		return -1;
-	m->toks = items;
+	if (m->ntoks == m->captoks) {
+		void *items = m->toks;
+
+		if (smp__grow(m->alloc, &items, &m->captoks, m->ntoks + 1,
+			      sizeof(*m->toks)))
+			return -1;
+		m->toks = items;
+	}
 	x = &m->toks[m->ntoks++];
 	x->kind = (unsigned char)t->kind;
 	x->flags = (unsigned char)t->flags;
+	x->code = token_code(x->kind, m->buf + t->off, t->len);
 	x->off = (uint32_t)t->off;
 	x->len = (uint32_t)t->len;
 	x->line = t->start.line;
@@ -91,6 +176,7 @@ tokenize(struct smp_pymodel *m)
 	struct smp_pytok t;
 	size_t *stack = NULL, sp = 0, cap = 0;
 	int rc = 0;
+	char c;
 
 	smp__pytok_init(&st, m->buf, m->len);
 	for (;;) {
@@ -113,8 +199,10 @@ tokenize(struct smp_pymodel *m)
 			rc = -1;
 			break;
 		}
-		if (t.kind == SMP_PYTOK_OP && t.len == 1 &&
-		    strchr("([{", m->buf[t.off])) {
+		c = '\0';
+		if (t.kind == SMP_PYTOK_OP && t.len == 1)
+			c = m->buf[t.off];
+		if (c == '(' || c == '[' || c == '{') {
 			void *items = stack;
 
 			if (smp__grow(m->alloc, &items, &cap, sp + 1,
@@ -124,8 +212,7 @@ tokenize(struct smp_pymodel *m)
 			}
 			stack = items;
 			stack[sp++] = m->ntoks - 1;
-		} else if (t.kind == SMP_PYTOK_OP && t.len == 1 &&
-			   strchr(")]}", m->buf[t.off])) {
+		} else if (c == ')' || c == ']' || c == '}') {
 			char msg[40];
 
 			if (sp) {
@@ -157,30 +244,6 @@ tokenize(struct smp_pymodel *m)
 }
 
 /* ----------------------------------------------------------- helpers */
-
-struct smp_pos
-smp__pym_start(const struct smp_pymodel *m, size_t i)
-{
-	const struct smp_pytoken *t = smp__pym_tok(m, i);
-	struct smp_pos p;
-
-	p.line = t->line;
-	p.column = t->column;
-	p.offset = t->off;
-	return p;
-}
-
-struct smp_pos
-smp__pym_end(const struct smp_pymodel *m, size_t i)
-{
-	const struct smp_pytoken *t = smp__pym_tok(m, i);
-	struct smp_pos p;
-
-	p.line = t->end_line;
-	p.column = t->end_column;
-	p.offset = (size_t)t->off + t->len;
-	return p;
-}
 
 size_t
 smp__pym_stmt_at(const struct smp_pymodel *m, size_t i)
@@ -252,26 +315,38 @@ header_colon(const struct smp_pymodel *m, size_t i)
 static int
 is_compound(const struct smp_pymodel *m, size_t i)
 {
-	static const char *const kw[] = {"if",    "elif", "else",   "for",
-					 "while", "try",  "except", "finally",
-					 "with",  "def",  "class",  NULL};
-	size_t k;
+	unsigned next;
 
-	if (smp__pym_name(m, i, "async") &&
-	    (smp__pym_name(m, i + 1, "def") || smp__pym_name(m, i + 1, "for") ||
-	     smp__pym_name(m, i + 1, "with")))
+	switch (smp__pym_kw(m, i)) {
+	case SMP_PYKW_ASYNC:
+		next = smp__pym_kw(m, i + 1);
+		return next == SMP_PYKW_DEF || next == SMP_PYKW_FOR ||
+		       next == SMP_PYKW_WITH;
+	case SMP_PYKW_IF:
+	case SMP_PYKW_ELIF:
+	case SMP_PYKW_ELSE:
+	case SMP_PYKW_FOR:
+	case SMP_PYKW_WHILE:
+	case SMP_PYKW_TRY:
+	case SMP_PYKW_EXCEPT:
+	case SMP_PYKW_FINALLY:
+	case SMP_PYKW_WITH:
+	case SMP_PYKW_DEF:
+	case SMP_PYKW_CLASS:
 		return 1;
-	for (k = 0; kw[k]; k++)
-		if (smp__pym_name(m, i, kw[k]))
-			return 1;
-	/* soft keywords: match x: / case y: */
-	if ((smp__pym_name(m, i, "match") || smp__pym_name(m, i, "case")) &&
-	    smp__pym_tok(m, i + 1)->kind != SMP_PYTOK_OP) {
-		size_t c = header_colon(m, i);
+	case SMP_PYKW_MATCH:
+	case SMP_PYKW_CASE:
+		/* soft keywords: match x: / case y: */
+		if (smp__pym_tok(m, i + 1)->kind != SMP_PYTOK_OP) {
+			size_t c = header_colon(m, i);
 
-		return !smp__pym_line_end(m, c) && smp__pym_line_end(m, c + 1);
+			return !smp__pym_line_end(m, c) &&
+			       smp__pym_line_end(m, c + 1);
+		}
+		return 0;
+	default:
+		return 0;
 	}
-	return 0;
 }
 
 /* ----------------------------------------------------------- imports */
@@ -399,8 +474,14 @@ read_from(struct smp_pymodel *m, size_t i, size_t end)
 		const struct smp_pytoken *t = smp__pym_tok(m, i);
 		size_t bindat = i, flen;
 
-		flen = (size_t)snprintf(full, sizeof(full), "%s.%.*s", base,
-					(int)t->len, m->buf + t->off);
+		/* base.name (base fits in half of full: no cut) */
+		flen = n + 1 + t->len;
+		if (flen < sizeof(full)) {
+			memcpy(full, base, n);
+			full[n] = '.';
+			memcpy(full + n + 1, m->buf + t->off, t->len);
+			full[flen] = '\0';
+		}
 		i++;
 		if (smp__pym_name(m, i, "as") &&
 		    smp__pym_tok(m, i + 1)->kind == SMP_PYTOK_NAME) {
@@ -492,6 +573,23 @@ statements(struct smp_pymodel *m)
 	return 0;
 }
 
+static int
+reserve(struct smp_pymodel *m)
+{
+	void *toks = NULL, *stmts = NULL;
+	size_t nt = m->len / 8 + 16, ns = m->len / 64 + 8;
+
+	if (nt > SMP_PYMODEL_MAX_TOKENS)
+		nt = SMP_PYMODEL_MAX_TOKENS;
+	if (smp__grow(m->alloc, &toks, &m->captoks, nt, sizeof(*m->toks)))
+		return -1;
+	m->toks = toks;
+	if (smp__grow(m->alloc, &stmts, &m->capstmts, ns, sizeof(*m->stmts)))
+		return -1;
+	m->stmts = stmts;
+	return 0;
+}
+
 int
 smp__pymodel_build(struct smp_pymodel *m, const struct smp_allocator *a,
 		   const char *buf, size_t len)
@@ -503,7 +601,9 @@ smp__pymodel_build(struct smp_pymodel *m, const struct smp_allocator *a,
 	m->buf = buf ? buf : "";
 	m->len = buf ? len : 0;
 	smp__arena_init(&m->arena, a);
-	if (tokenize(m) || statements(m)) {
+	/* room for the tokens and statements of common code at once (a
+	 * token every 8 bytes, a statement every 64), grown past it */
+	if (reserve(m) || tokenize(m) || statements(m)) {
 		smp__pymodel_release(m);
 		return SMP_ENOMEM;
 	}

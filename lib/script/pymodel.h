@@ -33,10 +33,115 @@
 struct smp_pytoken {
 	unsigned char kind;  /* enum smp_pytok_kind */
 	unsigned char flags; /* SMP_PYSTR_* */
+	/* an OP's enum smp_pyop, a NAME's enum smp_pykw (0: no keyword):
+	 * what readers test on every token, found once */
+	unsigned char code;
 	uint32_t off, len;
 	uint32_t match; /* the matching bracket's index, for ( [ { ) ] } */
 	uint32_t line, column, end_line, end_column;
 };
+
+/* The operators and delimiters, in the order of smp__pyop_spelling(). */
+enum smp_pyop {
+	SMP_PYOP_NONE = 0,
+	SMP_PYOP_LPAR,
+	SMP_PYOP_RPAR,
+	SMP_PYOP_LSQB,
+	SMP_PYOP_RSQB,
+	SMP_PYOP_LBRACE,
+	SMP_PYOP_RBRACE,
+	SMP_PYOP_COLON,
+	SMP_PYOP_COMMA,
+	SMP_PYOP_SEMI,
+	SMP_PYOP_DOT,
+	SMP_PYOP_PLUS,
+	SMP_PYOP_MINUS,
+	SMP_PYOP_STAR,
+	SMP_PYOP_SLASH,
+	SMP_PYOP_PERCENT,
+	SMP_PYOP_AMPER,
+	SMP_PYOP_VBAR,
+	SMP_PYOP_CIRCUMFLEX,
+	SMP_PYOP_TILDE,
+	SMP_PYOP_LESS,
+	SMP_PYOP_GREATER,
+	SMP_PYOP_EQUAL,
+	SMP_PYOP_AT,
+	SMP_PYOP_EXCLAMATION,
+	SMP_PYOP_DOUBLESTAR,
+	SMP_PYOP_DOUBLESLASH,
+	SMP_PYOP_RSHIFT,
+	SMP_PYOP_LSHIFT,
+	SMP_PYOP_LESSEQUAL,
+	SMP_PYOP_GREATEREQUAL,
+	SMP_PYOP_EQEQUAL,
+	SMP_PYOP_NOTEQUAL,
+	SMP_PYOP_RARROW,
+	SMP_PYOP_PLUSEQUAL,
+	SMP_PYOP_MINEQUAL,
+	SMP_PYOP_STAREQUAL,
+	SMP_PYOP_SLASHEQUAL,
+	SMP_PYOP_PERCENTEQUAL,
+	SMP_PYOP_AMPEREQUAL,
+	SMP_PYOP_VBAREQUAL,
+	SMP_PYOP_CIRCUMFLEXEQUAL,
+	SMP_PYOP_ATEQUAL,
+	SMP_PYOP_COLONEQUAL,
+	SMP_PYOP_NOTEQUAL_OLD, /* <> */
+	SMP_PYOP_DOUBLESTAREQUAL,
+	SMP_PYOP_DOUBLESLASHEQUAL,
+	SMP_PYOP_RSHIFTEQUAL,
+	SMP_PYOP_LSHIFTEQUAL,
+	SMP_PYOP_ELLIPSIS,
+	SMP_PYOP_COUNT
+};
+
+/* The keywords and soft keywords readers test (the token module's
+ * names, lower-case), and the constants. */
+enum smp_pykw {
+	SMP_PYKW_NONE = 0,
+	SMP_PYKW_AND,
+	SMP_PYKW_AS,
+	SMP_PYKW_ASSERT,
+	SMP_PYKW_ASYNC,
+	SMP_PYKW_AWAIT,
+	SMP_PYKW_BREAK,
+	SMP_PYKW_CASE,
+	SMP_PYKW_CLASS,
+	SMP_PYKW_CONTINUE,
+	SMP_PYKW_DEF,
+	SMP_PYKW_DEL,
+	SMP_PYKW_ELIF,
+	SMP_PYKW_ELSE,
+	SMP_PYKW_EXCEPT,
+	SMP_PYKW_FALSE,
+	SMP_PYKW_FINALLY,
+	SMP_PYKW_FOR,
+	SMP_PYKW_FROM,
+	SMP_PYKW_GLOBAL,
+	SMP_PYKW_IF,
+	SMP_PYKW_IMPORT,
+	SMP_PYKW_IN,
+	SMP_PYKW_IS,
+	SMP_PYKW_LAMBDA,
+	SMP_PYKW_MATCH,
+	SMP_PYKW_NONE_CONST,
+	SMP_PYKW_NONLOCAL,
+	SMP_PYKW_NOT,
+	SMP_PYKW_OR,
+	SMP_PYKW_PASS,
+	SMP_PYKW_RAISE,
+	SMP_PYKW_RETURN,
+	SMP_PYKW_TRUE,
+	SMP_PYKW_TRY,
+	SMP_PYKW_WHILE,
+	SMP_PYKW_WITH,
+	SMP_PYKW_YIELD,
+	SMP_PYKW_COUNT
+};
+
+/* The spelling of an operator code ("" for SMP_PYOP_NONE). */
+const char *smp__pyop_spelling(unsigned code);
 
 /*
  * Tokens kept at most: past them the model ends (an END token follows
@@ -117,8 +222,29 @@ smp__pym_tok(const struct smp_pymodel *m, size_t i)
 }
 
 /* Where token i starts, and just after it. */
-struct smp_pos smp__pym_start(const struct smp_pymodel *m, size_t i);
-struct smp_pos smp__pym_end(const struct smp_pymodel *m, size_t i);
+static inline struct smp_pos
+smp__pym_start(const struct smp_pymodel *m, size_t i)
+{
+	const struct smp_pytoken *t = smp__pym_tok(m, i);
+	struct smp_pos p;
+
+	p.line = t->line;
+	p.column = t->column;
+	p.offset = t->off;
+	return p;
+}
+
+static inline struct smp_pos
+smp__pym_end(const struct smp_pymodel *m, size_t i)
+{
+	const struct smp_pytoken *t = smp__pym_tok(m, i);
+	struct smp_pos p;
+
+	p.line = t->end_line;
+	p.column = t->end_column;
+	p.offset = (size_t)t->off + t->len;
+	return p;
+}
 
 /* 1 when token i is the operator op / the name name. */
 static inline int
@@ -137,6 +263,24 @@ smp__pym_name(const struct smp_pymodel *m, size_t i, const char *name)
 
 	return t->kind == SMP_PYTOK_NAME && t->len == strlen(name) &&
 	       memcmp(m->buf + t->off, name, t->len) == 0;
+}
+
+/* Token i's operator code, or SMP_PYOP_NONE when it is no operator. */
+static inline unsigned
+smp__pym_opcode(const struct smp_pymodel *m, size_t i)
+{
+	const struct smp_pytoken *t = smp__pym_tok(m, i);
+
+	return t->kind == SMP_PYTOK_OP ? t->code : SMP_PYOP_NONE;
+}
+
+/* Token i's keyword code, or SMP_PYKW_NONE when it is no keyword. */
+static inline unsigned
+smp__pym_kw(const struct smp_pymodel *m, size_t i)
+{
+	const struct smp_pytoken *t = smp__pym_tok(m, i);
+
+	return t->kind == SMP_PYTOK_NAME ? t->code : SMP_PYKW_NONE;
 }
 
 /* 1 when token i is ( [ or {. */

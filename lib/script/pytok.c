@@ -71,6 +71,78 @@ adv(struct smp_pytok_state *s)
 	s->pos++;
 }
 
+/*
+ * Bytes that end no line, from s->pos while their class is in `want`
+ * (SKIP_* bits): one step each, the columns counting code points (a
+ * UTF-8 continuation byte adds none). The runs of names, blanks,
+ * comments and string text go this way instead of adv()'s.
+ */
+enum { SKIP_NAME = 1, SKIP_BLANK = 2, SKIP_LINE = 4 };
+
+/* The SKIP_* class of every byte. */
+#define N SKIP_NAME
+#define B SKIP_BLANK
+#define L SKIP_LINE
+static const unsigned char byte_class[256] = {
+	L,     L,     L,     L,     L,     L,     L,     L,     L,     B | L,
+	0,     L,     B | L, 0,     L,     L,     L,     L,     L,     L,
+	L,     L,     L,     L,     L,     L,     L,     L,     L,     L,
+	L,     L,     B | L, L,     L,     L,     L,     L,     L,     L,
+	L,     L,     L,     L,     L,     L,     L,     L,     N | L, N | L,
+	N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, L,     L,
+	L,     L,     L,     L,     L,     N | L, N | L, N | L, N | L, N | L,
+	N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L,
+	N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L,
+	N | L, L,     L,     L,     L,     N | L, L,     N | L, N | L, N | L,
+	N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L,
+	N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L,
+	N | L, N | L, N | L, L,     L,     L,     L,     L,     N | L, N | L,
+	N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L,
+	N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L,
+	N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L,
+	N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L,
+	N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L,
+	N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L,
+	N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L,
+	N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L,
+	N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L,
+	N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L,
+	N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L,
+	N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L, N | L,
+	N | L, N | L, N | L, N | L, N | L, N | L,
+};
+#undef N
+#undef B
+#undef L
+
+/* The columns of p[0..n): its code points (a UTF-8 continuation byte
+ * adds none); `any` is the bytes or-ed, to skip the count for ASCII. */
+static uint32_t
+columns(const unsigned char *p, size_t n, unsigned char any)
+{
+	uint32_t col = (uint32_t)n;
+	size_t k;
+
+	if (any & 0x80)
+		for (k = 0; k < n; k++)
+			col -= (p[k] & 0xC0) == 0x80;
+	return col;
+}
+
+static inline void
+skip_run(struct smp_pytok_state *s, unsigned want)
+{
+	const unsigned char *p = (const unsigned char *)s->buf + s->pos;
+	const unsigned char *e = (const unsigned char *)s->buf + s->len;
+	const unsigned char *from = p;
+	unsigned char any = 0;
+
+	while (p < e && (byte_class[*p] & want))
+		any |= *p++;
+	s->column += columns(from, (size_t)(p - from), any);
+	s->pos = (size_t)(p - (const unsigned char *)s->buf);
+}
+
 static void
 here(const struct smp_pytok_state *s, struct smp_pos *p)
 {
@@ -83,8 +155,8 @@ static void
 begin(const struct smp_pytok_state *s, struct smp_pytok *t,
       enum smp_pytok_kind kind)
 {
-	memset(t, 0, sizeof(*t));
 	t->kind = kind;
+	t->flags = 0;
 	t->off = s->pos;
 	t->depth = s->depth;
 	here(s, &t->start);
@@ -281,8 +353,7 @@ expr_step(struct smp_pytok_state *s, struct frame *fr)
 
 	switch (c) {
 	case '#': /* a comment (Python 3.12) runs to the end of the line */
-		while (s->pos < s->len && !is_nl(at(s, s->pos)))
-			adv(s);
+		skip_run(s, SKIP_LINE);
 		return;
 	case '(':
 	case '[':
@@ -312,10 +383,94 @@ expr_step(struct smp_pytok_state *s, struct frame *fr)
 }
 
 /*
+ * Past the bytes of a string's literal part that need no literal_step():
+ * not its quote, a backslash, a line end, or a brace of an f-string.
+ * Returns 1 at the end of the input.
+ */
+static int
+plain_text(struct smp_pytok_state *s, const struct frame *fr)
+{
+	const unsigned char *p = (const unsigned char *)s->buf + s->pos;
+	const unsigned char *e = (const unsigned char *)s->buf + s->len;
+	const unsigned char *from = p;
+	unsigned char q = (unsigned char)fr->quote, any = 0;
+
+	while (p < e) {
+		unsigned char c = *p;
+
+		if (c == q || c == '\\' || c == '\n' || c == '\r' ||
+		    (fr->format && (c == '{' || c == '}')))
+			break;
+		any |= c;
+		p++;
+	}
+	s->column += columns(from, (size_t)(p - from), any);
+	s->pos = (size_t)(p - (const unsigned char *)s->buf);
+	return p == e;
+}
+
+/*
  * A string from its opening quote at s->pos: the frames stack nested
  * strings inside f-string replacement fields. Sets UNTERMINATED when the
  * outermost string does not close.
  */
+/*
+ * A string that is no f-string, from its opening quote: what
+ * scan_string() does with one frame and no fields, without the frames.
+ */
+static void
+scan_plain_string(struct smp_pytok_state *s, struct smp_pytok *t,
+		  unsigned int flags)
+{
+	struct frame fr;
+	unsigned char q = (unsigned char)s->buf[s->pos];
+	int triple = at(s, s->pos + 1) == q && at(s, s->pos + 2) == q;
+
+	/* the quotes are ASCII on one line */
+	s->pos += triple ? 3 : 1;
+	s->column += triple ? 3 : 1;
+	memset(&fr, 0, sizeof(fr));
+	fr.quote = (char)q;
+	if (triple)
+		flags |= SMP_PYSTR_TRIPLE;
+	for (;;) {
+		unsigned char c;
+
+		if (plain_text(s, &fr)) {
+			flags |= SMP_PYSTR_UNTERMINATED; /* the input ended */
+			break;
+		}
+		c = (unsigned char)s->buf[s->pos];
+		if (c == '\\') {
+			adv(s);
+			if (s->pos < s->len)
+				adv(s);
+			continue;
+		}
+		if (c != q) { /* a line end */
+			if (!triple) {
+				flags |= SMP_PYSTR_UNTERMINATED;
+				break;
+			}
+			adv(s);
+			continue;
+		}
+		if (!triple) {
+			adv(s);
+			break;
+		}
+		if (at(s, s->pos + 1) == c && at(s, s->pos + 2) == c) {
+			s->pos += 3;
+			s->column += 3;
+			break;
+		}
+		adv(s);
+	}
+	t->kind = SMP_PYTOK_STRING;
+	t->flags = flags;
+	finish(s, t);
+}
+
 static void
 scan_string(struct smp_pytok_state *s, struct smp_pytok *t, unsigned int flags)
 {
@@ -324,7 +479,11 @@ scan_string(struct smp_pytok_state *s, struct smp_pytok *t, unsigned int flags)
 	int unterminated = 0;
 	size_t field_from = s->pos;
 
-	open_frame(s, &fr[0], (flags & SMP_PYSTR_FORMAT) != 0);
+	if (!(flags & SMP_PYSTR_FORMAT)) {
+		scan_plain_string(s, t, flags);
+		return;
+	}
+	open_frame(s, &fr[0], 1);
 	if (fr[0].triple)
 		flags |= SMP_PYSTR_TRIPLE;
 	while (s->pos < s->len && nf > 0) {
@@ -332,6 +491,8 @@ scan_string(struct smp_pytok_state *s, struct smp_pytok *t, unsigned int flags)
 		unsigned char c = (unsigned char)s->buf[s->pos];
 
 		if (f->nmode == 0 || f->mode[f->nmode - 1] == MODE_SPEC) {
+			if (plain_text(s, f))
+				continue; /* the end of the input */
 			if (literal_step(s, f, &unterminated)) {
 				if (unterminated && nf > 1) {
 					/* only the nested one ends here */
@@ -402,35 +563,57 @@ scan_number(struct smp_pytok_state *s, struct smp_pytok *t)
 	finish(s, t);
 }
 
-static const char *const ops3[] = {"**=", "//=", ">>=", "<<=", "..."};
-static const char *const ops2[] = {
-	"**", "//", ">>", "<<", "<=", ">=", "==", "!=", "->", "+=",
-	"-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", ":=", "<>"};
-static const char ops1[] = "()[]{}:,;.+-*/%&|^~<>=@!";
-
 /* Length of the operator at s->pos (longest match), or 0. */
 static size_t
 op_len(const struct smp_pytok_state *s)
 {
-	size_t i, left = s->len - s->pos;
-	const char *p = s->buf + s->pos;
+	unsigned char c = at(s, s->pos), n = at(s, s->pos + 1);
+	unsigned char n2 = at(s, s->pos + 2);
 
-	for (i = 0; left >= 3 && i < sizeof(ops3) / sizeof(ops3[0]); i++)
-		if (memcmp(p, ops3[i], 3) == 0)
-			return 3;
-	for (i = 0; left >= 2 && i < sizeof(ops2) / sizeof(ops2[0]); i++)
-		if (memcmp(p, ops2[i], 2) == 0)
-			return 2;
-	if (*p && strchr(ops1, *p))
+	switch (c) {
+	case '(':
+	case ')':
+	case '[':
+	case ']':
+	case '{':
+	case '}':
+	case ',':
+	case ';':
+	case '~':
 		return 1;
-	return 0;
+	case '.':
+		return n == '.' && n2 == '.' ? 3 : 1;
+	case '*':
+	case '/':
+	case '<':
+	case '>':
+		/* ** // << >> and their augmented forms; <= >= <> */
+		if (n == c)
+			return n2 == '=' ? 3 : 2;
+		if (n == '=' || (c == '<' && n == '>'))
+			return 2;
+		return 1;
+	case '-':
+		return n == '=' || n == '>' ? 2 : 1;
+	case '+':
+	case '%':
+	case '&':
+	case '|':
+	case '^':
+	case '@':
+	case '=':
+	case '!':
+	case ':':
+		return n == '=' ? 2 : 1;
+	default:
+		return 0;
+	}
 }
 
 static void
 scan_op(struct smp_pytok_state *s, struct smp_pytok *t, size_t n)
 {
 	unsigned char c = at(s, s->pos);
-	size_t i;
 
 	if (n == 1 && (c == '(' || c == '[' || c == '{'))
 		s->depth++;
@@ -438,8 +621,9 @@ scan_op(struct smp_pytok_state *s, struct smp_pytok *t, size_t n)
 		s->depth--;
 		t->depth = s->depth; /* a closer pairs with its opener */
 	}
-	for (i = 0; i < n; i++)
-		adv(s);
+	/* an operator is ASCII on one line */
+	s->pos += n;
+	s->column += (uint32_t)n;
 	t->kind = SMP_PYTOK_OP;
 	finish(s, t);
 }
@@ -450,11 +634,10 @@ scan_name(struct smp_pytok_state *s, struct smp_pytok *t)
 {
 	int flags;
 
-	while (s->pos < s->len && is_name_char(at(s, s->pos)))
-		adv(s);
-	flags = prefix_flags(s->buf + t->off, s->pos - t->off);
-	if (flags >= 0 && (at(s, s->pos) == '\'' || at(s, s->pos) == '"') &&
-	    s->pos < s->len) {
+	skip_run(s, SKIP_NAME);
+	if (s->pos < s->len &&
+	    (at(s, s->pos) == '\'' || at(s, s->pos) == '"') &&
+	    (flags = prefix_flags(s->buf + t->off, s->pos - t->off)) >= 0) {
 		scan_string(s, t, (unsigned int)flags);
 		return;
 	}
@@ -525,10 +708,9 @@ smp__pytok_next(struct smp_pytok_state *s, struct smp_pytok *t)
 		}
 		if (s->at_line_start && s->depth == 0 && line_start(s, t))
 			return;
-		while (s->pos < s->len &&
-		       (at(s, s->pos) == ' ' || at(s, s->pos) == '\t' ||
-			at(s, s->pos) == '\f'))
-			adv(s);
+		if (s->pos < s->len &&
+		    (byte_class[(unsigned char)s->buf[s->pos]] & SKIP_BLANK))
+			skip_run(s, SKIP_BLANK);
 		if (s->pos >= s->len) {
 			if (s->line_has_token) {
 				s->line_has_token = 0;
@@ -541,7 +723,7 @@ smp__pytok_next(struct smp_pytok_state *s, struct smp_pytok *t)
 			}
 			return;
 		}
-		c = at(s, s->pos);
+		c = (unsigned char)s->buf[s->pos];
 		if (is_nl(c)) {
 			if (s->depth > 0 || !s->line_has_token) {
 				adv(s);
@@ -558,8 +740,7 @@ smp__pytok_next(struct smp_pytok_state *s, struct smp_pytok *t)
 		}
 		if (c == '#') {
 			begin(s, t, SMP_PYTOK_COMMENT);
-			while (s->pos < s->len && !is_nl(at(s, s->pos)))
-				adv(s);
+			skip_run(s, SKIP_LINE);
 			finish(s, t);
 			return;
 		}
@@ -575,7 +756,7 @@ smp__pytok_next(struct smp_pytok_state *s, struct smp_pytok *t)
 	}
 	s->line_has_token = 1;
 	begin(s, t, SMP_PYTOK_ERROR);
-	if (is_name_start(c)) {
+	if ((byte_class[c] & SKIP_NAME) && !is_digit(c)) {
 		scan_name(s, t);
 	} else if (is_digit(c) || (c == '.' && is_digit(at(s, s->pos + 1)))) {
 		scan_number(s, t);

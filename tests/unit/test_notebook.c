@@ -68,6 +68,30 @@ Test(notebook, code_cells_as_written_with_their_places)
 	cr_expect_null(nb.language);
 }
 
+/* Runs of plain ASCII, escapes and non-ASCII characters mixed in one
+ * source line: every line's start keeps its byte and column in the file. */
+Test(notebook, escapes_and_unicode_keep_the_line_places)
+{
+	static const char j[] =
+		"{\"cells\": [{\"cell_type\": \"code\", \"source\": "
+		"[\"s = \\\"\u00e9\\t\\u00e9/\\/x\\\"\\n\", "
+		"\"t = 1\\n\\nu = 2\"]}]}";
+
+	load(j);
+	cr_assert(nb.ok);
+	cr_expect_str_eq(nb.code,
+			 "s = \"\u00e9\t\u00e9//x\"\nt = 1\n\nu = 2\n");
+	cr_assert_eq(nb.nlines, 4);
+	cr_expect_eq(nb.lines[0].json_column, 46);
+	cr_expect_eq(memcmp(j + nb.lines[0].raw, "s = ", 4), 0);
+	cr_expect_eq(nb.lines[1].json_column, 73);
+	cr_expect_eq(memcmp(j + nb.lines[1].raw, "t = 1", 5), 0);
+	cr_expect_eq(nb.lines[2].json_column, 80);
+	cr_expect_eq(memcmp(j + nb.lines[2].raw, "\\nu", 3), 0);
+	cr_expect_eq(nb.lines[3].json_column, 82);
+	cr_expect_eq(memcmp(j + nb.lines[3].raw, "u = 2", 5), 0);
+}
+
 Test(notebook, language_of_the_kernel)
 {
 	load("{\"metadata\": {\"kernelspec\": {\"name\": \"ir\", "

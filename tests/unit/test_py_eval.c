@@ -119,6 +119,71 @@ Test(py_eval, computed_learning_rate_and_mutated_dict)
 	cr_assert_str_eq(text(1, "hyperparameters", "seed"), "7");
 }
 
+/* Every binary level binds as in Python's grammar, left to right, and
+ * each value spans its own operands. */
+Test(py_eval, operators_bind_as_pythons_grammar)
+{
+	scan("import sagemaker\n"
+	     "hp = {'a': 1 + 2 * 3 - 8 // 3 % 5, 'b': 1 | 6 ^ 3 & 5,\n"
+	     "      'c': 2 ** 3 ** 2, 'd': -2 ** 2, 'e': 7 - 3 - 2,\n"
+	     "      'f': 1 < 2 <= 2 != 3, 'g': not 1 in [1] or 0 and 1,\n"
+	     "      'h': 'x' if 2 > 3 else 'y', 'i': 2 * 3 >> 1 + 0,\n"
+	     "      'j': 'ab' * 2 + 'c', 'k': ~5 | 8 - 1}\n"
+	     "e = sagemaker.huggingface.HuggingFace(hyperparameters=hp)\n");
+	cr_assert_eq(src.count, 1);
+	cr_expect_str_eq(text(0, "hyperparameters", "a"), "5");
+	cr_expect_str_eq(text(0, "hyperparameters", "b"), "7");
+	cr_expect_str_eq(text(0, "hyperparameters", "c"), "512");
+	cr_expect_str_eq(text(0, "hyperparameters", "d"), "-4");
+	cr_expect_str_eq(text(0, "hyperparameters", "e"), "2");
+	cr_expect_str_eq(text(0, "hyperparameters", "f"), "true");
+	cr_expect_str_eq(text(0, "hyperparameters", "g"), "0");
+	cr_expect_str_eq(text(0, "hyperparameters", "h"), "y");
+	/* shifts are not computed: unknown, not a wrong number */
+	cr_expect(unknown(0, "hyperparameters", "i"));
+	cr_expect_str_eq(text(0, "hyperparameters", "j"), "ababc");
+	cr_expect_str_eq(text(0, "hyperparameters", "k"), "-1");
+	/* the sum's value spans '1 + 2 * 3 - 8 // 3 % 5' */
+	cr_expect_eq(at(0, "hyperparameters", "a")->start.column, 12);
+	cr_expect_eq(at(0, "hyperparameters", "a")->end.column, 34);
+}
+
+/* Names resolve to their newest binding, and a function's own go when
+ * its body ends: with few names (searched in order) and with many (the
+ * environment's hash index, made past 16). */
+Test(py_eval, names_shadow_and_scopes_with_few_and_many)
+{
+	char code[2048];
+	size_t n, k, used;
+
+	for (n = 5; n <= 40; n += 35) {
+		used = (size_t)snprintf(code, sizeof(code),
+					"import sagemaker\n");
+		for (k = 0; k < n; k++)
+			used += (size_t)snprintf(code + used,
+						 sizeof(code) - used,
+						 "a%zu = 'x%zu'\n", k, k);
+		snprintf(code + used, sizeof(code) - used,
+			 "a3 = 'y3'\n"
+			 "def f(a2):\n"
+			 "    a1 = 'inner'\n"
+			 "    return a1\n"
+			 "e = "
+			 "sagemaker.huggingface.HuggingFace(entry_point=a3,\n"
+			 "    source_dir=a1, role=a2, base_job_name=a%zu)\n",
+			 n - 1);
+		smp__arena_release(&arena);
+		smp__arena_init(&arena, &alloc);
+		scan(code);
+		cr_assert_eq(src.count, 1);
+		cr_expect_str_eq(text(0, "entry_point", NULL), "y3");
+		cr_expect_str_eq(text(0, "source_dir", NULL), "x1");
+		cr_expect_str_eq(text(0, "role", NULL), "x2");
+		cr_expect_str_eq(text(0, "base_job_name", NULL),
+				 n == 5 ? "x4" : "x39");
+	}
+}
+
 Test(py_eval, strings_fstrings_and_builtins)
 {
 	scan("from sagemaker.pytorch import PyTorch as PT\n"

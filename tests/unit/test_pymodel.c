@@ -6,6 +6,7 @@
  * of memory at every allocation.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -296,4 +297,52 @@ Test(pymodel, out_of_memory_at_every_allocation)
 		cr_assert_eq(f.live, 0, "call %ld leaks", n);
 	}
 	cr_assert(done);
+}
+
+/* Every operator and keyword carries its code; other names, and names
+ * that only start like a keyword, carry none. */
+Test(pymodel, operators_and_keywords_have_codes)
+{
+	static const char *const ops[] = {
+		"(",  ")",  "[",  "]",  "{",   "}",   ":",   ",",   ";",  ".",
+		"+",  "-",  "*",  "/",  "%",   "&",   "|",   "^",   "~",  "<",
+		">",  "=",  "@",  "!",  "**",  "//",  ">>",  "<<",  "<=", ">=",
+		"==", "!=", "->", "+=", "-=",  "*=",  "/=",  "%=",  "&=", "|=",
+		"^=", "@=", ":=", "<>", "**=", "//=", ">>=", "<<=", "..."};
+	char src[64];
+	size_t k;
+
+	cr_assert_eq(sizeof(ops) / sizeof(ops[0]) + 1, SMP_PYOP_COUNT);
+	for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+		snprintf(src, sizeof(src), "x %s y\n", ops[k]);
+		build(src);
+		cr_expect_eq(smp__pym_opcode(&m, 1), k + 1, "%s", ops[k]);
+		cr_expect_str_eq(smp__pyop_spelling(smp__pym_opcode(&m, 1)),
+				 ops[k]);
+		cr_expect_eq(smp__pym_opcode(&m, 0), SMP_PYOP_NONE);
+	}
+	build("if not x in y and z is None or True: lambda: yield\n"
+	      "iff nott None_ Trueish trUe _if \xc3\xa9 match case\n");
+	cr_expect_eq(smp__pym_kw(&m, 0), SMP_PYKW_IF);
+	cr_expect_eq(smp__pym_kw(&m, 1), SMP_PYKW_NOT);
+	cr_expect_eq(smp__pym_kw(&m, 2), SMP_PYKW_NONE);
+	cr_expect_eq(smp__pym_kw(&m, 3), SMP_PYKW_IN);
+	cr_expect_eq(smp__pym_kw(&m, 5), SMP_PYKW_AND);
+	cr_expect_eq(smp__pym_kw(&m, 7), SMP_PYKW_IS);
+	cr_expect_eq(smp__pym_kw(&m, 8), SMP_PYKW_NONE_CONST);
+	cr_expect_eq(smp__pym_kw(&m, 9), SMP_PYKW_OR);
+	cr_expect_eq(smp__pym_kw(&m, 10), SMP_PYKW_TRUE);
+	cr_expect_eq(smp__pym_opcode(&m, 11), SMP_PYOP_COLON);
+	cr_expect_eq(smp__pym_kw(&m, 11), SMP_PYKW_NONE);
+	cr_expect_eq(smp__pym_kw(&m, 12), SMP_PYKW_LAMBDA);
+	cr_expect_eq(smp__pym_kw(&m, 14), SMP_PYKW_YIELD);
+	for (k = 16; k < 23; k++)
+		cr_expect_eq(smp__pym_kw(&m, k), SMP_PYKW_NONE, "token %zu", k);
+	cr_expect_eq(smp__pym_kw(&m, 23), SMP_PYKW_MATCH);
+	cr_expect_eq(smp__pym_kw(&m, 24), SMP_PYKW_CASE);
+	/* a string's or number's text is no keyword */
+	build("'if' 1\n");
+	cr_expect_eq(smp__pym_kw(&m, 0), SMP_PYKW_NONE);
+	cr_expect_eq(m.toks[0].code, 0);
+	cr_expect_eq(m.toks[1].code, 0);
 }

@@ -461,3 +461,33 @@ Test(pytok, restart_in_the_middle)
 	smp__pytok_next(&s, &t);
 	cr_assert_eq(t.kind, SMP_PYTOK_NEWLINE);
 }
+
+/* A string that is no f-string: escaped quotes and line ends, a triple
+ * quote's lone quotes and CRLF, code points and the end of the input. */
+Test(pytok, plain_strings_end_where_python_ends_them)
+{
+	struct smp_pytok t;
+
+	t = nth("s = 'a\\'b\\\nc\u00e9' + 1", 2);
+	cr_assert_eq(t.kind, SMP_PYTOK_STRING);
+	cr_assert_eq(t.flags, 0);
+	cr_assert_eq(t.len, strlen("'a\\'b\\\nc\u00e9'"));
+	cr_assert_eq(t.end.line, 2);
+	cr_assert_eq(t.end.column, 4); /* c, the accent, the quote */
+	t = nth("s = r\"\"\"a\"b\"\"\r\n\"\"\"", 2);
+	cr_assert_eq(t.flags, SMP_PYSTR_RAW | SMP_PYSTR_TRIPLE);
+	cr_assert_eq(t.off + t.len, strlen("s = r\"\"\"a\"b\"\"\r\n\"\"\""));
+	cr_assert_eq(t.end.line, 2);
+	cr_assert_eq(t.end.column, 4);
+	t = nth("'x'", 0);
+	cr_assert_eq(t.flags, 0);
+	cr_assert_eq(t.len, 3);
+	t = nth("'x\\", 0);
+	cr_assert(t.flags & SMP_PYSTR_UNTERMINATED);
+	cr_assert_eq(t.len, 3);
+	t = nth("b'''x''", 0);
+	cr_assert_eq(t.flags, SMP_PYSTR_BYTES | SMP_PYSTR_TRIPLE |
+				      SMP_PYSTR_UNTERMINATED);
+	cr_assert_eq(t.len, 7);
+	cr_assert_str_eq(kinds("'a\r\nb'\n"), "SLSL");
+}
