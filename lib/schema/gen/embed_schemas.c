@@ -323,28 +323,40 @@ has_info(const struct snode *sn)
 	       in->ndym || in->ignored_keys.count || in->unknown_warning;
 }
 
-/* a node that points at nothing: one like it is as good (the walk
- * reads nodes, never compares them), and the table of them holds no
- * pointer, so it is read-only data that no relocation writes */
+/* a node that points at no table of its own: one like it is as good
+ * (the walk reads nodes, never compares them) */
 static int
-is_leaf(const struct snode *sn)
+is_plain(const struct snode *sn)
 {
-	return !sn->nprops && !sn->additional && !sn->items &&
-	       !sn->property_names && !sn->ref && !sn->if_s && !sn->then_s &&
-	       !sn->else_s && !sn->nall_of && !sn->nany_of && !has_value(sn) &&
+	return !sn->nprops && !sn->nall_of && !sn->nany_of && !has_value(sn) &&
 	       !has_info(sn);
 }
 
+/* a plain node that points at no node either: the table of them holds
+ * no pointer, so it is read-only data that no relocation writes */
 static int
-same_leaf(const struct snode *a, const struct snode *b)
+is_leaf(const struct snode *sn)
+{
+	return is_plain(sn) && !sn->additional && !sn->items &&
+	       !sn->property_names && !sn->ref && !sn->if_s && !sn->then_s &&
+	       !sn->else_s;
+}
+
+/* plain nodes a and b alike: the same keywords and links */
+static int
+same_plain(const struct snode *a, const struct snode *b)
 {
 	return a->has == b->has && a->types == b->types &&
 	       a->is_false == b->is_false &&
-	       (!(a->has & H_RULE) || a->rule == b->rule);
+	       (!(a->has & H_RULE) || a->rule == b->rule) &&
+	       a->additional == b->additional && a->items == b->items &&
+	       a->property_names == b->property_names && a->ref == b->ref &&
+	       a->if_s == b->if_s && a->then_s == b->then_s &&
+	       a->else_s == b->else_s;
 }
 
-/* o->leaf and o->slot for the n nodes of table; the counts of the two
- * arrays in *nn and *nt */
+/* o->leaf and o->slot for the n nodes of table, each plain node written
+ * once; the counts of the two arrays in *nn and *nt */
 static int
 place(struct out *o, const struct snode **table, size_t n, size_t *nn,
       size_t *nt)
@@ -359,15 +371,20 @@ place(struct out *o, const struct snode **table, size_t n, size_t *nn,
 	}
 	*nn = *nt = 0;
 	for (i = 0; i < n; i++) {
-		if (!table[i] || !is_leaf(table[i])) {
+		if (!table[i] || !is_plain(table[i])) {
 			slot[i] = (*nn)++;
 			continue;
 		}
-		leaf[i] = 1;
+		leaf[i] = (unsigned char)is_leaf(table[i]);
 		for (j = 0; j < i; j++)
-			if (leaf[j] && same_leaf(table[j], table[i]))
+			if (table[j] && leaf[j] == leaf[i] &&
+			    is_plain(table[j]) &&
+			    same_plain(table[j], table[i]))
 				break;
-		slot[i] = j < i ? slot[j] : (*nt)++;
+		if (j < i)
+			slot[i] = slot[j];
+		else
+			slot[i] = leaf[i] ? (*nt)++ : (*nn)++;
 	}
 	o->leaf = leaf;
 	o->slot = slot;
