@@ -11,9 +11,19 @@ tmp=$out.tmp
 	echo '#include <stddef.h>'
 	echo '#include <string.h>'
 	echo '#include "catalog/embedded.h"'
+	# the texts in a section of their own, which a check never reads:
+	# x86-64 ELF linkers give .lrodata a segment of its own past the
+	# data, so that no page of it is mapped with a neighbour's (the
+	# kernel maps a whole cached folio, up to the segment's bounds);
+	# elsewhere it is one more read-only section
+	echo '#if defined(__ELF__)'
+	echo '#define TEXT __attribute__((section(".lrodata")))'
+	echo '#else'
+	echo '#define TEXT'
+	echo '#endif'
 	i=0
 	for f in "$@"; do
-		echo "static const unsigned char data_$i[] = {"
+		echo "static const unsigned char data_$i[] TEXT = {"
 		od -An -v -tu1 "$f" | sed -e 's/[0-9][0-9]*/&,/g' -e 's/  */ /g'
 		echo "0};"
 		i=$((i + 1))

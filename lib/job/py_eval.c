@@ -16,6 +16,7 @@
 #include "job/py_eval.h"
 #include "util/alloc.h"
 #include "util/buf.h"
+#include "util/fmath.h"
 #include "util/fmt.h"
 #include "util/siphash.h"
 #include "util/text.h"
@@ -2234,6 +2235,7 @@ eval_power(struct smp_pyeval *ev, size_t *i)
 {
 	size_t from = *i;
 	struct smp_pyval *b = eval_primary(ev, i), *e;
+	double f;
 
 	if (!is_op(ev, *i, "**"))
 		return b;
@@ -2242,15 +2244,17 @@ eval_power(struct smp_pyeval *ev, size_t *i)
 	if (!is_num(b) || !is_num(e))
 		return smp__pyval_unknown(ev, from, *i);
 	if (b->kind != SMP_PV_FLOAT && e->kind != SMP_PV_FLOAT && e->i >= 0) {
-		double r = pow((double)b->i, (double)e->i);
+		double r;
 
-		if (fabs(r) < 9e15)
+		if (!smp__pow(&r, (double)b->i, (double)e->i) && fabs(r) < 9e15)
 			return mk_num(ev, 1, (long long)r, 0, from, *i);
 		return smp__pyval_unknown(ev, from, *i);
 	}
 	if (num_f(b) < 0 && floor(num_f(e)) != num_f(e))
 		return smp__pyval_unknown(ev, from, *i); /* complex */
-	return mk_num(ev, 0, 0, pow(num_f(b), num_f(e)), from, *i);
+	if (smp__pow(&f, num_f(b), num_f(e)))
+		return smp__pyval_unknown(ev, from, *i); /* other than 1/2 */
+	return mk_num(ev, 0, 0, f, from, *i);
 }
 
 static struct smp_pyval *
@@ -2317,7 +2321,7 @@ floordiv(const struct smp_pyval *a, const struct smp_pyval *b, int mod,
 		return -1;
 	*is_int = 0;
 	if (mod) {
-		double r = fmod(num_f(a), num_f(b));
+		double r = smp__fmod(num_f(a), num_f(b));
 
 		if (r != 0 && ((r < 0) != (num_f(b) < 0)))
 			r += num_f(b);

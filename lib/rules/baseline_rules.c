@@ -270,7 +270,9 @@ same_value(const struct smp_node *a, const struct smp_node *b)
 		if (smp__node_number(a, &x) == 0 &&
 		    smp__node_number(b, &y) == 0)
 			return x == y ||
-			       fabs(x - y) <= 1e-12 * fmax(fabs(x), fabs(y));
+			       fabs(x - y) <= 1e-12 * (fabs(x) > fabs(y)
+							       ? fabs(x)
+							       : fabs(y));
 		p = bool_of(a);
 		q = bool_of(b);
 		if (p >= 0 && q >= 0)

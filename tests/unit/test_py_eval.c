@@ -703,3 +703,23 @@ Test(py_eval, reading_stops_after_the_thousandth_job)
 	cr_assert_str_eq(src.jobs[999].name, "e999");
 	free(code);
 }
+
+Test(py_eval, float_powers_and_modulo)
+{
+	scan("from sagemaker.pytorch import PyTorch\n"
+	     "PyTorch(hyperparameters=dict(a=2.0 ** 10, b=10 ** -3,\n"
+	     "        c=16 ** 0.5, d=2 ** 0.25, e=7.5 % 2, f=-7.5 % 2,\n"
+	     "        g=3 ** 40, h=0.1 ** 2, i=(-2.0) ** 3))\n");
+	cr_assert_eq(src.count, 1);
+	cr_assert_str_eq(text(0, "hyperparameters", "a"), "1024.0");
+	cr_assert_str_eq(text(0, "hyperparameters", "b"), "0.001");
+	cr_assert_str_eq(text(0, "hyperparameters", "c"), "4.0");
+	/* a fractional power other than 1/2 is not computed */
+	cr_assert(unknown(0, "hyperparameters", "d"));
+	cr_assert_str_eq(text(0, "hyperparameters", "e"), "1.5");
+	cr_assert_str_eq(text(0, "hyperparameters", "f"), "0.5");
+	cr_assert(unknown(0, "hyperparameters", "g")); /* past 2^53 */
+	cr_assert_str_eq(text(0, "hyperparameters", "h"),
+			 "0.010000000000000002");
+	cr_assert_str_eq(text(0, "hyperparameters", "i"), "-8.0");
+}

@@ -30,7 +30,19 @@ struct out {
 	size_t next; /* the next number for an auxiliary table */
 	const char *path;
 	int bad;
+	/* where node id went: s<file>_n[slot[id]], or when leaf[id]
+	 * s<file>_t[slot[id]], the pointer-free nodes, each once */
+	unsigned char *leaf;
+	size_t *slot;
 };
+
+/* The address of node sn in the tables. */
+static void
+put_ref(struct out *o, const struct snode *sn)
+{
+	fprintf(o->f, "&s%zu_%c[%zu]", o->file, o->leaf[sn->id] ? 't' : 'n',
+		o->slot[sn->id]);
+}
 
 /* A C string literal of s[0, len): printable ASCII as is, the rest (and
  * '?', against trigraphs) escaped in octal. */
@@ -140,9 +152,10 @@ put_nodes(struct out *o, const struct snode *const *items, size_t count)
 
 	fprintf(o->f, "static const struct snode *const s%zu_a%zu[] = {",
 		o->file, n);
-	for (i = 0; i < count; i++)
-		fprintf(o->f, "%s&s%zu_n[%zu]", i ? ", " : "", o->file,
-			items[i]->id);
+	for (i = 0; i < count; i++) {
+		fputs(i ? ", " : "", o->f);
+		put_ref(o, items[i]);
+	}
 	fputs("};\n", o->f);
 	return n;
 }
@@ -186,9 +199,11 @@ put_pattern(struct out *o, const struct smp_rx *rx)
 static void
 put_ptr(struct out *o, const char *member, const struct snode *sn)
 {
-	if (sn)
-		fprintf(o->f, "\t .%s = &s%zu_n[%zu],\n", member, o->file,
-			sn->id);
+	if (sn) {
+		fprintf(o->f, "\t .%s = ", member);
+		put_ref(o, sn);
+		fputs(",\n", o->f);
+	}
 }
 
 static void
@@ -292,6 +307,90 @@ put_sinfo(struct out *o, const struct snode *sn, const struct sinfo *in,
 	fputs("};\n", f);
 }
 
+/* a node with nothing but a type (most) points at no value */
+static int
+has_value(const struct snode *sn)
+{
+	return (sn->has & ~(unsigned)(H_TYPE | H_RULE | H_TYPE_ONLY)) != 0;
+}
+
+static int
+has_info(const struct snode *sn)
+{
+	const struct sinfo *in = smp__si(sn);
+
+	return in->title || in->message || sn->nprops || in->nenum_words ||
+	       in->ndym || in->ignored_keys.count || in->unknown_warning;
+}
+
+/* a node that points at no table of its own: one like it is as good
+ * (the walk reads nodes, never compares them) */
+static int
+is_plain(const struct snode *sn)
+{
+	return !sn->nprops && !sn->nall_of && !sn->nany_of && !has_value(sn) &&
+	       !has_info(sn);
+}
+
+/* a plain node that points at no node either: the table of them holds
+ * no pointer, so it is read-only data that no relocation writes */
+static int
+is_leaf(const struct snode *sn)
+{
+	return is_plain(sn) && !sn->additional && !sn->items &&
+	       !sn->property_names && !sn->ref && !sn->if_s && !sn->then_s &&
+	       !sn->else_s;
+}
+
+/* plain nodes a and b alike: the same keywords and links */
+static int
+same_plain(const struct snode *a, const struct snode *b)
+{
+	return a->has == b->has && a->types == b->types &&
+	       a->is_false == b->is_false &&
+	       (!(a->has & H_RULE) || a->rule == b->rule) &&
+	       a->additional == b->additional && a->items == b->items &&
+	       a->property_names == b->property_names && a->ref == b->ref &&
+	       a->if_s == b->if_s && a->then_s == b->then_s &&
+	       a->else_s == b->else_s;
+}
+
+/* o->leaf and o->slot for the n nodes of table, each plain node written
+ * once; the counts of the two arrays in *nn and *nt */
+static int
+place(struct out *o, const struct snode **table, size_t n, size_t *nn,
+      size_t *nt)
+{
+	unsigned char *leaf = calloc(n ? n : 1, 1);
+	size_t *slot = calloc(n ? n : 1, sizeof(*slot)), i, j;
+
+	if (!leaf || !slot) {
+		free(leaf);
+		free(slot);
+		return -1;
+	}
+	*nn = *nt = 0;
+	for (i = 0; i < n; i++) {
+		if (!table[i] || !is_plain(table[i])) {
+			slot[i] = (*nn)++;
+			continue;
+		}
+		leaf[i] = (unsigned char)is_leaf(table[i]);
+		for (j = 0; j < i; j++)
+			if (table[j] && leaf[j] == leaf[i] &&
+			    is_plain(table[j]) &&
+			    same_plain(table[j], table[i]))
+				break;
+		if (j < i)
+			slot[i] = slot[j];
+		else
+			slot[i] = leaf[i] ? (*nt)++ : (*nn)++;
+	}
+	o->leaf = leaf;
+	o->slot = slot;
+	return 0;
+}
+
 static void
 put_aux(struct out *o, const struct snode *sn, struct aux *x)
 {
@@ -307,9 +406,9 @@ put_aux(struct out *o, const struct snode *sn, struct aux *x)
 		for (i = 0; i < sn->nprops; i++) {
 			fputs("\t{", o->f);
 			put_mem(o->f, sn->props[i].name, sn->props[i].len);
-			fprintf(o->f, ", %zu, &s%zu_n[%zu]},\n",
-				sn->props[i].len, o->file,
-				sn->props[i].schema->id);
+			fprintf(o->f, ", %zu, ", sn->props[i].len);
+			put_ref(o, sn->props[i].schema);
+			fputs("},\n", o->f);
 		}
 		fputs("};\n", o->f);
 		x->prop_names = put_strings(o, in->prop_names, sn->nprops);
@@ -343,14 +442,10 @@ put_aux(struct out *o, const struct snode *sn, struct aux *x)
 		}
 		fputs("};\n", o->f);
 	}
-	/* a node with nothing but a type (most) points at no value */
-	x->has_value =
-		(sn->has & ~(unsigned)(H_TYPE | H_RULE | H_TYPE_ONLY)) != 0;
+	x->has_value = has_value(sn);
 	if (x->has_value)
 		put_svalue(o, v, x);
-	x->has_info = in->title || in->message || sn->nprops ||
-		      in->nenum_words || in->ndym || in->ignored_keys.count ||
-		      in->unknown_warning;
+	x->has_info = has_info(sn);
 	if (x->has_info)
 		put_sinfo(o, sn, in, x);
 }
@@ -386,6 +481,25 @@ put_node(struct out *o, const struct snode *sn, const struct aux *x)
 	if (x->has_info)
 		fprintf(f, "\t .info = &s%zu_i%zu,\n", o->file, x->info);
 	fprintf(f, "\t .id = %zu},\n", sn->id);
+}
+
+/* The nodes of table[0, n) that are leaves (1) or not (0), in order. */
+static void
+put_nodes_of(struct out *o, const struct snode **table, const struct aux *aux,
+	     size_t n, int leaves, size_t count)
+{
+	size_t i, k = 0;
+
+	if (!count)
+		return;
+	fprintf(o->f, "static const struct snode s%zu_%c[%zu] = {\n", o->file,
+		leaves ? 't' : 'n', count);
+	for (i = 0; i < n; i++)
+		if (table[i] && o->leaf[i] == leaves && o->slot[i] == k) {
+			put_node(o, table[i], &aux[i]);
+			k++;
+		}
+	fputs("};\n", o->f);
 }
 
 /* Every node of the tree by id (table[id]), reached from sn. */
@@ -478,7 +592,7 @@ write_schema(struct out *o, const struct smp_schema *s)
 	const struct snode **table;
 	struct aux *aux;
 	char ptr[4096];
-	size_t i, n = s->nnodes;
+	size_t i, n = s->nnodes, nn, nt;
 	FILE *f = o->f;
 
 	table = calloc(n ? n : 1, sizeof(*table));
@@ -491,9 +605,18 @@ write_schema(struct out *o, const struct smp_schema *s)
 	collect(s->root, table, n);
 	for (i = 0; i < s->nsubs; i++)
 		collect(s->subs[i].sn, table, n);
+	if (place(o, table, n, &nn, &nt)) {
+		free(table);
+		free(aux);
+		return -1;
+	}
 	fprintf(f, "\n/* %s */\n", base_name(o->path));
-	fprintf(f, "static const struct snode s%zu_n[%zu];\n", o->file,
-		n ? n : 1);
+	if (nn)
+		fprintf(f, "static const struct snode s%zu_n[%zu];\n", o->file,
+			nn);
+	if (nt)
+		fprintf(f, "static const struct snode s%zu_t[%zu];\n", o->file,
+			nt);
 	for (i = 0; i < n; i++) {
 		if (!table[i]) {
 			fprintf(stderr, "%s: compiled node %zu unreachable\n",
@@ -503,12 +626,8 @@ write_schema(struct out *o, const struct smp_schema *s)
 		}
 		put_aux(o, table[i], &aux[i]);
 	}
-	fprintf(f, "static const struct snode s%zu_n[%zu] = {\n", o->file,
-		n ? n : 1);
-	for (i = 0; i < n; i++)
-		if (table[i])
-			put_node(o, table[i], &aux[i]);
-	fputs("};\n", f);
+	put_nodes_of(o, table, aux, n, 0, nn);
+	put_nodes_of(o, table, aux, n, 1, nt);
 	fprintf(f, "static const struct memo s%zu_subs[] = {\n", o->file);
 	for (i = 0; i < s->nsubs; i++) {
 		ptr[0] = '#';
@@ -521,7 +640,9 @@ write_schema(struct out *o, const struct smp_schema *s)
 		}
 		fputs("\t{NULL, ", f);
 		put_str(f, ptr);
-		fprintf(f, ", &s%zu_n[%zu]},\n", o->file, s->subs[i].sn->id);
+		fputs(", ", f);
+		put_ref(o, s->subs[i].sn);
+		fputs("},\n", f);
 	}
 	fputs("};\n", f);
 	fprintf(f, "static const char *const s%zu_top[] = {", o->file);
@@ -533,8 +654,14 @@ write_schema(struct out *o, const struct smp_schema *s)
 	fprintf(f, "static const struct smp_schema_tables s%zu = {\n\t",
 		o->file);
 	put_str(f, base_name(o->path));
-	fprintf(f, ",\n\t&s%zu_n[%zu],\n\ts%zu_subs, %zu,\n\ts%zu_top, %zu};\n",
-		o->file, s->root->id, o->file, s->nsubs, o->file, s->ntop_keys);
+	fputs(",\n\t", f);
+	put_ref(o, s->root);
+	fprintf(f, ",\n\ts%zu_subs, %zu,\n\ts%zu_top, %zu};\n", o->file,
+		s->nsubs, o->file, s->ntop_keys);
+	free(o->leaf);
+	free(o->slot);
+	o->leaf = NULL;
+	o->slot = NULL;
 	free(table);
 	free(aux);
 	return 0;
