@@ -12,6 +12,7 @@
 #include "helpers.h"
 #include "smpreflight.h"
 #include "report/rule_table.h"
+#include "rules/rules.h"
 
 static const char spec[] = "estimator: HuggingFace\n"
 			   "entry_point: train.py\n"
@@ -328,4 +329,29 @@ Test(check, once_per_report_rule)
 	cr_assert_eq(n, 1);
 	smp_report_free(rep);
 	smp_context_free(ctx);
+}
+
+/* The group functions of rules.def's check column: each once, the groups
+ * with no function left out, and a short array is never overrun. */
+Test(check, rule_checks_lists_each_group_once)
+{
+	smp_rule_check_fn fns[SMP_RULE_COUNT], few[2];
+	size_t n = smp__rule_checks(fns, SMP_RULE_COUNT), i, k;
+	int tune = 0, eos = 0;
+
+	cr_assert_eq(n, 11);
+	for (i = 0; i < n; i++) {
+		cr_assert_not_null(fns[i]);
+		for (k = 0; k < i; k++)
+			cr_assert_neq(fns[i], fns[k]);
+		tune += fns[i] == smp__rules_tune;
+		eos += fns[i] == smp__rules_end_of_support;
+	}
+	cr_assert_eq(tune, 1);
+	cr_assert_eq(eos, 1);
+	/* the first group of rules.def comes first */
+	cr_assert_eq(fns[0], smp__rules_dialect);
+	cr_assert_eq(smp__rule_checks(few, 2), 2);
+	cr_assert_eq(few[0], fns[0]);
+	cr_assert_eq(few[1], fns[1]);
 }
