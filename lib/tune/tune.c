@@ -261,6 +261,7 @@ smp__tune_query(struct smp_tune_query *q, char *key, size_t keysize,
 	double seq;
 
 	memset(q, 0, sizeof(*q));
+	q->model = p;
 	smp__tune_model_text(model, sizeof(model), p ? p->value : NULL);
 	if (!model[0] || is_path(model))
 		return -1;
@@ -281,13 +282,6 @@ smp__tune_query(struct smp_tune_query *q, char *key, size_t keysize,
 	return 0;
 }
 
-void
-smp__tune_query_rows(struct smp_tune_query *q, const struct smp_catalog *cat)
-{
-	q->rows = smp__catalog_model_rows(cat, q->model_key, &q->row_count);
-	q->rows_cat = cat;
-}
-
 /* The rows of q's model in cat. */
 static const struct smp_tested_model *const *
 query_rows(const struct smp_catalog *cat, const struct smp_tune_query *q,
@@ -300,14 +294,14 @@ query_rows(const struct smp_catalog *cat, const struct smp_tune_query *q,
 	return smp__catalog_model_rows(cat, q->model_key, n);
 }
 
-/* The container image of the query's versions, or NULL. */
+/* The container image of the query's versions in cat, or NULL. */
 static const struct smp_image *
-query_image(const struct smp_catalog *cat, const struct smp_tune_query *q)
+image_of(const struct smp_catalog *cat, const struct smp_tune_query *q)
 {
 	const char *est = smp__estimator_key(q->estimator);
 	size_t i;
 
-	if (!est || !q->framework_version)
+	if (!est || !q->framework || !q->framework_version)
 		return NULL;
 	for (i = 0; i < cat->image_count; i++) {
 		const struct smp_image *im = &cat->images[i];
@@ -322,6 +316,21 @@ query_image(const struct smp_catalog *cat, const struct smp_tune_query *q)
 		return im;
 	}
 	return NULL;
+}
+
+/* image_of(), looked up once for q's catalog (smp__tune_query_rows). */
+static const struct smp_image *
+query_image(const struct smp_catalog *cat, const struct smp_tune_query *q)
+{
+	return q->rows_cat == cat ? q->image : image_of(cat, q);
+}
+
+void
+smp__tune_query_rows(struct smp_tune_query *q, const struct smp_catalog *cat)
+{
+	q->rows = smp__catalog_model_rows(cat, q->model_key, &q->row_count);
+	q->image = image_of(cat, q);
+	q->rows_cat = cat;
 }
 
 const struct smp_image *

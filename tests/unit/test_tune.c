@@ -119,8 +119,22 @@ probe_fn(void *ud, const struct smp_check *c)
 	}
 	p->query_rc =
 		smp__tune_query(&q, key, sizeof(key), c->settings, c->job, on);
-	if (p->query_rc == 0)
+	if (p->query_rc == 0) {
+		struct smp_row_pick again;
+
 		smp__tune_pick(&p->pick, c->cat, &q);
+		/* the rows and image looked up once pick the same row */
+		cr_assert_not_null(q.model);
+		smp__tune_query_rows(&q, c->cat);
+		cr_assert_eq(q.rows_cat, c->cat);
+		smp__tune_pick(&again, c->cat, &q);
+		cr_assert_eq(again.row, p->pick.row);
+		cr_assert_eq(again.max, p->pick.max);
+		cr_assert_eq(again.match, p->pick.match);
+		cr_assert_eq(again.candidates, p->pick.candidates);
+		cr_assert_eq(again.exact_rows, p->pick.exact_rows);
+		cr_assert_eq(again.ties, p->pick.ties);
+	}
 }
 
 static void
