@@ -153,13 +153,118 @@ smp__tune_lr_follows(double ratio, double k)
 	return 0;
 }
 
+/* Copies the NUL-terminated s into out[size], cut to fit. */
+static void
+copy_cut(char *out, size_t size, const char *s)
+{
+	size_t k = 0;
+
+	if (!size)
+		return;
+	while (k + 1 < size && s[k]) {
+		out[k] = s[k];
+		k++;
+	}
+	out[k] = '\0';
+}
+
+/* 10^0 .. 10^22, each exact in a double */
+static const double pow10_exact[] = {
+	1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/*
+ * What "%.4g" prints for a finite, non-zero v of magnitude 1e-19 to 1e15,
+ * without the floating-point printf: 0 with tmp[24] written, -1 when the
+ * rounding to four digits is too close to a tie to tell from a double
+ * product (then printf decides). The four digits are v scaled by an exact
+ * power of ten, one rounding off the exact value; away from .5 by far
+ * more than that error, they round as printf rounds the exact value.
+ */
+static int
+g4(char tmp[24], double v)
+{
+	double a = fabs(v), scaled, fl;
+	unsigned m;
+	char d[4];
+	int x, i, n = 0, last;
+
+	if (!(a >= 1e-19 && a < 1e15))
+		return -1;
+	/* x: the decimal exponent (a guess near a power of ten; the
+	 * rounding below settles it) */
+	x = 0;
+	while (x < 14 && a >= pow10_exact[x + 1])
+		x++;
+	while (x > -19 && a < (x >= 0 ? pow10_exact[x] : 1 / pow10_exact[-x]))
+		x--;
+	scaled = x <= 3 ? a * pow10_exact[3 - x] : a / pow10_exact[x - 3];
+	fl = floor(scaled);
+	if (fabs(scaled - fl - 0.5) < 1e-6)
+		return -1;
+	m = (unsigned)fl + (scaled - fl > 0.5);
+	if (m == 10000) {
+		m = 1000;
+		x++;
+	}
+	if (m < 1000 || m > 9999)
+		return -1;
+	for (i = 3; i >= 0; i--) {
+		d[i] = (char)('0' + m % 10);
+		m /= 10;
+	}
+	if (v < 0)
+		tmp[n++] = '-';
+	if (x < -4 || x >= 4) {
+		/* %e: d.ddd, trailing zeros dropped, e-05 */
+		tmp[n++] = d[0];
+		for (last = 3; last > 0 && d[last] == '0'; last--)
+			;
+		if (last > 0) {
+			tmp[n++] = '.';
+			for (i = 1; i <= last; i++)
+				tmp[n++] = d[i];
+		}
+		tmp[n++] = 'e';
+		tmp[n++] = x < 0 ? '-' : '+';
+		x = x < 0 ? -x : x;
+		tmp[n++] = (char)('0' + x / 10);
+		tmp[n++] = (char)('0' + x % 10);
+	} else if (x >= 0) {
+		/* %f: x + 1 digits, the point, the rest without trailing
+		 * zeros */
+		for (i = 0; i <= x; i++)
+			tmp[n++] = d[i];
+		for (last = 3; last > x && d[last] == '0'; last--)
+			;
+		if (last > x) {
+			tmp[n++] = '.';
+			for (i = x + 1; i <= last; i++)
+				tmp[n++] = d[i];
+		}
+	} else {
+		/* 0.000dddd */
+		tmp[n++] = '0';
+		tmp[n++] = '.';
+		for (i = 0; i < -x - 1; i++)
+			tmp[n++] = '0';
+		for (last = 3; last > 0 && d[last] == '0'; last--)
+			;
+		for (i = 0; i <= last; i++)
+			tmp[n++] = d[i];
+	}
+	tmp[n] = '\0';
+	return 0;
+}
+
 void
 smp__tune_number(char *out, size_t size, double v)
 {
 	if (isfinite(v) && fabs(v) < 1e15 && v == floor(v)) {
 		/* what "%.0f" prints, without the floating-point printf */
 		char tmp[24];
-		size_t i = sizeof(tmp), k = 0;
+		size_t i = sizeof(tmp);
 		unsigned long long u = (unsigned long long)fabs(v);
 
 		tmp[--i] = '\0';
@@ -169,14 +274,15 @@ smp__tune_number(char *out, size_t size, double v)
 		} while (u);
 		if (signbit(v))
 			tmp[--i] = '-';
-		while (size && k + 1 < size && tmp[i + k]) {
-			out[k] = tmp[i + k];
-			k++;
-		}
-		if (size)
-			out[k] = '\0';
-	} else
-		snprintf(out, size, "%.4g", v);
+		copy_cut(out, size, tmp + i);
+	} else {
+		char tmp[24];
+
+		if (g4(tmp, v) == 0)
+			copy_cut(out, size, tmp);
+		else
+			snprintf(out, size, "%.4g", v);
+	}
 }
 
 void
