@@ -3,6 +3,8 @@
  * check each through the library, print the findings in argument and walk
  * order, a summary on stderr, and the exit status.
  */
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,6 +234,11 @@ struct run {
 	/* per rule (table order): 1 once a rule said once per run
 	 * (smp_rule_info.once_per_run) was output */
 	unsigned char *said;
+	/* the file in whose report every rule said once per run was said
+	 * (SIZE_MAX: not yet): a later file is checked without them
+	 * (SMP_CHECK_RUN_SAID), its report would lose them anyway; read by
+	 * the workers, set by the caller's thread in output order */
+	atomic_size_t said_at;
 };
 
 /* Reads all of stdin (up to STDIN_MAX bytes) into a malloc'd buffer. */
@@ -352,6 +359,8 @@ check_work(void *ud, size_t i)
 
 		o.baseline = r->baseline;
 		o.flags = r->check_flags | walk_flags(r, i);
+		if (atomic_load_explicit(&r->said_at, memory_order_relaxed) < i)
+			o.flags |= SMP_CHECK_RUN_SAID;
 		res->rc = smp_check(&res->rep, r->ctxs[i], path, NULL, 0, &o,
 				    &res->err);
 	}
@@ -413,10 +422,20 @@ count_rule(struct run *r, const char *rule, enum smp_severity sev)
  * --jobs is. A suppressed finding does not count as said.
  */
 static void
-once_per_run(struct run *r, struct smp_report *rep)
+once_per_run(struct run *r, struct smp_report *rep, size_t file)
 {
 	size_t i, k, n = smp_rule_count(), count;
+	int all = 1;
 
+	if (atomic_load_explicit(&r->said_at, memory_order_relaxed) <
+	    SIZE_MAX) {
+		/* all said: only drop what a check that began before
+		 * then still worked out */
+		for (i = 0; i < n; i++)
+			if (smp_rule_at(i)->once_per_run)
+				smp_report_remove_rule(rep, smp_rule_at(i)->id);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		const struct smp_rule_info *info = smp_rule_at(i);
 
@@ -433,7 +452,10 @@ once_per_run(struct run *r, struct smp_report *rep)
 			r->said[i] = strcmp(f->rule, info->id) == 0 &&
 				     !f->suppressed;
 		}
+		all &= r->said[i];
 	}
+	if (all)
+		atomic_store_explicit(&r->said_at, file, memory_order_relaxed);
 }
 
 /* In the caller's thread, in output order: counted and written. */
@@ -487,7 +509,7 @@ check_done(void *ud, size_t i, void *result)
 		r->failed++;
 		return not_checked(r, path, why);
 	}
-	once_per_run(r, rep);
+	once_per_run(r, rep, i);
 	n = smp_report_count(rep);
 	r->jobs += smp_report_jobs(rep);
 	r->unjudged += smp_report_jobs_skipped(rep);
@@ -920,6 +942,7 @@ run_check(int argc, char **argv)
 	memset(&cargs, 0, sizeof(cargs));
 	memset(&files, 0, sizeof(files));
 	memset(&r, 0, sizeof(r));
+	atomic_init(&r.said_at, SIZE_MAX);
 	memset(&select, 0, sizeof(select));
 	memset(&extend, 0, sizeof(extend));
 	memset(&ignore, 0, sizeof(ignore));

@@ -42,8 +42,8 @@ is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-static int
-has_marker(const char *s, size_t len)
+int
+smp__suppress_marked(const char *s, size_t len)
 {
 	size_t i;
 
@@ -376,7 +376,7 @@ scan(struct smp_report *rep, const char *buf, size_t len,
 			for (; pending; pending--)
 				items[n - pending].target = line;
 		}
-		if (!has_marker(buf + s, e - s))
+		if (!smp__suppress_marked(buf + s, e - s))
 			continue;
 		h = comment_start(buf, s, e, docs);
 		if (h == e)
@@ -537,7 +537,7 @@ smp__suppress_apply(struct smp_report *rep, const char *buf, size_t len,
 	char day[11];
 	int rc;
 
-	if (!buf || !has_marker(buf, len))
+	if (!buf || !smp__suppress_marked(buf, len))
 		return 0;
 	rc = scan(rep, buf, len, docs, &items, &n);
 	if (rc) {

@@ -40,15 +40,33 @@ static const unsigned char checks[SMP_RULE_COUNT] = {
 #undef X
 };
 
+/* The rules said once per run (rules.def R()). */
+static const unsigned char once_per_run[SMP_RULE_COUNT] = {
+/* NOLINTBEGIN(bugprone-macro-parentheses): designators cannot be wrapped */
+#define R(a) [SMP_RULE_##a] = 1,
+/* NOLINTEND(bugprone-macro-parentheses) */
+#include "report/rules.def"
+#undef R
+};
+
 /* Each group once, in the order of its first rule in rules.def: a bit
  * per group rather than a search of the groups taken so far (this runs
- * once per job). */
+ * once per job). With run_said, the groups that report only rules said
+ * once per run are left out. */
 size_t
-smp__rule_checks(smp_rule_check_fn *out, size_t max)
+smp__rule_checks(smp_rule_check_fn *out, size_t max, int run_said)
 {
-	unsigned seen = 1u << CHECK_none;
+	unsigned seen = 1u << CHECK_none, others = 0;
 	size_t i, n = 0;
 
+	if (run_said) {
+		for (i = 0; i < SMP_RULE_COUNT; i++)
+			if (!once_per_run[i])
+				others |= 1u << checks[i];
+		for (i = 0; i < SMP_RULE_COUNT; i++)
+			if (!(others & (1u << checks[i])))
+				seen |= 1u << checks[i];
+	}
 	for (i = 0; i < SMP_RULE_COUNT; i++) {
 		unsigned bit = 1u << checks[i];
 
