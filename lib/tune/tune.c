@@ -532,20 +532,59 @@ row_match(const struct smp_catalog *cat, const struct smp_tested_model *row,
 	return SMP_ROW_NONE;
 }
 
-/* How far apart two versions are, major first; large when unknown. */
+/*
+ * How far a row's version is from the query's, major first; large when
+ * either is unknown (qv: the query's version, parsed once; qv_ok 0 when
+ * it does not parse).
+ */
 static double
-version_distance(const char *a, const char *b)
+version_distance(const char *a, const struct smp_version *qv, int qv_ok)
 {
-	struct smp_version va, vb;
+	struct smp_version va;
 	double d = 0;
 	int i;
 
-	if (!a || !b || smp__version_parse(&va, a) ||
-	    smp__version_parse(&vb, b))
+	if (!a || !qv_ok || smp__version_parse(&va, a))
 		return 1e18;
 	for (i = 0; i < 3; i++)
-		d = d * 1000 + fabs((double)va.part[i] - (double)vb.part[i]);
+		d = d * 1000 + fabs((double)va.part[i] - (double)qv->part[i]);
 	return d;
+}
+
+/*
+ * A candidate row of a pick and what prefer() compares, worked out once
+ * per pick rather than at every comparison (a pick compares each row
+ * with the best so far, then with the chosen one).
+ */
+struct cand {
+	const struct smp_tested_model *row;
+	enum smp_row_match match;
+	int same_versions; /* row_same_versions() */
+	int same_type;     /* the query's instance type */
+	double batch;      /* smp__tune_row_batch() */
+	double distance;   /* version_distance() */
+};
+
+/* What a pick knows of its query beyond q: the image and the version. */
+struct pick_env {
+	const struct smp_catalog *cat;
+	const struct smp_tune_query *q;
+	const struct smp_image *im;
+	struct smp_version qv;
+	int qv_ok;
+};
+
+static void
+cand_init(struct cand *c, const struct pick_env *e,
+	  const struct smp_tested_model *row, enum smp_row_match m)
+{
+	c->row = row;
+	c->match = m;
+	c->same_versions = row_same_versions(row, e->q, e->im);
+	c->same_type = strcmp(row->instance_type, e->q->instance->type) == 0;
+	c->batch = smp__tune_row_batch(e->cat, row);
+	c->distance =
+		version_distance(row->framework_version, &e->qv, e->qv_ok);
 }
 
 /*
@@ -555,48 +594,38 @@ version_distance(const char *a, const char *b)
  * else that differs between rows.
  */
 static int
-prefer(const struct smp_catalog *cat, const struct smp_tested_model *a,
-       enum smp_row_match ma, const struct smp_tested_model *b,
-       enum smp_row_match mb, const struct smp_tune_query *q,
-       const struct smp_image *im, int by_batch)
+prefer(const struct cand *a, const struct cand *b,
+       const struct smp_tune_query *q, int by_batch)
 {
 	int hf = q->estimator == SMP_EST_HUGGINGFACE;
-	double da, db;
 	int x, y;
 
 	if (q->sequence_length) {
-		x = a->sequence_length == q->sequence_length;
-		y = b->sequence_length == q->sequence_length;
+		x = a->row->sequence_length == q->sequence_length;
+		y = b->row->sequence_length == q->sequence_length;
 		if (x != y)
 			return y - x;
 	}
-	x = ma == SMP_ROW_EXACT;
-	y = mb == SMP_ROW_EXACT;
+	x = a->match == SMP_ROW_EXACT;
+	y = b->match == SMP_ROW_EXACT;
 	if (x != y)
 		return y - x;
-	if (by_batch &&
-	    smp__tune_row_batch(cat, a) != smp__tune_row_batch(cat, b))
-		return smp__tune_row_batch(cat, a) < smp__tune_row_batch(cat, b)
-			       ? -1
-			       : 1;
-	x = row_same_versions(a, q, im);
-	y = row_same_versions(b, q, im);
+	if (by_batch && a->batch != b->batch)
+		return a->batch < b->batch ? -1 : 1;
+	if (a->same_versions != b->same_versions)
+		return b->same_versions - a->same_versions;
+	if (a->same_type != b->same_type)
+		return b->same_type - a->same_type;
+	x = (a->row->transformers_version != NULL) == hf;
+	y = (b->row->transformers_version != NULL) == hf;
 	if (x != y)
 		return y - x;
-	x = strcmp(a->instance_type, q->instance->type) == 0;
-	y = strcmp(b->instance_type, q->instance->type) == 0;
-	if (x != y)
-		return y - x;
-	x = (a->transformers_version != NULL) == hf;
-	y = (b->transformers_version != NULL) == hf;
-	if (x != y)
-		return y - x;
-	da = version_distance(a->framework_version, q->framework_version);
-	db = version_distance(b->framework_version, q->framework_version);
-	if (da != db)
-		return da < db ? -1 : 1;
-	x = a->instance_count > 0 && a->instance_count == q->instance_count;
-	y = b->instance_count > 0 && b->instance_count == q->instance_count;
+	if (a->distance != b->distance)
+		return a->distance < b->distance ? -1 : 1;
+	x = a->row->instance_count > 0 &&
+	    a->row->instance_count == q->instance_count;
+	y = b->row->instance_count > 0 &&
+	    b->row->instance_count == q->instance_count;
 	return y - x;
 }
 
@@ -609,134 +638,130 @@ prefer(const struct smp_catalog *cat, const struct smp_tested_model *a,
 #define PICK_MAX 256
 
 struct pick_rows {
-	const struct smp_tested_model *row[PICK_MAX];
-	enum smp_row_match match[PICK_MAX];
+	struct cand cand[PICK_MAX];
 	size_t count; /* matching rows, even past PICK_MAX */
 	const struct smp_tested_model *const *model; /* the model's rows */
 	size_t model_count;
+	struct cand scratch; /* past PICK_MAX: the row pick_at() gave */
 };
 
 static void
-pick_rows(struct pick_rows *p, const struct smp_catalog *cat,
-	  const struct smp_tune_query *q, const struct smp_image *im)
+pick_rows(struct pick_rows *p, const struct pick_env *e)
 {
 	size_t i;
 
 	p->count = 0;
-	p->model = query_rows(cat, q, &p->model_count);
+	p->model = query_rows(e->cat, e->q, &p->model_count);
 	for (i = 0; i < p->model_count; i++) {
 		const struct smp_tested_model *r = p->model[i];
 		enum smp_row_match m;
 
-		m = row_match(cat, r, q, im);
+		m = row_match(e->cat, r, e->q, e->im);
 		if (m == SMP_ROW_NONE)
 			continue;
-		if (p->count < PICK_MAX) {
-			p->row[p->count] = r;
-			p->match[p->count] = m;
-		}
+		if (p->count < PICK_MAX)
+			cand_init(&p->cand[p->count], e, r, m);
 		p->count++;
 	}
 }
 
-/* The k-th row to look at and its match (NONE: skip it). */
-static const struct smp_tested_model *
-pick_at(const struct pick_rows *p, const struct smp_catalog *cat,
-	const struct smp_tune_query *q, const struct smp_image *im, size_t k,
-	enum smp_row_match *m)
+/* The k-th row to look at, or NULL to skip it. */
+static const struct cand *
+pick_at(struct pick_rows *p, const struct pick_env *e, size_t k)
 {
-	if (p->count <= PICK_MAX) {
-		*m = p->match[k];
-		return p->row[k];
-	}
-	*m = row_match(cat, p->model[k], q, im);
-	return p->model[k];
+	enum smp_row_match m;
+
+	if (p->count <= PICK_MAX)
+		return &p->cand[k];
+	m = row_match(e->cat, p->model[k], e->q, e->im);
+	if (m == SMP_ROW_NONE)
+		return NULL;
+	cand_init(&p->scratch, e, p->model[k], m);
+	return &p->scratch;
 }
 
 void
 smp__tune_pick(struct smp_row_pick *out, const struct smp_catalog *cat,
 	       const struct smp_tune_query *q)
 {
-	const struct smp_tested_model *best = NULL, *max = NULL, *r;
-	const struct smp_image *im;
+	const struct smp_tested_model *prev = NULL;
+	const struct cand *c;
+	struct cand best, max;
+	struct pick_env e;
 	struct pick_rows rows;
-	enum smp_row_match m, best_m = SMP_ROW_NONE;
 	size_t i, total;
-	int any_seq = 0, d;
+	int any_seq = 0, have_best = 0, have_max = 0, d;
 
 	memset(out, 0, sizeof(*out));
+	memset(&best, 0, sizeof(best));
+	memset(&max, 0, sizeof(max));
 	if (!q->model_key || !q->framework || !q->instance)
 		return;
-	im = query_image(cat, q);
-	pick_rows(&rows, cat, q, im);
+	e.cat = cat;
+	e.q = q;
+	e.im = query_image(cat, q);
+	e.qv_ok = q->framework_version &&
+		  smp__version_parse(&e.qv, q->framework_version) == 0;
+	pick_rows(&rows, &e);
 	total = rows.count <= PICK_MAX ? rows.count : rows.model_count;
 	/* rows of several lengths and none given: the job may use the
 	 * longest, so the smallest batch is the safe one */
 	for (i = 0; i < total; i++) {
-		r = pick_at(&rows, cat, q, im, i, &m);
-		if (m == SMP_ROW_NONE)
+		if (!(c = pick_at(&rows, &e, i)))
 			continue;
-		if (best && r->sequence_length != best->sequence_length)
+		if (prev && c->row->sequence_length != prev->sequence_length)
 			out->seq_mixed = 1;
-		best = r;
+		prev = c->row;
 	}
 	out->by_batch = out->seq_mixed && !q->sequence_length;
-	best = NULL;
 	for (i = 0; i < total; i++) {
-		r = pick_at(&rows, cat, q, im, i, &m);
-		if (m == SMP_ROW_NONE)
+		if (!(c = pick_at(&rows, &e, i)))
 			continue;
 		out->candidates++;
-		if (m == SMP_ROW_EXACT)
+		if (c->match == SMP_ROW_EXACT)
 			out->exact_rows++;
 		if (q->sequence_length &&
-		    r->sequence_length == q->sequence_length)
+		    c->row->sequence_length == q->sequence_length)
 			any_seq = 1;
-		if (!best) {
-			best = r;
-			best_m = m;
+		if (!have_best) {
+			best = *c;
+			have_best = 1;
 			continue;
 		}
-		d = prefer(cat, r, m, best, best_m, q, im, out->by_batch);
-		if (d < 0 ||
-		    (d == 0 && smp__tune_row_batch(cat, r) <
-				       smp__tune_row_batch(cat, best))) {
-			best = r;
-			best_m = m;
-		}
+		d = prefer(c, &best, q, out->by_batch);
+		if (d < 0 || (d == 0 && c->batch < best.batch))
+			best = *c;
 	}
-	if (!best)
+	if (!have_best)
 		return;
 	for (i = 0; i < total; i++) {
-		r = pick_at(&rows, cat, q, im, i, &m);
-		if (m == SMP_ROW_NONE)
+		if (!(c = pick_at(&rows, &e, i)))
 			continue;
-		if (prefer(cat, r, m, best, best_m, q, im, out->by_batch) == 0)
+		if (prefer(c, &best, q, out->by_batch) == 0)
 			out->ties++;
 		/* the largest batch on this GPU, at the job's length */
-		if (any_seq && r->sequence_length != q->sequence_length)
+		if (any_seq && c->row->sequence_length != q->sequence_length)
 			continue;
-		if (!max ||
-		    smp__tune_row_batch(cat, r) >
-			    smp__tune_row_batch(cat, max) ||
-		    (smp__tune_row_batch(cat, r) ==
-			     smp__tune_row_batch(cat, max) &&
-		     r->batch_size_is_lower_bound))
-			max = r;
+		if (!have_max || c->batch > max.batch ||
+		    (c->batch == max.batch &&
+		     c->row->batch_size_is_lower_bound)) {
+			max = *c;
+			have_max = 1;
+		}
 	}
 	/* of equal maxima, name the chosen row */
-	if (max &&
-	    smp__tune_row_batch(cat, best) == smp__tune_row_batch(cat, max) &&
-	    best->batch_size_is_lower_bound >= max->batch_size_is_lower_bound &&
-	    (!any_seq || best->sequence_length == q->sequence_length))
+	if (have_max && best.batch == max.batch &&
+	    best.row->batch_size_is_lower_bound >=
+		    max.row->batch_size_is_lower_bound &&
+	    (!any_seq || best.row->sequence_length == q->sequence_length))
 		max = best;
-	out->match = best_m;
-	out->row = best;
-	out->max = max;
+	out->match = best.match;
+	out->row = best.row;
+	out->max = have_max ? max.row : NULL;
 	out->seq_matched = q->sequence_length &&
-			   best->sequence_length == q->sequence_length;
-	out->count_matched = best->instance_count > 0 &&
-			     best->instance_count == q->instance_count;
+			   best.row->sequence_length == q->sequence_length;
+	out->count_matched = best.row->instance_count > 0 &&
+			     best.row->instance_count == q->instance_count;
 }
 
 /* Hugging Face rows carry a Transformers version; the family of a job is
