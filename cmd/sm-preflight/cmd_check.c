@@ -234,6 +234,9 @@ struct run {
 	/* per rule (table order): 1 once a rule said once per run
 	 * (smp_rule_info.once_per_run) was output */
 	unsigned char *said;
+	/* the rules said once per run (table order), found once */
+	size_t *once;
+	size_t nonce;
 	/* the file in whose report every rule said once per run was said
 	 * (SIZE_MAX: not yet): a later file is checked without them
 	 * (SMP_CHECK_RUN_SAID), its report would lose them anyway; read by
@@ -424,33 +427,31 @@ count_rule(struct run *r, const char *rule, enum smp_severity sev)
 static void
 once_per_run(struct run *r, struct smp_report *rep, size_t file)
 {
-	size_t i, k, n = smp_rule_count(), count;
+	size_t j, k, count;
 	int all = 1;
 
 	if (atomic_load_explicit(&r->said_at, memory_order_relaxed) <
 	    SIZE_MAX) {
 		/* all said: only drop what a check that began before
 		 * then still worked out */
-		for (i = 0; i < n; i++)
-			if (smp_rule_at(i)->once_per_run)
-				smp_report_remove_rule(rep, smp_rule_at(i)->id);
+		for (j = 0; j < r->nonce; j++)
+			smp_report_remove_rule(rep,
+					       smp_rule_at(r->once[j])->id);
 		return;
 	}
-	for (i = 0; i < n; i++) {
-		const struct smp_rule_info *info = smp_rule_at(i);
+	for (j = 0; j < r->nonce; j++) {
+		size_t i = r->once[j];
+		const char *id = smp_rule_at(i)->id;
 
-		if (!info->once_per_run)
-			continue;
 		if (r->said[i]) {
-			smp_report_remove_rule(rep, info->id);
+			smp_report_remove_rule(rep, id);
 			continue;
 		}
 		count = smp_report_count(rep);
 		for (k = 0; k < count && !r->said[i]; k++) {
 			const struct smp_finding *f = smp_report_get(rep, k);
 
-			r->said[i] = strcmp(f->rule, info->id) == 0 &&
-				     !f->suppressed;
+			r->said[i] = strcmp(f->rule, id) == 0 && !f->suppressed;
 		}
 		all &= r->said[i];
 	}
@@ -1240,10 +1241,18 @@ run_check(int argc, char **argv)
 	/* --fix and --diff check through smp_fix(), which makes its own */
 	r.check_flags = shows_edits(&outs) ? 0u : SMP_CHECK_NO_EDITS;
 	r.said = calloc(smp_rule_count(), 1);
-	if (!r.said) {
+	r.once = calloc(smp_rule_count(), sizeof(*r.once));
+	if (!r.said || !r.once) {
 		internal_error(SMP_ENOMEM, NULL);
 		status = CLI_EXIT_INTERNAL;
 		goto out;
+	}
+	{
+		size_t j;
+
+		for (j = 0; j < smp_rule_count(); j++)
+			if (smp_rule_at(j)->once_per_run)
+				r.once[r.nonce++] = j;
 	}
 	if (statistics) {
 		r.stats = calloc(smp_rule_count(), sizeof(*r.stats));
@@ -1313,6 +1322,7 @@ out:
 	free(r.all_jobs);
 	free(r.stats);
 	free(r.said);
+	free(r.once);
 	cli_walk_list_free(&files);
 	cli_configs_free(configs);
 	for (i = 0; owned && i < nowned; i++)
