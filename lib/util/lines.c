@@ -77,8 +77,23 @@ smp__lines_start(struct smp_lines *l, const struct smp_allocator *a,
 {
 	if (!l->built && a && ++l->lookups > SMP_LINES_SCANS)
 		(void)smp__lines_build(l, a);
-	if (!l->start)
-		return smp__line_start(l->buf, l->len, line);
+	if (!l->start) {
+		size_t s;
+
+		/* from a line start on, lines count as from the buffer's */
+		if (l->near_line && line >= l->near_line)
+			s = l->near_start +
+			    smp__line_start(l->buf + l->near_start,
+					    l->len - l->near_start,
+					    line - l->near_line + 1);
+		else
+			s = smp__line_start(l->buf, l->len, line);
+		if (line && s < l->len) {
+			l->near_line = line;
+			l->near_start = s;
+		}
+		return s;
+	}
 	if (line == 0 || line > l->count)
 		return l->len;
 	return l->start[line - 1];
