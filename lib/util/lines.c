@@ -33,16 +33,19 @@ smp__lines_build(struct smp_lines *l, const struct smp_allocator *a)
 {
 	const char *buf = l->buf, *p;
 	size_t len = l->len, cap = 0, i = 0;
+	int has_cr;
 
 	l->built = 1;
 	if (len > UINT32_MAX)
 		return 0; /* no index: smp__lines_start() scans */
+	/* no '\r' looked for line by line in a text without one */
+	has_cr = memchr(buf, '\r', len) != NULL;
 	if (push(l, a, &cap, 0))
 		goto oom;
 	while (i < len) {
 		/* the next '\n' or '\r': memchr for the common case */
 		p = memchr(buf + i, '\n', len - i);
-		{
+		if (has_cr) {
 			const char *cr = memchr(
 				buf + i, '\r',
 				(size_t)((p ? p : buf + len) - (buf + i)));
