@@ -49,32 +49,29 @@ static const unsigned char once_per_run[SMP_RULE_COUNT] = {
 #undef R
 };
 
-/* Each group once, in the order of its first rule in rules.def: a bit
- * per group rather than a search of the groups taken so far (this runs
- * once per job). With run_said, the groups that report only rules said
- * once per run are left out. */
+/* Each group once, in the order of its first rule in rules.def: one
+ * pass over the rules notes the groups in that order (a bit per group
+ * rather than a search of those taken, this runs once per job). With
+ * run_said, the groups that report only rules said once per run are
+ * left out. */
 size_t
 smp__rule_checks(smp_rule_check_fn *out, size_t max, int run_said)
 {
+	unsigned char order[CHECK_GROUPS];
 	unsigned seen = 1u << CHECK_none, others = 0;
-	size_t i, n = 0;
+	size_t i, k = 0, n = 0;
 
-	if (run_said) {
-		for (i = 0; i < SMP_RULE_COUNT; i++)
-			if (!once_per_run[i])
-				others |= 1u << checks[i];
-		for (i = 0; i < SMP_RULE_COUNT; i++)
-			if (!(others & (1u << checks[i])))
-				seen |= 1u << checks[i];
-	}
 	for (i = 0; i < SMP_RULE_COUNT; i++) {
 		unsigned bit = 1u << checks[i];
 
-		if (seen & bit)
-			continue;
-		seen |= bit;
-		if (n < max)
-			out[n++] = group_fn[checks[i]];
+		others |= once_per_run[i] ? 0u : bit;
+		if (!(seen & bit)) {
+			seen |= bit;
+			order[k++] = checks[i];
+		}
 	}
+	for (i = 0; i < k && n < max; i++)
+		if (!run_said || (others & (1u << order[i])))
+			out[n++] = group_fn[order[i]];
 	return n;
 }
