@@ -42,19 +42,25 @@ is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* where the marker's rarest byte in specs and sources sits in it */
+#define MARKER_DASH 2
+
 int
 smp__suppress_marked(const char *s, size_t len)
 {
-	size_t i;
+	size_t i = MARKER_DASH;
 
-	for (i = 0; i + MARKER_LEN <= len; i++) {
-		const char *p = memchr(s + i, 's', len - i);
+	/* every marker has its '-' there: only those are compared */
+	while (i + MARKER_LEN - MARKER_DASH <= len) {
+		const char *p = memchr(s + i, '-', len - i);
 
 		if (!p)
 			return 0;
 		i = (size_t)(p - s);
-		if (i + MARKER_LEN <= len && memcmp(p, MARKER, MARKER_LEN) == 0)
+		if (i + MARKER_LEN - MARKER_DASH <= len &&
+		    memcmp(p - MARKER_DASH, MARKER, MARKER_LEN) == 0)
 			return 1;
+		i++;
 	}
 	return 0;
 }
