@@ -493,13 +493,11 @@ static int
 row_same_model(const struct smp_tested_model *row,
 	       const struct smp_tune_query *q)
 {
-	/* every row given comes from the model's rows (query_rows), so
-	 * the key mostly matches: the framework's first byte tells pytorch
-	 * from tensorflow without a call */
+	/* every row given comes from the model's rows (query_rows(), a
+	 * range of equal model keys): only the framework can differ, and
+	 * its first byte tells pytorch from tensorflow without a call */
 	return row->model_key && q->model_key &&
-	       row->model_key[0] == q->model_key[0] &&
 	       row->framework[0] == q->framework[0] &&
-	       strcmp(row->model_key, q->model_key) == 0 &&
 	       strcmp(row->framework, q->framework) == 0;
 }
 
