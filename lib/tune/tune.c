@@ -412,7 +412,10 @@ image_of(const struct smp_catalog *cat, const struct smp_tune_query *q)
 	for (i = 0; i < cat->image_count; i++) {
 		const struct smp_image *im = &cat->images[i];
 
-		if (strcmp(im->estimator, est) != 0 ||
+		/* the first bytes tell most images apart without a call */
+		if (im->estimator[0] != est[0] ||
+		    im->framework[0] != q->framework[0] ||
+		    strcmp(im->estimator, est) != 0 ||
 		    strcmp(im->framework, q->framework) != 0 ||
 		    !smp__image_framework_is(im, q->framework_version))
 			continue;
