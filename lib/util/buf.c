@@ -2,6 +2,7 @@
  * buf.c - the growable byte buffer (see buf.h).
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "util/buf.h"
@@ -202,6 +203,43 @@ json_short_escape(long cp)
 	}
 }
 
+/* 1 when one of the 8 bytes at u may need escaping ('"', '\\', a control
+ * or a non-ASCII byte); exact, no borrow between bytes. */
+static int
+json_special8(const unsigned char *u)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full, high = ~low7;
+	uint64_t x, t, q, b;
+
+	memcpy(&x, u, 8);
+	t = x & low7;
+	q = t ^ 0x2222222222222222ull; /* '"' bytes become 0 */
+	b = t ^ 0x5c5c5c5c5c5c5c5cull; /* '\\' bytes become 0 */
+	/* the high bit of t + 0x60 is clear for a byte below 0x20, that of
+	 * v + 0x7f for a zero byte v */
+	return ((x | ~(t + 0x6060606060606060ull) | ~((q + low7) | q) |
+		 ~((b + low7) | b)) &
+		high) != 0;
+}
+
+/* The length of the run of bytes at u[0..n) that need no escaping. */
+static size_t
+json_plain_run(const unsigned char *u, size_t n)
+{
+	size_t i = 0, stop;
+
+	for (;;) {
+		while (i + 8 <= n && !json_special8(u + i))
+			i += 8;
+		stop = i + 8 <= n ? i + 8 : n;
+		while (i < stop && u[i] >= 0x20 && u[i] < 0x80 && u[i] != '"' &&
+		       u[i] != '\\')
+			i++;
+		if (i < stop || i == n)
+			return i;
+	}
+}
+
 void
 smp__json_escape(const char *s, void (*put)(void *ud, const char *p, size_t n),
 		 void *ud)
@@ -215,9 +253,7 @@ smp__json_escape(const char *s, void (*put)(void *ud, const char *p, size_t n),
 		const char *e;
 		long cp;
 
-		while (i < n && u[i] >= 0x20 && u[i] < 0x80 && u[i] != '"' &&
-		       u[i] != '\\')
-			i++;
+		i += json_plain_run(u + i, n - i);
 		if (i > start)
 			put(ud, s + start, i - start);
 		if (i == n)
