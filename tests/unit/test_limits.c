@@ -206,6 +206,24 @@ Test(limits, line_scans_go_on_from_the_last_line)
 	cr_assert_gt(l.near_line, 0, "a scan found a line");
 }
 
+/* A line ends at '\n', '\r' or the end of the text, whichever is first;
+ * from the end or past it, a line is empty. */
+Test(limits, line_len_stops_at_either_line_end)
+{
+	static const char buf[] = "ab\ncd\r\nef\rgh";
+	size_t len = sizeof(buf) - 1;
+
+	cr_assert_eq(smp__line_len(buf, len, 0), 2);
+	cr_assert_eq(smp__line_len(buf, len, 1), 1);
+	cr_assert_eq(smp__line_len(buf, len, 2), 0);
+	cr_assert_eq(smp__line_len(buf, len, 3), 2);
+	cr_assert_eq(smp__line_len(buf, len, 7), 2);
+	cr_assert_eq(smp__line_len(buf, len, 10), 2);
+	cr_assert_eq(smp__line_len(buf, len, len), 0);
+	cr_assert_eq(smp__line_len(buf, len, len + 5), 0);
+	cr_assert_eq(smp__line_len(buf, 5, 3), 2, "the length bounds it");
+}
+
 Test(limits, line_index_is_built_after_a_few_lookups)
 {
 	struct smp_allocator a;
