@@ -598,6 +598,16 @@ path_push(struct path *p, const struct smp_node *seg, size_t index)
 	}
 	if (p->len + 1 < sizeof(p->buf))
 		p->buf[p->len++] = '/';
+	/* the common segment, nothing to escape: copied whole */
+	if (!memchr(s, '~', n) && !memchr(s, '/', n)) {
+		if (p->len + n >= sizeof(p->buf)) {
+			p->overflow = 1;
+			n = sizeof(p->buf) - 1 - p->len;
+		}
+		memcpy(p->buf + p->len, s, n);
+		p->len += n;
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		const char *esc = s[i] == '~'   ? "~0"
 				  : s[i] == '/' ? "~1"
