@@ -285,14 +285,20 @@ smp__finding_fix(struct smp_report *r, struct smp_finding *f, const char *fmt,
 {
 	char buf[1024];
 	va_list ap;
+	int len;
 
 	if (!f)
 		return;
 	va_start(ap, fmt);
-	if (smp__vfmt(buf, sizeof(buf), fmt, ap) < 0)
-		buf[0] = '\0';
+	len = smp__vfmt(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	finding_str(r, &f->fix, buf);
+	if (len < 0)
+		len = 0;
+	else if ((size_t)len >= sizeof(buf))
+		len = (int)strlen(buf); /* cut to the buffer */
+	f->fix = smp__arena_strndup(&r->arena, buf, (size_t)len);
+	if (!f->fix)
+		r->failed = 1;
 }
 
 /* Out of memory on the way (r->failed is set): no half suggestion. */
