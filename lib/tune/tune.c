@@ -354,7 +354,13 @@ smp__tune_model_text(char *out, size_t size, const struct smp_node *v)
 		t++;
 		n -= 2;
 	}
-	smp__fmt(out, size, "%.*s", (int)n, t ? t : "");
+	if (!size)
+		return;
+	if (n >= size)
+		n = size - 1; /* cut as "%.*s" is */
+	if (n)
+		memcpy(out, t, n);
+	out[n] = '\0';
 }
 
 int

@@ -133,6 +133,33 @@ Test(tune, numbers_match_printf)
 	cr_assert_str_eq(got, "6.6");
 }
 
+/* The model's name without the SDK's JSON quotes, cut to the buffer. */
+Test(tune, model_text_unquotes_and_cuts)
+{
+	struct smp_node n;
+	char out[8];
+
+	memset(&n, 0, sizeof(n));
+	n.kind = SMP_NODE_SCALAR;
+	n.u.scalar.value = "\"bert-base\"";
+	n.u.scalar.len = strlen(n.u.scalar.value);
+	smp__tune_model_text(out, sizeof(out), &n);
+	cr_assert_str_eq(out, "bert-ba");
+	n.u.scalar.value = "gpt2";
+	n.u.scalar.len = 4;
+	smp__tune_model_text(out, sizeof(out), &n);
+	cr_assert_str_eq(out, "gpt2");
+	n.u.scalar.value = "\"\"";
+	n.u.scalar.len = 2;
+	smp__tune_model_text(out, sizeof(out), &n);
+	cr_assert_str_eq(out, "");
+	smp__tune_model_text(out, sizeof(out), NULL);
+	cr_assert_str_eq(out, "");
+	out[0] = 'x';
+	smp__tune_model_text(out, 0, &n);
+	cr_assert_eq(out[0], 'x', "no room, nothing written");
+}
+
 /* --------------------------------------------- jobs through the pipeline */
 
 struct probe {
