@@ -57,7 +57,7 @@ static const unsigned char once_per_run[SMP_RULE_COUNT] = {
 size_t
 smp__rule_checks(smp_rule_check_fn *out, size_t max, int run_said)
 {
-	unsigned char order[CHECK_GROUPS];
+	unsigned char order[CHECK_GROUPS] = {0};
 	unsigned seen = 1u << CHECK_none, others = 0;
 	size_t i, k = 0, n = 0;
 
