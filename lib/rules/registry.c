@@ -29,7 +29,7 @@ enum check_group {
 };
 
 static const smp_rule_check_fn group_fn[CHECK_GROUPS] = {
-#define G(name, fn) [CHECK_##name] = fn,
+#define G(name, fn) [CHECK_##name] = (fn),
 	GROUPS(G)
 #undef G
 };

@@ -679,7 +679,7 @@ pick_at(struct pick_rows *p, const struct pick_env *e, size_t k)
 	enum smp_row_match m;
 
 	if (p->count <= PICK_MAX)
-		return &p->cand[k];
+		return p->cand[k].row ? &p->cand[k] : NULL;
 	m = row_match(e->cat, p->model[k], e->q, e->im);
 	if (m == SMP_ROW_NONE)
 		return NULL;
@@ -697,7 +697,7 @@ smp__tune_pick(struct smp_row_pick *out, const struct smp_catalog *cat,
 	struct pick_env e;
 	struct pick_rows rows;
 	size_t i, total;
-	int any_seq = 0, have_best = 0, have_max = 0, d;
+	int any_seq = 0, d;
 
 	memset(out, 0, sizeof(*out));
 	memset(&best, 0, sizeof(best));
@@ -730,16 +730,15 @@ smp__tune_pick(struct smp_row_pick *out, const struct smp_catalog *cat,
 		if (q->sequence_length &&
 		    c->row->sequence_length == q->sequence_length)
 			any_seq = 1;
-		if (!have_best) {
+		if (!best.row) {
 			best = *c;
-			have_best = 1;
 			continue;
 		}
 		d = prefer(c, &best, q, out->by_batch);
 		if (d < 0 || (d == 0 && c->batch < best.batch))
 			best = *c;
 	}
-	if (!have_best)
+	if (!best.row)
 		return;
 	for (i = 0; i < total; i++) {
 		if (!(c = pick_at(&rows, &e, i)))
@@ -749,22 +748,20 @@ smp__tune_pick(struct smp_row_pick *out, const struct smp_catalog *cat,
 		/* the largest batch on this GPU, at the job's length */
 		if (any_seq && c->row->sequence_length != q->sequence_length)
 			continue;
-		if (!have_max || c->batch > max.batch ||
+		if (!max.row || c->batch > max.batch ||
 		    (c->batch == max.batch &&
-		     c->row->batch_size_is_lower_bound)) {
+		     c->row->batch_size_is_lower_bound))
 			max = *c;
-			have_max = 1;
-		}
 	}
 	/* of equal maxima, name the chosen row */
-	if (have_max && best.batch == max.batch &&
+	if (max.row && best.batch == max.batch &&
 	    best.row->batch_size_is_lower_bound >=
 		    max.row->batch_size_is_lower_bound &&
 	    (!any_seq || best.row->sequence_length == q->sequence_length))
 		max = best;
 	out->match = best.match;
 	out->row = best.row;
-	out->max = have_max ? max.row : NULL;
+	out->max = max.row;
 	out->seq_matched = q->sequence_length &&
 			   best.row->sequence_length == q->sequence_length;
 	out->count_matched = best.row->instance_count > 0 &&
