@@ -154,9 +154,11 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	rep->severity_set = ctx->severity_set;
 	rep->buf = buf ? buf : "";
 	rep->len = len;
-	/* an inline suppression may name a rule said once per run: such a
-	 * spec gets them, so that the suppression is used as before */
+	/* an inline suppression may name a rule said once per run: a spec
+	 * whose suppressions apply (below) and that may hold one gets them,
+	 * so that the suppression is used as before */
 	if (hook && (hook->flags & SMP_CHECK_RUN_SAID) &&
+	    !smp__pysrc_kind(name) && !ctx->no_inline_ignores &&
 	    smp__suppress_marked(rep->buf, len)) {
 		said = *hook;
 		said.flags &= ~SMP_CHECK_RUN_SAID;
