@@ -397,11 +397,16 @@ struct smp_baseline;
  * SMP_CHECK_NO_EDITS: the findings' byte edits (edit_text, edit_start,
  * edit_end, edit_unsafe) are not worked out and stay NULL and 0, for a
  * caller that neither applies fixes nor shows the edits (the fix
- * suggestions' text is there as always).
+ * suggestions' text is there as always). SMP_CHECK_RUN_SAID: the rules
+ * said once per run (smp_rule_info.once_per_run) were said by an earlier
+ * check of the caller's run, whose later reports drop them
+ * (smp_report_remove_rule()): they are not worked out, unless the spec
+ * has an inline suppression (which may name one of them).
  */
 #define SMP_CHECK_WALKED 1u
 #define SMP_CHECK_ALL_JOBS 2u
 #define SMP_CHECK_NO_EDITS 4u
+#define SMP_CHECK_RUN_SAID 8u
 
 /* Per-check options; NULL options mean the defaults (all zero). */
 struct smp_check_options {
@@ -416,7 +421,8 @@ struct smp_check_options {
 	const char *script_dir;
 	/* How the spec is written; AUTO decides from the name and bytes. */
 	enum smp_input_format format;
-	/* Version 2. SMP_CHECK_WALKED, SMP_CHECK_ALL_JOBS, SMP_CHECK_NO_EDITS;
+	/* Version 2. SMP_CHECK_WALKED, SMP_CHECK_ALL_JOBS, SMP_CHECK_NO_EDITS,
+	 * SMP_CHECK_RUN_SAID;
 	 * 0: the file was named by the user, every job in it is judged and
 	 * the findings carry their edits. */
 	unsigned int flags;

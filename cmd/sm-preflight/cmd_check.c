@@ -3,6 +3,8 @@
  * check each through the library, print the findings in argument and walk
  * order, a summary on stderr, and the exit status.
  */
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,6 +234,14 @@ struct run {
 	/* per rule (table order): 1 once a rule said once per run
 	 * (smp_rule_info.once_per_run) was output */
 	unsigned char *said;
+	/* the rules said once per run (table order), found once */
+	size_t *once;
+	size_t nonce;
+	/* the file in whose report every rule said once per run was said
+	 * (SIZE_MAX: not yet): a later file is checked without them
+	 * (SMP_CHECK_RUN_SAID), its report would lose them anyway; read by
+	 * the workers, set by the caller's thread in output order */
+	atomic_size_t said_at;
 };
 
 /* Reads all of stdin (up to STDIN_MAX bytes) into a malloc'd buffer. */
@@ -352,6 +362,8 @@ check_work(void *ud, size_t i)
 
 		o.baseline = r->baseline;
 		o.flags = r->check_flags | walk_flags(r, i);
+		if (atomic_load_explicit(&r->said_at, memory_order_relaxed) < i)
+			o.flags |= SMP_CHECK_RUN_SAID;
 		res->rc = smp_check(&res->rep, r->ctxs[i], path, NULL, 0, &o,
 				    &res->err);
 	}
@@ -413,27 +425,38 @@ count_rule(struct run *r, const char *rule, enum smp_severity sev)
  * --jobs is. A suppressed finding does not count as said.
  */
 static void
-once_per_run(struct run *r, struct smp_report *rep)
+once_per_run(struct run *r, struct smp_report *rep, size_t file)
 {
-	size_t i, k, n = smp_rule_count(), count;
+	size_t j, k, count;
+	int all = 1;
 
-	for (i = 0; i < n; i++) {
-		const struct smp_rule_info *info = smp_rule_at(i);
+	if (atomic_load_explicit(&r->said_at, memory_order_relaxed) <
+	    SIZE_MAX) {
+		/* all said: only drop what a check that began before
+		 * then still worked out */
+		for (j = 0; j < r->nonce; j++)
+			smp_report_remove_rule(rep,
+					       smp_rule_at(r->once[j])->id);
+		return;
+	}
+	for (j = 0; j < r->nonce; j++) {
+		size_t i = r->once[j];
+		const char *id = smp_rule_at(i)->id;
 
-		if (!info->once_per_run)
-			continue;
 		if (r->said[i]) {
-			smp_report_remove_rule(rep, info->id);
+			smp_report_remove_rule(rep, id);
 			continue;
 		}
 		count = smp_report_count(rep);
 		for (k = 0; k < count && !r->said[i]; k++) {
 			const struct smp_finding *f = smp_report_get(rep, k);
 
-			r->said[i] = strcmp(f->rule, info->id) == 0 &&
-				     !f->suppressed;
+			r->said[i] = strcmp(f->rule, id) == 0 && !f->suppressed;
 		}
+		all &= r->said[i];
 	}
+	if (all)
+		atomic_store_explicit(&r->said_at, file, memory_order_relaxed);
 }
 
 /* In the caller's thread, in output order: counted and written. */
@@ -487,7 +510,7 @@ check_done(void *ud, size_t i, void *result)
 		r->failed++;
 		return not_checked(r, path, why);
 	}
-	once_per_run(r, rep);
+	once_per_run(r, rep, i);
 	n = smp_report_count(rep);
 	r->jobs += smp_report_jobs(rep);
 	r->unjudged += smp_report_jobs_skipped(rep);
@@ -920,6 +943,7 @@ run_check(int argc, char **argv)
 	memset(&cargs, 0, sizeof(cargs));
 	memset(&files, 0, sizeof(files));
 	memset(&r, 0, sizeof(r));
+	atomic_init(&r.said_at, SIZE_MAX);
 	memset(&select, 0, sizeof(select));
 	memset(&extend, 0, sizeof(extend));
 	memset(&ignore, 0, sizeof(ignore));
@@ -1217,10 +1241,18 @@ run_check(int argc, char **argv)
 	/* --fix and --diff check through smp_fix(), which makes its own */
 	r.check_flags = shows_edits(&outs) ? 0u : SMP_CHECK_NO_EDITS;
 	r.said = calloc(smp_rule_count(), 1);
-	if (!r.said) {
+	r.once = calloc(smp_rule_count(), sizeof(*r.once));
+	if (!r.said || !r.once) {
 		internal_error(SMP_ENOMEM, NULL);
 		status = CLI_EXIT_INTERNAL;
 		goto out;
+	}
+	{
+		size_t j;
+
+		for (j = 0; j < smp_rule_count(); j++)
+			if (smp_rule_at(j)->once_per_run)
+				r.once[r.nonce++] = j;
 	}
 	if (statistics) {
 		r.stats = calloc(smp_rule_count(), sizeof(*r.stats));
@@ -1290,6 +1322,7 @@ out:
 	free(r.all_jobs);
 	free(r.stats);
 	free(r.said);
+	free(r.once);
 	cli_walk_list_free(&files);
 	cli_configs_free(configs);
 	for (i = 0; owned && i < nowned; i++)

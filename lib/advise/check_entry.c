@@ -68,8 +68,8 @@ smp_check(struct smp_report **out, const struct smp_context *ctx,
 	}
 	hook.format = o.format;
 	hook.script_dir = o.script_dir;
-	if (o.flags &
-	    ~(SMP_CHECK_WALKED | SMP_CHECK_ALL_JOBS | SMP_CHECK_NO_EDITS))
+	if (o.flags & ~(SMP_CHECK_WALKED | SMP_CHECK_ALL_JOBS |
+			SMP_CHECK_NO_EDITS | SMP_CHECK_RUN_SAID))
 		return invalid(err, "invalid smp_check_options.flags");
 	hook.flags = o.flags & ~SMP_CHECK_NO_EDITS;
 	/* the edits cost as much as a rule: only for whoever uses them */

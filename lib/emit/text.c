@@ -258,22 +258,42 @@ excerpt_ascii(struct smp__out *o, struct window *win, size_t cells,
  * smp__pos_at() does: every byte that is not a UTF-8 continuation byte
  * starts a character.
  */
+/* The columns an excerpt underlines: from column up to end (exclusive;
+ * 0: one character, or to the end of a multi-line range's line). */
+struct finding_cols {
+	uint32_t column, end;
+	int multi_line;
+};
+
+static void
+finding_cols(struct finding_cols *fc, const struct smp_finding *f)
+{
+	/* a notebook's excerpt is the cell's line: its columns */
+	fc->column = f->cell ? f->cell_column : f->column;
+	fc->end = 0;
+	if (f->cell)
+		fc->end = f->cell_end_column > fc->column ? f->cell_end_column
+							  : 0;
+	else if (f->end_line == f->line && f->end_column > f->column)
+		fc->end = f->end_column;
+	fc->multi_line = f->end_line > f->line;
+}
+
 static struct span
 excerpt(struct smp__out *o, const struct smp_finding *f, struct window *win)
 {
 	const char *s = f->source_line;
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, cells = 0, stop = (size_t)-1;
-	uint32_t col = 1, end = 0;
+	uint32_t col = 1, end;
 	struct span sp = {0, 0};
 	int have_start = 0, have_end = 0;
-	/* a notebook's excerpt is the cell's line: its columns */
-	uint32_t column = f->cell ? f->cell_column : f->column;
+	struct finding_cols fc;
+	uint32_t column;
 
-	if (f->cell)
-		end = f->cell_end_column > column ? f->cell_end_column : 0;
-	else if (f->end_line == f->line && f->end_column > f->column)
-		end = f->end_column;
+	finding_cols(&fc, f);
+	column = fc.column;
+	end = fc.end;
 	win->first = (size_t)-1;
 	/* NUL-terminated, and never read past the window: a finding on a
 	 * megabyte-long line costs what one on a short line does */
@@ -345,12 +365,36 @@ excerpt(struct smp__out *o, const struct smp_finding *f, struct window *win)
 	if (!have_end) {
 		if (end >= col)
 			sp.end = cells + (end - col);
-		else if (f->end_line > f->line)
+		else if (fc.multi_line)
 			sp.end = cells; /* a multi-line range: to the end */
 	}
 	if (sp.end <= sp.start)
 		sp.end = sp.start + 1;
 	return sp;
+}
+
+/*
+ * The excerpt() of a line of at most EXCERPT_MAX printable ASCII bytes,
+ * the common case, without its two passes: one cell per byte, no window.
+ * Returns 0 (and *len the line's length) when it applies.
+ */
+static int
+ascii_excerpt(const struct finding_cols *fc, const char *s, size_t *len,
+	      struct span *sp)
+{
+	size_t n = strnlen(s, EXCERPT_MAX + 1);
+
+	if (n > EXCERPT_MAX || ascii_run((const unsigned char *)s, n) != n)
+		return -1;
+	*len = n;
+	sp->start = fc->column ? fc->column - 1 : 0;
+	if (fc->end)
+		sp->end = fc->end - 1;
+	else
+		sp->end = fc->multi_line ? n : 0;
+	if (sp->end <= sp->start)
+		sp->end = sp->start + 1;
+	return 0;
 }
 
 static size_t
@@ -376,6 +420,23 @@ severity_color(enum smp_severity sev)
 	default:
 		return ANSI_CYAN;
 	}
+}
+
+/* The caret line: indent cells of spaces, then '^' and '~' from start up
+ * to end (exclusive). */
+static void
+underline(struct smp__out *o, size_t width, size_t indent, size_t start,
+	  size_t end, int color)
+{
+	out_repeat(o, ' ', 3 + width);
+	smp__out_mem(o, " | ", 3);
+	out_repeat(o, ' ', indent);
+	out_color(o, color, ANSI_GREEN);
+	smp__out_mem(o, "^", 1);
+	if (end > start + 1)
+		out_repeat(o, '~', end - start - 1);
+	out_color(o, color, ANSI_RESET);
+	smp__out_mem(o, "\n", 1);
 }
 
 static void
@@ -423,9 +484,26 @@ emit_finding(struct smp__out *o, const struct smp_finding *f, int color)
 
 	if (f->line && f->source_line) {
 		struct window win = {0, (size_t)-1, 0, 0};
-		struct span sp = excerpt(NULL, f, &win);
-		size_t lead = 0;
+		struct finding_cols fc;
+		struct span sp;
+		size_t lead = 0, n;
 
+		finding_cols(&fc, f);
+		if (ascii_excerpt(&fc, f->source_line, &n, &sp) == 0) {
+			out_repeat(o, ' ', 3);
+			smp__out_uint(o, line);
+			smp__out_mem(o, " |", 2);
+			if (n) {
+				smp__out_mem(o, " ", 1);
+				smp__out_mem(o, f->source_line, n);
+			}
+			smp__out_mem(o, "\n", 1);
+			if (f->column)
+				underline(o, width, sp.start, sp.start, sp.end,
+					  color);
+			goto fix;
+		}
+		sp = excerpt(NULL, f, &win);
 		if (win.total > EXCERPT_MAX) {
 			win.from = sp.start > EXCERPT_BEFORE
 					   ? sp.start - EXCERPT_BEFORE
@@ -445,20 +523,12 @@ emit_finding(struct smp__out *o, const struct smp_finding *f, int color)
 		if (win.to < win.total)
 			smp__out_mem(o, "...", 3);
 		smp__out_mem(o, "\n", 1);
-		if (f->column) {
-			size_t end = sp.end < win.to ? sp.end : win.to;
-
-			out_repeat(o, ' ', 3 + width);
-			smp__out_mem(o, " | ", 3);
-			out_repeat(o, ' ', lead + (sp.start - win.first));
-			out_color(o, color, ANSI_GREEN);
-			smp__out_mem(o, "^", 1);
-			if (end > sp.start + 1)
-				out_repeat(o, '~', end - sp.start - 1);
-			out_color(o, color, ANSI_RESET);
-			smp__out_mem(o, "\n", 1);
-		}
+		if (f->column)
+			underline(o, width, lead + (sp.start - win.first),
+				  sp.start, sp.end < win.to ? sp.end : win.to,
+				  color);
 	}
+fix:
 	if (f->fix) {
 		out_repeat(o, ' ', 3 + width);
 		smp__out_mem(o, " = fix: ", 8);

@@ -621,6 +621,9 @@ smp__hp_flag(const struct smp_node *n)
  * ones a conda environment, a Kubernetes manifest or a package.json
  * shares with them (dependencies, environment, tags, role, rules ...).
  */
+static const char key_entry_point[] = "entry_point";
+static const char key_instance_type[] = "instance_type";
+
 static const char *const evidence_keys[] = {
 	"AlgorithmSpecification",
 	"ResourceConfig",
@@ -630,14 +633,14 @@ static const char *const evidence_keys[] = {
 	"TrainingJobStatus",
 	"algorithm_name",
 	"compiler_config",
-	"entry_point",
+	key_entry_point,
 	"estimator",
 	"framework_version",
 	"image_name",
 	"image_uri",
 	"instance_count",
 	"instance_groups",
-	"instance_type",
+	key_instance_type,
 	"py_version",
 	"pytorch_version",
 	"source_code",
@@ -677,13 +680,25 @@ smp__job_evidence(const struct smp_node *root)
 	return 0;
 }
 
+/* The keys nearly every estimator or ModelTrainer spec has, looked for
+ * first: one hit answers, and a scan costs the buffer's length. */
+static const char *const likely_keys[] = {key_instance_type, key_entry_point};
+
 int
 smp__text_may_hold_job(const char *buf, size_t len)
 {
-	size_t i;
+	size_t i, j;
 
-	for (i = 0; i < COUNT(evidence_keys); i++)
-		if (smp__mem_contains(buf, len, evidence_keys[i]))
+	for (i = 0; i < COUNT(likely_keys); i++)
+		if (smp__mem_contains(buf, len, likely_keys[i]))
 			return 1;
+	for (i = 0; i < COUNT(evidence_keys); i++) {
+		for (j = 0; j < COUNT(likely_keys); j++)
+			if (evidence_keys[i] == likely_keys[j])
+				break;
+		if (j == COUNT(likely_keys) &&
+		    smp__mem_contains(buf, len, evidence_keys[i]))
+			return 1;
+	}
 	return 0;
 }

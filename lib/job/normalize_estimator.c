@@ -9,13 +9,109 @@
 
 #include "job/normalize.h"
 
-/* The value of key, or of its legacy name (train_instance_type ...). */
-static const struct smp_node *
-get2(const struct smp_node *m, const char *key, const char *legacy)
-{
-	const struct smp_node *v = smp__map_get(m, key);
+/* The root keys the normalizer reads, looked up in one pass (keys()). */
+enum key {
+	K_ESTIMATOR,
+	K_INSTANCE_TYPE,
+	K_TRAIN_INSTANCE_TYPE,
+	K_INSTANCE_COUNT,
+	K_TRAIN_INSTANCE_COUNT,
+	K_INSTANCE_GROUPS,
+	K_TRANSFORMERS_VERSION,
+	K_PYTORCH_VERSION,
+	K_TENSORFLOW_VERSION,
+	K_FRAMEWORK_VERSION,
+	K_PY_VERSION,
+	K_IMAGE_URI,
+	K_IMAGE_NAME,
+	K_COMPILER_CONFIG,
+	K_DISTRIBUTION,
+	K_DISTRIBUTIONS,
+	K_ENVIRONMENT,
+	K_HYPERPARAMETERS,
+	K_ENTRY_POINT,
+	K_SOURCE_DIR,
+	K_DEBUGGER_HOOK_CONFIG,
+	K_DISABLE_PROFILER,
+	K_PROFILER_CONFIG,
+	K_CHECKPOINT_S3_URI,
+	K_CHECKPOINT_LOCAL_PATH,
+	K_COUNT
+};
 
-	return v ? v : (legacy ? smp__map_get(m, legacy) : NULL);
+#define KEY(s)                                                                 \
+	{                                                                      \
+		s, sizeof(s) - 1                                               \
+	}
+
+static const struct {
+	const char *name;
+	size_t len;
+} key_names[K_COUNT] = {
+	[K_ESTIMATOR] = KEY("estimator"),
+	[K_INSTANCE_TYPE] = KEY("instance_type"),
+	[K_TRAIN_INSTANCE_TYPE] = KEY("train_instance_type"),
+	[K_INSTANCE_COUNT] = KEY("instance_count"),
+	[K_TRAIN_INSTANCE_COUNT] = KEY("train_instance_count"),
+	[K_INSTANCE_GROUPS] = KEY("instance_groups"),
+	[K_TRANSFORMERS_VERSION] = KEY("transformers_version"),
+	[K_PYTORCH_VERSION] = KEY("pytorch_version"),
+	[K_TENSORFLOW_VERSION] = KEY("tensorflow_version"),
+	[K_FRAMEWORK_VERSION] = KEY("framework_version"),
+	[K_PY_VERSION] = KEY("py_version"),
+	[K_IMAGE_URI] = KEY("image_uri"),
+	[K_IMAGE_NAME] = KEY("image_name"),
+	[K_COMPILER_CONFIG] = KEY("compiler_config"),
+	[K_DISTRIBUTION] = KEY("distribution"),
+	[K_DISTRIBUTIONS] = KEY("distributions"),
+	[K_ENVIRONMENT] = KEY("environment"),
+	[K_HYPERPARAMETERS] = KEY("hyperparameters"),
+	[K_ENTRY_POINT] = KEY("entry_point"),
+	[K_SOURCE_DIR] = KEY("source_dir"),
+	[K_DEBUGGER_HOOK_CONFIG] = KEY("debugger_hook_config"),
+	[K_DISABLE_PROFILER] = KEY("disable_profiler"),
+	[K_PROFILER_CONFIG] = KEY("profiler_config"),
+	[K_CHECKPOINT_S3_URI] = KEY("checkpoint_s3_uri"),
+	[K_CHECKPOINT_LOCAL_PATH] = KEY("checkpoint_local_path"),
+};
+
+/*
+ * The value of each key of key_names in root, or NULL: what
+ * smp__map_get() gives for each (the last of duplicates wins), in one
+ * pass over the root rather than one per key.
+ */
+static void
+keys(const struct smp_node *v[K_COUNT], const struct smp_node *root)
+{
+	size_t i, k;
+
+	for (k = 0; k < K_COUNT; k++)
+		v[k] = NULL;
+	if (!root || root->kind != SMP_NODE_MAPPING)
+		return;
+	for (i = root->u.mapping.count; i-- > 0;) {
+		const struct smp_node *key = root->u.mapping.items[i].key;
+
+		if (key->kind != SMP_NODE_SCALAR)
+			continue;
+		for (k = 0; k < K_COUNT; k++) {
+			if (key->u.scalar.len != key_names[k].len ||
+			    key->u.scalar.value[0] != key_names[k].name[0] ||
+			    memcmp(key->u.scalar.value, key_names[k].name,
+				   key_names[k].len) != 0)
+				continue;
+			if (!v[k])
+				v[k] = root->u.mapping.items[i].value;
+			break;
+		}
+	}
+}
+
+/* The value of a key, or of its legacy name (train_instance_type ...). */
+static const struct smp_node *
+get2(const struct smp_node *const v[K_COUNT], enum key key, enum key legacy)
+{
+	return v[key] ? v[key] : v[legacy];
 }
 
 static enum smp_estimator
@@ -40,16 +136,14 @@ estimator_class(const struct smp_node *n)
  * TensorFlow (the only majors Training Compiler ever shipped).
  */
 static enum smp_estimator
-infer_class(const struct smp_node *root)
+infer_class(const struct smp_node *const v[K_COUNT])
 {
 	const char *fv;
 
-	if (smp__map_get(root, "transformers_version") ||
-	    smp__map_get(root, "pytorch_version") ||
-	    smp__map_get(root, "tensorflow_version"))
+	if (v[K_TRANSFORMERS_VERSION] || v[K_PYTORCH_VERSION] ||
+	    v[K_TENSORFLOW_VERSION])
 		return SMP_EST_HUGGINGFACE;
-	fv = smp__node_text(
-		smp__as_string(smp__map_get(root, "framework_version")));
+	fv = smp__node_text(smp__as_string(v[K_FRAMEWORK_VERSION]));
 	if (fv && fv[0] == '1' && fv[1] == '.')
 		return SMP_EST_PYTORCH;
 	if (fv && fv[0] == '2' && fv[1] == '.')
@@ -58,15 +152,15 @@ infer_class(const struct smp_node *root)
 }
 
 static void
-take_versions(struct smp_job *job, const struct smp_node *root)
+take_versions(struct smp_job *job, const struct smp_node *const v[K_COUNT])
 {
 	const struct smp_node *pt, *tf;
 
 	if (job->estimator == SMP_EST_HUGGINGFACE) {
-		job->transformers_version = smp__as_string(
-			smp__map_get(root, "transformers_version"));
-		pt = smp__as_string(smp__map_get(root, "pytorch_version"));
-		tf = smp__as_string(smp__map_get(root, "tensorflow_version"));
+		job->transformers_version =
+			smp__as_string(v[K_TRANSFORMERS_VERSION]);
+		pt = smp__as_string(v[K_PYTORCH_VERSION]);
+		tf = smp__as_string(v[K_TENSORFLOW_VERSION]);
 		/* both set is framework-version-missing's business */
 		if (pt) {
 			job->framework_version = pt;
@@ -76,15 +170,14 @@ take_versions(struct smp_job *job, const struct smp_node *root)
 			job->base_framework = "tensorflow";
 		}
 	} else {
-		job->framework_version =
-			smp__as_string(smp__map_get(root, "framework_version"));
+		job->framework_version = smp__as_string(v[K_FRAMEWORK_VERSION]);
 		if (job->estimator == SMP_EST_PYTORCH)
 			job->base_framework = "pytorch";
 		else if (job->estimator == SMP_EST_TENSORFLOW)
 			job->base_framework = "tensorflow";
 	}
-	job->py_version = smp__as_string(smp__map_get(root, "py_version"));
-	job->image_uri = get2(root, "image_uri", "image_name");
+	job->py_version = smp__as_string(v[K_PY_VERSION]);
+	job->image_uri = get2(v, K_IMAGE_URI, K_IMAGE_NAME);
 }
 
 /* compiler_config and distribution as given; null (None) is absent */
@@ -100,43 +193,41 @@ not_null(const struct smp_node *n)
 void
 smp__normalize_estimator(struct smp_job *job, const struct smp_node *root)
 {
+	const struct smp_node *v[K_COUNT];
 	const struct smp_node *n;
 	long long count;
 
+	keys(v, root);
 	job->root = root;
-	job->estimator_node = smp__map_get(root, "estimator");
+	job->estimator_node = v[K_ESTIMATOR];
 	job->estimator = estimator_class(job->estimator_node);
 	if (!job->estimator_node)
-		job->estimator = infer_class(root);
+		job->estimator = infer_class(v);
 
-	job->instance_type = smp__as_string(
-		get2(root, "instance_type", "train_instance_type"));
-	n = get2(root, "instance_count", "train_instance_count");
+	job->instance_type =
+		smp__as_string(get2(v, K_INSTANCE_TYPE, K_TRAIN_INSTANCE_TYPE));
+	n = get2(v, K_INSTANCE_COUNT, K_TRAIN_INSTANCE_COUNT);
 	job->count = 1;
 	if (smp__scalar_int(n, &count) == 0 && count >= 1) {
 		job->instance_count = n;
 		job->count = count;
 	}
-	job->instance_groups = smp__map_get(root, "instance_groups");
+	job->instance_groups = v[K_INSTANCE_GROUPS];
 
-	take_versions(job, root);
-	job->compiler_config = not_null(smp__map_get(root, "compiler_config"));
+	take_versions(job, v);
+	job->compiler_config = not_null(v[K_COMPILER_CONFIG]);
 	job->distribution =
-		smp__as_mapping(get2(root, "distribution", "distributions"));
+		smp__as_mapping(get2(v, K_DISTRIBUTION, K_DISTRIBUTIONS));
 	job->pytorchxla_dist = smp__map_get(job->distribution, "pytorchxla");
 
-	job->environment = smp__as_mapping(smp__map_get(root, "environment"));
-	job->hyperparameters =
-		smp__as_mapping(smp__map_get(root, "hyperparameters"));
+	job->environment = smp__as_mapping(v[K_ENVIRONMENT]);
+	job->hyperparameters = smp__as_mapping(v[K_HYPERPARAMETERS]);
 
-	job->entry_point = smp__as_string(smp__map_get(root, "entry_point"));
-	job->source_dir = smp__as_string(smp__map_get(root, "source_dir"));
-	job->debugger_hook_config = smp__map_get(root, "debugger_hook_config");
-	job->disable_profiler = smp__map_get(root, "disable_profiler");
-	job->profiler_config =
-		smp__as_mapping(smp__map_get(root, "profiler_config"));
-	job->checkpoint_s3_uri =
-		smp__as_string(smp__map_get(root, "checkpoint_s3_uri"));
-	job->checkpoint_local_path =
-		smp__as_string(smp__map_get(root, "checkpoint_local_path"));
+	job->entry_point = smp__as_string(v[K_ENTRY_POINT]);
+	job->source_dir = smp__as_string(v[K_SOURCE_DIR]);
+	job->debugger_hook_config = v[K_DEBUGGER_HOOK_CONFIG];
+	job->disable_profiler = v[K_DISABLE_PROFILER];
+	job->profiler_config = smp__as_mapping(v[K_PROFILER_CONFIG]);
+	job->checkpoint_s3_uri = smp__as_string(v[K_CHECKPOINT_S3_URI]);
+	job->checkpoint_local_path = smp__as_string(v[K_CHECKPOINT_LOCAL_PATH]);
 }

@@ -285,14 +285,20 @@ smp__finding_fix(struct smp_report *r, struct smp_finding *f, const char *fmt,
 {
 	char buf[1024];
 	va_list ap;
+	int len;
 
 	if (!f)
 		return;
 	va_start(ap, fmt);
-	if (smp__vfmt(buf, sizeof(buf), fmt, ap) < 0)
-		buf[0] = '\0';
+	len = smp__vfmt(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	finding_str(r, &f->fix, buf);
+	if (len < 0)
+		len = 0;
+	else if ((size_t)len >= sizeof(buf))
+		len = (int)strlen(buf); /* cut to the buffer */
+	f->fix = smp__arena_strndup(&r->arena, buf, (size_t)len);
+	if (!f->fix)
+		r->failed = 1;
 }
 
 /* Out of memory on the way (r->failed is set): no half suggestion. */
@@ -598,6 +604,16 @@ path_push(struct path *p, const struct smp_node *seg, size_t index)
 	}
 	if (p->len + 1 < sizeof(p->buf))
 		p->buf[p->len++] = '/';
+	/* the common segment, nothing to escape: copied whole */
+	if (!memchr(s, '~', n) && !memchr(s, '/', n)) {
+		if (p->len + n >= sizeof(p->buf)) {
+			p->overflow = 1;
+			n = sizeof(p->buf) - 1 - p->len;
+		}
+		memcpy(p->buf + p->len, s, n);
+		p->len += n;
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		const char *esc = s[i] == '~'   ? "~0"
 				  : s[i] == '/' ? "~1"

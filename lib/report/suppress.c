@@ -42,19 +42,25 @@ is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-static int
-has_marker(const char *s, size_t len)
-{
-	size_t i;
+/* where the marker's rarest byte in specs and sources sits in it */
+#define MARKER_DASH 2
 
-	for (i = 0; i + MARKER_LEN <= len; i++) {
-		const char *p = memchr(s + i, 's', len - i);
+int
+smp__suppress_marked(const char *s, size_t len)
+{
+	size_t i = MARKER_DASH;
+
+	/* every marker has its '-' there: only those are compared */
+	while (i + MARKER_LEN - MARKER_DASH <= len) {
+		const char *p = memchr(s + i, '-', len - i);
 
 		if (!p)
 			return 0;
 		i = (size_t)(p - s);
-		if (i + MARKER_LEN <= len && memcmp(p, MARKER, MARKER_LEN) == 0)
+		if (i + MARKER_LEN - MARKER_DASH <= len &&
+		    memcmp(p - MARKER_DASH, MARKER, MARKER_LEN) == 0)
 			return 1;
+		i++;
 	}
 	return 0;
 }
@@ -376,7 +382,7 @@ scan(struct smp_report *rep, const char *buf, size_t len,
 			for (; pending; pending--)
 				items[n - pending].target = line;
 		}
-		if (!has_marker(buf + s, e - s))
+		if (!smp__suppress_marked(buf + s, e - s))
 			continue;
 		h = comment_start(buf, s, e, docs);
 		if (h == e)
@@ -537,7 +543,7 @@ smp__suppress_apply(struct smp_report *rep, const char *buf, size_t len,
 	char day[11];
 	int rc;
 
-	if (!buf || !has_marker(buf, len))
+	if (!buf || !smp__suppress_marked(buf, len))
 		return 0;
 	rc = scan(rep, buf, len, docs, &items, &n);
 	if (rc) {

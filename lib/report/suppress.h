@@ -50,6 +50,10 @@ struct smp_suppress_comment {
 void smp__suppress_parse(struct smp_suppress_comment *out, const char *text,
 			 size_t len);
 
+/* 1 when buf[0..len) has the text every suppression comment has
+ * ("sm-preflight"), so that it may hold one. */
+int smp__suppress_marked(const char *buf, size_t len);
+
 /*
  * Applies the suppression comments of buf[0..len) (a YAML spec whose
  * documents are docs) to the spec's findings in rep: marks the findings

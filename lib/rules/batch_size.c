@@ -222,7 +222,7 @@ smp__rules_tune(const struct smp_check *c)
 			    c->instance) < 0)
 		return;
 	smp__tune_query_rows(&q, c->cat);
-	model = smp__tune_model_hparam(c->settings, job);
+	model = q.model;
 	smp__tune_model_text(name, sizeof(name), model->value);
 	if (!q.framework) {
 		/* the framework is unknown: untested only when no row of

@@ -168,7 +168,8 @@ smp__check_root(const struct smp_context *ctx, const struct smp_node *root,
 	c.rep = rep;
 	c.settings = &ctx->settings;
 	c.instance = job.instance;
-	n = smp__rule_checks(checks, SMP_RULE_COUNT);
+	n = smp__rule_checks(checks, SMP_RULE_COUNT,
+			     hook && (hook->flags & SMP_CHECK_RUN_SAID));
 	for (i = 0; i < n; i++)
 		checks[i](&c);
 	smp__report_supersede(rep, job_first);

@@ -63,8 +63,8 @@ struct smp_check_hook {
 	 * cells), read when an entry script is not on disk */
 	const struct smp_script_file *files;
 	size_t nfiles;
-	/* smp_check_options.flags (SMP_CHECK_WALKED, SMP_CHECK_ALL_JOBS),
-	 * and SMP__CHECK_FILE_INTENT below */
+	/* smp_check_options.flags (SMP_CHECK_WALKED, SMP_CHECK_ALL_JOBS,
+	 * SMP_CHECK_RUN_SAID), and SMP__CHECK_FILE_INTENT below */
 	unsigned int flags;
 	/* called once all findings are in (suppressions applied), while
 	 * the documents and buf are alive; may annotate the findings

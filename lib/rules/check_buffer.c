@@ -136,6 +136,7 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	  const struct smp_check_hook *hook, const char *script_dir,
 	  struct smp_error *err)
 {
+	struct smp_check_hook said;
 	struct smp_report *rep;
 	struct smp_docs docs;
 	size_t i;
@@ -153,6 +154,16 @@ check_run(struct smp_report **out, const struct smp_context *ctx,
 	rep->severity_set = ctx->severity_set;
 	rep->buf = buf ? buf : "";
 	rep->len = len;
+	/* an inline suppression may name a rule said once per run: a spec
+	 * whose suppressions apply (below) and that may hold one gets them,
+	 * so that the suppression is used as before */
+	if (hook && (hook->flags & SMP_CHECK_RUN_SAID) &&
+	    !smp__pysrc_kind(name) && !ctx->no_inline_ignores &&
+	    smp__suppress_marked(rep->buf, len)) {
+		said = *hook;
+		said.flags &= ~SMP_CHECK_RUN_SAID;
+		hook = &said;
+	}
 	smp__docs_init(&docs, &ctx->alloc);
 	docs.format = hook ? hook->format : SMP_INPUT_AUTO;
 	if (hook && hook->script_dir)

@@ -12,24 +12,65 @@
 #include "script/script.h"
 #include "util/fmt.h"
 
-/* The pair of hyperparameter name (any spelling), or NULL. */
-static const struct smp_pair *
-hp_pair(const struct smp_job *job, const char *name)
+/* The hyperparameters these rules read, looked up in one pass. */
+enum hp {
+	HP_PADDING,
+	HP_PAD_TO_MAX_LENGTH,
+	HP_PREPROCESSING_WORKERS,
+	HP_MAX_STEPS,
+	HP_NUM_TRAIN_EPOCHS,
+	HP_EPOCHS,
+	HP_LOGGING_STEPS, /* the three of check_logging(), in order */
+	HP_EVAL_STEPS,
+	HP_SAVE_STEPS,
+	HP_COUNT
+};
+
+#define HP_NAME(s)                                                             \
+	{                                                                      \
+		s, sizeof(s) - 1                                               \
+	}
+
+static const struct {
+	const char *name;
+	size_t len;
+} hp_names[HP_COUNT] = {
+	[HP_PADDING] = HP_NAME("padding"),
+	[HP_PAD_TO_MAX_LENGTH] = HP_NAME("pad_to_max_length"),
+	[HP_PREPROCESSING_WORKERS] = HP_NAME("preprocessing_num_workers"),
+	[HP_MAX_STEPS] = HP_NAME("max_steps"),
+	[HP_NUM_TRAIN_EPOCHS] = HP_NAME("num_train_epochs"),
+	[HP_EPOCHS] = HP_NAME("epochs"),
+	[HP_LOGGING_STEPS] = HP_NAME("logging_steps"),
+	[HP_EVAL_STEPS] = HP_NAME("eval_steps"),
+	[HP_SAVE_STEPS] = HP_NAME("save_steps"),
+};
+
+/* The pair of each name of hp_names (any spelling; the last of equal
+ * names wins), or NULL: one pass over the hyperparameters, not one per
+ * name. */
+static void
+hp_pairs(const struct smp_pair *out[HP_COUNT], const struct smp_job *job)
 {
 	const struct smp_node *hp = job->hyperparameters;
-	size_t i, n = strlen(name);
+	size_t i, k;
 
+	for (k = 0; k < HP_COUNT; k++)
+		out[k] = NULL;
 	if (!hp)
-		return NULL;
+		return;
 	/* equal names have equal lengths: most keys end at that test */
 	for (i = hp->u.mapping.count; i-- > 0;) {
-		const struct smp_node *k = hp->u.mapping.items[i].key;
+		const struct smp_node *key = hp->u.mapping.items[i].key;
 
-		if (k->kind == SMP_NODE_SCALAR && k->u.scalar.len == n &&
-		    smp__name_eq(k->u.scalar.value, n, name))
-			return &hp->u.mapping.items[i];
+		if (key->kind != SMP_NODE_SCALAR)
+			continue;
+		for (k = 0; k < HP_COUNT; k++)
+			if (!out[k] && key->u.scalar.len == hp_names[k].len &&
+			    smp__name_eq(key->u.scalar.value, hp_names[k].len,
+					 hp_names[k].name))
+				out[k] = &hp->u.mapping.items[i];
 	}
-	return NULL;
 }
 
 /* A boolean hyperparameter: true/false, or "true"/"False" as strings. */
@@ -50,10 +91,10 @@ hp_bool(const struct smp_node *v)
 
 /* padding='longest' / True, pad_to_max_length false (seed; D9). */
 static void
-check_padding(const struct smp_check *c)
+check_padding(const struct smp_check *c, const struct smp_pair *const *hps)
 {
-	const struct smp_pair *p = hp_pair(c->job, "padding");
-	const struct smp_pair *m = hp_pair(c->job, "pad_to_max_length");
+	const struct smp_pair *p = hps[HP_PADDING];
+	const struct smp_pair *m = hps[HP_PAD_TO_MAX_LENGTH];
 	struct smp_finding *f;
 
 	if (p &&
@@ -83,9 +124,9 @@ check_padding(const struct smp_check *c)
 
 /* preprocessing_num_workers near the vCPUs (seed, PyTorch practices). */
 static void
-check_workers(const struct smp_check *c)
+check_workers(const struct smp_check *c, const struct smp_pair *const *hps)
 {
-	const struct smp_pair *p = hp_pair(c->job, "preprocessing_num_workers");
+	const struct smp_pair *p = hps[HP_PREPROCESSING_WORKERS];
 	const struct smp_instance *it = c->instance;
 	struct smp_finding *f;
 	char want[16];
@@ -142,15 +183,15 @@ check_workers(const struct smp_check *c)
 
 /* The first steps compile the graph (seed: compilation overhead). */
 static void
-check_short_run(const struct smp_check *c)
+check_short_run(const struct smp_check *c, const struct smp_pair *const *hps)
 {
-	const struct smp_pair *p = hp_pair(c->job, "max_steps");
-	const struct smp_pair *e = hp_pair(c->job, "num_train_epochs");
+	const struct smp_pair *p = hps[HP_MAX_STEPS];
+	const struct smp_pair *e = hps[HP_NUM_TRAIN_EPOCHS];
 	struct smp_finding *f;
 	double v;
 
 	if (!e)
-		e = hp_pair(c->job, "epochs");
+		e = hps[HP_EPOCHS];
 	if (p && smp__node_number(p->value, &v) == 0 && v > 0 &&
 	    v < (double)c->settings->short_run_steps) {
 		f = smp__report_node(c->rep, SMP_RULE_SHORT_RUN, p->value,
@@ -174,16 +215,14 @@ check_short_run(const struct smp_check *c)
 
 /* Logging or evaluating every 1-9 steps forces explicit evaluations. */
 static void
-check_logging(const struct smp_check *c)
+check_logging(const struct smp_check *c, const struct smp_pair *const *hps)
 {
-	static const char *const names[] = {"logging_steps", "eval_steps",
-					    "save_steps"};
 	struct smp_finding *f;
 	size_t i;
 	double v;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		const struct smp_pair *p = hp_pair(c->job, names[i]);
+	for (i = HP_LOGGING_STEPS; i <= HP_SAVE_STEPS; i++) {
+		const struct smp_pair *p = hps[i];
 
 		if (!p || smp__node_number(p->value, &v) || v < 1 || v > 9)
 			continue;
@@ -193,9 +232,9 @@ check_logging(const struct smp_check *c)
 				     "checkpoint forces the compiler to "
 				     "evaluate tensors explicitly and breaks "
 				     "its fused graphs",
-				     names[i], v);
+				     hp_names[i].name, v);
 		smp__finding_fix(c->rep, f, "set '%s' to 10 or more (e.g. 100)",
-				 names[i]);
+				 hp_names[i].name);
 	}
 }
 
@@ -204,10 +243,13 @@ smp__rules_efficiency(const struct smp_check *c)
 {
 	/* the user's hyperparameters: the SDK's sagemaker_* ones a request
 	 * carries say nothing about the training script */
+	const struct smp_pair *hps[HP_COUNT];
+
 	if (!c->job->compiler || !c->job->user_hyperparameters)
 		return;
-	check_padding(c);
-	check_workers(c);
-	check_short_run(c);
-	check_logging(c);
+	hp_pairs(hps, c->job);
+	check_padding(c, hps);
+	check_workers(c, hps);
+	check_short_run(c, hps);
+	check_logging(c, hps);
 }

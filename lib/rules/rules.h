@@ -28,6 +28,6 @@ void smp__rules_region(const struct smp_check *c);
  * The distinct check functions of rules.def in table order, into out
  * (at most max); returns how many.
  */
-size_t smp__rule_checks(smp_rule_check_fn *out, size_t max);
+size_t smp__rule_checks(smp_rule_check_fn *out, size_t max, int run_said);
 
 #endif

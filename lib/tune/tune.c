@@ -153,13 +153,118 @@ smp__tune_lr_follows(double ratio, double k)
 	return 0;
 }
 
+/* Copies the NUL-terminated s into out[size], cut to fit. */
+static void
+copy_cut(char *out, size_t size, const char *s)
+{
+	size_t k = 0;
+
+	if (!size)
+		return;
+	while (k + 1 < size && s[k]) {
+		out[k] = s[k];
+		k++;
+	}
+	out[k] = '\0';
+}
+
+/* 10^0 .. 10^22, each exact in a double */
+static const double pow10_exact[] = {
+	1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/*
+ * What "%.4g" prints for a finite, non-zero v of magnitude 1e-19 to 1e15,
+ * without the floating-point printf: 0 with tmp[24] written, -1 when the
+ * rounding to four digits is too close to a tie to tell from a double
+ * product (then printf decides). The four digits are v scaled by an exact
+ * power of ten, one rounding off the exact value; away from .5 by far
+ * more than that error, they round as printf rounds the exact value.
+ */
+static int
+g4(char tmp[24], double v)
+{
+	double a = fabs(v), scaled, fl;
+	unsigned m;
+	char d[4];
+	int x, i, n = 0, last;
+
+	if (!(a >= 1e-19 && a < 1e15))
+		return -1;
+	/* x: the decimal exponent (a guess near a power of ten; the
+	 * rounding below settles it) */
+	x = 0;
+	while (x < 14 && a >= pow10_exact[x + 1])
+		x++;
+	while (x > -19 && a < (x >= 0 ? pow10_exact[x] : 1 / pow10_exact[-x]))
+		x--;
+	scaled = x <= 3 ? a * pow10_exact[3 - x] : a / pow10_exact[x - 3];
+	fl = floor(scaled);
+	if (fabs(scaled - fl - 0.5) < 1e-6)
+		return -1;
+	m = (unsigned)fl + (scaled - fl > 0.5);
+	if (m == 10000) {
+		m = 1000;
+		x++;
+	}
+	if (m < 1000 || m > 9999)
+		return -1;
+	for (i = 3; i >= 0; i--) {
+		d[i] = (char)('0' + m % 10);
+		m /= 10;
+	}
+	if (v < 0)
+		tmp[n++] = '-';
+	if (x < -4 || x >= 4) {
+		/* %e: d.ddd, trailing zeros dropped, e-05 */
+		tmp[n++] = d[0];
+		for (last = 3; last > 0 && d[last] == '0'; last--)
+			;
+		if (last > 0) {
+			tmp[n++] = '.';
+			for (i = 1; i <= last; i++)
+				tmp[n++] = d[i];
+		}
+		tmp[n++] = 'e';
+		tmp[n++] = x < 0 ? '-' : '+';
+		x = x < 0 ? -x : x;
+		tmp[n++] = (char)('0' + x / 10);
+		tmp[n++] = (char)('0' + x % 10);
+	} else if (x >= 0) {
+		/* %f: x + 1 digits, the point, the rest without trailing
+		 * zeros */
+		for (i = 0; i <= x; i++)
+			tmp[n++] = d[i];
+		for (last = 3; last > x && d[last] == '0'; last--)
+			;
+		if (last > x) {
+			tmp[n++] = '.';
+			for (i = x + 1; i <= last; i++)
+				tmp[n++] = d[i];
+		}
+	} else {
+		/* 0.000dddd */
+		tmp[n++] = '0';
+		tmp[n++] = '.';
+		for (i = 0; i < -x - 1; i++)
+			tmp[n++] = '0';
+		for (last = 3; last > 0 && d[last] == '0'; last--)
+			;
+		for (i = 0; i <= last; i++)
+			tmp[n++] = d[i];
+	}
+	tmp[n] = '\0';
+	return 0;
+}
+
 void
 smp__tune_number(char *out, size_t size, double v)
 {
 	if (isfinite(v) && fabs(v) < 1e15 && v == floor(v)) {
 		/* what "%.0f" prints, without the floating-point printf */
 		char tmp[24];
-		size_t i = sizeof(tmp), k = 0;
+		size_t i = sizeof(tmp);
 		unsigned long long u = (unsigned long long)fabs(v);
 
 		tmp[--i] = '\0';
@@ -169,14 +274,15 @@ smp__tune_number(char *out, size_t size, double v)
 		} while (u);
 		if (signbit(v))
 			tmp[--i] = '-';
-		while (size && k + 1 < size && tmp[i + k]) {
-			out[k] = tmp[i + k];
-			k++;
-		}
-		if (size)
-			out[k] = '\0';
-	} else
-		snprintf(out, size, "%.4g", v);
+		copy_cut(out, size, tmp + i);
+	} else {
+		char tmp[24];
+
+		if (g4(tmp, v) == 0)
+			copy_cut(out, size, tmp);
+		else
+			snprintf(out, size, "%.4g", v);
+	}
 }
 
 void
@@ -248,7 +354,13 @@ smp__tune_model_text(char *out, size_t size, const struct smp_node *v)
 		t++;
 		n -= 2;
 	}
-	smp__fmt(out, size, "%.*s", (int)n, t ? t : "");
+	if (!size)
+		return;
+	if (n >= size)
+		n = size - 1; /* cut as "%.*s" is */
+	if (n)
+		memcpy(out, t, n);
+	out[n] = '\0';
 }
 
 int
@@ -261,6 +373,7 @@ smp__tune_query(struct smp_tune_query *q, char *key, size_t keysize,
 	double seq;
 
 	memset(q, 0, sizeof(*q));
+	q->model = p;
 	smp__tune_model_text(model, sizeof(model), p ? p->value : NULL);
 	if (!model[0] || is_path(model))
 		return -1;
@@ -281,13 +394,6 @@ smp__tune_query(struct smp_tune_query *q, char *key, size_t keysize,
 	return 0;
 }
 
-void
-smp__tune_query_rows(struct smp_tune_query *q, const struct smp_catalog *cat)
-{
-	q->rows = smp__catalog_model_rows(cat, q->model_key, &q->row_count);
-	q->rows_cat = cat;
-}
-
 /* The rows of q's model in cat. */
 static const struct smp_tested_model *const *
 query_rows(const struct smp_catalog *cat, const struct smp_tune_query *q,
@@ -300,19 +406,22 @@ query_rows(const struct smp_catalog *cat, const struct smp_tune_query *q,
 	return smp__catalog_model_rows(cat, q->model_key, n);
 }
 
-/* The container image of the query's versions, or NULL. */
+/* The container image of the query's versions in cat, or NULL. */
 static const struct smp_image *
-query_image(const struct smp_catalog *cat, const struct smp_tune_query *q)
+image_of(const struct smp_catalog *cat, const struct smp_tune_query *q)
 {
 	const char *est = smp__estimator_key(q->estimator);
 	size_t i;
 
-	if (!est || !q->framework_version)
+	if (!est || !q->framework || !q->framework_version)
 		return NULL;
 	for (i = 0; i < cat->image_count; i++) {
 		const struct smp_image *im = &cat->images[i];
 
-		if (strcmp(im->estimator, est) != 0 ||
+		/* the first bytes tell most images apart without a call */
+		if (im->estimator[0] != est[0] ||
+		    im->framework[0] != q->framework[0] ||
+		    strcmp(im->estimator, est) != 0 ||
 		    strcmp(im->framework, q->framework) != 0 ||
 		    !smp__image_framework_is(im, q->framework_version))
 			continue;
@@ -322,6 +431,21 @@ query_image(const struct smp_catalog *cat, const struct smp_tune_query *q)
 		return im;
 	}
 	return NULL;
+}
+
+/* image_of(), looked up once for q's catalog (smp__tune_query_rows). */
+static const struct smp_image *
+query_image(const struct smp_catalog *cat, const struct smp_tune_query *q)
+{
+	return q->rows_cat == cat ? q->image : image_of(cat, q);
+}
+
+void
+smp__tune_query_rows(struct smp_tune_query *q, const struct smp_catalog *cat)
+{
+	q->rows = smp__catalog_model_rows(cat, q->model_key, &q->row_count);
+	q->image = image_of(cat, q);
+	q->rows_cat = cat;
 }
 
 const struct smp_image *
@@ -378,13 +502,11 @@ static int
 row_same_model(const struct smp_tested_model *row,
 	       const struct smp_tune_query *q)
 {
-	/* every row given comes from the model's rows (query_rows), so
-	 * the key mostly matches: the framework's first byte tells pytorch
-	 * from tensorflow without a call */
+	/* every row given comes from the model's rows (query_rows(), a
+	 * range of equal model keys): only the framework can differ, and
+	 * its first byte tells pytorch from tensorflow without a call */
 	return row->model_key && q->model_key &&
-	       row->model_key[0] == q->model_key[0] &&
 	       row->framework[0] == q->framework[0] &&
-	       strcmp(row->model_key, q->model_key) == 0 &&
 	       strcmp(row->framework, q->framework) == 0;
 }
 
@@ -417,20 +539,59 @@ row_match(const struct smp_catalog *cat, const struct smp_tested_model *row,
 	return SMP_ROW_NONE;
 }
 
-/* How far apart two versions are, major first; large when unknown. */
+/*
+ * How far a row's version is from the query's, major first; large when
+ * either is unknown (qv: the query's version, parsed once; qv_ok 0 when
+ * it does not parse).
+ */
 static double
-version_distance(const char *a, const char *b)
+version_distance(const char *a, const struct smp_version *qv, int qv_ok)
 {
-	struct smp_version va, vb;
+	struct smp_version va;
 	double d = 0;
 	int i;
 
-	if (!a || !b || smp__version_parse(&va, a) ||
-	    smp__version_parse(&vb, b))
+	if (!a || !qv_ok || smp__version_parse(&va, a))
 		return 1e18;
 	for (i = 0; i < 3; i++)
-		d = d * 1000 + fabs((double)va.part[i] - (double)vb.part[i]);
+		d = d * 1000 + fabs((double)va.part[i] - (double)qv->part[i]);
 	return d;
+}
+
+/*
+ * A candidate row of a pick and what prefer() compares, worked out once
+ * per pick rather than at every comparison (a pick compares each row
+ * with the best so far, then with the chosen one).
+ */
+struct cand {
+	const struct smp_tested_model *row;
+	enum smp_row_match match;
+	int same_versions; /* row_same_versions() */
+	int same_type;     /* the query's instance type */
+	double batch;      /* smp__tune_row_batch() */
+	double distance;   /* version_distance() */
+};
+
+/* What a pick knows of its query beyond q: the image and the version. */
+struct pick_env {
+	const struct smp_catalog *cat;
+	const struct smp_tune_query *q;
+	const struct smp_image *im;
+	struct smp_version qv;
+	int qv_ok;
+};
+
+static void
+cand_init(struct cand *c, const struct pick_env *e,
+	  const struct smp_tested_model *row, enum smp_row_match m)
+{
+	c->row = row;
+	c->match = m;
+	c->same_versions = row_same_versions(row, e->q, e->im);
+	c->same_type = strcmp(row->instance_type, e->q->instance->type) == 0;
+	c->batch = smp__tune_row_batch(e->cat, row);
+	c->distance =
+		version_distance(row->framework_version, &e->qv, e->qv_ok);
 }
 
 /*
@@ -440,48 +601,38 @@ version_distance(const char *a, const char *b)
  * else that differs between rows.
  */
 static int
-prefer(const struct smp_catalog *cat, const struct smp_tested_model *a,
-       enum smp_row_match ma, const struct smp_tested_model *b,
-       enum smp_row_match mb, const struct smp_tune_query *q,
-       const struct smp_image *im, int by_batch)
+prefer(const struct cand *a, const struct cand *b,
+       const struct smp_tune_query *q, int by_batch)
 {
 	int hf = q->estimator == SMP_EST_HUGGINGFACE;
-	double da, db;
 	int x, y;
 
 	if (q->sequence_length) {
-		x = a->sequence_length == q->sequence_length;
-		y = b->sequence_length == q->sequence_length;
+		x = a->row->sequence_length == q->sequence_length;
+		y = b->row->sequence_length == q->sequence_length;
 		if (x != y)
 			return y - x;
 	}
-	x = ma == SMP_ROW_EXACT;
-	y = mb == SMP_ROW_EXACT;
+	x = a->match == SMP_ROW_EXACT;
+	y = b->match == SMP_ROW_EXACT;
 	if (x != y)
 		return y - x;
-	if (by_batch &&
-	    smp__tune_row_batch(cat, a) != smp__tune_row_batch(cat, b))
-		return smp__tune_row_batch(cat, a) < smp__tune_row_batch(cat, b)
-			       ? -1
-			       : 1;
-	x = row_same_versions(a, q, im);
-	y = row_same_versions(b, q, im);
+	if (by_batch && a->batch != b->batch)
+		return a->batch < b->batch ? -1 : 1;
+	if (a->same_versions != b->same_versions)
+		return b->same_versions - a->same_versions;
+	if (a->same_type != b->same_type)
+		return b->same_type - a->same_type;
+	x = (a->row->transformers_version != NULL) == hf;
+	y = (b->row->transformers_version != NULL) == hf;
 	if (x != y)
 		return y - x;
-	x = strcmp(a->instance_type, q->instance->type) == 0;
-	y = strcmp(b->instance_type, q->instance->type) == 0;
-	if (x != y)
-		return y - x;
-	x = (a->transformers_version != NULL) == hf;
-	y = (b->transformers_version != NULL) == hf;
-	if (x != y)
-		return y - x;
-	da = version_distance(a->framework_version, q->framework_version);
-	db = version_distance(b->framework_version, q->framework_version);
-	if (da != db)
-		return da < db ? -1 : 1;
-	x = a->instance_count > 0 && a->instance_count == q->instance_count;
-	y = b->instance_count > 0 && b->instance_count == q->instance_count;
+	if (a->distance != b->distance)
+		return a->distance < b->distance ? -1 : 1;
+	x = a->row->instance_count > 0 &&
+	    a->row->instance_count == q->instance_count;
+	y = b->row->instance_count > 0 &&
+	    b->row->instance_count == q->instance_count;
 	return y - x;
 }
 
@@ -494,134 +645,127 @@ prefer(const struct smp_catalog *cat, const struct smp_tested_model *a,
 #define PICK_MAX 256
 
 struct pick_rows {
-	const struct smp_tested_model *row[PICK_MAX];
-	enum smp_row_match match[PICK_MAX];
+	struct cand cand[PICK_MAX];
 	size_t count; /* matching rows, even past PICK_MAX */
 	const struct smp_tested_model *const *model; /* the model's rows */
 	size_t model_count;
+	struct cand scratch; /* past PICK_MAX: the row pick_at() gave */
 };
 
 static void
-pick_rows(struct pick_rows *p, const struct smp_catalog *cat,
-	  const struct smp_tune_query *q, const struct smp_image *im)
+pick_rows(struct pick_rows *p, const struct pick_env *e)
 {
 	size_t i;
 
 	p->count = 0;
-	p->model = query_rows(cat, q, &p->model_count);
+	p->model = query_rows(e->cat, e->q, &p->model_count);
 	for (i = 0; i < p->model_count; i++) {
 		const struct smp_tested_model *r = p->model[i];
 		enum smp_row_match m;
 
-		m = row_match(cat, r, q, im);
+		m = row_match(e->cat, r, e->q, e->im);
 		if (m == SMP_ROW_NONE)
 			continue;
-		if (p->count < PICK_MAX) {
-			p->row[p->count] = r;
-			p->match[p->count] = m;
-		}
+		if (p->count < PICK_MAX)
+			cand_init(&p->cand[p->count], e, r, m);
 		p->count++;
 	}
 }
 
-/* The k-th row to look at and its match (NONE: skip it). */
-static const struct smp_tested_model *
-pick_at(const struct pick_rows *p, const struct smp_catalog *cat,
-	const struct smp_tune_query *q, const struct smp_image *im, size_t k,
-	enum smp_row_match *m)
+/* The k-th row to look at, or NULL to skip it. */
+static const struct cand *
+pick_at(struct pick_rows *p, const struct pick_env *e, size_t k)
 {
-	if (p->count <= PICK_MAX) {
-		*m = p->match[k];
-		return p->row[k];
-	}
-	*m = row_match(cat, p->model[k], q, im);
-	return p->model[k];
+	enum smp_row_match m;
+
+	if (p->count <= PICK_MAX)
+		return p->cand[k].row ? &p->cand[k] : NULL;
+	m = row_match(e->cat, p->model[k], e->q, e->im);
+	if (m == SMP_ROW_NONE)
+		return NULL;
+	cand_init(&p->scratch, e, p->model[k], m);
+	return &p->scratch;
 }
 
 void
 smp__tune_pick(struct smp_row_pick *out, const struct smp_catalog *cat,
 	       const struct smp_tune_query *q)
 {
-	const struct smp_tested_model *best = NULL, *max = NULL, *r;
-	const struct smp_image *im;
+	const struct smp_tested_model *prev = NULL;
+	const struct cand *c;
+	struct cand best, max;
+	struct pick_env e;
 	struct pick_rows rows;
-	enum smp_row_match m, best_m = SMP_ROW_NONE;
 	size_t i, total;
 	int any_seq = 0, d;
 
 	memset(out, 0, sizeof(*out));
+	memset(&best, 0, sizeof(best));
+	memset(&max, 0, sizeof(max));
 	if (!q->model_key || !q->framework || !q->instance)
 		return;
-	im = query_image(cat, q);
-	pick_rows(&rows, cat, q, im);
+	e.cat = cat;
+	e.q = q;
+	e.im = query_image(cat, q);
+	e.qv_ok = q->framework_version &&
+		  smp__version_parse(&e.qv, q->framework_version) == 0;
+	pick_rows(&rows, &e);
 	total = rows.count <= PICK_MAX ? rows.count : rows.model_count;
 	/* rows of several lengths and none given: the job may use the
 	 * longest, so the smallest batch is the safe one */
 	for (i = 0; i < total; i++) {
-		r = pick_at(&rows, cat, q, im, i, &m);
-		if (m == SMP_ROW_NONE)
+		if (!(c = pick_at(&rows, &e, i)))
 			continue;
-		if (best && r->sequence_length != best->sequence_length)
+		if (prev && c->row->sequence_length != prev->sequence_length)
 			out->seq_mixed = 1;
-		best = r;
+		prev = c->row;
 	}
 	out->by_batch = out->seq_mixed && !q->sequence_length;
-	best = NULL;
 	for (i = 0; i < total; i++) {
-		r = pick_at(&rows, cat, q, im, i, &m);
-		if (m == SMP_ROW_NONE)
+		if (!(c = pick_at(&rows, &e, i)))
 			continue;
 		out->candidates++;
-		if (m == SMP_ROW_EXACT)
+		if (c->match == SMP_ROW_EXACT)
 			out->exact_rows++;
 		if (q->sequence_length &&
-		    r->sequence_length == q->sequence_length)
+		    c->row->sequence_length == q->sequence_length)
 			any_seq = 1;
-		if (!best) {
-			best = r;
-			best_m = m;
+		if (!best.row) {
+			best = *c;
 			continue;
 		}
-		d = prefer(cat, r, m, best, best_m, q, im, out->by_batch);
-		if (d < 0 ||
-		    (d == 0 && smp__tune_row_batch(cat, r) <
-				       smp__tune_row_batch(cat, best))) {
-			best = r;
-			best_m = m;
-		}
+		d = prefer(c, &best, q, out->by_batch);
+		if (d < 0 || (d == 0 && c->batch < best.batch))
+			best = *c;
 	}
-	if (!best)
+	if (!best.row)
 		return;
 	for (i = 0; i < total; i++) {
-		r = pick_at(&rows, cat, q, im, i, &m);
-		if (m == SMP_ROW_NONE)
+		if (!(c = pick_at(&rows, &e, i)))
 			continue;
-		if (prefer(cat, r, m, best, best_m, q, im, out->by_batch) == 0)
+		if (prefer(c, &best, q, out->by_batch) == 0)
 			out->ties++;
 		/* the largest batch on this GPU, at the job's length */
-		if (any_seq && r->sequence_length != q->sequence_length)
+		if (any_seq && c->row->sequence_length != q->sequence_length)
 			continue;
-		if (!max ||
-		    smp__tune_row_batch(cat, r) >
-			    smp__tune_row_batch(cat, max) ||
-		    (smp__tune_row_batch(cat, r) ==
-			     smp__tune_row_batch(cat, max) &&
-		     r->batch_size_is_lower_bound))
-			max = r;
+		if (!max.row || c->batch > max.batch ||
+		    (c->batch == max.batch &&
+		     c->row->batch_size_is_lower_bound))
+			max = *c;
 	}
 	/* of equal maxima, name the chosen row */
-	if (max &&
-	    smp__tune_row_batch(cat, best) == smp__tune_row_batch(cat, max) &&
-	    best->batch_size_is_lower_bound >= max->batch_size_is_lower_bound &&
-	    (!any_seq || best->sequence_length == q->sequence_length))
+	if (max.row && best.batch == max.batch &&
+	    best.row->batch_size_is_lower_bound >=
+		    max.row->batch_size_is_lower_bound &&
+	    (!any_seq || best.row->sequence_length == q->sequence_length))
 		max = best;
-	out->match = best_m;
-	out->row = best;
-	out->max = max;
+	out->match = best.match;
+	out->row = best.row;
+	out->max = max.row;
 	out->seq_matched = q->sequence_length &&
-			   best->sequence_length == q->sequence_length;
-	out->count_matched = best->instance_count > 0 &&
-			     best->instance_count == q->instance_count;
+			   best.row->sequence_length == q->sequence_length;
+	out->count_matched = best.row->instance_count > 0 &&
+			     best.row->instance_count == q->instance_count;
 }
 
 /* Hugging Face rows carry a Transformers version; the family of a job is

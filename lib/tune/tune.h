@@ -112,11 +112,16 @@ struct smp_tune_query {
 	const struct smp_instance *instance;
 	int sequence_length; /* from the hyperparameters, 0 when not given */
 	long long instance_count;
-	/* the model's rows of rows_cat, looked up once (smp__tune_query_rows);
-	 * rows_cat NULL: each function looks them up itself */
+	/* the model's hyperparameter (key and value), or NULL */
+	const struct smp_pair *model;
+	/* the model's rows of rows_cat and the container image of the
+	 * query's versions there (or NULL), looked up once
+	 * (smp__tune_query_rows); rows_cat NULL: each function looks them
+	 * up itself */
 	const struct smp_catalog *rows_cat;
 	const struct smp_tested_model *const *rows;
 	size_t row_count;
+	const struct smp_image *image;
 };
 
 /* The rows that apply to a query and the one chosen. */
@@ -149,8 +154,9 @@ int smp__tune_query(struct smp_tune_query *q, char *key, size_t keysize,
 		    const struct smp_instance *instance);
 
 /*
- * Looks the rows of q's model up in cat once, for the functions below
- * that are given q and cat (a check asks the table several times).
+ * Looks the rows of q's model and the image of its versions up in cat
+ * once, for the functions below that are given q and cat (a check asks
+ * the table several times).
  */
 void smp__tune_query_rows(struct smp_tune_query *q,
 			  const struct smp_catalog *cat);

@@ -33,16 +33,19 @@ smp__lines_build(struct smp_lines *l, const struct smp_allocator *a)
 {
 	const char *buf = l->buf, *p;
 	size_t len = l->len, cap = 0, i = 0;
+	int has_cr;
 
 	l->built = 1;
 	if (len > UINT32_MAX)
 		return 0; /* no index: smp__lines_start() scans */
+	/* no '\r' looked for line by line in a text without one */
+	has_cr = memchr(buf, '\r', len) != NULL;
 	if (push(l, a, &cap, 0))
 		goto oom;
 	while (i < len) {
 		/* the next '\n' or '\r': memchr for the common case */
 		p = memchr(buf + i, '\n', len - i);
-		{
+		if (has_cr) {
 			const char *cr = memchr(
 				buf + i, '\r',
 				(size_t)((p ? p : buf + len) - (buf + i)));
@@ -77,8 +80,23 @@ smp__lines_start(struct smp_lines *l, const struct smp_allocator *a,
 {
 	if (!l->built && a && ++l->lookups > SMP_LINES_SCANS)
 		(void)smp__lines_build(l, a);
-	if (!l->start)
-		return smp__line_start(l->buf, l->len, line);
+	if (!l->start) {
+		size_t s;
+
+		/* from a line start on, lines count as from the buffer's */
+		if (l->near_line && line >= l->near_line)
+			s = l->near_start +
+			    smp__line_start(l->buf + l->near_start,
+					    l->len - l->near_start,
+					    line - l->near_line + 1);
+		else
+			s = smp__line_start(l->buf, l->len, line);
+		if (line && s < l->len) {
+			l->near_line = line;
+			l->near_start = s;
+		}
+		return s;
+	}
 	if (line == 0 || line > l->count)
 		return l->len;
 	return l->start[line - 1];

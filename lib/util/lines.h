@@ -20,8 +20,12 @@ struct smp_lines {
 	uint32_t *start;
 	size_t count;
 	unsigned lookups; /* smp__lines_start() calls so far */
-	int built;        /* 1 once smp__lines_build() ran for buf */
-	int failed;       /* the build ran out of memory */
+	/* the last line a scan found (0: none) and where it starts: a scan
+	 * for a later line goes on from there */
+	uint32_t near_line;
+	size_t near_start;
+	int built;  /* 1 once smp__lines_build() ran for buf */
+	int failed; /* the build ran out of memory */
 };
 
 /* Lookups answered by a scan before the index is built: a small file

@@ -34,11 +34,16 @@ smp__pos_at(const char *buf, size_t len, size_t offset)
 size_t
 smp__line_len(const char *buf, size_t len, size_t start)
 {
-	size_t i = start;
+	const char *p = buf + start, *nl, *cr;
+	size_t n;
 
-	while (i < len && buf[i] != '\n' && buf[i] != '\r')
-		i++;
-	return i - start;
+	if (start >= len)
+		return 0;
+	/* memchr for the '\n', then for a '\r' before it */
+	nl = memchr(p, '\n', len - start);
+	n = nl ? (size_t)(nl - p) : len - start;
+	cr = memchr(p, '\r', n);
+	return cr ? (size_t)(cr - p) : n;
 }
 
 size_t

@@ -269,3 +269,40 @@ Test(buf, json_string)
 	smp__buf_json_string(&b, "");
 	cr_expect_str_eq(smp__buf_str(&b), "null\"\"");
 }
+
+/* Plain text goes out eight bytes at a time: each byte that needs an
+ * escape, at every place in and across those words, is still escaped,
+ * and bytes that look alike to a word-wide test (0x7F, 0xA2, 0xDC, 0x20,
+ * 0x21, 0x23, 0x5B, 0x5D) pass or are decoded as before. */
+Test(buf, json_string_words)
+{
+	static const char *const special[] = {"\"",   "\\",           "\n",
+					      "\x1f", "\xE2\x80\xA9", "\xFF"};
+	static const char *const escaped[] = {
+		"\\\"", "\\\\", "\\n", "\\u001F", "\\u2029", "\xEF\xBF\xBD"};
+	static const char plain[] = "abc \x7f!#[]~0123456789ABCDEFGHIJ";
+	char mem[256], in[64], want[128];
+	struct smp_buf b;
+	size_t k, at;
+
+	smp__buf_init_fixed(&b, mem, sizeof(mem));
+	smp__buf_json_string(&b, plain);
+	snprintf(want, sizeof(want), "\"%s\"", plain);
+	cr_assert_str_eq(smp__buf_str(&b), want);
+	for (k = 0; k < sizeof(special) / sizeof(special[0]); k++)
+		for (at = 0; at < 20; at++) {
+			snprintf(in, sizeof(in), "%.*s%s%s", (int)at, plain,
+				 special[k], plain + at);
+			snprintf(want, sizeof(want), "\"%.*s%s%s\"", (int)at,
+				 plain, escaped[k], plain + at);
+			smp__buf_reset(&b);
+			smp__buf_json_string(&b, in);
+			cr_assert_str_eq(smp__buf_str(&b), want, "%zu at %zu",
+					 k, at);
+		}
+	/* non-ASCII that needs no escape passes as it is */
+	smp__buf_reset(&b);
+	smp__buf_json_string(&b, "\xC2\xA2\xC3\x9C..........\xC3\xA9");
+	cr_assert_str_eq(smp__buf_str(&b),
+			 "\"\xC2\xA2\xC3\x9C..........\xC3\xA9\"");
+}

@@ -12,6 +12,7 @@
 #include "helpers.h"
 #include "smpreflight.h"
 #include "report/rule_table.h"
+#include "rules/rules.h"
 
 static const char spec[] = "estimator: HuggingFace\n"
 			   "entry_point: train.py\n"
@@ -326,6 +327,79 @@ Test(check, once_per_report_rule)
 		n += strcmp(smp_report_get(rep, i)->rule,
 			    "compiler-end-of-support") == 0;
 	cr_assert_eq(n, 1);
+	smp_report_free(rep);
+	smp_context_free(ctx);
+}
+
+/* The group functions of rules.def's check column: each once, the groups
+ * with no function left out, and a short array is never overrun. */
+Test(check, rule_checks_lists_each_group_once)
+{
+	smp_rule_check_fn fns[SMP_RULE_COUNT], few[2];
+	size_t n = smp__rule_checks(fns, SMP_RULE_COUNT, 0), i, k;
+	int tune = 0, eos = 0;
+
+	cr_assert_eq(n, 11);
+	for (i = 0; i < n; i++) {
+		cr_assert_not_null(fns[i]);
+		for (k = 0; k < i; k++)
+			cr_assert_neq(fns[i], fns[k]);
+		tune += fns[i] == smp__rules_tune;
+		eos += fns[i] == smp__rules_end_of_support;
+	}
+	cr_assert_eq(tune, 1);
+	cr_assert_eq(eos, 1);
+	/* the first group of rules.def comes first */
+	cr_assert_eq(fns[0], smp__rules_dialect);
+	cr_assert_eq(smp__rule_checks(few, 2, 0), 2);
+	cr_assert_eq(few[0], fns[0]);
+	cr_assert_eq(few[1], fns[1]);
+	/* said once per run already: the group of those rules only goes */
+	cr_assert_eq(smp__rule_checks(fns, SMP_RULE_COUNT, 1), n - 1);
+	for (i = 0; i < n - 1; i++)
+		cr_assert_neq(fns[i], smp__rules_end_of_support);
+}
+
+/* SMP_CHECK_RUN_SAID: the rules said once per run are not worked out,
+ * unless an inline suppression may name one of them. */
+#define PT_113                                                                 \
+	"estimator: PyTorch\nentry_point: train.py\n"                          \
+	"instance_type: ml.p3.2xlarge\nframework_version: \"1.13.1\"\n"
+
+Test(check, run_said_leaves_out_the_rules_said_once_per_run)
+{
+	static const char job[] = PT_113 "compiler_config: {enabled: true}\n";
+	static const char suppressed[] =
+		PT_113 "compiler_config: {enabled: true}  # sm-preflight: "
+		       "ignore[compiler-end-of-support] planned\n";
+	struct smp_context *ctx = th_context(NULL);
+	struct smp_check_options o = SMP_CHECK_OPTIONS_INIT;
+	struct smp_report *rep = NULL;
+	const struct smp_finding *f;
+	size_t plain;
+
+	o.flags = SMP_CHECK_NO_EDITS;
+	cr_assert_eq(smp_check(&rep, ctx, "a.yaml", job, strlen(job), &o, NULL),
+		     0);
+	cr_assert(th_has_rule(rep, "compiler-end-of-support"));
+	plain = smp_report_count(rep);
+	smp_report_free(rep);
+
+	o.flags = SMP_CHECK_NO_EDITS | SMP_CHECK_RUN_SAID;
+	cr_assert_eq(smp_check(&rep, ctx, "a.yaml", job, strlen(job), &o, NULL),
+		     0);
+	cr_assert_not(th_has_rule(rep, "compiler-end-of-support"));
+	cr_assert_eq(smp_report_count(rep), plain - 1, "the others stay");
+	smp_report_free(rep);
+
+	/* the suppression is used, not reported unused */
+	cr_assert_eq(smp_check(&rep, ctx, "b.yaml", suppressed,
+			       strlen(suppressed), &o, NULL),
+		     0);
+	f = th_find(rep, "compiler-end-of-support");
+	cr_assert_not_null(f);
+	cr_assert(f->suppressed);
+	cr_assert_not(th_has_rule(rep, "suppression-unused"));
 	smp_report_free(rep);
 	smp_context_free(ctx);
 }

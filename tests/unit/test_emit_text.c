@@ -350,3 +350,37 @@ Test(emit_text, long_lines_are_cut_around_the_caret)
 	cr_assert_lt(n, (int)sizeof(want));
 	cr_assert_str_eq(s.buf, want);
 }
+
+/* A printable ASCII line of the window's width goes out whole (the short
+ * path); one byte more is cut like any long line. A finding without a
+ * column has no caret line; a multi-line range from past the end keeps
+ * one caret. */
+Test(emit_text, ascii_lines_at_the_window_width)
+{
+	static const char tail[] = "jobs/bert.yaml:2: info: m [r]\n"
+				   "   2 | ab\n"
+				   "jobs/bert.yaml:3:4: info: m [r]\n"
+				   "   3 | ab\n"
+				   "     |    ^\n";
+	struct smp_finding f[4];
+	char wide[102], want[1024] = "";
+	struct sink s;
+
+	memset(wide, 'a', 101);
+	wide[101] = '\0';
+	f[0] = finding("r", SMP_SEVERITY_INFO, "m", 1, 5, 7, wide + 1, NULL);
+	f[1] = finding("r", SMP_SEVERITY_INFO, "m", 1, 5, 7, wide, NULL);
+	f[2] = finding("r", SMP_SEVERITY_INFO, "m", 2, 0, 0, "ab", NULL);
+	f[3] = finding("r", SMP_SEVERITY_INFO, "m", 3, 4, 0, "ab", NULL);
+	f[3].end_line = 4;
+	cr_assert_eq(emit(&s, f, 4, SMP_SEVERITY_INFO, 0), 0);
+	/* 100 bytes whole, then 101 cut to 100 and "..." */
+	strcat(want, "jobs/bert.yaml:1:5: info: m [r]\n   1 | ");
+	strcat(want, wide + 1);
+	strcat(want,
+	       "\n     |     ^~\njobs/bert.yaml:1:5: info: m [r]\n   1 | ");
+	strcat(want, wide + 1); /* as many as the 100 the window shows */
+	strcat(want, "...\n     |     ^~\n");
+	strcat(want, tail);
+	cr_assert_str_eq(s.buf, want);
+}

@@ -182,6 +182,48 @@ Test(limits, line_index_agrees_with_the_scan)
 	smp__lines_release(&l, &a);
 }
 
+/* The scans before the index go on from the last line found: every order
+ * of lookups, over CR, LF and CRLF endings, agrees with a scan from the
+ * start (a NULL allocator never builds the index). */
+Test(limits, line_scans_go_on_from_the_last_line)
+{
+	static const char buf[] = "a\nbb\r\nccc\rdd\n\n\r\re\r\nf";
+	static const unsigned order[] = {2,  3,  3, 5, 4, 9,  1, 8,
+					 10, 12, 6, 7, 0, 11, 2, 9};
+	size_t len = sizeof(buf) - 1, i;
+	struct smp_lines l;
+	unsigned line;
+
+	smp__lines_init(&l, buf, len);
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		cr_assert_eq(smp__lines_start(&l, NULL, order[i]),
+			     smp__line_start(buf, len, order[i]), "line %u",
+			     order[i]);
+	for (line = 0; line <= 12; line++)
+		cr_assert_eq(smp__lines_start(&l, NULL, line),
+			     smp__line_start(buf, len, line), "line %u", line);
+	cr_assert_null(l.start);
+	cr_assert_gt(l.near_line, 0, "a scan found a line");
+}
+
+/* A line ends at '\n', '\r' or the end of the text, whichever is first;
+ * from the end or past it, a line is empty. */
+Test(limits, line_len_stops_at_either_line_end)
+{
+	static const char buf[] = "ab\ncd\r\nef\rgh";
+	size_t len = sizeof(buf) - 1;
+
+	cr_assert_eq(smp__line_len(buf, len, 0), 2);
+	cr_assert_eq(smp__line_len(buf, len, 1), 1);
+	cr_assert_eq(smp__line_len(buf, len, 2), 0);
+	cr_assert_eq(smp__line_len(buf, len, 3), 2);
+	cr_assert_eq(smp__line_len(buf, len, 7), 2);
+	cr_assert_eq(smp__line_len(buf, len, 10), 2);
+	cr_assert_eq(smp__line_len(buf, len, len), 0);
+	cr_assert_eq(smp__line_len(buf, len, len + 5), 0);
+	cr_assert_eq(smp__line_len(buf, 5, 3), 2, "the length bounds it");
+}
+
 Test(limits, line_index_is_built_after_a_few_lookups)
 {
 	struct smp_allocator a;

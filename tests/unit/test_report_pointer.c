@@ -100,3 +100,26 @@ Test(report_pointer, a_node_outside_the_tree_by_its_text)
 	cr_assert_null(pointer(&t, &copy));
 	release(&t);
 }
+
+/* A pointer is at most 1023 bytes: one longer has none. */
+Test(report_pointer, a_pointer_past_its_buffer_is_none)
+{
+	static char text[1100];
+	struct loaded t;
+	const char *p;
+
+	memset(text, 'k', 1022);
+	memcpy(text + 1022, ": 1\n", 5);
+	load(&t, text);
+	p = pointer(&t, t.root->u.mapping.items[0].value);
+	cr_assert_not_null(p);
+	cr_assert_eq(strlen(p), 1023);
+	cr_assert_eq(p[0], '/');
+	release(&t);
+
+	memset(text, 'k', 1023);
+	memcpy(text + 1023, ": 1\n", 5);
+	load(&t, text);
+	cr_assert_null(pointer(&t, t.root->u.mapping.items[0].value));
+	release(&t);
+}

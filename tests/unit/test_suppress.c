@@ -303,3 +303,35 @@ Test(suppress, every_allocation_failure_is_clean)
 	smp_context_free(ctx);
 	cr_assert_eq(st.live, 0);
 }
+
+/* The marker is found wherever it is, by its '-', and only whole. */
+Test(suppress, marker_found_by_its_dash)
+{
+	static const char *const yes[] = {
+		"sm-preflight",
+		"# sm-preflight: ignore[x] y",
+		"a: 1 - - --sm-preflight",
+		"x-y\n  # sm-sm-preflight",
+	};
+	static const char *const no[] = {
+		"",
+		"sm-",
+		"-preflight",
+		"sm-prefligh",
+		"s-preflight",
+		"a - b - c",
+		"sm_preflight",
+		"m-preflight",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		cr_expect(smp__suppress_marked(yes[i], strlen(yes[i])), "%s",
+			  yes[i]);
+	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		cr_expect_not(smp__suppress_marked(no[i], strlen(no[i])), "%s",
+			      no[i]);
+	/* the length bounds the search, not the NUL */
+	cr_expect_not(smp__suppress_marked("sm-preflight", 11));
+	cr_expect(smp__suppress_marked("xsm-preflightx", 13));
+}

@@ -88,6 +88,78 @@ Test(tune, numbers_print_short)
 	cr_assert_str_eq(out, "5.625");
 }
 
+/* What printf's "%.4g" gives, for every kind of value tune_number writes
+ * without printf: near ties, powers of ten, the %e and %f ranges. */
+Test(tune, numbers_match_printf)
+{
+	static const double edge[] = {
+		0.00015,    1.0005,   1.00049999,  9999.5,    9999.49,
+		0.99995,    0.999949, 1e-5,        1e-4,      0.0001,
+		9.9995e-5,  12345.6,  2.5e-5,      5e-05,     1.25e-3,
+		0.1,        0.3,      2.0 / 3,     1e14 + .5, 1.5e-19,
+		123.45,     0.012345, 6.666666e-5, -0.25,     -1234.5,
+		1e15 - 0.5, 3.14159,  0.000123449,
+	};
+	char want[40], got[40];
+	unsigned long long r = 88172645463325252ull;
+	size_t i;
+
+	for (i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+		snprintf(want, sizeof(want), "%.4g", edge[i]);
+		smp__tune_number(got, sizeof(got), edge[i]);
+		if (edge[i] != floor(edge[i]))
+			cr_assert_str_eq(got, want, "%.17g", edge[i]);
+	}
+	for (i = 0; i < 200000; i++) {
+		double v;
+		int e;
+
+		r ^= r << 13;
+		r ^= r >> 7;
+		r ^= r << 17;
+		e = (int)(r % 40) - 22;
+		v = ldexp((double)(r >> 11) / 9007199254740992.0 + 0.5,
+			  (int)(e * 3.33));
+		if (i % 3 == 0) /* four digits and a tie: 1.2345 */
+			v = (double)(r % 100000) / pow(10, (double)(r % 9));
+		if (v == floor(v))
+			continue;
+		snprintf(want, sizeof(want), "%.4g", v);
+		smp__tune_number(got, sizeof(got), v);
+		cr_assert_str_eq(got, want, "%.17g", v);
+	}
+	/* cut to the buffer as snprintf cuts */
+	smp__tune_number(got, 4, 6.666666e-5);
+	cr_assert_str_eq(got, "6.6");
+}
+
+/* The model's name without the SDK's JSON quotes, cut to the buffer. */
+Test(tune, model_text_unquotes_and_cuts)
+{
+	struct smp_node n;
+	char out[8];
+
+	memset(&n, 0, sizeof(n));
+	n.kind = SMP_NODE_SCALAR;
+	n.u.scalar.value = "\"bert-base\"";
+	n.u.scalar.len = strlen(n.u.scalar.value);
+	smp__tune_model_text(out, sizeof(out), &n);
+	cr_assert_str_eq(out, "bert-ba");
+	n.u.scalar.value = "gpt2";
+	n.u.scalar.len = 4;
+	smp__tune_model_text(out, sizeof(out), &n);
+	cr_assert_str_eq(out, "gpt2");
+	n.u.scalar.value = "\"\"";
+	n.u.scalar.len = 2;
+	smp__tune_model_text(out, sizeof(out), &n);
+	cr_assert_str_eq(out, "");
+	smp__tune_model_text(out, sizeof(out), NULL);
+	cr_assert_str_eq(out, "");
+	out[0] = 'x';
+	smp__tune_model_text(out, 0, &n);
+	cr_assert_eq(out[0], 'x', "no room, nothing written");
+}
+
 /* --------------------------------------------- jobs through the pipeline */
 
 struct probe {
@@ -119,8 +191,22 @@ probe_fn(void *ud, const struct smp_check *c)
 	}
 	p->query_rc =
 		smp__tune_query(&q, key, sizeof(key), c->settings, c->job, on);
-	if (p->query_rc == 0)
+	if (p->query_rc == 0) {
+		struct smp_row_pick again;
+
 		smp__tune_pick(&p->pick, c->cat, &q);
+		/* the rows and image looked up once pick the same row */
+		cr_assert_not_null(q.model);
+		smp__tune_query_rows(&q, c->cat);
+		cr_assert_eq(q.rows_cat, c->cat);
+		smp__tune_pick(&again, c->cat, &q);
+		cr_assert_eq(again.row, p->pick.row);
+		cr_assert_eq(again.max, p->pick.max);
+		cr_assert_eq(again.match, p->pick.match);
+		cr_assert_eq(again.candidates, p->pick.candidates);
+		cr_assert_eq(again.exact_rows, p->pick.exact_rows);
+		cr_assert_eq(again.ties, p->pick.ties);
+	}
 }
 
 static void

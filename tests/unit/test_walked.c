@@ -242,6 +242,11 @@ Test(walked, evidence_and_prefilter)
 {
 	cr_expect(smp__text_may_hold_job("x: 1\ninstance_type: a\n", 22));
 	cr_expect_not(smp__text_may_hold_job("name: env\nchannels: []\n", 23));
+	/* the likely keys first, then every other evidence key */
+	cr_expect(smp__text_may_hold_job("entry_point: t.py\n", 18));
+	cr_expect(smp__text_may_hold_job("{\"TrainingJobName\": \"j\"}", 24));
+	cr_expect(smp__text_may_hold_job("training_recipe: r\n", 19));
+	cr_expect_not(smp__text_may_hold_job("entry_poin: t.py\n", 17));
 	cr_expect(smp__mem_contains("abcabd", 6, "abd"));
 	cr_expect_not(smp__mem_contains("abcab", 5, "abd"));
 	cr_expect_not(smp__mem_contains("ab", 2, "abc"));

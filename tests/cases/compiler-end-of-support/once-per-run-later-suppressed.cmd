@@ -1,0 +1,1 @@
+check --color never --no-script --jobs 1 compiler-end-of-support/run-later-suppressed
