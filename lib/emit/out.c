@@ -77,6 +77,13 @@ smp__out_uint(struct smp__out *o, uint64_t v)
 	char tmp[24];
 	size_t i = sizeof(tmp);
 
+	/* lines and columns: mostly one or two digits */
+	if (v < 100) {
+		tmp[0] = (char)('0' + v / 10);
+		tmp[1] = (char)('0' + v % 10);
+		smp__out_mem(o, tmp + (v < 10), v < 10 ? 1 : 2);
+		return;
+	}
 	do {
 		tmp[--i] = (char)('0' + v % 10);
 		v /= 10;
@@ -265,13 +272,20 @@ smp__out_github_property(struct smp__out *o, const char *s)
 
 /* -------------------------------------------------------------- URI */
 
-/* unreserved, sub-delims, '@' and '/' of RFC 3986 (not ':') */
-static int
-uri_plain(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || strchr("-._~!$&'()*+,;=@/", c);
-}
+/* unreserved, sub-delims, '@' and '/' of RFC 3986 (not ':'): a path is
+ * mostly letters, '/' and '.', which a table answers at once */
+#define URI_ROW8(c)                                                            \
+	[c] = 1, [c + 1] = 1, [c + 2] = 1, [c + 3] = 1, [c + 4] = 1,           \
+	[c + 5] = 1, [c + 6] = 1, [c + 7] = 1
+static const unsigned char uri_plain[256] = {
+	URI_ROW8('a'), URI_ROW8('i'), URI_ROW8('q'), ['y'] = 1, ['z'] = 1,
+	URI_ROW8('A'), URI_ROW8('I'), URI_ROW8('Q'), ['Y'] = 1, ['Z'] = 1,
+	URI_ROW8('0'), ['8'] = 1,     ['9'] = 1,     ['-'] = 1, ['.'] = 1,
+	['_'] = 1,     ['~'] = 1,     ['!'] = 1,     ['$'] = 1, ['&'] = 1,
+	['\''] = 1,    ['('] = 1,     [')'] = 1,     ['*'] = 1, ['+'] = 1,
+	[','] = 1,     [';'] = 1,     ['='] = 1,     ['@'] = 1, ['/'] = 1,
+};
+#undef URI_ROW8
 
 /* See out.h. */
 void
@@ -293,7 +307,7 @@ smp__out_uri_path(struct smp__out *o, const char *path)
 	for (; u[i]; i++) {
 		size_t start = i;
 
-		while (u[i] && uri_plain(u[i]))
+		while (uri_plain[u[i]])
 			i++;
 		smp__out_mem(o, path + start, i - start);
 		if (!u[i])

@@ -123,44 +123,56 @@ smp__hparam(const struct smp_settings *s, const struct smp_node *hp,
 	return NULL;
 }
 
+#define INERT(s)                                                               \
+	{                                                                      \
+		s, sizeof(s) - 1                                               \
+	}
+
 int
 smp__hparam_inert(const char *name, size_t len)
 {
-	static const char *const names[] = {
+	/* with their lengths: a name of another length is none of them */
+	static const struct {
+		const char *name;
+		size_t len;
+	} names[] = {
 		/* routes to the same training */
-		"training_script",
-		"n_gpus",
+		INERT("training_script"),
+		INERT("n_gpus"),
 		/* data-loading speed */
-		"preprocessing_num_workers",
-		"dataloader_num_workers",
-		"dataloader_pin_memory",
+		INERT("preprocessing_num_workers"),
+		INERT("dataloader_num_workers"),
+		INERT("dataloader_pin_memory"),
 		/* evaluation, logging and checkpoints */
-		"per_device_eval_batch_size",
-		"eval_batch_size",
-		"evaluation_strategy",
-		"eval_strategy",
-		"logging_steps",
-		"logging_strategy",
-		"logging_first_step",
-		"logging_dir",
-		"eval_steps",
-		"save_steps",
-		"save_strategy",
-		"save_total_limit",
-		"report_to",
-		"run_name",
-		"disable_tqdm",
+		INERT("per_device_eval_batch_size"),
+		INERT("eval_batch_size"),
+		INERT("evaluation_strategy"),
+		INERT("eval_strategy"),
+		INERT("logging_steps"),
+		INERT("logging_strategy"),
+		INERT("logging_first_step"),
+		INERT("logging_dir"),
+		INERT("eval_steps"),
+		INERT("save_steps"),
+		INERT("save_strategy"),
+		INERT("save_total_limit"),
+		INERT("report_to"),
+		INERT("run_name"),
+		INERT("disable_tqdm"),
 		/* where things are written */
-		"output_dir",
-		"output_data_dir",
-		"overwrite_output_dir",
-		"model_dir",
-		"cache_dir",
+		INERT("output_dir"),
+		INERT("output_data_dir"),
+		INERT("overwrite_output_dir"),
+		INERT("model_dir"),
+		INERT("cache_dir"),
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (smp__name_eq(name, len, names[i]))
+		if (names[i].len == len &&
+		    smp__name_eq(name, len, names[i].name))
 			return 1;
 	return 0;
 }
+
+#undef INERT

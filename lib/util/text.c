@@ -75,6 +75,27 @@ smp__utf8_valid(const char *buf, size_t len, size_t *bad)
 	return 1;
 }
 
+/*
+ * How far apart the letter counts of a and b are (case-insensitive, in
+ * 32 buckets): an edit changes them by at most 2 and a transposition not
+ * at all, so this is at most twice the edit distance, and most pairs of
+ * unlike words are told apart here without the table.
+ */
+static size_t
+letters_apart(const char *a, size_t la, const char *b, size_t lb)
+{
+	int h[32] = {0};
+	size_t i, d = 0;
+
+	for (i = 0; i < la; i++)
+		h[tolower((unsigned char)a[i]) & 31]++;
+	for (i = 0; i < lb; i++)
+		h[tolower((unsigned char)b[i]) & 31]--;
+	for (i = 0; i < 32; i++)
+		d += (size_t)(h[i] < 0 ? -h[i] : h[i]);
+	return d;
+}
+
 size_t
 smp__edit_distance(const char *a, const char *b, size_t limit)
 {
@@ -84,7 +105,8 @@ smp__edit_distance(const char *a, const char *b, size_t limit)
 
 	if (la > 64 || lb > 64)
 		return limit + 1;
-	if ((la > lb ? la - lb : lb - la) > limit)
+	if ((la > lb ? la - lb : lb - la) > limit ||
+	    letters_apart(a, la, b, lb) > 2 * limit)
 		return limit + 1;
 	for (j = 0; j <= lb; j++)
 		prev[j] = j;
