@@ -3,6 +3,7 @@
  * rules.def generates. docs/rules.md, `sm-preflight rules` and `explain`
  * are all produced from this one table.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "report/rule_table.h"
@@ -50,10 +51,30 @@
 	"SageMaker Python SDK v2.257.6 "                                       \
 	"sagemaker.training_compiler.config.TrainingCompilerConfig.validate"
 
+/*
+ * Every rule id in one array of a fixed stride: a finding's rule, which
+ * is one of these strings (smp__rule_id), gives its rule by its place
+ * without a search (smp__rule_lookup, once per SARIF result).
+ */
+#define ID_SIZE 48
+static const char ids[SMP_RULE_COUNT][ID_SIZE] = {
+#define X(e, name, sev, grp, chk) [SMP_RULE_##e] = name,
+#include "report/rules.def"
+#undef X
+};
+/* NOLINTBEGIN(bugprone-macro-parentheses): a string literal's size */
+#define X(e, name, sev, grp, chk)                                              \
+	_Static_assert(sizeof(name) <= ID_SIZE, "rule id '" name "' too "      \
+								 "long");
+/* NOLINTEND(bugprone-macro-parentheses) */
+#include "report/rules.def"
+#undef X
+
 static const struct smp_rule_info rules[SMP_RULE_COUNT] = {
 /* NOLINTBEGIN(bugprone-macro-parentheses): designators cannot be wrapped */
 #define X(e, name, sev, grp, chk)                                              \
-	[SMP_RULE_##e].id = name, [SMP_RULE_##e].default_severity = SEV(sev),  \
+	[SMP_RULE_##e].id = ids[SMP_RULE_##e],                                 \
+	[SMP_RULE_##e].default_severity = SEV(sev),                            \
 	[SMP_RULE_##e].group = grp,
 /* NOLINTEND(bugprone-macro-parentheses) */
 #include "report/rules.def"
@@ -781,13 +802,13 @@ smp__rule_lookup(enum smp_rule_id *out, const char *id)
 {
 	size_t i;
 
-	/* a finding's rule is the table's own string (smp__rule_id): the
-	 * pointer finds it without comparing text */
-	for (i = 0; i < SMP_RULE_COUNT; i++) {
-		if (rules[i].id == id) {
-			*out = (enum smp_rule_id)i;
-			return 0;
-		}
+	uintptr_t at = (uintptr_t)id - (uintptr_t)ids;
+
+	/* a finding's rule is the table's own string (smp__rule_id): its
+	 * place in ids says which, without comparing text */
+	if (at < sizeof(ids) && at % ID_SIZE == 0) {
+		*out = (enum smp_rule_id)(at / ID_SIZE);
+		return 0;
 	}
 	for (i = 0; i < SMP_RULE_COUNT; i++) {
 		if (strcmp(rules[i].id, id) == 0) {
