@@ -14,7 +14,8 @@ floor: libyaml's event parser over the YAML files plus, for the JSON
 files, the cheaper of libyaml and a minimal JSON tokenizer (floor
 --json), one process start counted once. Beside it one spec's
 instructions and peak RSS, and the launcher and notebook corpora's
-instructions per byte against the floor's per byte. Targets: 1.5x the
+(gen.py --sources, written beside the reference corpus, outside the
+repository) instructions per byte against the floor's per byte. Targets: 1.5x the
 floor, SARIF 1.1x text, one spec 1 M instructions and 3 MiB, launchers
 and notebooks 1.0x the floor per byte. --reference-only prints this table
 and stops.
