@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "job/normalize.h"
+#include "util/text.h"
 
 /* The root keys the normalizer reads, looked up in one pass (keys()). */
 enum key {
@@ -39,40 +40,32 @@ enum key {
 	K_COUNT
 };
 
-#define KEY(s)                                                                 \
-	{                                                                      \
-		s, sizeof(s) - 1                                               \
-	}
-
-static const struct {
-	const char *name;
-	size_t len;
-} key_names[K_COUNT] = {
-	[K_ESTIMATOR] = KEY("estimator"),
-	[K_INSTANCE_TYPE] = KEY("instance_type"),
-	[K_TRAIN_INSTANCE_TYPE] = KEY("train_instance_type"),
-	[K_INSTANCE_COUNT] = KEY("instance_count"),
-	[K_TRAIN_INSTANCE_COUNT] = KEY("train_instance_count"),
-	[K_INSTANCE_GROUPS] = KEY("instance_groups"),
-	[K_TRANSFORMERS_VERSION] = KEY("transformers_version"),
-	[K_PYTORCH_VERSION] = KEY("pytorch_version"),
-	[K_TENSORFLOW_VERSION] = KEY("tensorflow_version"),
-	[K_FRAMEWORK_VERSION] = KEY("framework_version"),
-	[K_PY_VERSION] = KEY("py_version"),
-	[K_IMAGE_URI] = KEY("image_uri"),
-	[K_IMAGE_NAME] = KEY("image_name"),
-	[K_COMPILER_CONFIG] = KEY("compiler_config"),
-	[K_DISTRIBUTION] = KEY("distribution"),
-	[K_DISTRIBUTIONS] = KEY("distributions"),
-	[K_ENVIRONMENT] = KEY("environment"),
-	[K_HYPERPARAMETERS] = KEY("hyperparameters"),
-	[K_ENTRY_POINT] = KEY("entry_point"),
-	[K_SOURCE_DIR] = KEY("source_dir"),
-	[K_DEBUGGER_HOOK_CONFIG] = KEY("debugger_hook_config"),
-	[K_DISABLE_PROFILER] = KEY("disable_profiler"),
-	[K_PROFILER_CONFIG] = KEY("profiler_config"),
-	[K_CHECKPOINT_S3_URI] = KEY("checkpoint_s3_uri"),
-	[K_CHECKPOINT_LOCAL_PATH] = KEY("checkpoint_local_path"),
+static const struct smp_name key_names[K_COUNT] = {
+	[K_ESTIMATOR] = SMP_NAME("estimator"),
+	[K_INSTANCE_TYPE] = SMP_NAME("instance_type"),
+	[K_TRAIN_INSTANCE_TYPE] = SMP_NAME("train_instance_type"),
+	[K_INSTANCE_COUNT] = SMP_NAME("instance_count"),
+	[K_TRAIN_INSTANCE_COUNT] = SMP_NAME("train_instance_count"),
+	[K_INSTANCE_GROUPS] = SMP_NAME("instance_groups"),
+	[K_TRANSFORMERS_VERSION] = SMP_NAME("transformers_version"),
+	[K_PYTORCH_VERSION] = SMP_NAME("pytorch_version"),
+	[K_TENSORFLOW_VERSION] = SMP_NAME("tensorflow_version"),
+	[K_FRAMEWORK_VERSION] = SMP_NAME("framework_version"),
+	[K_PY_VERSION] = SMP_NAME("py_version"),
+	[K_IMAGE_URI] = SMP_NAME("image_uri"),
+	[K_IMAGE_NAME] = SMP_NAME("image_name"),
+	[K_COMPILER_CONFIG] = SMP_NAME("compiler_config"),
+	[K_DISTRIBUTION] = SMP_NAME("distribution"),
+	[K_DISTRIBUTIONS] = SMP_NAME("distributions"),
+	[K_ENVIRONMENT] = SMP_NAME("environment"),
+	[K_HYPERPARAMETERS] = SMP_NAME("hyperparameters"),
+	[K_ENTRY_POINT] = SMP_NAME("entry_point"),
+	[K_SOURCE_DIR] = SMP_NAME("source_dir"),
+	[K_DEBUGGER_HOOK_CONFIG] = SMP_NAME("debugger_hook_config"),
+	[K_DISABLE_PROFILER] = SMP_NAME("disable_profiler"),
+	[K_PROFILER_CONFIG] = SMP_NAME("profiler_config"),
+	[K_CHECKPOINT_S3_URI] = SMP_NAME("checkpoint_s3_uri"),
+	[K_CHECKPOINT_LOCAL_PATH] = SMP_NAME("checkpoint_local_path"),
 };
 
 /*

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "job/settings.h"
+#include "util/text.h"
 
 static const char *const default_batch[] = {"per_device_train_batch_size",
 					    "train_batch_size", "batch_size"};
@@ -123,48 +124,40 @@ smp__hparam(const struct smp_settings *s, const struct smp_node *hp,
 	return NULL;
 }
 
-#define INERT(s)                                                               \
-	{                                                                      \
-		s, sizeof(s) - 1                                               \
-	}
-
 int
 smp__hparam_inert(const char *name, size_t len)
 {
 	/* with their lengths: a name of another length is none of them */
-	static const struct {
-		const char *name;
-		size_t len;
-	} names[] = {
+	static const struct smp_name names[] = {
 		/* routes to the same training */
-		INERT("training_script"),
-		INERT("n_gpus"),
+		SMP_NAME("training_script"),
+		SMP_NAME("n_gpus"),
 		/* data-loading speed */
-		INERT("preprocessing_num_workers"),
-		INERT("dataloader_num_workers"),
-		INERT("dataloader_pin_memory"),
+		SMP_NAME("preprocessing_num_workers"),
+		SMP_NAME("dataloader_num_workers"),
+		SMP_NAME("dataloader_pin_memory"),
 		/* evaluation, logging and checkpoints */
-		INERT("per_device_eval_batch_size"),
-		INERT("eval_batch_size"),
-		INERT("evaluation_strategy"),
-		INERT("eval_strategy"),
-		INERT("logging_steps"),
-		INERT("logging_strategy"),
-		INERT("logging_first_step"),
-		INERT("logging_dir"),
-		INERT("eval_steps"),
-		INERT("save_steps"),
-		INERT("save_strategy"),
-		INERT("save_total_limit"),
-		INERT("report_to"),
-		INERT("run_name"),
-		INERT("disable_tqdm"),
+		SMP_NAME("per_device_eval_batch_size"),
+		SMP_NAME("eval_batch_size"),
+		SMP_NAME("evaluation_strategy"),
+		SMP_NAME("eval_strategy"),
+		SMP_NAME("logging_steps"),
+		SMP_NAME("logging_strategy"),
+		SMP_NAME("logging_first_step"),
+		SMP_NAME("logging_dir"),
+		SMP_NAME("eval_steps"),
+		SMP_NAME("save_steps"),
+		SMP_NAME("save_strategy"),
+		SMP_NAME("save_total_limit"),
+		SMP_NAME("report_to"),
+		SMP_NAME("run_name"),
+		SMP_NAME("disable_tqdm"),
 		/* where things are written */
-		INERT("output_dir"),
-		INERT("output_data_dir"),
-		INERT("overwrite_output_dir"),
-		INERT("model_dir"),
-		INERT("cache_dir"),
+		SMP_NAME("output_dir"),
+		SMP_NAME("output_data_dir"),
+		SMP_NAME("overwrite_output_dir"),
+		SMP_NAME("model_dir"),
+		SMP_NAME("cache_dir"),
 	};
 	size_t i;
 
@@ -174,5 +167,3 @@ smp__hparam_inert(const char *name, size_t len)
 			return 1;
 	return 0;
 }
-
-#undef INERT

@@ -11,6 +11,7 @@
 #include "rules/rules.h"
 #include "script/script.h"
 #include "util/fmt.h"
+#include "util/text.h"
 
 /* The hyperparameters these rules read, looked up in one pass. */
 enum hp {
@@ -26,24 +27,16 @@ enum hp {
 	HP_COUNT
 };
 
-#define HP_NAME(s)                                                             \
-	{                                                                      \
-		s, sizeof(s) - 1                                               \
-	}
-
-static const struct {
-	const char *name;
-	size_t len;
-} hp_names[HP_COUNT] = {
-	[HP_PADDING] = HP_NAME("padding"),
-	[HP_PAD_TO_MAX_LENGTH] = HP_NAME("pad_to_max_length"),
-	[HP_PREPROCESSING_WORKERS] = HP_NAME("preprocessing_num_workers"),
-	[HP_MAX_STEPS] = HP_NAME("max_steps"),
-	[HP_NUM_TRAIN_EPOCHS] = HP_NAME("num_train_epochs"),
-	[HP_EPOCHS] = HP_NAME("epochs"),
-	[HP_LOGGING_STEPS] = HP_NAME("logging_steps"),
-	[HP_EVAL_STEPS] = HP_NAME("eval_steps"),
-	[HP_SAVE_STEPS] = HP_NAME("save_steps"),
+static const struct smp_name hp_names[HP_COUNT] = {
+	[HP_PADDING] = SMP_NAME("padding"),
+	[HP_PAD_TO_MAX_LENGTH] = SMP_NAME("pad_to_max_length"),
+	[HP_PREPROCESSING_WORKERS] = SMP_NAME("preprocessing_num_workers"),
+	[HP_MAX_STEPS] = SMP_NAME("max_steps"),
+	[HP_NUM_TRAIN_EPOCHS] = SMP_NAME("num_train_epochs"),
+	[HP_EPOCHS] = SMP_NAME("epochs"),
+	[HP_LOGGING_STEPS] = SMP_NAME("logging_steps"),
+	[HP_EVAL_STEPS] = SMP_NAME("eval_steps"),
+	[HP_SAVE_STEPS] = SMP_NAME("save_steps"),
 };
 
 /* The pair of each name of hp_names (any spelling; the last of equal

@@ -44,6 +44,17 @@ const char *smp__did_you_mean(const char *word, const char *const *candidates,
  */
 size_t smp__json_plain_run(const unsigned char *s, size_t n);
 
+/* A name with its length, for tables of names that are compared by
+ * length first: a name of another length is none of them. */
+struct smp_name {
+	const char *name;
+	size_t len;
+};
+#define SMP_NAME(s)                                                            \
+	{                                                                      \
+		(s), sizeof(s) - 1                                             \
+	}
+
 /* 1 when buf[0..len) holds word (memmem(), which C11 lacks). */
 int smp__mem_contains(const char *buf, size_t len, const char *word);
 
