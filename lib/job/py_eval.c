@@ -1210,6 +1210,20 @@ fstring(struct smp_pyeval *ev, struct pystr *b, const char *s, size_t n,
 	}
 }
 
+/* The tokenizer's view of a model token, for smp__pystr_body(). */
+static struct smp_pytok
+as_pytok(const struct smp_pytoken *x)
+{
+	struct smp_pytok t;
+
+	memset(&t, 0, sizeof(t));
+	t.kind = x->kind;
+	t.flags = x->flags;
+	t.off = x->off;
+	t.len = x->len;
+	return t;
+}
+
 /* Adjacent string literals as one value ("a" "b" f"{c}"). */
 static struct smp_pyval *
 eval_strings(struct smp_pyeval *ev, size_t *i)
@@ -1223,15 +1237,10 @@ eval_strings(struct smp_pyeval *ev, size_t *i)
 	    tk(ev, *i + 1)->kind != SMP_PYTOK_STRING) {
 		/* one plain literal: its body, when it is the value, without
 		 * building it piece by piece */
-		struct smp_pytok t;
+		struct smp_pytok t = as_pytok(one);
 		const char *body;
 		size_t blen;
 
-		memset(&t, 0, sizeof(t));
-		t.kind = one->kind;
-		t.flags = one->flags;
-		t.off = one->off;
-		t.len = one->len;
 		if (smp__pystr_body(&t, ev->buf, &body, &blen) ||
 		    (one->flags & SMP_PYSTR_RAW)) {
 			(*i)++;
@@ -1240,17 +1249,12 @@ eval_strings(struct smp_pyeval *ev, size_t *i)
 	}
 	ps_init(ev, &b);
 	while (tk(ev, *i)->kind == SMP_PYTOK_STRING) {
-		struct smp_pytok t;
 		const struct smp_pytoken *x = tk(ev, *i);
+		struct smp_pytok t = as_pytok(x);
 		const char *body;
 		size_t blen;
 		int exact;
 
-		memset(&t, 0, sizeof(t));
-		t.kind = x->kind;
-		t.flags = x->flags;
-		t.off = x->off;
-		t.len = x->len;
 		exact = smp__pystr_body(&t, ev->buf, &body, &blen);
 		(*i)++;
 		if (x->flags & (SMP_PYSTR_BYTES | SMP_PYSTR_UNTERMINATED)) {
