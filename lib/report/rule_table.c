@@ -64,8 +64,7 @@ static const char ids[SMP_RULE_COUNT][ID_SIZE] = {
 };
 /* NOLINTBEGIN(bugprone-macro-parentheses): a string literal's size */
 #define X(e, name, sev, grp, chk)                                              \
-	_Static_assert(sizeof(name) <= ID_SIZE, "rule id '" name "' too "      \
-								 "long");
+	_Static_assert(sizeof(name) <= ID_SIZE, "a rule id is too long");
 /* NOLINTEND(bugprone-macro-parentheses) */
 #include "report/rules.def"
 #undef X
