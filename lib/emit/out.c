@@ -275,8 +275,8 @@ smp__out_github_property(struct smp__out *o, const char *s)
 /* unreserved, sub-delims, '@' and '/' of RFC 3986 (not ':'): a path is
  * mostly letters, '/' and '.', which a table answers at once */
 #define URI_ROW8(c)                                                            \
-	[c] = 1, [c + 1] = 1, [c + 2] = 1, [c + 3] = 1, [c + 4] = 1,           \
-	[c + 5] = 1, [c + 6] = 1, [c + 7] = 1
+	[(c)] = 1, [(c) + 1] = 1, [(c) + 2] = 1, [(c) + 3] = 1, [(c) + 4] = 1, \
+	[(c) + 5] = 1, [(c) + 6] = 1, [(c) + 7] = 1
 static const unsigned char uri_plain[256] = {
 	URI_ROW8('a'), URI_ROW8('i'), URI_ROW8('q'), ['y'] = 1, ['z'] = 1,
 	URI_ROW8('A'), URI_ROW8('I'), URI_ROW8('Q'), ['Y'] = 1, ['Z'] = 1,

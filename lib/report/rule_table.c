@@ -57,12 +57,13 @@
  * without a search (smp__rule_lookup, once per SARIF result).
  */
 #define ID_SIZE 48
+/* NOLINTBEGIN(bugprone-macro-parentheses): a string literal initializes
+ * an array, and its size is asserted */
 static const char ids[SMP_RULE_COUNT][ID_SIZE] = {
 #define X(e, name, sev, grp, chk) [SMP_RULE_##e] = name,
 #include "report/rules.def"
 #undef X
 };
-/* NOLINTBEGIN(bugprone-macro-parentheses): a string literal's size */
 #define X(e, name, sev, grp, chk)                                              \
 	_Static_assert(sizeof(name) <= ID_SIZE, "a rule id is too long");
 /* NOLINTEND(bugprone-macro-parentheses) */
