@@ -84,16 +84,23 @@ smp__utf8_valid(const char *buf, size_t len, size_t *bad)
 static size_t
 letters_apart(const char *a, size_t la, const char *b, size_t lb)
 {
-	int h[32] = {0};
-	size_t i, d = 0;
+	unsigned char h[32] = {0};
+	size_t i, only_b = 0;
 
+	/* both are at most 64 bytes long (the caller's limit) */
 	for (i = 0; i < la; i++)
 		h[tolower((unsigned char)a[i]) & 31]++;
-	for (i = 0; i < lb; i++)
-		h[tolower((unsigned char)b[i]) & 31]--;
-	for (i = 0; i < 32; i++)
-		d += (size_t)(h[i] < 0 ? -h[i] : h[i]);
-	return d;
+	/* a letter of b either meets one of a left in its bucket or not;
+	 * the letters of a that none met are la - (lb - only_b) */
+	for (i = 0; i < lb; i++) {
+		unsigned char *c = &h[tolower((unsigned char)b[i]) & 31];
+
+		if (*c)
+			(*c)--;
+		else
+			only_b++;
+	}
+	return la - (lb - only_b) + only_b;
 }
 
 size_t
