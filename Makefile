@@ -213,6 +213,7 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 	SMP_SHARED_DIR=$(SHARED) sh tests/junit/validate.sh --if-available $(CLI)
 	sh tests/net/run.sh $(CLI)
 	sh tests/hostile/run.sh $(CLI)
+	sh tests/hostile/fix_write.sh $(CLI)
 	@if [ -n "$(HAVE_PYTHON)" ]; then \
 		echo "sh tests/suggestions/check.sh $(CLI)"; \
 		sh tests/suggestions/check.sh $(CLI); \

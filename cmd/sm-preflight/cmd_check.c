@@ -459,6 +459,19 @@ once_per_run(struct run *r, struct smp_report *rep, size_t file)
 		atomic_store_explicit(&r->said_at, file, memory_order_relaxed);
 }
 
+/* File i checked again as it is on disk, after --fix could not write
+ * it: its report in res->rep (the caller's thread). */
+static int
+recheck(const struct run *r, size_t i, struct result *res)
+{
+	struct smp_check_options o = SMP_CHECK_OPTIONS_INIT;
+
+	o.baseline = r->baseline;
+	o.flags = r->check_flags | walk_flags(r, i);
+	return smp_check(&res->rep, r->ctxs[i], r->files->paths[i], NULL, 0, &o,
+			 &res->err);
+}
+
 /* In the caller's thread, in output order: counted and written. */
 static int
 check_done(void *ud, size_t i, void *result)
@@ -474,8 +487,13 @@ check_done(void *ud, size_t i, void *result)
 		path = r->stdin_name ? r->stdin_name : "<stdin>";
 	if (res && res->rc == 0 && res->fixed) {
 		res->rep = NULL;
-		if (cli_fix_done(&r->fix, r->files->paths[i], path, res->fixed))
+		if (cli_fix_done(&r->fix, r->files->paths[i], path,
+				 res->fixed)) {
+			/* not written: the findings are those of the text
+			 * on disk, not of the fix that was not saved */
 			r->failing = 1;
+			res->rc = recheck(r, i, res);
+		}
 		/* --diff shows only the diff; --fix on stdin only the text */
 		if (r->fix.mode == CLI_FIX_DIFF ||
 		    strcmp(r->files->paths[i], "-") == 0) {
@@ -488,7 +506,7 @@ check_done(void *ud, size_t i, void *result)
 	 * the run goes on: one file never costs the others' results */
 	rc = res ? res->rc : SMP_ENOMEM;
 	rep = res ? res->rep : NULL;
-	if (res && res->fixed)
+	if (res && res->fixed && !rep)
 		rep = res->fixed->result->report;
 	if (rc == SMP_EIO || rc == SMP_ELIMIT) {
 		const char *why = res->err.message[0] ? res->err.message

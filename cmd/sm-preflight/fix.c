@@ -1,17 +1,12 @@
 /*
  * fix.c - `check --fix` and `--diff` for one file (fix.h): the library
- * fixes the text; this file shows the diff, or writes the text back the
- * way --output writes a report (a temporary file beside it, synced, then
- * renamed over it), keeping the file's mode, and only when the file still
- * holds the bytes that were read: a file changed meanwhile is left alone.
+ * fixes the text; this file shows the diff, or writes the text back in
+ * place (fix_write.c), only when the file still holds the bytes that
+ * were read: a file changed meanwhile is left alone.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "cleanup.h"
 #include "fix.h"
 #include "output.h"
 #include "readfile.h"
@@ -82,9 +77,13 @@ cli_fix_file(struct cli_fixed **out, const struct cli_fix *fix,
 		return SMP_ENOMEM;
 	if (strcmp(path, "-") == 0)
 		rc = read_all(stdin, &x->orig, &x->orig_len, &why);
-	else
+	else {
+		/* taken before the read, so that a change between the two
+		 * is seen when the file is written */
+		cli_stamp_take(&x->stamp, path);
 		rc = cli_read_regular(path, CLI_READ_MAX, &x->orig,
 				      &x->orig_len, &why);
+	}
 	if (rc) {
 		free(x);
 		if (rc == CLI_READ_ENOMEM)
@@ -117,67 +116,6 @@ cli_fix_file(struct cli_fixed **out, const struct cli_fix *fix,
 	return 0;
 }
 
-/* 1 when path still holds exactly want[0..len). */
-static int
-unchanged(const char *path, const char *want, size_t len)
-{
-	char *now;
-	size_t n;
-	const char *why;
-	int same;
-
-	if (cli_read_regular(path, CLI_READ_MAX, &now, &n, &why))
-		return 0;
-	same = n == len && memcmp(now, want, len) == 0;
-	free(now);
-	return same;
-}
-
-/* text written over path through a temporary file beside it. */
-static int
-write_atomic(const char *path, const char *text, size_t len)
-{
-	size_t n = strlen(path);
-	char *tmp = malloc(n + sizeof(".XXXXXX"));
-	struct stat st;
-	int fd, fail = 0;
-	FILE *fp;
-
-	if (!tmp)
-		return ENOMEM;
-	snprintf(tmp, n + sizeof(".XXXXXX"), "%s.XXXXXX", path);
-	cli_cleanup_hold(1);
-	fd = mkstemp(tmp);
-	if (fd >= 0)
-		cli_cleanup_add(tmp);
-	cli_cleanup_hold(0);
-	if (fd < 0) {
-		fail = errno;
-		free(tmp);
-		return fail;
-	}
-	if (stat(path, &st) == 0)
-		(void)fchmod(fd, st.st_mode & 07777);
-	fp = fdopen(fd, "w");
-	if (!fp) {
-		fail = errno;
-		close(fd);
-	} else {
-		if (fwrite(text, 1, len, fp) != len || fflush(fp) ||
-		    fsync(fileno(fp)))
-			fail = errno ? errno : EIO;
-		if (fclose(fp) && !fail)
-			fail = errno;
-	}
-	if (!fail && rename(tmp, path))
-		fail = errno;
-	if (fail)
-		unlink(tmp);
-	cli_cleanup_remove(tmp);
-	free(tmp);
-	return fail;
-}
-
 static void
 show(const char *name, const struct smp_fix_result *res)
 {
@@ -199,6 +137,7 @@ cli_fix_done(struct cli_fix *fix, const char *path, const char *name,
 {
 	const struct smp_fix_result *res = fixed->result;
 	int is_stdin = strcmp(path, "-") == 0, rc;
+	char why[256];
 
 	fix->unsafe_skipped += res->unsafe_skipped;
 	if (fix->mode == CLI_FIX_DIFF) {
@@ -214,16 +153,13 @@ cli_fix_done(struct cli_fix *fix, const char *path, const char *name,
 		/* the fixed text is the output, as ruff does with stdin */
 		fwrite(res->text, 1, res->len, stdout);
 	} else if (res->changed) {
-		if (!unchanged(path, fixed->orig, fixed->orig_len)) {
-			cli_error("'%s' changed on disk while it was being "
-				  "fixed; left as it is",
-				  name);
-			fix->write_errors++;
-			return 1;
-		}
-		rc = write_atomic(path, res->text, res->len);
-		if (rc) {
-			cli_error("cannot write '%s': %s", name, strerror(rc));
+		rc = cli_fix_write(path, &fixed->stamp, fixed->orig,
+				   fixed->orig_len, res->text, res->len, why,
+				   sizeof(why));
+		if (rc == CLI_WRITE_SAME)
+			return 0; /* fixed, and counted, under another name */
+		if (rc != CLI_WRITE_OK) {
+			cli_error("cannot write '%s': %s", name, why);
 			fix->write_errors++;
 			return 1;
 		}

@@ -1,14 +1,15 @@
 /*
  * fix.h - `check --fix`, `--diff`, `--show-fixes`, `--unsafe-fixes`
  * (README "Fixing"): each file's fixes through smp_fix(), shown as a
- * unified diff or written back, atomically and only when the file on
- * disk is still the one that was read.
+ * unified diff or written back in place (fix_write.h) and only when the
+ * file on disk is still the one that was read.
  */
 #ifndef CLI_FIX_H
 #define CLI_FIX_H
 
 #include <stdio.h>
 
+#include "fix_write.h"
 #include "smpreflight.h"
 
 enum cli_fix_mode { CLI_FIX_OFF = 0, CLI_FIX_APPLY, CLI_FIX_DIFF };
@@ -29,6 +30,7 @@ struct cli_fix {
 struct cli_fixed {
 	char *orig; /* the bytes that were read */
 	size_t orig_len;
+	struct cli_stamp stamp; /* the file before it was read */
 	struct smp_fix_result *result;
 };
 
