@@ -85,7 +85,8 @@ CLI_SRC = $(sort $(wildcard cmd/sm-preflight/*.c))
 CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/rule_examples.o
 EXAMPLES = $(sort $(wildcard docs/examples/*)) $(sort $(wildcard docs/examples/*/*))
 UNIT_SRC = $(sort $(wildcard tests/unit/*.c))
-UNIT_OBJ = $(UNIT_SRC:%.c=$(BUILD)/%.o)
+# the CLI's objects the unit tests test directly (cmd/ is not in the library)
+UNIT_OBJ = $(UNIT_SRC:%.c=$(BUILD)/%.o) $(BUILD)/cmd/sm-preflight/fix_write.o
 FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/replay_%)
 # The schemas the library uses, in one place: every schemas/*.schema.json
