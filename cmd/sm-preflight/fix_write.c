@@ -214,15 +214,18 @@ cli_fix_write(const char *path, const struct cli_stamp *stamp, const char *orig,
 	struct stat st;
 	int fd, rc;
 
-	/* follows a symbolic link, as reading did: its target is the file */
+	/* follows a symbolic link, as reading did: its target is the file.
+	 * A device put in its place is not opened (opening one can act);
+	 * fstat() below sees what was opened. */
+	if (stat(path, &st) != 0)
+		return refuse(why, whysz, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return refuse(why, whysz, "not a regular file");
+	if (!(st.st_mode & 0222))
+		return read_only(why, whysz, st.st_mode);
 	fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-
-		if (e == EACCES && stat(path, &st) == 0 && !(st.st_mode & 0222))
-			return read_only(why, whysz, st.st_mode);
-		return refuse(why, whysz, strerror(e));
-	}
+	if (fd < 0)
+		return refuse(why, whysz, strerror(errno));
 	memset(&lk, 0, sizeof(lk));
 	lk.l_type = F_WRLCK;
 	lk.l_whence = SEEK_SET;

@@ -176,6 +176,24 @@ test_links_in_a_walk_kept() {
 	fixed "$T/w/a.yaml"
 }
 
+# --- edits made while --fix runs (N10) --------------------------------------
+
+# A program that holds the spec open (an editor writing in place, a
+# generator appending) and writes after the fix: its edit is in the file
+# (with a rename it went to the replaced inode, which no name reaches).
+# An edit made between the read and the write is refused instead; that
+# is tested on the write itself (tests/unit/test_fix_write.c).
+test_edit_through_open_descriptor_kept() {
+	mkdir "$T/e"
+	cp "$spec" "$T/e/a.yaml"
+	exec 3>>"$T/e/a.yaml"
+	run 0 check --no-script --fix "$T/e/a.yaml"
+	echo '# appended by another program' >&3
+	exec 3>&-
+	fixed "$T/e/a.yaml"
+	file_has "$T/e/a.yaml" '^# appended by another program$'
+}
+
 # --- nothing beside the file (N14) -----------------------------------------
 
 # The folder is never written: no temporary file is made beside the
