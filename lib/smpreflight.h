@@ -1642,11 +1642,11 @@ struct smp_instance_info {
 	const char *family; /* "p3" */
 	int vcpus;
 	double memory_gib;
-	int gpus;              /* 0 for CPU and Trainium types */
-	const char *gpu_model; /* "V100", or NULL */
-	double gpu_memory_gib; /* per GPU; 0 when none */
-	int efa;               /* 1 when the type has EFA */
-	double network_gbps;   /* 0 when unknown */
+	int gpus;               /* 0 for CPU and Trainium types */
+	const char *gpu_model;  /* "V100", or NULL */
+	double gpu_memory_gib;  /* per GPU; 0 when none */
+	int efa;                /* 1 when the type has EFA */
+	double network_gbps;    /* 0 when unknown */
 	int compiler_supported; /* 1 when Training Compiler supports it */
 };
 
