@@ -1,0 +1,296 @@
+/*
+ * lsp_notebook.c - Jupyter notebooks as LSP 3.17 notebook documents: the
+ * client sends the cells (each a text document of its own) and their
+ * order; the server writes them back into an nbformat 4 notebook, checks
+ * it as the CLI checks a .ipynb file, and publishes each finding on its
+ * cell's document at the line and column within the cell (the library's
+ * cell, cell_line, cell_column). A finding outside every cell goes on the
+ * first one.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lsp.h"
+
+struct nb_cell {
+	char *uri;
+	int code; /* kind 2: code; 1: markup */
+};
+
+struct lsp_notebook {
+	char *uri, *path;
+	struct nb_cell *cells;
+	size_t ncells;
+	int dirty;
+	int64_t due;
+	struct lsp_notebook *next;
+};
+
+static struct lsp_notebook *
+nb_find(struct lsp_server *s, const char *uri)
+{
+	struct lsp_notebook *nb;
+
+	for (nb = s->notebooks; uri && nb; nb = nb->next)
+		if (strcmp(nb->uri, uri) == 0)
+			return nb;
+	return NULL;
+}
+
+static void
+cells_free(struct lsp_notebook *nb, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		free(nb->cells[i].uri);
+}
+
+static void
+nb_free(struct lsp_notebook *nb)
+{
+	cells_free(nb, 0, nb->ncells);
+	free(nb->cells);
+	free(nb->uri);
+	free(nb->path);
+	free(nb);
+}
+
+/* Replaces cells[start, start+del) by the NotebookCell array add. */
+static int
+splice_cells(struct lsp_notebook *nb, size_t start, size_t del,
+	     const struct smp_json_value *add)
+{
+	size_t n = smp_json_length(add), i, total;
+	struct nb_cell *c;
+
+	if (start > nb->ncells || del > nb->ncells - start)
+		return -1;
+	total = nb->ncells - del + n;
+	c = calloc(total ? total : 1, sizeof(*c));
+	if (!c)
+		return -1;
+	memcpy(c, nb->cells, start * sizeof(*c));
+	for (i = 0; i < n; i++) {
+		const struct smp_json_value *cell = smp_json_at(add, i);
+		const char *uri = lsp_str(cell, "document");
+
+		c[start + i].uri = strdup(uri ? uri : "");
+		c[start + i].code = lsp_int(cell, "kind", 2) == 2;
+	}
+	memcpy(c + start + n, nb->cells + start + del,
+	       (nb->ncells - start - del) * sizeof(*c));
+	cells_free(nb, start, start + del);
+	free(nb->cells);
+	nb->cells = c;
+	nb->ncells = total;
+	return 0;
+}
+
+/* Opens the cells' text documents of a TextDocumentItem array. */
+static void
+open_cells(struct lsp_server *s, struct lsp_notebook *nb,
+	   const struct smp_json_value *items)
+{
+	for (size_t i = 0; i < smp_json_length(items); i++) {
+		const struct smp_json_value *it = smp_json_at(items, i);
+		const char *uri = lsp_str(it, "uri");
+		size_t n = 0;
+		const char *text = smp_json_text(smp_json_get(it, "text"), &n);
+		struct lsp_doc *d;
+
+		if (!uri || !text)
+			continue;
+		d = lsp_doc_open(s, uri, text, n, lsp_int(it, "version", 0));
+		if (d)
+			d->nb = nb;
+	}
+}
+
+static void
+close_cells(struct lsp_server *s, const struct smp_json_value *ids)
+{
+	for (size_t i = 0; i < smp_json_length(ids); i++)
+		lsp_doc_close(s, lsp_str(smp_json_at(ids, i), "uri"));
+}
+
+void
+lsp_nb_mark(struct lsp_server *s, struct lsp_notebook *nb)
+{
+	nb->dirty = 1;
+	nb->due = lsp_now_ms() + s->debounce_ms;
+}
+
+void
+lsp_nb_did_open(struct lsp_server *s, const struct smp_json_value *p)
+{
+	const struct smp_json_value *doc = smp_json_get(p, "notebookDocument");
+	const char *uri = lsp_str(doc, "uri");
+	struct lsp_notebook *nb;
+
+	if (!uri || nb_find(s, uri))
+		return;
+	nb = calloc(1, sizeof(*nb));
+	if (!nb || !(nb->uri = strdup(uri))) {
+		free(nb);
+		return;
+	}
+	nb->path = lsp_uri_path(uri);
+	if (!nb->path)
+		nb->path = strdup(uri);
+	nb->next = s->notebooks;
+	s->notebooks = nb;
+	splice_cells(nb, 0, 0, smp_json_get(doc, "cells"));
+	open_cells(s, nb, smp_json_get(p, "cellTextDocuments"));
+	nb->dirty = 1;
+	lsp_nb_check(s, nb);
+}
+
+/* The textContent changes of NotebookDocumentChangeEvent.cells. */
+static void
+text_changes(struct lsp_server *s, const struct smp_json_value *list)
+{
+	for (size_t i = 0; i < smp_json_length(list); i++) {
+		const struct smp_json_value *c = smp_json_at(list, i);
+		struct lsp_doc *d = lsp_doc_find(
+			s, lsp_str(smp_json_get(c, "document"), "uri"));
+
+		if (d && lsp_doc_change(s, d, smp_json_get(c, "changes")))
+			lsp_log(s, 1, "%s: a malformed cell change", d->uri);
+	}
+}
+
+void
+lsp_nb_did_change(struct lsp_server *s, const struct smp_json_value *p)
+{
+	const struct smp_json_value *doc = smp_json_get(p, "notebookDocument");
+	const struct smp_json_value *cells =
+		smp_json_get(smp_json_get(p, "change"), "cells");
+	const struct smp_json_value *st = smp_json_get(cells, "structure");
+	struct lsp_notebook *nb = nb_find(s, lsp_str(doc, "uri"));
+
+	if (!nb)
+		return;
+	if (st) {
+		const struct smp_json_value *a = smp_json_get(st, "array");
+		long start = lsp_int(a, "start", -1);
+		long del = lsp_int(a, "deleteCount", -1);
+
+		if (start < 0 || del < 0 ||
+		    splice_cells(nb, (size_t)start, (size_t)del,
+				 smp_json_get(a, "cells")))
+			lsp_log(s, 1, "%s: a malformed cell structure change",
+				nb->uri);
+		close_cells(s, smp_json_get(st, "didClose"));
+		open_cells(s, nb, smp_json_get(st, "didOpen"));
+	}
+	for (size_t i = 0; i < smp_json_length(smp_json_get(cells, "data"));
+	     i++) {
+		const struct smp_json_value *c =
+			smp_json_at(smp_json_get(cells, "data"), i);
+		const char *uri = lsp_str(c, "document");
+
+		for (size_t k = 0; uri && k < nb->ncells; k++)
+			if (strcmp(nb->cells[k].uri, uri) == 0)
+				nb->cells[k].code = lsp_int(c, "kind", 2) == 2;
+	}
+	text_changes(s, smp_json_get(cells, "textContent"));
+	lsp_nb_mark(s, nb);
+}
+
+void
+lsp_nb_did_close(struct lsp_server *s, const struct smp_json_value *p)
+{
+	const char *uri = lsp_str(smp_json_get(p, "notebookDocument"), "uri");
+	struct lsp_notebook **pp;
+
+	close_cells(s, smp_json_get(p, "cellTextDocuments"));
+	for (pp = &s->notebooks; uri && *pp; pp = &(*pp)->next) {
+		if (strcmp((*pp)->uri, uri) == 0) {
+			struct lsp_notebook *nb = *pp;
+
+			*pp = nb->next;
+			nb_free(nb);
+			return;
+		}
+	}
+}
+
+/* The notebook's cells as an nbformat 4 notebook (the CLI reads it). */
+static void
+write_ipynb(struct lsp_server *s, struct lsp_notebook *nb, struct lsp_buf *b)
+{
+	lsp_buf_str(b, "{\"cells\":[");
+	for (size_t i = 0; i < nb->ncells; i++) {
+		struct lsp_doc *d = lsp_doc_find(s, nb->cells[i].uri);
+
+		if (i)
+			lsp_buf_str(b, ",");
+		lsp_buf_str(b, nb->cells[i].code
+				       ? "{\"cell_type\":\"code\""
+				       : "{\"cell_type\":\"markdown\"");
+		lsp_buf_str(b, ",\"metadata\":{},\"source\":");
+		lsp_buf_json(b, d && d->text ? d->text : "");
+		lsp_buf_str(b, nb->cells[i].code ? ",\"outputs\":[],"
+						   "\"execution_count\":null}"
+						 : "}");
+	}
+	lsp_buf_str(b,
+		    "],\"metadata\":{},\"nbformat\":4,\"nbformat_minor\":5}");
+}
+
+void
+lsp_nb_check(struct lsp_server *s, struct lsp_notebook *nb)
+{
+	struct lsp_buf b = {0};
+	struct smp_report *rep = NULL;
+	const struct smp_context *ctx;
+
+	nb->dirty = 0;
+	for (size_t i = 0; i < nb->ncells; i++) {
+		struct lsp_doc *d = lsp_doc_find(s, nb->cells[i].uri);
+
+		if (d)
+			d->dirty = 0;
+	}
+	write_ipynb(s, nb, &b);
+	if (b.oom ||
+	    lsp_check_text(s, nb->path, b.data, b.len, &rep, &ctx) != 0) {
+		lsp_buf_free(&b);
+		return;
+	}
+	for (size_t i = 0; i < nb->ncells; i++) {
+		struct lsp_doc *d = lsp_doc_find(s, nb->cells[i].uri);
+
+		if (d)
+			lsp_publish(s, d->uri, nb->path, d->text, d->len, rep,
+				    (uint32_t)(i + 1));
+	}
+	smp_report_free(rep);
+	lsp_buf_free(&b);
+}
+
+int64_t
+lsp_nb_due(struct lsp_server *s, int64_t now)
+{
+	int64_t next = -1;
+
+	for (struct lsp_notebook *nb = s->notebooks; nb; nb = nb->next) {
+		if (!nb->dirty)
+			continue;
+		if (nb->due <= now)
+			lsp_nb_check(s, nb);
+		else if (next < 0 || nb->due < next)
+			next = nb->due;
+	}
+	return next;
+}
+
+void
+lsp_nb_free_all(struct lsp_server *s)
+{
+	while (s->notebooks) {
+		struct lsp_notebook *nb = s->notebooks;
+
+		s->notebooks = nb->next;
+		nb_free(nb);
+	}
+}
