@@ -229,6 +229,8 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 		echo "$(PYTHON) tests/integrations/run.py $(CLI)"; \
 		$(PYTHON) tests/integrations/run.py $(CLI); \
 	else $(call skip,the GitHub Action and pre-commit tests,python3); fi
+	@echo "== the language server: protocol, Neovim, Emacs eglot"
+	sh tests/lsp/run.sh $(CLI)
 	@echo "== generated files"
 	@$(MAKE) --no-print-directory generated-check
 	@echo "== fuzz corpus replay"
