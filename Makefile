@@ -555,6 +555,7 @@ bench: all $(BENCH_DIR)/floor
 	$(PYTHON) tests/bench/bench.py --cli $(CLI) \
 		--floor $(BENCH_DIR)/floor --work $(BENCH_DIR) \
 		--reference $(SHARED)/bench $$js $(BENCH_ARGS)
+	$(PYTHON) tests/lsp/bench.py $(CLI)
 	@if m=$$(sh web/deps.sh check $(BUILD)); then \
 		$(MAKE) --no-print-directory web && \
 		sh tests/web/bench.sh $(BUILD) $(CLI); \
