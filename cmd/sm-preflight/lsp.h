@@ -5,6 +5,7 @@
  *   lsp_proto.c   framing (Content-Length), the JSON writer, responses
  *   lsp_pos.c     positions: LSP (UTF-16 or UTF-8 units) <-> bytes/chars
  *   lsp_sync.c    text documents: open, full and incremental change, close
+ *   lsp_text.c    the text document notifications
  *   lsp_notebook.c notebook documents: cells, the .ipynb they make
  *   lsp_diag.c    checking a document and publishing its diagnostics
  *   lsp_actions.c code actions: fixes, fix all, ignore with a reason
@@ -152,6 +153,10 @@ int lsp_doc_change(struct lsp_server *s, struct lsp_doc *d,
 		   const struct smp_json_value *changes);
 void lsp_doc_set_text(struct lsp_doc *d, char *text, size_t len);
 void lsp_doc_free(struct lsp_doc *d);
+
+/* lsp_text.c */
+/* Marks a document, or a cell's notebook, to be checked. */
+void lsp_mark_any(struct lsp_server *s, struct lsp_doc *d);
 void lsp_did_open(struct lsp_server *s, const struct smp_json_value *params);
 void lsp_did_change(struct lsp_server *s, const struct smp_json_value *params);
 void lsp_did_close(struct lsp_server *s, const struct smp_json_value *params);
@@ -169,13 +174,14 @@ void lsp_nb_free_all(struct lsp_server *s);
 int64_t lsp_nb_due(struct lsp_server *s, int64_t now);
 
 /* lsp_diag.c */
-/* Marks d changed: checked after the debounce delay. */
+/* Marks d (not a cell) changed: checked after the debounce delay. */
 void lsp_doc_mark(struct lsp_server *s, struct lsp_doc *d);
-/* Checks d now when it is dirty, and publishes its diagnostics. */
+/* Checks d (not a cell) now when it is dirty, and publishes its
+ * diagnostics. */
 void lsp_doc_check(struct lsp_server *s, struct lsp_doc *d);
-/* Checks the dirty documents whose time came; returns the ms until the
- * next one is due, or -1 when none is dirty. */
-int lsp_check_due(struct lsp_server *s);
+/* Checks the dirty documents whose time came; returns when the next one
+ * is due (ms), or -1 when none is dirty. */
+int64_t lsp_docs_due(struct lsp_server *s, int64_t now);
 /* Publishes the findings of rep over text for uri; cell: only the
  * findings of that 1-based notebook cell (0: all). */
 void lsp_publish(struct lsp_server *s, const char *uri, const char *path,

@@ -13,10 +13,6 @@
 void
 lsp_doc_mark(struct lsp_server *s, struct lsp_doc *d)
 {
-	if (d->nb) {
-		lsp_nb_mark(s, d->nb);
-		return;
-	}
 	d->dirty = 1;
 	d->due = lsp_now_ms() + s->debounce_ms;
 }
@@ -84,12 +80,8 @@ publish_too_big(struct lsp_server *s, const struct lsp_doc *d)
 void
 lsp_doc_check(struct lsp_server *s, struct lsp_doc *d)
 {
-	if (!d->dirty)
-		return;
-	if (d->nb) {
-		lsp_nb_check(s, d->nb);
-		return;
-	}
+	if (!d->dirty || d->nb)
+		return; /* a cell is checked with its notebook */
 	d->dirty = 0;
 	smp_report_free(d->report);
 	d->report = NULL;
@@ -102,10 +94,10 @@ lsp_doc_check(struct lsp_server *s, struct lsp_doc *d)
 	lsp_publish(s, d->uri, d->path, d->text, d->len, d->report, 0);
 }
 
-int
-lsp_check_due(struct lsp_server *s)
+int64_t
+lsp_docs_due(struct lsp_server *s, int64_t now)
 {
-	int64_t now = lsp_now_ms(), next = -1, nb;
+	int64_t next = -1;
 	struct lsp_doc *d;
 
 	for (d = s->docs; d; d = d->next) {
@@ -116,10 +108,7 @@ lsp_check_due(struct lsp_server *s)
 		else if (next < 0 || d->due < next)
 			next = d->due;
 	}
-	nb = lsp_nb_due(s, now);
-	if (nb >= 0 && (next < 0 || nb < next))
-		next = nb;
-	return next < 0 ? -1 : (int)(next - now);
+	return next;
 }
 
 static int

@@ -142,7 +142,8 @@ lsp_hover(struct lsp_server *s, const struct smp_json_value *id,
 		uint32_t last = (f->end_line ? f->end_line : f->line) - 1;
 
 		if (!f->suppressed && f->line && p.line >= f->line - 1 &&
-		    p.line <= last && strcmp(f->file, d->path) == 0)
+		    p.line <= last &&
+		    (!f->file || strcmp(f->file, d->path) == 0))
 			hover_finding(&m, f);
 	}
 	ctx = d->ctx ? d->ctx : lsp_config_context(s, d->path);

@@ -151,7 +151,7 @@ watched_files(struct lsp_server *s, const struct smp_json_value *params)
 		if (cfg) {
 			lsp_config_reset(s);
 			for (struct lsp_doc *d = s->docs; d; d = d->next)
-				lsp_doc_mark(s, d);
+				lsp_mark_any(s, d);
 			return;
 		}
 	}
@@ -266,6 +266,18 @@ server_free(struct lsp_server *s)
 	free(s->rules_uri);
 }
 
+/* Checks what is due; the ms until the next check, or -1 for none. */
+static int
+check_due(struct lsp_server *s)
+{
+	int64_t now = lsp_now_ms(), next = lsp_docs_due(s, now);
+	int64_t nb = lsp_nb_due(s, now);
+
+	if (nb >= 0 && (next < 0 || nb < next))
+		next = nb;
+	return next < 0 ? -1 : (int)(next - now);
+}
+
 static int
 serve(void)
 {
@@ -281,7 +293,7 @@ serve(void)
 	s.debounce_ms = LSP_DEBOUNCE_MS;
 	signal(SIGPIPE, SIG_IGN); /* a gone client ends the read loop */
 	while (!s.exit_now) {
-		int k = lsp_read(r, lsp_check_due(&s), &body, &len);
+		int k = lsp_read(r, check_due(&s), &body, &len);
 
 		if (k == -1)
 			break;
