@@ -68,7 +68,8 @@ splice_cells(struct lsp_notebook *nb, size_t start, size_t del,
 	c = calloc(total ? total : 1, sizeof(*c));
 	if (!c)
 		return -1;
-	memcpy(c, nb->cells, start * sizeof(*c));
+	if (start)
+		memcpy(c, nb->cells, start * sizeof(*c));
 	for (i = 0; i < n; i++) {
 		const struct smp_json_value *cell = smp_json_at(add, i);
 		const char *uri = lsp_str(cell, "document");
@@ -76,8 +77,9 @@ splice_cells(struct lsp_notebook *nb, size_t start, size_t del,
 		c[start + i].uri = strdup(uri ? uri : "");
 		c[start + i].code = lsp_int(cell, "kind", 2) == 2;
 	}
-	memcpy(c + start + n, nb->cells + start + del,
-	       (nb->ncells - start - del) * sizeof(*c));
+	if (nb->ncells > start + del) /* else nb->cells may be NULL */
+		memcpy(c + start + n, nb->cells + start + del,
+		       (nb->ncells - start - del) * sizeof(*c));
 	cells_free(nb, start, start + del);
 	free(nb->cells);
 	nb->cells = c;

@@ -187,7 +187,8 @@ char *
 lsp_uri_path(const char *uri)
 {
 	const char *p;
-	char *out, *o;
+	char *out;
+	size_t k = 0;
 
 	if (strncmp(uri, "file://", 7) != 0)
 		return NULL;
@@ -197,18 +198,17 @@ lsp_uri_path(const char *uri)
 		if (!p)
 			return NULL;
 	}
-	out = o = malloc(strlen(p) + 1);
+	out = calloc(strlen(p) + 1, 1);
 	if (!out)
 		return NULL;
 	for (; *p && *p != '?' && *p != '#'; p++) {
 		if (*p == '%' && hex(p[1]) >= 0 && hex(p[2]) >= 0) {
-			*o++ = (char)(hex(p[1]) * 16 + hex(p[2]));
+			out[k++] = (char)(hex(p[1]) * 16 + hex(p[2]));
 			p += 2;
 		} else {
-			*o++ = *p;
+			out[k++] = *p;
 		}
 	}
-	*o = '\0';
 	return out;
 }
 

@@ -111,7 +111,12 @@ class Client:
         except BrokenPipeError:
             pass
         try:
-            return self.p.wait(timeout)
+            rc = self.p.wait(timeout)
+            err = self.p.stderr.read().decode(errors="replace")
         finally:
             self.p.stdout.close()
             self.p.stderr.close()
+        # a sanitizer build (make asan) reports on stderr: never ignored
+        if "Sanitizer" in err or "runtime error" in err:
+            raise AssertionError("the server's stderr:\n" + err[-4000:])
+        return rc
