@@ -215,9 +215,10 @@ void lsp_completion(struct lsp_server *s, const struct smp_json_value *id,
 /* lsp_config.c */
 /* (Re)reads the workspace configuration on the next check. */
 void lsp_config_reset(struct lsp_server *s);
-/* The context governing the spec at path (the CLI's profile of it). */
+/* The context governing the spec at path (the CLI's profile of it), and
+ * the check flags a walk of it would use (flags may be NULL). */
 const struct smp_context *lsp_config_context(struct lsp_server *s,
-					     const char *path);
+					     const char *path, unsigned *flags);
 void lsp_config_free(struct lsp_server *s);
 /* 1 when path names a configuration file (.sm-preflight.yaml,
  * pyproject.toml) */

@@ -155,7 +155,7 @@ fix_all_action(struct lsp_server *s, struct lsp_buf *b, const struct lsp_doc *d,
 	if (slash)
 		slash[slash == dir ? 1 : 0] = '\0';
 	o.script_dir = slash ? dir : NULL;
-	o.flags = SMP_CHECK_WALKED;
+	lsp_config_context(s, d->path, &o.flags); /* d->ctx's flags */
 	memset(&err, 0, sizeof(err));
 	if (!d->ctx ||
 	    smp_fix(&x, d->ctx, d->path, d->text ? d->text : "", d->len, &o,

@@ -57,12 +57,16 @@ fallback(struct lsp_server *s, struct lsp_configs *c)
 }
 
 const struct smp_context *
-lsp_config_context(struct lsp_server *s, const char *path)
+lsp_config_context(struct lsp_server *s, const char *path, unsigned *flags)
 {
 	struct lsp_configs *c = configs(s);
 	struct cli_profile *p = NULL;
 	const struct smp_context *ctx = NULL;
 
+	/* as a walk judges a file: an editor opens YAML and Python that is
+	 * no training job, which is left alone */
+	if (flags)
+		*flags = SMP_CHECK_WALKED;
 	if (!c)
 		return NULL;
 	if (!c->configs && cli_configs_new(&c->configs, &c->args)) {
@@ -80,6 +84,8 @@ lsp_config_context(struct lsp_server *s, const char *path)
 			path);
 		return fallback(s, c);
 	}
+	if (flags && cli_profile_all_jobs(p))
+		*flags |= SMP_CHECK_ALL_JOBS; /* all-jobs: true */
 	return ctx;
 }
 

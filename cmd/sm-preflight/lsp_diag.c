@@ -23,7 +23,7 @@ lsp_check_text(struct lsp_server *s, const char *path, const char *text,
 	       const struct smp_context **ctxp)
 {
 	struct smp_check_options o = SMP_CHECK_OPTIONS_INIT;
-	const struct smp_context *ctx = lsp_config_context(s, path);
+	const struct smp_context *ctx = lsp_config_context(s, path, &o.flags);
 	const char *slash = strrchr(path, '/');
 	struct smp_error err;
 	char *dir = NULL;
@@ -45,9 +45,6 @@ lsp_check_text(struct lsp_server *s, const char *path, const char *text,
 		dir[n] = '\0';
 		o.script_dir = dir;
 	}
-	/* as a walk judges a file: an editor opens YAML and Python that is
-	 * no training job, which is left alone */
-	o.flags = SMP_CHECK_WALKED;
 	memset(&err, 0, sizeof(err));
 	rc = smp_check(out, ctx, path, text ? text : "", len, &o, &err);
 	if (rc)

@@ -146,7 +146,7 @@ lsp_hover(struct lsp_server *s, const struct smp_json_value *id,
 		    (!f->file || strcmp(f->file, d->path) == 0))
 			hover_finding(&m, f);
 	}
-	ctx = d->ctx ? d->ctx : lsp_config_context(s, d->path);
+	ctx = d->ctx ? d->ctx : lsp_config_context(s, d->path, NULL);
 	word_at(d, lsp_offset(s, d->text, d->len, p), word, sizeof(word),
 		&start);
 	if (ctx && word[0] && !hover_instance(&m, ctx, word))
@@ -247,7 +247,7 @@ lsp_completion(struct lsp_server *s, const struct smp_json_value *id,
 	struct lsp_buf b = {0};
 	size_t off, from, n = 0;
 
-	ctx = d ? lsp_config_context(s, d->path) : NULL;
+	ctx = d ? lsp_config_context(s, d->path, NULL) : NULL;
 	if (!d || !ctx) {
 		lsp_send_result(s, id, "[]");
 		return;

@@ -297,6 +297,27 @@ def test_config(root):
     diags = c.diagnostics(uri)
     check(diags is not None and "compiler-debug" in codes(diags),
           "a broken configuration: the defaults, and a log message")
+    # a job without the compiler is judged only with all-jobs, as a walk
+    native = os.path.join(root, "native.yaml")
+    with open(native, "w") as f:
+        f.write('estimator: HuggingFace\nentry_point: train.py\n'
+                'instance_type: ml.p3.2xlarge\ninstance_count: 1\n'
+                'transformers_version: "4.17.0"\n'
+                'pytorch_version: "1.10.2"\npy_version: py38\n')
+    nuri = "file://" + native
+    c.notify("textDocument/didOpen", {"textDocument": {
+        "uri": nuri, "languageId": "yaml", "version": 1,
+        "text": open(native).read()}})
+    check(c.diagnostics(nuri) == [],
+          "a job without the compiler is left alone, as a walk leaves it")
+    with open(cfg, "w") as f:
+        f.write("all-jobs: true\n")
+    c.notify("workspace/didChangeWatchedFiles", {"changes": [
+        {"uri": "file://" + cfg, "type": 2}]})
+    diags = c.diagnostics(nuri)
+    check(diags and "compiler-not-enabled" in codes(diags),
+          "all-jobs: true in the configuration judges it")
+    os.unlink(native)
     os.unlink(cfg)
     c.call("shutdown")
     c.notify("exit")
