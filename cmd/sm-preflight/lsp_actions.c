@@ -157,10 +157,9 @@ fix_all_action(struct lsp_server *s, struct lsp_buf *b, const struct lsp_doc *d,
 	o.script_dir = slash ? dir : NULL;
 	lsp_config_context(s, d->path, &o.flags); /* d->ctx's flags */
 	memset(&err, 0, sizeof(err));
-	if (!d->ctx ||
-	    smp_fix(&x, d->ctx, d->path, d->text ? d->text : "", d->len, &o,
-		    &err) ||
-	    !x->changed) {
+	if (!d->ctx || !d->text ||
+	    smp_fix(&x, d->ctx, d->path, d->text, d->len, &o, &err) ||
+	    !x->changed || !x->text) {
 		smp_fix_result_free(x);
 		free(dir);
 		return;

@@ -229,7 +229,7 @@ handle(struct lsp_server *s, const char *body, size_t len)
 	method = smp_json_get(msg, "method");
 	it = smp_json_type(id);
 	if (smp_json_type(msg) != SMP_JSON_OBJECT || !lsp_str(msg, "jsonrpc") ||
-	    strcmp(lsp_str(msg, "jsonrpc"), "2.0") ||
+	    strcmp(lsp_str(msg, "jsonrpc"), "2.0") != 0 ||
 	    (id && it != SMP_JSON_NUMBER && it != SMP_JSON_STRING &&
 	     it != SMP_JSON_NULL)) {
 		lsp_send_error(s,

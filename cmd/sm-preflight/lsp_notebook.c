@@ -191,7 +191,8 @@ lsp_nb_did_change(struct lsp_server *s, const struct smp_json_value *p)
 		const char *uri = lsp_str(c, "document");
 
 		for (size_t k = 0; uri && k < nb->ncells; k++)
-			if (strcmp(nb->cells[k].uri, uri) == 0)
+			if (nb->cells[k].uri &&
+			    strcmp(nb->cells[k].uri, uri) == 0)
 				nb->cells[k].code = lsp_int(c, "kind", 2) == 2;
 	}
 	text_changes(s, smp_json_get(cells, "textContent"));

@@ -121,9 +121,12 @@ splice(struct lsp_doc *d, size_t a, size_t z, const char *rep, size_t n)
 	t = malloc(len + 1);
 	if (!t)
 		return -1;
-	memcpy(t, d->text, a);
+	/* a document over the limit has no text (NULL) to copy from */
+	if (a)
+		memcpy(t, d->text, a);
 	memcpy(t + a, rep, n);
-	memcpy(t + a + n, d->text + z, d->len - z);
+	if (d->len > z)
+		memcpy(t + a + n, d->text + z, d->len - z);
 	t[len] = '\0';
 	lsp_doc_set_text(d, t, len);
 	return 0;
