@@ -63,6 +63,8 @@ struct lsp_doc {
 	struct smp_report *report;
 	const struct smp_context *ctx; /* that check's context */
 	struct lsp_notebook *nb;       /* a cell: its notebook */
+	/* the dialect the text last showed (completion of its keys) */
+	enum smp_dialect dialect;
 	struct lsp_doc *next;
 };
 

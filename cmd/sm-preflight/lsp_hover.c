@@ -221,20 +221,45 @@ contains(const char *s, size_t n, const char *w)
 }
 
 /* 1 when the line before the cursor is a key being typed at the top
- * level: no indentation, no ':' yet (a JSON key's quote allowed). */
+ * level: no indentation in YAML, one level (up to 4 spaces or a tab)
+ * before its quote in JSON; no ':' yet. */
 static int
-at_top_key(const char *line, size_t n)
+at_top_key(const char *line, size_t n, int json)
 {
 	size_t i = 0;
 
-	if (n && (line[0] == '"' || line[0] == '{'))
-		i = 1 + (line[0] == '{' && n > 1 && line[1] == '"');
-	else if (n && (line[0] == ' ' || line[0] == '\t'))
+	while (json && i < n && i < 4 && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	if (i < n && line[i] == '{')
+		i++;
+	if (i < n && line[i] == '"')
+		i++;
+	else if (json || (n && (line[0] == ' ' || line[0] == '\t')))
 		return 0;
 	for (; i < n; i++)
 		if (!word_char(line[i]))
 			return 0;
 	return 1;
+}
+
+static int
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* The dialect of the text, else (a key half typed does not parse) the
+ * one it had when it last did. */
+static enum smp_dialect
+dialect_of(const struct smp_context *ctx, struct lsp_doc *d)
+{
+	enum smp_dialect k = smp_detect_dialect(ctx, d->path, d->text, d->len);
+
+	if (k != SMP_DIALECT_AUTO)
+		d->dialect = k;
+	return d->dialect;
 }
 
 void
@@ -261,10 +286,9 @@ lsp_completion(struct lsp_server *s, const struct smp_json_value *id,
 	if (contains(d->text + from, off - from, "nstance") ||
 	    contains(d->text + from, off - from, "ml."))
 		complete_instances(&b, ctx, &n);
-	else if (at_top_key(d->text + from, off - from))
-		complete_keys(&b, ctx,
-			      smp_detect_dialect(ctx, d->path, d->text, d->len),
-			      &n);
+	else if (at_top_key(d->text + from, off - from,
+			    ends_with(d->path, ".json")))
+		complete_keys(&b, ctx, dialect_of(ctx, d), &n);
 	lsp_buf_str(&b, "]}}");
 	lsp_send(s, &b);
 	lsp_buf_free(&b);

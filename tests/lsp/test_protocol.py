@@ -230,6 +230,26 @@ def test_diagnostics(root):
     check("entry_point" in labels and "hyperparameters" in labels,
           "completion of the dialect's keys")
 
+    juri = "file://" + os.path.join(root, "request.json")
+    c.notify("textDocument/didOpen", {"textDocument": {
+        "uri": juri, "languageId": "json", "version": 1,
+        "text": '{\n  "TrainingJobName": "x",\n  "RoleArn": "r"\n}\n'}})
+    c.diagnostics(juri)
+    c.call("textDocument/completion", {
+        "textDocument": {"uri": juri},
+        "position": {"line": 1, "character": 4}})
+    c.notify("textDocument/didChange", {
+        "textDocument": {"uri": juri, "version": 2},
+        "contentChanges": [{"text":
+                            '{\n  "TrainingJobName": "x",\n  "Al\n}\n'}]})
+    c.diagnostics(juri)
+    comp = c.call("textDocument/completion", {
+        "textDocument": {"uri": juri},
+        "position": {"line": 2, "character": 5}})["result"]
+    labels = [i["label"] for i in comp["items"]]
+    check("AlgorithmSpecification" in labels and "entry_point" not in labels,
+          "completion of a CreateTrainingJob request's keys in JSON")
+
     c.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
     check(c.diagnostics(uri) == [], "close clears the diagnostics")
     c.call("shutdown")
