@@ -172,6 +172,8 @@ void lsp_nb_did_close(struct lsp_server *s, const struct smp_json_value *p);
 void lsp_nb_check(struct lsp_server *s, struct lsp_notebook *nb);
 void lsp_nb_mark(struct lsp_server *s, struct lsp_notebook *nb);
 void lsp_nb_free_all(struct lsp_server *s);
+/* The notebook's file path (its configuration's place). */
+const char *lsp_nb_path(const struct lsp_notebook *nb);
 /* The notebooks due now are checked; the earliest deadline left, or -1 */
 int64_t lsp_nb_due(struct lsp_server *s, int64_t now);
 

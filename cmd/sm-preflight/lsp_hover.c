@@ -25,6 +25,13 @@ doc_of(struct lsp_server *s, const struct smp_json_value *params,
 	return d;
 }
 
+/* Where a document's configuration is looked for: a cell's notebook. */
+static const char *
+path_of(const struct lsp_doc *d)
+{
+	return d->nb ? lsp_nb_path(d->nb) : d->path;
+}
+
 static int
 word_char(char c)
 {
@@ -132,12 +139,13 @@ lsp_hover(struct lsp_server *s, const struct smp_json_value *id,
 	char word[256];
 	size_t i, start;
 
-	if (!d || d->nb) {
+	if (!d) {
 		lsp_send_result(s, id, "null");
 		return;
 	}
+	/* a cell's findings are its notebook's: no finding hover there */
 	lsp_doc_check(s, d);
-	for (i = 0; i < smp_report_count(d->report); i++) {
+	for (i = 0; !d->nb && i < smp_report_count(d->report); i++) {
 		const struct smp_finding *f = smp_report_get(d->report, i);
 		uint32_t last = (f->end_line ? f->end_line : f->line) - 1;
 
@@ -146,7 +154,7 @@ lsp_hover(struct lsp_server *s, const struct smp_json_value *id,
 		    (!f->file || strcmp(f->file, d->path) == 0))
 			hover_finding(&m, f);
 	}
-	ctx = d->ctx ? d->ctx : lsp_config_context(s, d->path, NULL);
+	ctx = d->ctx ? d->ctx : lsp_config_context(s, path_of(d), NULL);
 	word_at(d, lsp_offset(s, d->text, d->len, p), word, sizeof(word),
 		&start);
 	if (ctx && word[0] && !hover_instance(&m, ctx, word))
@@ -250,6 +258,15 @@ ends_with(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
+/* 1 for a YAML or JSON spec (keys are completed there, not in Python) */
+static int
+is_spec(const struct lsp_doc *d)
+{
+	return !d->nb &&
+	       (ends_with(d->path, ".yaml") || ends_with(d->path, ".yml") ||
+		ends_with(d->path, ".json"));
+}
+
 /* The dialect of the text, else (a key half typed does not parse) the
  * one it had when it last did. */
 static enum smp_dialect
@@ -272,7 +289,7 @@ lsp_completion(struct lsp_server *s, const struct smp_json_value *id,
 	struct lsp_buf b = {0};
 	size_t off, from, n = 0;
 
-	ctx = d ? lsp_config_context(s, d->path, NULL) : NULL;
+	ctx = d ? lsp_config_context(s, path_of(d), NULL) : NULL;
 	if (!d || !ctx) {
 		lsp_send_result(s, id, "[]");
 		return;
@@ -286,8 +303,8 @@ lsp_completion(struct lsp_server *s, const struct smp_json_value *id,
 	if (contains(d->text + from, off - from, "nstance") ||
 	    contains(d->text + from, off - from, "ml."))
 		complete_instances(&b, ctx, &n);
-	else if (at_top_key(d->text + from, off - from,
-			    ends_with(d->path, ".json")))
+	else if (is_spec(d) && at_top_key(d->text + from, off - from,
+					  ends_with(d->path, ".json")))
 		complete_keys(&b, ctx, dialect_of(ctx, d), &n);
 	lsp_buf_str(&b, "]}}");
 	lsp_send(s, &b);

@@ -271,6 +271,12 @@ lsp_nb_check(struct lsp_server *s, struct lsp_notebook *nb)
 	lsp_buf_free(&b);
 }
 
+const char *
+lsp_nb_path(const struct lsp_notebook *nb)
+{
+	return nb->path;
+}
+
 int64_t
 lsp_nb_due(struct lsp_server *s, int64_t now)
 {

@@ -375,6 +375,16 @@ def test_notebook(root):
     check(d and d[0]["range"]["start"] == {"line": 4, "character": col},
           "a notebook's finding on its cell, at the cell's line: %s" %
           (d and d[0]["range"]))
+    v = c.call("textDocument/hover", {
+        "textDocument": {"uri": uris[2]},
+        "position": {"line": 1, "character": 21}})["result"]
+    check(v and "4 x V100" in v["contents"]["value"],
+          "hover on an instance type in a cell")
+    comp = c.call("textDocument/completion", {
+        "textDocument": {"uri": uris[2]},
+        "position": {"line": 1, "character": 22}})["result"]
+    check(any(i["label"] == "ml.p3.8xlarge" for i in comp["items"]),
+          "completion of instance types in a cell")
     c.notify("notebookDocument/didChange", {
         "notebookDocument": {"uri": nb, "version": 2},
         "change": {"cells": {"textContent": [{
