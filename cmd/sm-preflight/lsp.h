@@ -224,6 +224,10 @@ void lsp_config_reset(struct lsp_server *s);
 const struct smp_context *lsp_config_context(struct lsp_server *s,
 					     const char *path, unsigned *flags);
 void lsp_config_free(struct lsp_server *s);
+/* When path is a .sm-preflight.yaml: checks text as a configuration,
+ * publishes what is wrong with it, 1; else 0. */
+int lsp_config_check(struct lsp_server *s, const char *uri, const char *path,
+		     const char *text, size_t len);
 /* 1 when path names a configuration file (.sm-preflight.yaml,
  * pyproject.toml) */
 int lsp_config_is_file(const char *path);

@@ -119,6 +119,47 @@ lsp_config_free(struct lsp_server *s)
 	s->configs = NULL;
 }
 
+/* The configuration file being edited, read by the library's parser
+ * (smp_config_parse, as the CLI reads it): what it refuses is one
+ * diagnostic at its line and column, which a bad key's did-you-mean is
+ * part of. */
+int
+lsp_config_check(struct lsp_server *s, const char *uri, const char *path,
+		 const char *text, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	struct smp_config *cfg = NULL;
+	struct smp_error err;
+	struct lsp_buf b = {0};
+
+	if (strcmp(base ? base + 1 : path, CLI_CONFIG_NAME) != 0)
+		return 0;
+	memset(&err, 0, sizeof(err));
+	lsp_notify_open(&b, "textDocument/publishDiagnostics");
+	lsp_buf_str(&b, "{\"uri\":");
+	lsp_buf_json(&b, uri);
+	lsp_buf_str(&b, ",\"diagnostics\":[");
+	if (smp_config_parse(&cfg, path, text, len, NULL, &err) != 0) {
+		struct lsp_position a = lsp_position_chars(
+			s, text, len, err.line, err.column ? err.column : 1);
+		struct lsp_position z = lsp_position_chars(
+			s, text, len, err.line, err.column + 1);
+
+		lsp_buf_str(&b, "{\"range\":");
+		lsp_buf_range(&b, a, z);
+		lsp_buf_str(&b, ",\"severity\":1,\"source\":\"sm-preflight\","
+				"\"message\":");
+		lsp_buf_json(&b, err.message[0] ? err.message
+						: smp_strerror(SMP_EPARSE));
+		lsp_buf_str(&b, "}");
+	}
+	lsp_buf_str(&b, "]}}");
+	lsp_send(s, &b);
+	lsp_buf_free(&b);
+	smp_config_free(cfg);
+	return 1;
+}
+
 int
 lsp_config_is_file(const char *path)
 {

@@ -86,7 +86,8 @@ lsp_doc_check(struct lsp_server *s, struct lsp_doc *d)
 		publish_too_big(s, d);
 		return;
 	}
-	if (lsp_check_text(s, d->path, d->text, d->len, &d->report, &d->ctx))
+	if (lsp_config_check(s, d->uri, d->path, d->text, d->len) ||
+	    lsp_check_text(s, d->path, d->text, d->len, &d->report, &d->ctx))
 		return;
 	lsp_publish(s, d->uri, d->path, d->text, d->len, d->report, 0);
 }

@@ -310,6 +310,20 @@ def test_config(root):
     d = [x for x in c.diagnostics(uri) if x["code"] == "compiler-debug"]
     check(d and d[0]["severity"] == 1,
           "a changed configuration is read again")
+    curi = "file://" + cfg
+    c.notify("textDocument/didOpen", {"textDocument": {
+        "uri": curi, "languageId": "yaml", "version": 1,
+        "text": "rules:\n  compiler-debgu: error\n"}})
+    d = c.diagnostics(curi)
+    check(d and d[0]["range"]["start"]["line"] == 1 and
+          "compiler-debug" in d[0]["message"],
+          "the configuration file being edited: its error as a diagnostic"
+          " with the did-you-mean: %s" % (d and d[0]["message"]))
+    c.notify("textDocument/didChange", {
+        "textDocument": {"uri": curi, "version": 2},
+        "contentChanges": [{"text": "rules:\n  compiler-debug: error\n"}]})
+    check(c.diagnostics(curi) == [], "a fixed configuration: none")
+    c.notify("textDocument/didClose", {"textDocument": {"uri": curi}})
     with open(cfg, "w") as f:
         f.write("rules:\n  compiler-debgu: error\n")
     c.notify("textDocument/didSave", {"textDocument": {
