@@ -172,6 +172,16 @@ void lsp_nb_did_close(struct lsp_server *s, const struct smp_json_value *p);
 void lsp_nb_check(struct lsp_server *s, struct lsp_notebook *nb);
 void lsp_nb_mark(struct lsp_server *s, struct lsp_notebook *nb);
 void lsp_nb_free_all(struct lsp_server *s);
+/* The last check of a cell's notebook (checked now when it changed) and
+ * the cell's 1-based number; NULL when cell_uri is none of its cells. */
+const struct smp_report *lsp_nb_report(struct lsp_server *s,
+				       struct lsp_notebook *nb,
+				       const char *cell_uri, uint32_t *cell);
+/* A fix's byte edit of the notebook's JSON [*start, *end) -> text, as an
+ * edit of the cell's text: 0 with *start, *end and *out (malloc'd) set;
+ * -1 when it is not inside the cell's source. */
+int lsp_nb_map_edit(const struct lsp_notebook *nb, uint32_t cell, size_t *start,
+		    size_t *end, const char *text, char **out);
 /* The notebook's file path (its configuration's place). */
 const char *lsp_nb_path(const struct lsp_notebook *nb);
 /* The notebooks due now are checked; the earliest deadline left, or -1 */

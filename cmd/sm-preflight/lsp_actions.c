@@ -29,6 +29,7 @@ lsp_finding_edits(const struct smp_finding *f,
 struct edits {
 	struct lsp_server *s;
 	const struct lsp_doc *d;
+	uint32_t cell; /* a notebook cell's 1-based number, else 0 */
 	struct lsp_buf *b;
 	size_t n;
 };
@@ -49,13 +50,22 @@ put_edit(void *ud, size_t start, size_t end, const char *text)
 {
 	struct edits *e = ud;
 	const struct lsp_doc *d = e->d;
+	char *cell_text = NULL;
 
-	if (start > end || end > d->len)
+	/* a notebook's edit is of its JSON: made one of the cell's text */
+	if (e->cell &&
+	    lsp_nb_map_edit(d->nb, e->cell, &start, &end, text, &cell_text))
+		return;
+	if (start > end || end > d->len) {
+		free(cell_text);
 		return; /* not of this text: never applied */
+	}
 	if (e->n++)
 		lsp_buf_str(e->b, ",");
 	text_edit(e->b, lsp_position_at(e->s, d->text, d->len, start),
-		  lsp_position_at(e->s, d->text, d->len, end), text);
+		  lsp_position_at(e->s, d->text, d->len, end),
+		  cell_text ? cell_text : text);
+	free(cell_text);
 }
 
 /* {"title":..,"kind":..,"edit":{"changes":{uri:[ */
@@ -76,10 +86,10 @@ action_open(struct lsp_buf *b, const char *title, const char *kind,
 
 static void
 fix_action(struct lsp_server *s, struct lsp_buf *b, const struct lsp_doc *d,
-	   const struct smp_finding *f, size_t *count)
+	   const struct smp_finding *f, uint32_t cell, size_t *count)
 {
 	struct lsp_buf title = {0};
-	struct edits e = {s, d, b, 0};
+	struct edits e = {s, d, cell, b, 0};
 	size_t mark = b->len;
 
 	lsp_buf_printf(&title, "%s: ", f->rule);
@@ -96,7 +106,7 @@ fix_action(struct lsp_server *s, struct lsp_buf *b, const struct lsp_doc *d,
 		return;
 	}
 	lsp_buf_str(b, "]}},\"diagnostics\":[");
-	lsp_buf_diagnostic(s, b, d->text, d->len, d->path, f, 0);
+	lsp_buf_diagnostic(s, b, d->text, d->len, d->path, f, cell);
 	lsp_buf_str(b, "]}");
 	(*count)++;
 	lsp_buf_free(&title);
@@ -198,6 +208,23 @@ in_range(const struct smp_finding *f, struct lsp_position a,
 	return f->line && first <= z.line && last >= a.line;
 }
 
+/* A notebook cell's fixes (its notebook's findings in that cell). */
+static void
+cell_actions(struct lsp_server *s, struct lsp_buf *b, const struct lsp_doc *d,
+	     struct lsp_position a, struct lsp_position z, size_t *count)
+{
+	uint32_t cell = 0;
+	const struct smp_report *rep = lsp_nb_report(s, d->nb, d->uri, &cell);
+
+	for (size_t i = 0; i < smp_report_count(rep); i++) {
+		const struct smp_finding *f = smp_report_get(rep, i);
+
+		if (!f->suppressed && f->cell == cell && f->cell_line &&
+		    f->cell_line - 1 >= a.line && f->cell_line - 1 <= z.line)
+			fix_action(s, b, d, f, cell, count);
+	}
+}
+
 void
 lsp_code_action(struct lsp_server *s, const struct smp_json_value *id,
 		const struct smp_json_value *params)
@@ -209,7 +236,7 @@ lsp_code_action(struct lsp_server *s, const struct smp_json_value *id,
 	struct lsp_buf b = {0};
 	size_t i, count = 0;
 
-	if (!d || d->nb || d->too_big ||
+	if (!d || d->too_big || !d->text ||
 	    lsp_read_position(smp_json_get(range, "start"), &a) ||
 	    lsp_read_position(smp_json_get(range, "end"), &z)) {
 		lsp_send_result(s, id, "[]");
@@ -218,13 +245,20 @@ lsp_code_action(struct lsp_server *s, const struct smp_json_value *id,
 	lsp_doc_check(s, d); /* the findings of the text as it is now */
 	lsp_result_open(&b, id);
 	lsp_buf_str(&b, "[");
+	if (d->nb) {
+		cell_actions(s, &b, d, a, z, &count);
+		lsp_buf_str(&b, "]}");
+		lsp_send(s, &b);
+		lsp_buf_free(&b);
+		return;
+	}
 	for (i = 0; i < smp_report_count(d->report); i++) {
 		const struct smp_finding *f = smp_report_get(d->report, i);
 
 		if (f->suppressed || !in_range(f, a, z) ||
 		    (f->file && strcmp(f->file, d->path) != 0))
 			continue;
-		fix_action(s, &b, d, f, &count);
+		fix_action(s, &b, d, f, 0, &count);
 		if (!is_json(d))
 			ignore_action(s, &b, d, f, &count);
 	}

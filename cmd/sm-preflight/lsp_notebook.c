@@ -23,6 +23,11 @@ struct lsp_notebook {
 	size_t ncells;
 	int dirty;
 	int64_t due;
+	/* the last check: its report, the .ipynb text it read and where each
+	 * cell's source string lies in it (to map fixes back to cells) */
+	struct smp_report *report;
+	char *json;
+	size_t *src_from, *src_to;
 	struct lsp_notebook *next;
 };
 
@@ -44,9 +49,23 @@ cells_free(struct lsp_notebook *nb, size_t from, size_t to)
 		free(nb->cells[i].uri);
 }
 
+/* Drops the last check (the cells or their order changed). */
+static void
+nb_forget(struct lsp_notebook *nb)
+{
+	smp_report_free(nb->report);
+	free(nb->json);
+	free(nb->src_from);
+	free(nb->src_to);
+	nb->report = NULL;
+	nb->json = NULL;
+	nb->src_from = nb->src_to = NULL;
+}
+
 static void
 nb_free(struct lsp_notebook *nb)
 {
+	nb_forget(nb);
 	cells_free(nb, 0, nb->ncells);
 	free(nb->cells);
 	free(nb->uri);
@@ -217,10 +236,15 @@ lsp_nb_did_close(struct lsp_server *s, const struct smp_json_value *p)
 	}
 }
 
-/* The notebook's cells as an nbformat 4 notebook (the CLI reads it). */
+/* The notebook's cells as an nbformat 4 notebook (the CLI reads it),
+ * each cell's source string at nb->src_from[i], src_to[i]. */
 static void
 write_ipynb(struct lsp_server *s, struct lsp_notebook *nb, struct lsp_buf *b)
 {
+	nb->src_from = calloc(nb->ncells + 1, sizeof(size_t));
+	nb->src_to = calloc(nb->ncells + 1, sizeof(size_t));
+	if (!nb->src_from || !nb->src_to)
+		b->oom = 1;
 	lsp_buf_str(b, "{\"cells\":[");
 	for (size_t i = 0; i < nb->ncells; i++) {
 		struct lsp_doc *d = lsp_doc_find(s, nb->cells[i].uri);
@@ -231,7 +255,11 @@ write_ipynb(struct lsp_server *s, struct lsp_notebook *nb, struct lsp_buf *b)
 				       ? "{\"cell_type\":\"code\""
 				       : "{\"cell_type\":\"markdown\"");
 		lsp_buf_str(b, ",\"metadata\":{},\"source\":");
+		if (!b->oom)
+			nb->src_from[i] = b->len + 1; /* after the quote */
 		lsp_buf_json(b, d && d->text ? d->text : "");
+		if (!b->oom)
+			nb->src_to[i] = b->len - 1;
 		lsp_buf_str(b, nb->cells[i].code ? ",\"outputs\":[],"
 						   "\"execution_count\":null}"
 						 : "}");
@@ -248,6 +276,7 @@ lsp_nb_check(struct lsp_server *s, struct lsp_notebook *nb)
 	const struct smp_context *ctx;
 
 	nb->dirty = 0;
+	nb_forget(nb);
 	for (size_t i = 0; i < nb->ncells; i++) {
 		struct lsp_doc *d = lsp_doc_find(s, nb->cells[i].uri);
 
@@ -267,8 +296,75 @@ lsp_nb_check(struct lsp_server *s, struct lsp_notebook *nb)
 			lsp_publish(s, d->uri, nb->path, d->text, d->len, rep,
 				    (uint32_t)(i + 1));
 	}
-	smp_report_free(rep);
-	lsp_buf_free(&b);
+	nb->report = rep; /* kept for code actions */
+	nb->json = b.data;
+}
+
+const struct smp_report *
+lsp_nb_report(struct lsp_server *s, struct lsp_notebook *nb,
+	      const char *cell_uri, uint32_t *cell)
+{
+	*cell = 0;
+	if (nb->dirty || !nb->report)
+		lsp_nb_check(s, nb);
+	for (size_t i = 0; i < nb->ncells; i++)
+		if (nb->cells[i].uri && strcmp(nb->cells[i].uri, cell_uri) == 0)
+			*cell = (uint32_t)(i + 1);
+	return *cell ? nb->report : NULL;
+}
+
+/* The text of the JSON string body s[0..n) (the library's reader, on the
+ * body put back in quotes); NULL when it is not one. */
+static char *
+unescape(const char *s, size_t n, size_t *len)
+{
+	struct smp_json *j = NULL;
+	char *q = malloc(n + 3), *out = NULL;
+	const char *t;
+
+	if (!q)
+		return NULL;
+	q[0] = '"';
+	memcpy(q + 1, s, n);
+	q[n + 1] = '"';
+	q[n + 2] = '\0';
+	if (smp_json_parse(&j, q, n + 2, n + 16, NULL, NULL) == 0 &&
+	    (t = smp_json_text(smp_json_root(j), len)) != NULL) {
+		out = malloc(*len + 1);
+		if (out)
+			memcpy(out, t, *len + 1);
+	}
+	smp_json_free(j);
+	free(q);
+	return out;
+}
+
+int
+lsp_nb_map_edit(const struct lsp_notebook *nb, uint32_t cell, size_t *start,
+		size_t *end, const char *text, char **out)
+{
+	size_t from, a = 0, z = 0, n = 0;
+	char *pa, *pz;
+
+	*out = NULL;
+	if (!cell || cell > nb->ncells || !nb->json || !nb->src_from)
+		return -1;
+	from = nb->src_from[cell - 1];
+	if (*start < from || *end < *start || *end > nb->src_to[cell - 1])
+		return -1; /* not inside the cell's source string */
+	pa = unescape(nb->json + from, *start - from, &a);
+	pz = unescape(nb->json + from, *end - from, &z);
+	*out = unescape(text, strlen(text), &n);
+	free(pa);
+	free(pz);
+	if (!pa || !pz || !*out) {
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	*start = a;
+	*end = z;
+	return 0;
 }
 
 const char *

@@ -389,6 +389,16 @@ def test_notebook(root):
     check(d and d[0]["range"]["start"] == {"line": 4, "character": col},
           "a notebook's finding on its cell, at the cell's line: %s" %
           (d and d[0]["range"]))
+    acts = c.call("textDocument/codeAction", {
+        "textDocument": {"uri": uris[2]},
+        "range": {"start": {"line": 4, "character": col},
+                  "end": {"line": 4, "character": col}},
+        "context": {"diagnostics": d}})["result"]
+    fix = [a for a in acts if a.get("isPreferred")]
+    fixed = fix and apply_edits(cells[2], fix[0]["edit"]["changes"][uris[2]])
+    check(fixed and "{'GPU_NUM_DEVICES': '4'}" in fixed,
+          "a cell's fix is an edit of the cell's text: %r" %
+          (fix and fix[0]["edit"]))
     v = c.call("textDocument/hover", {
         "textDocument": {"uri": uris[2]},
         "position": {"line": 1, "character": 21}})["result"]
