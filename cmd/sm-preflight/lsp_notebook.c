@@ -255,10 +255,10 @@ write_ipynb(struct lsp_server *s, struct lsp_notebook *nb, struct lsp_buf *b)
 				       ? "{\"cell_type\":\"code\""
 				       : "{\"cell_type\":\"markdown\"");
 		lsp_buf_str(b, ",\"metadata\":{},\"source\":");
-		if (!b->oom)
+		if (nb->src_from && !b->oom)
 			nb->src_from[i] = b->len + 1; /* after the quote */
 		lsp_buf_json(b, d && d->text ? d->text : "");
-		if (!b->oom)
+		if (nb->src_to && !b->oom)
 			nb->src_to[i] = b->len - 1;
 		lsp_buf_str(b, nb->cells[i].code ? ",\"outputs\":[],"
 						   "\"execution_count\":null}"
