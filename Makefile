@@ -231,6 +231,8 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 		echo "$(PYTHON) tests/integrations/run.py $(CLI)"; \
 		$(PYTHON) tests/integrations/run.py $(CLI); \
 	else $(call skip,the GitHub Action and pre-commit tests,python3); fi
+	@echo "== the language server: protocol, Neovim, Emacs eglot"
+	sh tests/lsp/run.sh $(CLI)
 	@echo "== generated files"
 	@$(MAKE) --no-print-directory generated-check
 	@echo "== fuzz corpus replay"
@@ -555,6 +557,7 @@ bench: all $(BENCH_DIR)/floor
 	$(PYTHON) tests/bench/bench.py --cli $(CLI) \
 		--floor $(BENCH_DIR)/floor --work $(BENCH_DIR) \
 		--reference $(SHARED)/bench $$js $(BENCH_ARGS)
+	$(PYTHON) tests/lsp/bench.py $(CLI)
 	@if m=$$(sh web/deps.sh check $(BUILD)); then \
 		$(MAKE) --no-print-directory web && \
 		sh tests/web/bench.sh $(BUILD) $(CLI); \

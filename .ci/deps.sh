@@ -12,7 +12,10 @@
 #        minimal Debian root the wheel is installed into, built once into
 #        /var/tmp by tests/install/wheel.sh), time (/usr/bin/time: the
 #        hostile inputs' memory bounds), man-db (the man page renders
-#        without warnings).
+#        without warnings), neovim, emacs-nox and elpa-eglot (the
+#        language server's tests with real clients, tests/lsp/run.sh:
+#        about 52 MB to download, 190 MB installed, with
+#        --no-install-recommends).
 #
 # As root, the missing ones are installed with apt-get, quietly (apt's
 # and debconf's output go to LOG, default build/apt.log, shown only when
@@ -27,7 +30,8 @@ log=${2:-build/apt.log}
 
 build_pkgs="libyaml-dev libcjson-dev libcurl4-openssl-dev pkg-config"
 test_pkgs="libcriterion-dev python3 openssl python3-jsonschema python3-yaml
-python3-venv libxml2-utils debootstrap time man-db"
+python3-venv libxml2-utils debootstrap time man-db neovim emacs-nox
+elpa-eglot"
 
 case $what in
 build) want=$build_pkgs ;;

@@ -1554,6 +1554,154 @@ int smp_diagnosis_emit_text(const struct smp_diagnosis *diagnosis,
 int smp_diagnosis_emit_json(const struct smp_diagnosis *diagnosis,
 			    smp_write_fn write, void *ud);
 
+/*
+ * Reading JSON (for a caller that speaks a JSON protocol, as the
+ * `sm-preflight lsp` language server does): the library's strict RFC 8259
+ * reader (the one specs are read with) turned into a read-only tree. A
+ * value is borrowed from its document and lives until smp_json_free().
+ */
+struct smp_json;       /* one parsed JSON text */
+struct smp_json_value; /* a value in it */
+
+enum smp_json_type {
+	SMP_JSON_NONE = 0, /* no value (a NULL value, an absent member) */
+	SMP_JSON_NULL,
+	SMP_JSON_BOOL,
+	SMP_JSON_NUMBER,
+	SMP_JSON_STRING,
+	SMP_JSON_ARRAY,
+	SMP_JSON_OBJECT
+};
+
+/*
+ * Parses buf[0..len) as one JSON text. max_len bounds both the text and
+ * any one string in it (0: the spec limits, 4 MiB and 64 KiB); nesting
+ * deeper than 64 or over 100000 values is refused. alloc NULL: malloc.
+ * Returns 0 with *out set; SMP_EPARSE with err giving the line, column and
+ * what is wrong (not UTF-8, a syntax error, a duplicate key, a limit);
+ * SMP_EINVAL for a NULL out or a NULL buf with len > 0; SMP_ENOMEM.
+ */
+int smp_json_parse(struct smp_json **out, const char *buf, size_t len,
+		   size_t max_len, const struct smp_allocator *alloc,
+		   struct smp_error *err);
+
+/* Frees a parsed text and all its values; NULL is a no-op. */
+void smp_json_free(struct smp_json *json);
+
+/* The top value of a parsed text; NULL for NULL. */
+const struct smp_json_value *smp_json_root(const struct smp_json *json);
+
+/* The type of v; SMP_JSON_NONE for NULL. */
+enum smp_json_type smp_json_type(const struct smp_json_value *v);
+
+/*
+ * The text of a string (unescaped, NUL-terminated; *len, when len is not
+ * NULL, gets its length, which counts any NUL it holds) or of a number as
+ * written ("1e3"); NULL for any other type.
+ */
+const char *smp_json_text(const struct smp_json_value *v, size_t *len);
+
+/* A number's value into *out: 0, or -1 when v is no number. */
+int smp_json_number(const struct smp_json_value *v, double *out);
+
+/* 1 for true, 0 for false, -1 when v is no boolean. */
+int smp_json_bool(const struct smp_json_value *v);
+
+/* The member key of an object (exact match), or NULL when v is no object
+ * or has no such member. */
+const struct smp_json_value *smp_json_get(const struct smp_json_value *v,
+					  const char *key);
+
+/* The number of elements of an array or members of an object; 0 else. */
+size_t smp_json_length(const struct smp_json_value *v);
+
+/* The i-th element of an array, or the i-th member's value of an object
+ * (in text order); NULL when out of range. */
+const struct smp_json_value *smp_json_at(const struct smp_json_value *v,
+					 size_t i);
+
+/* The i-th member's key of an object (NUL-terminated), or NULL. */
+const char *smp_json_key_at(const struct smp_json_value *v, size_t i);
+
+/*
+ * Writes s as a JSON string with its quotes through write, with the same
+ * escaping as every JSON the library writes ('"', '\\', control
+ * characters, U+2028/U+2029; invalid UTF-8 as U+FFFD); NULL writes null.
+ * Returns 0, SMP_EINVAL for a NULL write, SMP_EIO when write fails.
+ */
+int smp_json_write_string(const char *s, smp_write_fn write, void *ud);
+
+/*
+ * The instance data of a context, for an editor's hover and completion:
+ * instance types, and the tested-model rows (as `suggest` reads them).
+ * Each getter copies at most size bytes of its struct into *out (pass
+ * sizeof(*out)): fields may be appended. Strings belong to the context.
+ */
+struct smp_instance_info {
+	const char *type;   /* "ml.p3.8xlarge" */
+	const char *family; /* "p3" */
+	int vcpus;
+	double memory_gib;
+	int gpus;               /* 0 for CPU and Trainium types */
+	const char *gpu_model;  /* "V100", or NULL */
+	double gpu_memory_gib;  /* per GPU; 0 when none */
+	int efa;                /* 1 when the type has EFA */
+	double network_gbps;    /* 0 when unknown */
+	int compiler_supported; /* 1 when Training Compiler supports it */
+};
+
+struct smp_tested_info {
+	const char *framework;            /* "pytorch", "tensorflow" */
+	const char *framework_version;    /* "1.11.0" */
+	const char *transformers_version; /* or NULL */
+	const char *model;                /* as the AWS page writes it */
+	const char *instance_type;
+	const char *precision; /* or NULL */
+	int sequence_length;   /* 0 when unknown */
+	int native_batch_size; /* 0 when the page leaves it blank */
+	int compiler_batch_size;
+	int instance_count; /* 0 when the table has no column */
+};
+
+/* The number of instance types of the context's data; 0 for NULL. */
+size_t smp_context_instance_count(const struct smp_context *ctx);
+
+/*
+ * The i-th instance type (data order), or with type non-NULL the one of
+ * that name (i ignored), copied into *out: 1; 0 when i is out of range
+ * or the type unknown; SMP_EINVAL for a NULL ctx or out.
+ */
+int smp_context_instance(const struct smp_context *ctx, size_t i,
+			 const char *type, struct smp_instance_info *out,
+			 size_t size);
+
+/*
+ * The tested rows of a model name (normalized as `suggest` matches them:
+ * case, '/' and '_' do not matter): returns their number, and when i is
+ * below it and out non-NULL copies the i-th (file order) into *out. 0 for
+ * a NULL ctx or model.
+ */
+size_t smp_context_model_rows(const struct smp_context *ctx, const char *model,
+			      size_t i, struct smp_tested_info *out,
+			      size_t size);
+
+/*
+ * The i-th top-level key the schema of dialect allows (the keys an editor
+ * offers to complete), or NULL past the last or for a dialect without a
+ * schema (AUTO).
+ */
+const char *smp_context_dialect_key(const struct smp_context *ctx,
+				    enum smp_dialect dialect, size_t i);
+
+/*
+ * The dialect a spec's text is written in, as a check detects it (its
+ * name decides JSON or YAML as for smp_check()); SMP_DIALECT_AUTO when
+ * the text cannot be read or shows none.
+ */
+enum smp_dialect smp_detect_dialect(const struct smp_context *ctx,
+				    const char *name, const char *buf,
+				    size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,6 +13,7 @@ extern const struct cli_command cli_cmd_diagnose;
 extern const struct cli_command cli_cmd_update_data;
 extern const struct cli_command cli_cmd_data;
 extern const struct cli_command cli_cmd_config; /* config_print.c */
+extern const struct cli_command cli_cmd_lsp;    /* lsp_main.c */
 
 /* The --instance-data entry of the commands that load instance data
  * (check, suggest, diagnose), with their option id. */

@@ -15,7 +15,7 @@
 static const struct cli_command *const commands[] = {
 	&cli_cmd_check,   &cli_cmd_rules,    &cli_cmd_explain,
 	&cli_cmd_suggest, &cli_cmd_diagnose, &cli_cmd_update_data,
-	&cli_cmd_data,    &cli_cmd_config,
+	&cli_cmd_data,    &cli_cmd_config,   &cli_cmd_lsp,
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

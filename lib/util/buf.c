@@ -257,3 +257,34 @@ smp__buf_json_string(struct smp_buf *b, const char *s)
 	smp__json_escape(s, buf_put, b);
 	smp__buf_addc(b, '"');
 }
+
+/* The public face of the one escaper: the quoted string to a sink. */
+struct sink_put {
+	smp_write_fn write;
+	void *ud;
+	int failed;
+};
+
+static void
+sink_put(void *ud, const char *p, size_t n)
+{
+	struct sink_put *s = ud;
+
+	if (!s->failed && s->write(s->ud, p, n))
+		s->failed = 1;
+}
+
+int
+smp_json_write_string(const char *s, smp_write_fn write, void *ud)
+{
+	struct sink_put sp = {write, ud, 0};
+
+	if (!write)
+		return SMP_EINVAL;
+	if (!s)
+		return write(ud, "null", 4) ? SMP_EIO : 0;
+	sink_put(&sp, "\"", 1);
+	smp__json_escape(s, sink_put, &sp);
+	sink_put(&sp, "\"", 1);
+	return sp.failed ? SMP_EIO : 0;
+}

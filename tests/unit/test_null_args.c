@@ -83,6 +83,23 @@ static const char *const walked[] = {
 	"smp_diagnosis_found",
 	"smp_diagnosis_emit_text",
 	"smp_diagnosis_emit_json",
+	"smp_json_parse",
+	"smp_json_free",
+	"smp_json_root",
+	"smp_json_type",
+	"smp_json_text",
+	"smp_json_number",
+	"smp_json_bool",
+	"smp_json_get",
+	"smp_json_length",
+	"smp_json_at",
+	"smp_json_key_at",
+	"smp_json_write_string",
+	"smp_context_instance_count",
+	"smp_context_instance",
+	"smp_context_model_rows",
+	"smp_context_dialect_key",
+	"smp_detect_dialect",
 };
 
 static const char SPEC[] = "estimator: PyTorch\n";
@@ -448,6 +465,45 @@ Test(null_args, fix)
 		0);
 	smp_fix_result_free(res);
 	smp_fix_result_free(NULL);
+	smp_context_free(ctx);
+}
+
+Test(null_args, json_and_editor_getters)
+{
+	struct smp_context *ctx = th_context(NULL);
+	struct smp_instance_info in;
+	struct smp_json *j = NULL;
+	struct smp_error err;
+	double d;
+
+	cr_assert_eq(smp_json_parse(NULL, "1", 1, 0, NULL, &err), SMP_EINVAL);
+	cr_assert_eq(smp_json_parse(&j, NULL, 1, 0, NULL, &err), SMP_EINVAL);
+	cr_assert_eq(smp_json_parse(&j, NULL, 0, 0, NULL, NULL), SMP_EPARSE);
+	smp_json_free(NULL);
+	cr_assert_null(smp_json_root(NULL));
+	cr_assert_eq(smp_json_type(NULL), SMP_JSON_NONE);
+	cr_assert_null(smp_json_text(NULL, NULL));
+	cr_assert_eq(smp_json_number(NULL, &d), -1);
+	cr_assert_eq(smp_json_bool(NULL), -1);
+	cr_assert_null(smp_json_get(NULL, "k"));
+	cr_assert_eq(smp_json_length(NULL), 0);
+	cr_assert_null(smp_json_at(NULL, 0));
+	cr_assert_null(smp_json_key_at(NULL, 0));
+	cr_assert_eq(smp_json_write_string("x", NULL, NULL), SMP_EINVAL);
+	cr_assert_eq(smp_json_write_string(NULL, sink, NULL), 0);
+	cr_assert_eq(smp_context_instance_count(NULL), 0);
+	cr_assert_eq(smp_context_instance(NULL, 0, NULL, &in, sizeof(in)),
+		     SMP_EINVAL);
+	cr_assert_eq(smp_context_instance(ctx, 0, NULL, NULL, 0), SMP_EINVAL);
+	cr_assert_eq(smp_context_model_rows(NULL, "m", 0, NULL, 0), 0);
+	cr_assert_eq(smp_context_model_rows(ctx, NULL, 0, NULL, 0), 0);
+	cr_assert_null(smp_context_dialect_key(NULL, SMP_DIALECT_ESTIMATOR, 0));
+	cr_assert_eq(smp_detect_dialect(NULL, "a.yaml", SPEC, strlen(SPEC)),
+		     SMP_DIALECT_AUTO);
+	cr_assert_eq(smp_detect_dialect(ctx, NULL, SPEC, strlen(SPEC)),
+		     SMP_DIALECT_ESTIMATOR);
+	cr_assert_eq(smp_detect_dialect(ctx, "a.yaml", NULL, 3),
+		     SMP_DIALECT_AUTO);
 	smp_context_free(ctx);
 }
 
