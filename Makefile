@@ -98,15 +98,6 @@ EMBED = $(sort $(wildcard instance-data/*.json)) $(SCHEMAS)
 CATALOG_JSON = instance-data/instances.json \
 	instance-data/tested-models.json instance-data/frameworks.json
 
-# The objects a check of a spec runs (lib/hot.list, which
-# tests/bench/hot.sh writes) come first in the command's and the shared
-# library's link, the rest after them: the kernel maps code a cached
-# folio or 64 KiB at a time, so that the code only other commands run,
-# kept together, is never mapped (code resident 320 KiB instead of 512).
-HOT_SRC := $(shell grep -v '^[#]' lib/hot.list 2>/dev/null)
-HOT_FIRST = $(filter $(HOT_SRC:%.c=$(2)/%.o),$(1)) \
-	$(filter-out $(HOT_SRC:%.c=$(2)/%.o),$(1))
-
 LIBA = $(BUILD)/libsmpreflight.a
 CLI = $(BUILD)/sm-preflight
 UNIT = $(BUILD)/unit-tests
@@ -333,11 +324,11 @@ $(BUILD)/pic/gen/embedded_catalog.o: $(BUILD)/gen/embedded_catalog.c
 $(BUILD)/pic/gen/embedded_schemas.o: $(BUILD)/gen/embedded_schemas.c
 	$(call compile,-fPIC -Wno-overlength-strings)
 
-$(SOLIB): $(PIC_OBJ) lib/smpreflight.map lib/hot.list
+$(SOLIB): $(PIC_OBJ) lib/smpreflight.map
 	$(call say,LD,$@)$(CC) $(CFLAGS) $(LDFLAGS) $(RELR_LDFLAGS) -shared \
 		-Wl,-soname,$(SONAME) \
 		-Wl,--version-script=lib/smpreflight.map -Wl,--no-undefined \
-		-o $@ $(call HOT_FIRST,$(PIC_OBJ),$(BUILD)/pic) $(DEP_LIBS) \
+		-o $@ $(PIC_OBJ) $(DEP_LIBS) \
 		$(LIBM) -lpthread
 
 $(BUILD)/$(SONAME): $(SOLIB)
@@ -382,9 +373,9 @@ $(BUILD)/gen/rule_examples.c: cmd/sm-preflight/embed_examples.sh docs/examples $
 $(BUILD)/gen/rule_examples.o: $(BUILD)/gen/rule_examples.c cmd/sm-preflight/examples.h
 	$(call compile,-Icmd/sm-preflight -Wno-overlength-strings)
 
-$(CLI): $(CLI_OBJ) $(LIBA) lib/hot.list
+$(CLI): $(CLI_OBJ) $(LIBA)
 	$(call say,LD,$@)$(CC) $(CFLAGS) $(LDFLAGS) $(RELR_LDFLAGS) -o $@ \
-		$(call HOT_FIRST,$(CLI_OBJ) $(LIB_OBJ),$(BUILD)) $(DEP_LIBS) \
+		$(CLI_OBJ) $(LIB_OBJ) $(DEP_LIBS) \
 		$(LIBM) -lpthread
 
 $(BUILD)/tests/%.o: tests/%.c
