@@ -16,14 +16,17 @@ SHARED ?= $(or $(SMP_SHARED_DIR),../shared)
 
 # libcurl: headers only; lib/fetch_curl.c loads it with dlopen() when a
 # download starts, so that no other command pays for loading it.
-PKGS = yaml-0.1 libcjson libcurl
+PKGS = yaml-0.1 libcurl
 PKG_CONFIG ?= pkg-config
 # the Debian package of each (make probe names them)
 DEB_yaml-0.1 = libyaml-dev
 DEB_libcjson = libcjson-dev
 DEB_libcurl = libcurl4-openssl-dev
-LINK_PKGS = yaml-0.1 libcjson
-TEST_PKGS = criterion
+LINK_PKGS = yaml-0.1
+# cJSON is only the unit tests' oracle for the project's JSON reader
+# (tests/unit/test_json_oracle.c): never linked into the command, the
+# library or the wheel.
+TEST_PKGS = criterion libcjson
 
 WARN = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wwrite-strings -Wcast-qual -Wformat=2 -Wvla \
@@ -190,7 +193,7 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 	@if [ -n "$(HAVE_CRITERION)" ]; then \
 		echo "SMP_SHARED_DIR=$(SHARED) $(UNIT) --jobs 2"; \
 		SMP_SHARED_DIR=$(SHARED) $(UNIT) --jobs 2; \
-	else $(call skip,the unit tests,libcriterion-dev); fi
+	else $(call skip,the unit tests,libcriterion-dev libcjson-dev); fi
 	@echo "== golden CLI cases, rule examples and citations"
 	sh tests/cases/run.sh $(CLI)
 	@if [ -n "$(HAVE_PYTHON)" ]; then \
@@ -340,8 +343,8 @@ $(BUILD)/libsmpreflight.so: $(BUILD)/$(SONAME)
 # The wheel's files (make wheel-files, run by bindings/python/
 # build_backend.py): the library and the command with libyaml's static
 # archive linked in (Debian's libyaml-dev ships it), so that they need
-# nothing but the C library; libcjson is not needed at all (the linker's
-# --as-needed drops it: the JSON reader is the project's own), and libcurl
+# nothing but the C library (the JSON reader is the project's own: cJSON
+# is only a unit test's oracle), and libcurl
 # is loaded by update-data with dlopen() when a download starts. The run
 # path $$ORIGIN is where the backend would put (as auditwheel does) any
 # other shared library they came to need; it refuses to guess otherwise.
