@@ -208,6 +208,10 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 	sh tests/net/run.sh $(CLI)
 	sh tests/hostile/run.sh $(CLI)
 	@if [ -n "$(HAVE_PYTHON)" ]; then \
+		echo "$(PYTHON) tests/walk/gitignore_vs_git.py $(CLI)"; \
+		$(PYTHON) tests/walk/gitignore_vs_git.py $(CLI); \
+	else $(call skip,the .gitignore differential test,python3); fi
+	@if [ -n "$(HAVE_PYTHON)" ]; then \
 		echo "sh tests/suggestions/check.sh $(CLI)"; \
 		sh tests/suggestions/check.sh $(CLI); \
 	else $(call skip,the suggestion checks,python3); fi
