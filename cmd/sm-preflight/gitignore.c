@@ -252,19 +252,6 @@ read_patterns(struct plist *l, const char *file)
 	return rc ? rc : plist_index(l);
 }
 
-static char *
-join(const char *a, const char *b)
-{
-	size_t al = strlen(a), bl = strlen(b);
-	char *p = malloc(al + bl + 2);
-
-	/* "/" + "x" is "/x" */
-	if (p)
-		snprintf(p, al + bl + 2, "%s%s%s", a,
-			 al == 1 && a[0] == '/' ? "" : "/", b);
-	return p;
-}
-
 static size_t
 hash_str(const char *s)
 {
@@ -307,7 +294,7 @@ dir_list(struct cli_gitignore *g, const char *dir)
 		if (strcmp(g->table[i]->dir, dir) == 0)
 			return g->table[i];
 	l = calloc(1, sizeof(*l));
-	file = join(dir, ".gitignore");
+	file = cli_path_join(dir, ".gitignore");
 	if (!l || !file || !(l->dir = strdup(dir)) ||
 	    read_patterns(l, file) != 0) {
 		free(file);
@@ -326,7 +313,7 @@ dir_list(struct cli_gitignore *g, const char *dir)
 static int
 has_git(const char *dir)
 {
-	char *p = join(dir, ".git");
+	char *p = cli_path_join(dir, ".git");
 	struct stat st;
 	int yes = p && stat(p, &st) == 0;
 
@@ -342,7 +329,7 @@ has_git(const char *dir)
 static char *
 git_dir(const char *top)
 {
-	char *dot = join(top, ".git"), *buf = NULL, *dir, *common, *c;
+	char *dot = cli_path_join(top, ".git"), *buf = NULL, *dir, *common, *c;
 	const char *why;
 	struct stat st;
 	size_t len;
@@ -356,13 +343,13 @@ git_dir(const char *top)
 	}
 	free(dot);
 	buf[strcspn(buf, "\r\n")] = '\0';
-	dir = buf[8] == '/' ? strdup(buf + 8) : join(top, buf + 8);
+	dir = buf[8] == '/' ? strdup(buf + 8) : cli_path_join(top, buf + 8);
 	free(buf);
-	common = dir ? join(dir, "commondir") : NULL;
+	common = dir ? cli_path_join(dir, "commondir") : NULL;
 	if (common &&
 	    cli_read_regular(common, 4096, &buf, &len, &why) == CLI_READ_OK) {
 		buf[strcspn(buf, "\r\n")] = '\0';
-		c = buf[0] == '/' ? strdup(buf) : join(dir, buf);
+		c = buf[0] == '/' ? strdup(buf) : cli_path_join(dir, buf);
 		free(buf);
 		if (c) {
 			free(dir);
@@ -380,7 +367,7 @@ expand_home(const char *v)
 	const char *home = getenv("HOME");
 
 	if (v[0] == '~' && v[1] == '/' && home && *home)
-		return join(home, v + 2);
+		return cli_path_join(home, v + 2);
 	return strdup(v);
 }
 
@@ -395,7 +382,7 @@ config_excludes_file(void)
 
 	if (!home || !*home)
 		return NULL;
-	cfg = join(home, ".gitconfig");
+	cfg = cli_path_join(home, ".gitconfig");
 	if (!cfg || cli_read_regular(cfg, CLI_READ_MAX, &buf, &len, &why) !=
 			    CLI_READ_OK) {
 		free(cfg);
@@ -448,10 +435,10 @@ read_global(struct cli_gitignore *g)
 
 	g->global_read = 1;
 	if (!file && xdg && *xdg)
-		file = join(xdg, "git/ignore");
+		file = cli_path_join(xdg, "git/ignore");
 	else if (!file && home && *home) {
-		base = join(home, ".config");
-		file = base ? join(base, "git/ignore") : NULL;
+		base = cli_path_join(home, ".config");
+		file = base ? cli_path_join(base, "git/ignore") : NULL;
 		free(base);
 	}
 	if (file)
@@ -506,7 +493,7 @@ set_parent(struct cli_gitignore *g, const char *parent)
 		plist_release(&g->info);
 		free(g->top);
 		g->top = top;
-		ex = gd ? join(gd, "info/exclude") : NULL;
+		ex = gd ? cli_path_join(gd, "info/exclude") : NULL;
 		if (ex && read_patterns(&g->info, ex)) {
 			free(gd);
 			free(ex);
@@ -647,7 +634,7 @@ cli_gitignore_match(struct cli_gitignore *g, const char *path, const char *name,
 	free(parent);
 	if (!g->top || !g->real)
 		return 0;
-	abs = join(g->real, name);
+	abs = cli_path_join(g->real, name);
 	if (!abs)
 		return -1;
 	/* lowest precedence first: the last verdict stands */
