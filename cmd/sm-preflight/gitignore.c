@@ -203,7 +203,7 @@ plist_index(struct plist *l)
 		if (t->live && !t->literal)
 			l->wild[t->path][first_byte(t)].n++;
 	}
-	for (h = 0; h < 2 * 257; h++) {
+	for (h = 0; h < (size_t)2 * 257; h++) {
 		b = &l->wild[h / 257][h % 257];
 		b->idx = l->wild_all + at;
 		at += b->n;

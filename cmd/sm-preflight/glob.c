@@ -15,8 +15,8 @@
  * component (at the start before a '/', between two '/', or after a
  * '/' at the end); any other run of stars is one '*' (docs/ then two
  * stars then .yaml does not match docs/sub/x.yaml). As in git, the
- * start of a pattern for that rule is its first wildcard. Patterns are matched by length, so none is too
- * long to match.
+ * start of a pattern for that rule is its first wildcard. Patterns are
+ * matched by length, so none is too long to match.
  */
 #include <string.h>
 
