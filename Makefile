@@ -16,14 +16,17 @@ SHARED ?= $(or $(SMP_SHARED_DIR),../shared)
 
 # libcurl: headers only; lib/fetch_curl.c loads it with dlopen() when a
 # download starts, so that no other command pays for loading it.
-PKGS = yaml-0.1 libcjson libcurl
+PKGS = yaml-0.1 libcurl
 PKG_CONFIG ?= pkg-config
 # the Debian package of each (make probe names them)
 DEB_yaml-0.1 = libyaml-dev
 DEB_libcjson = libcjson-dev
 DEB_libcurl = libcurl4-openssl-dev
-LINK_PKGS = yaml-0.1 libcjson
-TEST_PKGS = criterion
+LINK_PKGS = yaml-0.1
+# cJSON is only the unit tests' oracle for the project's JSON reader
+# (tests/unit/test_json_oracle.c): never linked into the command, the
+# library or the wheel.
+TEST_PKGS = criterion libcjson
 
 WARN = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wwrite-strings -Wcast-qual -Wformat=2 -Wvla \
@@ -98,15 +101,6 @@ EMBED = $(sort $(wildcard instance-data/*.json)) $(SCHEMAS)
 # the built-in catalog, precompiled by the library's own loader
 CATALOG_JSON = instance-data/instances.json \
 	instance-data/tested-models.json instance-data/frameworks.json
-
-# The objects a check of a spec runs (lib/hot.list, which
-# tests/bench/hot.sh writes) come first in the command's and the shared
-# library's link, the rest after them: the kernel maps code a cached
-# folio or 64 KiB at a time, so that the code only other commands run,
-# kept together, is never mapped (code resident 320 KiB instead of 512).
-HOT_SRC := $(shell grep -v '^[#]' lib/hot.list 2>/dev/null)
-HOT_FIRST = $(filter $(HOT_SRC:%.c=$(2)/%.o),$(1)) \
-	$(filter-out $(HOT_SRC:%.c=$(2)/%.o),$(1))
 
 LIBA = $(BUILD)/libsmpreflight.a
 CLI = $(BUILD)/sm-preflight
@@ -200,7 +194,7 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 	@if [ -n "$(HAVE_CRITERION)" ]; then \
 		echo "SMP_SHARED_DIR=$(SHARED) $(UNIT) --jobs 2"; \
 		SMP_SHARED_DIR=$(SHARED) $(UNIT) --jobs 2; \
-	else $(call skip,the unit tests,libcriterion-dev); fi
+	else $(call skip,the unit tests,libcriterion-dev libcjson-dev); fi
 	@echo "== golden CLI cases, rule examples and citations"
 	sh tests/cases/run.sh $(CLI)
 	@if [ -n "$(HAVE_PYTHON)" ]; then \
@@ -215,6 +209,10 @@ check-all: all $(if $(SANITIZED),,shared) $(if $(HAVE_CRITERION),$(UNIT)) \
 	sh tests/net/run.sh $(CLI)
 	sh tests/hostile/run.sh $(CLI)
 	sh tests/hostile/fix_write.sh $(CLI)
+	@if [ -n "$(HAVE_PYTHON)" ]; then \
+		echo "$(PYTHON) tests/walk/gitignore_vs_git.py $(CLI)"; \
+		$(PYTHON) tests/walk/gitignore_vs_git.py $(CLI); \
+	else $(call skip,the .gitignore differential test,python3); fi
 	@if [ -n "$(HAVE_PYTHON)" ]; then \
 		echo "sh tests/suggestions/check.sh $(CLI)"; \
 		sh tests/suggestions/check.sh $(CLI); \
@@ -337,11 +335,11 @@ $(BUILD)/pic/gen/embedded_catalog.o: $(BUILD)/gen/embedded_catalog.c
 $(BUILD)/pic/gen/embedded_schemas.o: $(BUILD)/gen/embedded_schemas.c
 	$(call compile,-fPIC -Wno-overlength-strings)
 
-$(SOLIB): $(PIC_OBJ) lib/smpreflight.map lib/hot.list
+$(SOLIB): $(PIC_OBJ) lib/smpreflight.map
 	$(call say,LD,$@)$(CC) $(CFLAGS) $(LDFLAGS) $(RELR_LDFLAGS) -shared \
 		-Wl,-soname,$(SONAME) \
 		-Wl,--version-script=lib/smpreflight.map -Wl,--no-undefined \
-		-o $@ $(call HOT_FIRST,$(PIC_OBJ),$(BUILD)/pic) $(DEP_LIBS) \
+		-o $@ $(PIC_OBJ) $(DEP_LIBS) \
 		$(LIBM) -lpthread
 
 $(BUILD)/$(SONAME): $(SOLIB)
@@ -353,8 +351,8 @@ $(BUILD)/libsmpreflight.so: $(BUILD)/$(SONAME)
 # The wheel's files (make wheel-files, run by bindings/python/
 # build_backend.py): the library and the command with libyaml's static
 # archive linked in (Debian's libyaml-dev ships it), so that they need
-# nothing but the C library; libcjson is not needed at all (the linker's
-# --as-needed drops it: the JSON reader is the project's own), and libcurl
+# nothing but the C library (the JSON reader is the project's own: cJSON
+# is only a unit test's oracle), and libcurl
 # is loaded by update-data with dlopen() when a download starts. The run
 # path $$ORIGIN is where the backend would put (as auditwheel does) any
 # other shared library they came to need; it refuses to guess otherwise.
@@ -386,9 +384,9 @@ $(BUILD)/gen/rule_examples.c: cmd/sm-preflight/embed_examples.sh docs/examples $
 $(BUILD)/gen/rule_examples.o: $(BUILD)/gen/rule_examples.c cmd/sm-preflight/examples.h
 	$(call compile,-Icmd/sm-preflight -Wno-overlength-strings)
 
-$(CLI): $(CLI_OBJ) $(LIBA) lib/hot.list
+$(CLI): $(CLI_OBJ) $(LIBA)
 	$(call say,LD,$@)$(CC) $(CFLAGS) $(LDFLAGS) $(RELR_LDFLAGS) -o $@ \
-		$(call HOT_FIRST,$(CLI_OBJ) $(LIB_OBJ),$(BUILD)) $(DEP_LIBS) \
+		$(CLI_OBJ) $(LIB_OBJ) $(DEP_LIBS) \
 		$(LIBM) -lpthread
 
 $(BUILD)/tests/%.o: tests/%.c

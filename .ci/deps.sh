@@ -28,8 +28,8 @@
 what=${1:-build}
 log=${2:-build/apt.log}
 
-build_pkgs="libyaml-dev libcjson-dev libcurl4-openssl-dev pkg-config"
-test_pkgs="libcriterion-dev python3 openssl python3-jsonschema python3-yaml
+build_pkgs="libyaml-dev libcurl4-openssl-dev pkg-config"
+test_pkgs="libcriterion-dev libcjson-dev python3 openssl python3-jsonschema python3-yaml
 python3-venv libxml2-utils debootstrap time man-db neovim emacs-nox
 elpa-eglot"
 

@@ -25,7 +25,7 @@
 static int
 exists(const char *dir, const char *name, int want_dir)
 {
-	char *p = cfg_join(dir, name);
+	char *p = cli_path_join(dir, name);
 	struct stat st;
 	int ok;
 
@@ -196,13 +196,14 @@ cfg_chain_of_dir(struct cli_configs *c, const char *dir, struct chain **out)
 	}
 	ch = parent;
 	if (exists(dir, CLI_CONFIG_NAME, 0)) {
-		rc = load_chain(c, cfg_join(dir, CLI_CONFIG_NAME), parent, &ch);
+		rc = load_chain(c, cli_path_join(dir, CLI_CONFIG_NAME), parent,
+				&ch);
 		if (rc)
 			return rc;
 	} else if (exists(dir, CLI_PYPROJECT_NAME, 0)) {
 		/* as ruff reads pyproject.toml when there is no ruff.toml */
-		rc = load_chain(c, cfg_join(dir, CLI_PYPROJECT_NAME), parent,
-				&ch);
+		rc = load_chain(c, cli_path_join(dir, CLI_PYPROJECT_NAME),
+				parent, &ch);
 		if (rc)
 			return rc;
 	}

@@ -112,18 +112,6 @@ cfg_parent_of(const char *p)
 	return d;
 }
 
-char *
-cfg_join(const char *dir, const char *name)
-{
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = malloc(n);
-
-	if (p)
-		snprintf(p, n, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "",
-			 name);
-	return p;
-}
-
 /* How a path is shown: relative to the working folder when below it. */
 char *
 cfg_display_of(const char *cwd, const char *p)

@@ -19,6 +19,7 @@
 
 #include "args.h"
 #include "config.h"
+#include "walk.h"
 
 /* One parsed file. */
 struct cfg_file {
@@ -144,9 +145,6 @@ char *cfg_abs_path(const char *cwd, const char *p);
 
 /* The folder of an absolute path ("/" for "/x" and "/"); NULL on ENOMEM. */
 char *cfg_parent_of(const char *p);
-
-/* dir + "/" + name ("/" + name for the root); NULL on ENOMEM. */
-char *cfg_join(const char *dir, const char *name);
 
 /* How a path is shown: relative to the working folder when below it. */
 char *cfg_display_of(const char *cwd, const char *p);

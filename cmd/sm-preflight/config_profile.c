@@ -134,7 +134,7 @@ apply_file(struct cli_profile *p, const struct cfg_file *f,
 		const char *v = cfg->instance_overlay.value;
 
 		free(p->overlay);
-		p->overlay = v[0] == '/' ? strdup(v) : cfg_join(f->dir, v);
+		p->overlay = v[0] == '/' ? strdup(v) : cli_path_join(f->dir, v);
 		if (!p->overlay)
 			return -1;
 		p->overlay_from.file = f;

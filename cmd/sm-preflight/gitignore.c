@@ -7,6 +7,7 @@
 #define _XOPEN_SOURCE                                                          \
 	700 /* realpath(), with _POSIX_C_SOURCE from the Makefile */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +18,43 @@
 #include "glob.h"
 #include "readfile.h"
 
-/* The patterns of one file, relative to dir. */
+/* git's limit on a pattern file (dir.c, PATTERN_MAX_FILE_SIZE) */
+#define GITIGNORE_MAX ((size_t)100 * 1024 * 1024)
+
+/* One line of a gitignore file, parsed once. */
+struct pat {
+	char *text;  /* without '!', a leading '/' or a trailing '/' */
+	size_t len;  /* of text */
+	size_t next; /* the next index in its hash chain, or 0 */
+	unsigned char negate, dir_only;
+	unsigned char path;    /* matched against the relative path, else
+				  against the name (it had a '/') */
+	unsigned char literal; /* no wildcard: found by hashing alone */
+	unsigned char live;    /* no later line is the same pattern */
+};
+
+/*
+ * The patterns of one file, relative to dir. A later line of the same
+ * pattern decides whatever an earlier one would, so only the last is
+ * live; the literal ones are found through the hash table (the last
+ * matching line is the one with the highest index), the others are
+ * matched from the last down to the best literal match. Matching an
+ * entry is then not a pass over every line of a huge file.
+ */
 struct plist {
 	char *dir; /* real path of the folder they are relative to */
-	char **pats;
-	unsigned char *negate;
-	size_t count;
+	struct pat *pats;
+	size_t count, cap;
+	size_t *heads; /* hash -> 1 + index of the chain's first line */
+	size_t nheads;
+	/* the live wildcard lines in order, by [path][first byte, or 256
+	 * when that is a wildcard]: an entry is matched only against the
+	 * lines that can match its first byte */
+	struct bucket {
+		size_t *idx;
+		size_t n;
+	} wild[2][257];
+	size_t *wild_all; /* the storage of every bucket */
 };
 
 struct cli_gitignore {
@@ -47,63 +79,169 @@ plist_release(struct plist *l)
 	size_t i;
 
 	for (i = 0; i < l->count; i++)
-		free(l->pats[i]);
+		free(l->pats[i].text);
 	free(l->pats);
-	free(l->negate);
+	free(l->heads);
+	free(l->wild_all);
 	free(l->dir);
 	memset(l, 0, sizeof(*l));
+}
+
+static size_t
+hash_mem(const char *s, size_t n, int path, int dir_only)
+{
+	size_t h = 5381, i;
+
+	for (i = 0; i < n; i++)
+		h = h * 33 ^ (unsigned char)s[i];
+	return h * 4 + (size_t)(path * 2 + dir_only);
+}
+
+/* The index of the last line that is this pattern, or SIZE_MAX. */
+static size_t
+find_pat(const struct plist *l, const char *s, size_t n, int path, int dir_only,
+	 int literal_only)
+{
+	size_t i, best = SIZE_MAX;
+
+	if (!l->nheads)
+		return best;
+	for (i = l->heads[hash_mem(s, n, path, dir_only) % l->nheads]; i;
+	     i = l->pats[i - 1].next) {
+		const struct pat *t = &l->pats[i - 1];
+
+		if (t->len == n && t->path == path && t->dir_only == dir_only &&
+		    (!literal_only || t->literal) &&
+		    memcmp(t->text, s, n) == 0 &&
+		    (best == SIZE_MAX || i - 1 > best))
+			best = i - 1;
+	}
+	return best;
 }
 
 /* One line of a gitignore file into l (see gitignore(5)). */
 static int
 add_line(struct plist *l, char *line, size_t n)
 {
-	int neg = 0;
-	char **p;
-	unsigned char *g;
+	struct pat t;
 
 	if (n && line[n - 1] == '\r')
 		n--;
 	/* trailing spaces go unless quoted with a backslash */
 	while (n && line[n - 1] == ' ' && !(n > 1 && line[n - 2] == '\\'))
 		n--;
-	line[n] = '\0';
 	if (!n || line[0] == '#')
 		return 0;
+	memset(&t, 0, sizeof(t));
 	if (line[0] == '!') {
-		neg = 1;
+		t.negate = 1;
 		line++;
+		n--;
+	}
+	if (n > 1 && line[n - 1] == '/') {
+		t.dir_only = 1;
 		n--;
 	}
 	if (!n)
 		return 0;
-	p = realloc(l->pats, (l->count + 1) * sizeof(*p));
-	if (!p)
+	t.path = memchr(line, '/', n) != NULL;
+	if (line[0] == '/') {
+		line++;
+		n--;
+	}
+	t.len = n;
+	t.literal = !memchr(line, '*', n) && !memchr(line, '?', n) &&
+		    !memchr(line, '[', n) && !memchr(line, '\\', n);
+	t.text = strndup(line, n);
+	if (!t.text)
 		return -1;
-	l->pats = p;
-	g = realloc(l->negate, l->count + 1);
-	if (!g)
-		return -1;
-	l->negate = g;
-	l->pats[l->count] = strdup(line);
-	if (!l->pats[l->count])
-		return -1;
-	l->negate[l->count++] = (unsigned char)neg;
+	if (l->count == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		struct pat *grown = realloc(l->pats, cap * sizeof(*grown));
+
+		if (!grown) {
+			free(t.text);
+			return -1;
+		}
+		l->pats = grown;
+		l->cap = cap;
+	}
+	l->pats[l->count++] = t;
 	return 0;
 }
 
-/* Reads the patterns of file (absent or unreadable: none) into l. */
+/* The bucket of a wildcard line: its first byte unless a wildcard. */
+static unsigned
+first_byte(const struct pat *t)
+{
+	unsigned char c = (unsigned char)t->text[0];
+
+	return strchr("*?[\\", c) ? 256 : c;
+}
+
+/* The hash table and the live wildcard lines, once every line is in. */
+static int
+plist_index(struct plist *l)
+{
+	size_t i, h, at = 0;
+	struct bucket *b;
+
+	l->nheads = l->count * 2 + 1;
+	l->heads = calloc(l->nheads, sizeof(*l->heads));
+	l->wild_all = malloc((l->count + 1) * sizeof(*l->wild_all));
+	if (!l->heads || !l->wild_all)
+		return -1;
+	/* from the last line up: the first of each pattern met is live */
+	for (i = l->count; i-- > 0;) {
+		struct pat *t = &l->pats[i];
+
+		t->live = find_pat(l, t->text, t->len, t->path, t->dir_only,
+				   0) == SIZE_MAX;
+		h = hash_mem(t->text, t->len, t->path, t->dir_only) % l->nheads;
+		t->next = l->heads[h];
+		l->heads[h] = i + 1;
+		if (t->live && !t->literal)
+			l->wild[t->path][first_byte(t)].n++;
+	}
+	for (h = 0; h < (size_t)2 * 257; h++) {
+		b = &l->wild[h / 257][h % 257];
+		b->idx = l->wild_all + at;
+		at += b->n;
+		b->n = 0;
+	}
+	for (i = 0; i < l->count; i++)
+		if (l->pats[i].live && !l->pats[i].literal) {
+			b = &l->wild[l->pats[i].path][first_byte(&l->pats[i])];
+			b->idx[b->n++] = i;
+		}
+	return 0;
+}
+
+/*
+ * Reads the patterns of file (absent or unreadable: none) into l. git
+ * reads pattern files of up to 100 MiB and warns that it ignores a larger
+ * one (dir.c, PATTERN_MAX_FILE_SIZE): so does this, on stderr.
+ */
 static int
 read_patterns(struct plist *l, const char *file)
 {
 	char *buf, *line, *nl;
 	size_t len;
 	const char *why;
+	struct stat st;
 	int rc = 0;
 
-	if (cli_read_regular(file, CLI_READ_MAX, &buf, &len, &why) !=
+	if (stat(file, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (size_t)st.st_size > GITIGNORE_MAX) {
+		fprintf(stderr,
+			"sm-preflight: warning: ignoring '%s': larger than "
+			"100 MiB, as git ignores it\n",
+			file);
+		return plist_index(l);
+	}
+	if (cli_read_regular(file, GITIGNORE_MAX, &buf, &len, &why) !=
 	    CLI_READ_OK)
-		return errno == ENOMEM ? -1 : 0;
+		return errno == ENOMEM ? -1 : plist_index(l);
 	for (line = buf; rc == 0 && line < buf + len; line = nl + 1) {
 		nl = memchr(line, '\n', (size_t)(buf + len - line));
 		if (!nl)
@@ -111,20 +249,7 @@ read_patterns(struct plist *l, const char *file)
 		rc = add_line(l, line, (size_t)(nl - line));
 	}
 	free(buf);
-	return rc;
-}
-
-static char *
-join(const char *a, const char *b)
-{
-	size_t al = strlen(a), bl = strlen(b);
-	char *p = malloc(al + bl + 2);
-
-	/* "/" + "x" is "/x" */
-	if (p)
-		snprintf(p, al + bl + 2, "%s%s%s", a,
-			 al == 1 && a[0] == '/' ? "" : "/", b);
-	return p;
+	return rc ? rc : plist_index(l);
 }
 
 static size_t
@@ -169,7 +294,7 @@ dir_list(struct cli_gitignore *g, const char *dir)
 		if (strcmp(g->table[i]->dir, dir) == 0)
 			return g->table[i];
 	l = calloc(1, sizeof(*l));
-	file = join(dir, ".gitignore");
+	file = cli_path_join(dir, ".gitignore");
 	if (!l || !file || !(l->dir = strdup(dir)) ||
 	    read_patterns(l, file) != 0) {
 		free(file);
@@ -188,7 +313,7 @@ dir_list(struct cli_gitignore *g, const char *dir)
 static int
 has_git(const char *dir)
 {
-	char *p = join(dir, ".git");
+	char *p = cli_path_join(dir, ".git");
 	struct stat st;
 	int yes = p && stat(p, &st) == 0;
 
@@ -204,7 +329,7 @@ has_git(const char *dir)
 static char *
 git_dir(const char *top)
 {
-	char *dot = join(top, ".git"), *buf = NULL, *dir, *common, *c;
+	char *dot = cli_path_join(top, ".git"), *buf = NULL, *dir, *common, *c;
 	const char *why;
 	struct stat st;
 	size_t len;
@@ -218,13 +343,13 @@ git_dir(const char *top)
 	}
 	free(dot);
 	buf[strcspn(buf, "\r\n")] = '\0';
-	dir = buf[8] == '/' ? strdup(buf + 8) : join(top, buf + 8);
+	dir = buf[8] == '/' ? strdup(buf + 8) : cli_path_join(top, buf + 8);
 	free(buf);
-	common = dir ? join(dir, "commondir") : NULL;
+	common = dir ? cli_path_join(dir, "commondir") : NULL;
 	if (common &&
 	    cli_read_regular(common, 4096, &buf, &len, &why) == CLI_READ_OK) {
 		buf[strcspn(buf, "\r\n")] = '\0';
-		c = buf[0] == '/' ? strdup(buf) : join(dir, buf);
+		c = buf[0] == '/' ? strdup(buf) : cli_path_join(dir, buf);
 		free(buf);
 		if (c) {
 			free(dir);
@@ -242,7 +367,7 @@ expand_home(const char *v)
 	const char *home = getenv("HOME");
 
 	if (v[0] == '~' && v[1] == '/' && home && *home)
-		return join(home, v + 2);
+		return cli_path_join(home, v + 2);
 	return strdup(v);
 }
 
@@ -257,7 +382,7 @@ config_excludes_file(void)
 
 	if (!home || !*home)
 		return NULL;
-	cfg = join(home, ".gitconfig");
+	cfg = cli_path_join(home, ".gitconfig");
 	if (!cfg || cli_read_regular(cfg, CLI_READ_MAX, &buf, &len, &why) !=
 			    CLI_READ_OK) {
 		free(cfg);
@@ -310,10 +435,10 @@ read_global(struct cli_gitignore *g)
 
 	g->global_read = 1;
 	if (!file && xdg && *xdg)
-		file = join(xdg, "git/ignore");
+		file = cli_path_join(xdg, "git/ignore");
 	else if (!file && home && *home) {
-		base = join(home, ".config");
-		file = base ? join(base, "git/ignore") : NULL;
+		base = cli_path_join(home, ".config");
+		file = base ? cli_path_join(base, "git/ignore") : NULL;
 		free(base);
 	}
 	if (file)
@@ -368,7 +493,7 @@ set_parent(struct cli_gitignore *g, const char *parent)
 		plist_release(&g->info);
 		free(g->top);
 		g->top = top;
-		ex = gd ? join(gd, "info/exclude") : NULL;
+		ex = gd ? cli_path_join(gd, "info/exclude") : NULL;
 		if (ex && read_patterns(&g->info, ex)) {
 			free(gd);
 			free(ex);
@@ -413,25 +538,75 @@ set_parent(struct cli_gitignore *g, const char *parent)
 	return 0;
 }
 
+/*
+ * The last wildcard line of l that matches the entry, or SIZE_MAX: the
+ * four buckets that can (name or path, its first byte or a wildcard)
+ * merged from their last lines down, stopping at the first match or
+ * below `below` (a literal line that matched, or SIZE_MAX).
+ */
+static size_t
+last_wild(const struct plist *l, const char *name, const char *rel, int is_dir,
+	  size_t below)
+{
+	const struct bucket *b[4] = {
+		&l->wild[0][(unsigned char)name[0]], &l->wild[0][256],
+		&l->wild[1][(unsigned char)rel[0]], &l->wild[1][256]};
+	size_t left[4], i, top = 0;
+	int k, pick;
+
+	for (k = 0; k < 4; k++)
+		left[k] = b[k]->n;
+	for (;;) {
+		pick = -1;
+		for (k = 0; k < 4; k++)
+			if (left[k] &&
+			    (pick < 0 || b[k]->idx[left[k] - 1] > top))
+				top = b[pick = k]->idx[left[k] - 1];
+		if (pick < 0 || (below != SIZE_MAX && top < below))
+			return SIZE_MAX;
+		i = b[pick]->idx[--left[pick]];
+		if ((!l->pats[i].dir_only || is_dir) &&
+		    cli_glob_match(l->pats[i].text, l->pats[i].len,
+				   l->pats[i].path ? rel : name))
+			return i;
+	}
+}
+
 /* The verdict of l on the entry at abs: 1 ignore, 0 include, -1 none. */
 static int
 verdict(const struct plist *l, const char *base, const char *abs,
 	const char *name, int is_dir)
 {
-	size_t bl = strlen(base), i;
+	size_t bl = strlen(base), nl = strlen(name), rl, k, best;
 	const char *rel;
-	int v = -1;
 
+	if (!l->count)
+		return -1;
 	if (strcmp(base, "/") == 0)
 		rel = abs + 1;
 	else if (strncmp(abs, base, bl) == 0 && abs[bl] == '/')
 		rel = abs + bl + 1;
 	else
 		return -1;
-	for (i = 0; i < l->count; i++)
-		if (cli_ignore_match(l->pats[i], rel, name, is_dir))
-			v = !l->negate[i];
-	return v;
+	rl = strlen(rel);
+	/* the last literal line that names the entry */
+	best = find_pat(l, name, nl, 0, 0, 1);
+	k = find_pat(l, rel, rl, 1, 0, 1);
+	if (k != SIZE_MAX && (best == SIZE_MAX || k > best))
+		best = k;
+	if (is_dir) {
+		k = find_pat(l, name, nl, 0, 1, 1);
+		if (k != SIZE_MAX && (best == SIZE_MAX || k > best))
+			best = k;
+		k = find_pat(l, rel, rl, 1, 1, 1);
+		if (k != SIZE_MAX && (best == SIZE_MAX || k > best))
+			best = k;
+	}
+	/* a later wildcard line that matches wins over it */
+	k = last_wild(l, name, rel, is_dir, best);
+	if (k != SIZE_MAX && (best == SIZE_MAX || k > best))
+		best = k;
+	return best == SIZE_MAX ? -1 : !l->pats[best].negate;
 }
 
 /*
@@ -459,7 +634,7 @@ cli_gitignore_match(struct cli_gitignore *g, const char *path, const char *name,
 	free(parent);
 	if (!g->top || !g->real)
 		return 0;
-	abs = join(g->real, name);
+	abs = cli_path_join(g->real, name);
 	if (!abs)
 		return -1;
 	/* lowest precedence first: the last verdict stands */

@@ -5,9 +5,13 @@
  * $XDG_CONFIG_HOME/git/ignore or ~/.config/git/ignore), read as git
  * reads them (gitignore(5)): '#' comments, '!' re-includes, a leading or
  * middle '/' anchors to the file's folder, a trailing '/' matches folders
- * only, "**" spans folders, the last matching line wins and a deeper
+ * only, "**" spans folders as a whole component (elsewhere it is '*'),
+ * the last matching line wins and a deeper
  * file over a higher one. git itself is never run. Outside a repository
- * (no .git above the walked folder) nothing is ignored.
+ * (no .git above the walked folder) nothing is ignored. Lines of any
+ * length count; a pattern file over 100 MiB is ignored with a warning on
+ * stderr, as git does. tests/walk/gitignore_vs_git.py compares the walk
+ * with `git check-ignore --no-index`.
  */
 #ifndef CLI_GITIGNORE_H
 #define CLI_GITIGNORE_H

@@ -1,7 +1,8 @@
 /*
  * glob.h - the patterns of `ignore:` in .sm-preflight.yaml, gitignore
- * style: '*' and '?' within one name, "**" across folders ("**" + "/"
- * matches zero or more folders), [...] classes ('!' or '^' negates),
+ * style: '*' and '?' within one name, "**" across folders when it is a
+ * whole component ("**" + "/" matches zero or more folders; elsewhere it
+ * is one '*', as in git), [...] classes ('!' or '^' negates),
  * '\' quotes the next character.
  *
  * Matching takes time proportional to the pattern's length times the
@@ -19,5 +20,8 @@
  */
 int cli_ignore_match(const char *pattern, const char *rel, const char *name,
 		     int is_dir);
+
+/* The pattern p[0, n) (no trailing '/') against the whole of s. */
+int cli_glob_match(const char *p, size_t n, const char *s);
 
 #endif

@@ -67,10 +67,9 @@ cli_walk_default_suffix(const char *name)
 	return 0;
 }
 
-/* dir/name; in "." just name, so that `check .` prints "jobs/a.yaml"
- * as ruff does (and GitHub annotations name the file as the checkout). */
-static char *
-join(const char *dir, const char *name)
+/* See walk.h. */
+char *
+cli_path_join(const char *dir, const char *name)
 {
 	size_t dl = strcmp(dir, ".") == 0 ? 0 : strlen(dir), nl = strlen(name);
 	size_t sl = dl > 0 && dir[dl - 1] != '/' ? 1 : 0;
@@ -289,7 +288,7 @@ walk_dir(struct walk *w, const char *dir, const struct stat *dst)
 		return;
 	}
 	for (i = 0; i < count && !w->nomem && !w->stopped; i++) {
-		char *path = join(dir, names[i]);
+		char *path = cli_path_join(dir, names[i]);
 		struct stat st;
 		int e;
 

@@ -79,6 +79,14 @@ void cli_walk_list_free(struct cli_walk_list *list);
  */
 int cli_walk_default_exclude(const char *name);
 
+/*
+ * The command's one path join: dir + "/" + name, no '/' added when dir
+ * ends in one ("/" + name for the root), and just name in "." so that
+ * `check .` prints "jobs/a.yaml" as ruff does (and GitHub annotations
+ * name the file as the checkout does). Malloc'd; NULL on ENOMEM.
+ */
+char *cli_path_join(const char *dir, const char *name);
+
 /* 1 when name ends in .yaml, .yml or .json: the default spec files. */
 int cli_walk_default_suffix(const char *name);
 

@@ -22,6 +22,7 @@
 
 #include "catalog/data_cache.h"
 #include "util/error.h"
+#include "util/path.h"
 
 const char *const smp__doc_names[SMP_DOC_COUNT] = {
 	"instances.json", "tested-models.json", "frameworks.json",
@@ -56,9 +57,14 @@ int
 smp__cache_join(char *out, size_t size, const char *dir, const char *name,
 		struct smp_error *err)
 {
-	int n = snprintf(out, size, "%s/%s", dir, name);
+	size_t len = 0;
 
-	if (n < 0 || (size_t)n >= size)
+	if (size)
+		out[0] = '\0';
+	/* an empty folder is the root, as "/" + name always named it */
+	if (!size || (!*dir && smp__path_append(out, size, &len, "/")) ||
+	    smp__path_append(out, size, &len, dir) ||
+	    smp__path_append(out, size, &len, name))
 		return smp__cache_fail(err, SMP_EINVAL, dir, "path too long");
 	return 0;
 }

@@ -1,7 +1,7 @@
 /*
- * load_yaml.c - YAML to nodes through libyaml's event parser (or, for the
- * block subset, the events yaml_block.c scans the same way). Events are
- * turned into nodes in the documents' arena at once and freed; aliases
+ * load_yaml.c - YAML to nodes through libyaml's event parser, the one YAML
+ * parser of the project. Events are turned into nodes in the documents'
+ * arena at once and freed; aliases
  * point at the anchored node, and the node limit counts what an alias
  * expands to, so a billion-laughs document stops after a few events.
  */
@@ -14,7 +14,6 @@
 #include <yaml.h>
 
 #include "doc/load.h"
-#include "doc/yaml_block.h"
 #include "util/text.h"
 
 /* Mappings up to this size are checked for duplicate keys pairwise. */
@@ -774,18 +773,6 @@ parse_stream(struct loader *ld, yaml_parser_t *parser)
 	}
 }
 
-/* The events of the block scanner, through the handlers libyaml's go to. */
-static int
-replay(struct loader *ld, const yaml_event_t *events, size_t count)
-{
-	size_t i;
-	int rc = 0;
-
-	for (i = 0; i < count && !rc; i++)
-		rc = on_event(ld, &events[i]);
-	return rc;
-}
-
 static int
 parse_libyaml(struct loader *ld)
 {
@@ -812,8 +799,6 @@ smp__load_yaml(struct smp_docs *docs, const char *buf, size_t len,
 {
 	struct smp_limits lim;
 	struct loader ld;
-	yaml_event_t *events;
-	size_t nevents;
 	int rc;
 
 	smp__limits_resolve(&lim, limits);
@@ -831,14 +816,7 @@ smp__load_yaml(struct smp_docs *docs, const char *buf, size_t len,
 	if (ld.len >= 3 && memcmp(ld.buf, "\xEF\xBB\xBF", 3) == 0)
 		ld.base_off = ld.cur_off = 3;
 	ld.ascii = is_ascii(ld.buf, ld.len);
-	/* most specs are in the block subset: libyaml reads the others */
-	rc = smp__yaml_block_scan(ld.buf, ld.len, ld.alloc, &events, &nevents);
-	if (rc == 1) {
-		rc = replay(&ld, events, nevents);
-		smp__free(ld.alloc, events);
-	} else if (rc == 0) {
-		rc = parse_libyaml(&ld);
-	}
+	rc = parse_libyaml(&ld);
 	smp__free(ld.alloc, ld.frames);
 	smp__free(ld.alloc, ld.items);
 	smp__free(ld.alloc, ld.buckets);

@@ -21,8 +21,8 @@
  * when nothing is close) and x-smp-did-you-mean (key renames).
  *
  * Memory: the schema JSON stays loaded in its document arena, and the
- * compiled nodes and the patterns' programs (regex.c) are allocated from
- * the same arena.
+ * compiled nodes are allocated from the same arena; the patterns are
+ * compiled by regcomp() (pattern.c) and freed with the schema.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -60,6 +60,8 @@ struct compiler {
 	struct snode **pending; /* nodes whose $ref is unresolved */
 	size_t npending, cap_pending;
 	unsigned char *marks; /* by snode id, for the graph walks */
+	const char **pats;    /* the distinct patterns, by svalue.pattern */
+	size_t npats, cap_pats;
 	int rc;
 };
 
@@ -379,38 +381,58 @@ compile_enum(struct compiler *c, struct snode *sn, const struct smp_node *v)
 	return 0;
 }
 
+/* The pattern's index in the schema's list, added when new; -1. */
+static long
+pattern_index(struct compiler *c, const char *src)
+{
+	void *tmp = c->pats;
+	size_t i;
+
+	for (i = 0; i < c->npats; i++)
+		if (strcmp(c->pats[i], src) == 0)
+			return (long)i;
+	if (smp__grow(&c->s->alloc, &tmp, &c->cap_pats, c->npats + 1,
+		      sizeof(*c->pats)))
+		return -1;
+	c->pats = tmp;
+	c->pats[c->npats] = src;
+	return (long)c->npats++;
+}
+
+/* Refused here, at build time for a built-in schema, rather than when a
+ * check meets it: an escape POSIX leaves undefined, or what regcomp()
+ * refuses. */
 static int
 compile_pattern(struct compiler *c, struct snode *sn, const struct smp_node *v)
 {
-	struct smp_rx_buf buf;
-	struct smp_rx rx, *copy;
-	unsigned char *next, *accept;
 	const char *why;
-	size_t n;
+	char msg[128];
+	regex_t rx;
+	long id;
+	int rc;
 
 	if (!smp__schema_is_string(v) ||
 	    strlen(v->u.scalar.value) != v->u.scalar.len) {
 		fail(c, v, "'pattern' must be a string");
 		return -1;
 	}
-	if (smp__rx_compile(v->u.scalar.value, &rx, &buf, &why)) {
+	if (smp__pattern_refused(v->u.scalar.value, &why)) {
 		fail(c, v, "'pattern' is not a POSIX extended regex: %s", why);
 		return -1;
 	}
-	n = (size_t)rx.nstates * rx.ncls;
-	copy = smp__arena_alloc(c->arena, sizeof(*copy));
-	next = smp__arena_alloc(c->arena, n ? n : 1);
-	accept = smp__arena_alloc(c->arena, rx.nstates ? rx.nstates : 1);
-	if (!copy || !next || !accept) {
+	rc = smp__pattern_compile(&rx, v->u.scalar.value, msg, sizeof(msg));
+	if (rc == SMP_EPARSE) {
+		fail(c, v, "'pattern' is not a POSIX extended regex: %s", msg);
+		return -1;
+	}
+	if (rc == 0)
+		regfree(&rx);
+	id = rc ? -1 : pattern_index(c, v->u.scalar.value);
+	if (id < 0) {
 		fail_nomem(c);
 		return -1;
 	}
-	memcpy(next, rx.next, n);
-	memcpy(accept, rx.accept, rx.nstates);
-	*copy = rx;
-	copy->next = next;
-	copy->accept = accept;
-	cn(sn)->value.pattern = copy;
+	cn(sn)->value.pattern = (size_t)id;
 	cn(sn)->value.pattern_src = v->u.scalar.value;
 	sn->has |= H_PATTERN;
 	return 0;
@@ -1088,6 +1110,12 @@ smp__schema_load(struct smp_schema **out, const struct smp_allocator *a,
 	s->root = compile_memo(&c, c.doc, 0);
 	if (s->root && resolve_refs(&c) == 0)
 		finish(&c);
+	s->pattern_srcs = c.pats;
+	s->npatterns = c.npats;
+	s->owned_srcs = c.pats;
+	if (!c.rc && (rc = smp__schema_patterns_build(s)) != 0)
+		c.rc = smp__error_set(err, rc, name, NULL, "%s",
+				      smp_strerror(rc));
 	smp__free(&s->alloc, c.memo);
 	smp__free(&s->alloc, c.all);
 	smp__free(&s->alloc, c.pending);
@@ -1106,6 +1134,8 @@ smp__schema_free(struct smp_schema *s)
 {
 	if (!s)
 		return;
+	smp__schema_patterns_free(s);
+	smp__free(&s->alloc, s->owned_srcs);
 	smp__docs_release(&s->docs);
 	smp__free(&s->alloc, s);
 }

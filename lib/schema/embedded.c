@@ -1,7 +1,8 @@
 /*
  * embedded.c - the built-in schemas: the constant tables the build
  * compiled (lib/schema/gen/embed_schemas.c, into the build folder)
- * wrapped as a struct smp_schema: nothing is parsed or compiled.
+ * wrapped as a struct smp_schema: nothing is parsed; only the patterns
+ * are given to regcomp(), once, when the schema is first built.
  */
 #include <string.h>
 
@@ -37,6 +38,7 @@ smp__schema_embedded(struct smp_schema **out, const struct smp_allocator *a,
 {
 	const struct smp_schema_tables *t;
 	struct smp_schema *s;
+	int rc;
 
 	*out = NULL;
 	if (!name || !(t = find_tables(name)))
@@ -51,6 +53,16 @@ smp__schema_embedded(struct smp_schema **out, const struct smp_allocator *a,
 	s->nsubs = t->nsubs;
 	s->top_keys = t->top_keys;
 	s->ntop_keys = t->ntop_keys;
+	s->pattern_srcs = t->patterns;
+	s->npatterns = t->npatterns;
+	rc = smp__schema_patterns_build(s);
+	if (rc == SMP_ENOMEM)
+		return nomem(s, name, err);
+	if (rc) {
+		smp__schema_free(s);
+		return smp__error_set(err, rc, name, NULL,
+				      "a built-in pattern does not compile");
+	}
 	*out = s;
 	return 0;
 }

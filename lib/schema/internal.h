@@ -7,10 +7,10 @@
 #ifndef SMP_SCHEMA_INTERNAL_H
 #define SMP_SCHEMA_INTERNAL_H
 
+#include <regex.h>
 #include <stddef.h>
 
 #include "schema/schema.h"
-#include "schema/regex.h"
 #include "doc/doc.h"
 #include "report/report.h"
 
@@ -76,8 +76,8 @@ struct svalue {
 	double minimum, maximum, excl_minimum, excl_maximum;
 	size_t min_length, max_length, min_items, max_items;
 	size_t min_props, max_props;
-	const struct smp_rx *pattern; /* its automaton (regex.h) */
-	const char *pattern_src;
+	size_t pattern;          /* its index in the schema's patterns */
+	const char *pattern_src; /* the pattern (POSIX ERE), H_PATTERN */
 };
 
 /* the wording of a node's findings, and what only the compiler reads
@@ -166,6 +166,8 @@ struct smp_schema_tables {
 	size_t nsubs;
 	const char *const *top_keys;
 	size_t ntop_keys;
+	const char *const *patterns; /* by svalue.pattern */
+	size_t npatterns;
 };
 
 /* every embedded schema, NULL-terminated (build/gen/embedded_schemas.c) */
@@ -179,8 +181,28 @@ struct smp_schema {
 	size_t nsubs;
 	const char *const *top_keys;
 	size_t ntop_keys;
-	size_t nnodes; /* loaded: the ids of the nodes */
+	size_t nnodes;                   /* loaded: the ids of the nodes */
+	const char *const *pattern_srcs; /* by svalue.pattern */
+	size_t npatterns;
+	const char **owned_srcs; /* loaded: pattern_srcs, ours to free */
+	regex_t *rx; /* pattern_srcs compiled when the schema is built */
+	size_t nrx;
 };
+
+/*
+ * The schemas' patterns (pattern.c). smp__pattern_refused(): 1 with *why
+ * (static) when src uses an escape POSIX leaves undefined ("\d").
+ * smp__pattern_compile(): regcomp() as an ERE; 0, SMP_EPARSE with
+ * regerror()'s text in msg, or SMP_ENOMEM. smp__schema_patterns_build():
+ * every pattern of s into s->rx (SMP_EINTERNAL when one does not
+ * compile: a built-in schema was checked by the build); _free() frees
+ * them. smp__pattern_match(): 1 when text[0, len) has a match.
+ */
+int smp__pattern_refused(const char *src, const char **why);
+int smp__pattern_compile(regex_t *rx, const char *src, char *msg, size_t size);
+int smp__schema_patterns_build(struct smp_schema *s);
+void smp__schema_patterns_free(struct smp_schema *s);
+int smp__pattern_match(const regex_t *rx, const char *text, size_t len);
 
 /* 1 when n is a JSON string (or a YAML scalar that types as one) */
 static inline int
@@ -223,6 +245,7 @@ struct walk {
 	int json;       /* the spec was JSON: wording of the quoting hint */
 	unsigned flags; /* smp__schema_check()'s SMP__SCHEMA_* */
 	unsigned depth;
+	const regex_t *rx; /* the schema's compiled patterns */
 };
 
 /* what a value violates, for smp__schema_report() */

@@ -262,11 +262,9 @@ check_value(struct walk *w, const struct snode *sn, const struct smp_node *n,
 			bad = V_MAX_LENGTH;
 			goto bad;
 		}
-		/* a string with a NUL byte cannot match a C regex fully */
 		if ((sn->has & H_PATTERN) &&
-		    (strlen(n->u.scalar.value) != n->u.scalar.len ||
-		     !smp__rx_match(smp__sv(sn)->pattern, n->u.scalar.value,
-				    n->u.scalar.len))) {
+		    !smp__pattern_match(&w->rx[smp__sv(sn)->pattern],
+					n->u.scalar.value, n->u.scalar.len)) {
 			bad = V_PATTERN;
 			goto bad;
 		}
@@ -552,6 +550,7 @@ smp__schema_check(const struct smp_schema *s, const struct smp_node *root,
 	memset(&w, 0, sizeof(w)); /* no node typed yet */
 	w.rep = rep;
 	w.verr = NULL;
+	w.rx = s->rx;
 	/* the loader's own decision (a format hint or the bytes can make a
 	 * job.yaml JSON), not the file name again */
 	w.json = rep->is_json;
@@ -595,6 +594,7 @@ smp__schema_validate(const struct smp_schema *s, const char *pointer,
 	memset(&w, 0, sizeof(w)); /* no node typed yet */
 	w.rep = NULL;
 	w.verr = &verr;
+	w.rx = s->rx;
 	w.json = 1;
 	w.flags = 0;
 	w.depth = 0;

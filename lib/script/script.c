@@ -11,40 +11,12 @@
 
 #include "script/script.h"
 #include "util/open_beneath.h"
+#include "util/path.h"
 
 static int
 is_remote(const char *s)
 {
 	return strstr(s, "://") != NULL;
-}
-
-/* Appends one path component (without "./" prefixes or trailing '/'). */
-static int
-join(char *out, size_t n, size_t *len, const char *part)
-{
-	size_t k;
-
-	while (part[0] == '.' && part[1] == '/') {
-		part += 2;
-		while (*part == '/')
-			part++;
-	}
-	if (!*part || strcmp(part, ".") == 0)
-		return 0;
-	k = strlen(part);
-	while (k > 1 && part[k - 1] == '/')
-		k--;
-	if (*len > 0 && out[*len - 1] != '/') {
-		if (*len + 2 > n)
-			return -1;
-		out[(*len)++] = '/';
-	}
-	if (*len + k + 1 > n)
-		return -1;
-	memcpy(out + *len, part, k);
-	*len += k;
-	out[*len] = '\0';
-	return 0;
 }
 
 int
@@ -60,9 +32,9 @@ smp__script_path(char *out, size_t n, const char *base_dir,
 		return 2;
 	if (name[0] == '/' || (source_dir && source_dir[0] == '/'))
 		return 1;
-	if ((base_dir && join(out, n, &len, base_dir)) ||
-	    (source_dir && join(out, n, &len, source_dir)) ||
-	    join(out, n, &len, name))
+	if ((base_dir && smp__path_append(out, n, &len, base_dir)) ||
+	    (source_dir && smp__path_append(out, n, &len, source_dir)) ||
+	    smp__path_append(out, n, &len, name))
 		return -1;
 	return 0;
 }
@@ -218,8 +190,8 @@ smp__script_load(struct smp_script_facts *s, const struct smp_script_where *w,
 		return SMP_ENOMEM;
 	/* the same path without the spec's folder, opened beneath it */
 	len = 0;
-	if ((src && join(path, sizeof(path), &len, src)) ||
-	    join(path, sizeof(path), &len, name)) {
+	if ((src && smp__path_append(path, sizeof(path), &len, src)) ||
+	    smp__path_append(path, sizeof(path), &len, name)) {
 		s->reason = "has a path too long to read";
 		return 0;
 	}

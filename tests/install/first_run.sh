@@ -60,8 +60,8 @@ $1"
 }
 
 expect "no library found by pkg-config" \
-	"pkg-config finds no yaml-0.1 libcjson libcurl" \
-	"apt-get install libyaml-dev libcjson-dev libcurl4-openssl-dev" \
+	"pkg-config finds no yaml-0.1 libcurl" \
+	"apt-get install libyaml-dev libcurl4-openssl-dev" \
 	"'make deps'" "'make run'" \
 	-- PKG_CONFIG_LIBDIR="$tmp/empty" PKG_CONFIG_PATH=
 expect "pkg-config missing" \
@@ -102,17 +102,17 @@ deps() {
 		passed=$((passed + 1))
 	fi
 }
-build_pkgs="libyaml-dev libcjson-dev libcurl4-openssl-dev pkg-config"
+build_pkgs="libyaml-dev libcurl4-openssl-dev pkg-config"
 deps build "" 1 \
-	"the build needs libyaml-dev libcjson-dev libcurl4-openssl-dev pkg-config" \
-	"as root, run: apt-get install libyaml-dev libcjson-dev libcurl4-openssl-dev pkg-config"
+	"the build needs libyaml-dev libcurl4-openssl-dev pkg-config" \
+	"as root, run: apt-get install libyaml-dev libcurl4-openssl-dev pkg-config"
 deps test "" 1 \
-	"the build needs libyaml-dev" "the tests need libcriterion-dev python3" \
-	"as root, run: apt-get install libyaml-dev libcjson-dev libcurl4-openssl-dev pkg-config libcriterion-dev python3 " \
+	"the build needs libyaml-dev" "the tests need libcriterion-dev libcjson-dev python3" \
+	"as root, run: apt-get install libyaml-dev libcurl4-openssl-dev pkg-config libcriterion-dev libcjson-dev python3 " \
 	"make as root: it installs them itself"
 deps test "$build_pkgs python3" 0 \
-	"missing libcriterion-dev openssl" "the checks that need them are skipped" \
-	"as root, run: apt-get install libcriterion-dev openssl"
+	"missing libcriterion-dev libcjson-dev openssl" "the checks that need them are skipped" \
+	"as root, run: apt-get install libcriterion-dev libcjson-dev openssl"
 deps build "$build_pkgs" 0
 
 # web/deps.sh check with a Node.js older than playwright-core takes:

@@ -4,7 +4,8 @@
  * schema is refused exactly as at run time) and writes the compiled trees
  * as constant C tables, smp__embedded_schemas[]. A check then parses and
  * compiles no schema: that was two thirds of the cost of checking one
- * spec; the patterns are programs for regex.c, tables too. The output
+ * spec. Patterns are written as their strings, which the library gives
+ * to regcomp() when the schema is first built. The output
  * depends on the files' bytes alone.
  *
  * The tables hold what a check reads; what only the compiler needs (the
@@ -163,38 +164,9 @@ put_nodes(struct out *o, const struct snode *const *items, size_t count)
 /* what put_aux() wrote for one node, by member */
 struct aux {
 	size_t props, prop_names, all_of, any_of, const_value, enum_values,
-		enum_words, required, dym, ignored, pattern, value, info;
+		enum_words, required, dym, ignored, value, info;
 	int has_value, has_info;
 };
-
-static void
-put_bytes(FILE *f, const unsigned char *b, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		fprintf(f, "%s%u", i ? (i % 16 ? "," : ",\n\t") : "", b[i]);
-}
-
-/* A pattern's automaton (regex.h) as s<file>_r<n>; its number. */
-static size_t
-put_pattern(struct out *o, const struct smp_rx *rx)
-{
-	size_t n = o->next++;
-
-	fprintf(o->f, "static const unsigned char s%zu_rn%zu[] = {\n\t",
-		o->file, n);
-	put_bytes(o->f, rx->next, (size_t)rx->nstates * rx->ncls);
-	fprintf(o->f, "};\nstatic const unsigned char s%zu_ra%zu[] = {",
-		o->file, n);
-	put_bytes(o->f, rx->accept, rx->nstates);
-	fprintf(o->f, "};\nstatic const struct smp_rx s%zu_r%zu = {{\n\t",
-		o->file, n);
-	put_bytes(o->f, rx->cls, sizeof(rx->cls));
-	fprintf(o->f, "},\n\t%u, %u, s%zu_rn%zu, s%zu_ra%zu};\n", rx->ncls,
-		rx->nstates, o->file, n, o->file, n);
-	return n;
-}
 
 static void
 put_ptr(struct out *o, const char *member, const struct snode *sn)
@@ -273,8 +245,7 @@ put_svalue(struct out *o, const struct svalue *v, struct aux *x)
 	put_size(o, "max_items", v->max_items);
 	put_size(o, "min_props", v->min_props);
 	put_size(o, "max_props", v->max_props);
-	if (v->pattern)
-		fprintf(f, "\t .pattern = &s%zu_r%zu,\n", o->file, x->pattern);
+	put_size(o, "pattern", v->pattern);
 	put_member_str(o, "pattern_src", v->pattern_src);
 	fputs("};\n", f);
 }
@@ -427,8 +398,6 @@ put_aux(struct out *o, const struct snode *sn, struct aux *x)
 		x->required = put_vals(o, &v->required);
 	if (in->ignored_keys.count)
 		x->ignored = put_vals(o, &in->ignored_keys);
-	if (v->pattern)
-		x->pattern = put_pattern(o, v->pattern);
 	if (in->ndym) {
 		x->dym = o->next++;
 		fprintf(o->f, "static const struct sdym s%zu_d%zu[] = {",
@@ -651,13 +620,21 @@ write_schema(struct out *o, const struct smp_schema *s)
 		put_str(f, s->top_keys[i]);
 	}
 	fputs(s->ntop_keys ? "};\n" : "NULL};\n", f);
+	fprintf(f, "static const char *const s%zu_pat[] = {", o->file);
+	for (i = 0; i < s->npatterns; i++) {
+		fputs(i ? ", " : "", f);
+		put_str(f, s->pattern_srcs[i]);
+	}
+	fputs(s->npatterns ? "};\n" : "NULL};\n", f);
 	fprintf(f, "static const struct smp_schema_tables s%zu = {\n\t",
 		o->file);
 	put_str(f, base_name(o->path));
 	fputs(",\n\t", f);
 	put_ref(o, s->root);
-	fprintf(f, ",\n\ts%zu_subs, %zu,\n\ts%zu_top, %zu};\n", o->file,
-		s->nsubs, o->file, s->ntop_keys);
+	fprintf(f,
+		",\n\ts%zu_subs, %zu,\n\ts%zu_top, %zu,\n\ts%zu_pat, %zu};\n",
+		o->file, s->nsubs, o->file, s->ntop_keys, o->file,
+		s->npatterns);
 	free(o->leaf);
 	free(o->slot);
 	o->leaf = NULL;
